@@ -1,0 +1,169 @@
+# vpmu — the one build.
+#
+#   make                 build ./vpmu (objects in $(BUILD), default build/)
+#   make check           unit tests (plain and ASan+UBSan), tests/diff, tests/e2e
+#   make example         build and run `vpmu stat` on tests/progs/example.c
+#   make install PREFIX=/usr/local   binary and man pages
+#   make bench           scripts/bench.sh
+#   make lint            clang-format (check mode), cppcheck, mandoc -Tlint
+#   make clean
+#
+# Sources are picked up by wildcard, so adding a file never needs an edit
+# here.  Every object except cmd/vpmu.c (main) goes into $(BUILD)/libvpmu.a,
+# which the cmocka unit tests (tests/unit/test_*.c, one program each) link.
+#
+# Guest programs: tests/progs/NAME.{c,cc,S} become $(BUILD)/progs/NAME.  The
+# name chooses how it is linked:
+#   NAME_nolibc   freestanding: -nostdlib -static, no libc (entry _start)
+#   NAME_static   -static (glibc, non-PIE)
+#   NAME_spie     -static-pie
+#   anything else dynamically linked PIE against glibc (-pthread -lm)
+# A source line containing `vpmu-cflags: FLAGS` adds FLAGS to its compile
+# and link command (e.g. `// vpmu-cflags: -O0 -mfpmath=387`).
+
+VERSION := 0.1.0
+
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CXX ?= g++
+AR ?= ar
+CFLAGS ?= -O2 -g
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined
+
+VPMU_CFLAGS := -std=gnu11 -Wall -Wextra -fPIE -I. -MMD -MP
+VPMU_LDFLAGS := -pie
+LIBS := -lZydis -lZycore -ldw -lelf -lunwind-x86_64 -lunwind -lz -lpthread -lm
+TEST_LIBS := -lcmocka
+
+SRCDIRS := emu/x86 emu/linux emu/uarch $(wildcard arch/*) core cmd
+SRCS := $(sort $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c)))
+MAIN_SRC := cmd/vpmu.c
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
+
+OBJS := $(SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+SAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/obj/%.o)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
+SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/unit/%)
+
+PROG_SRCS := $(sort $(wildcard tests/progs/*.c tests/progs/*.cc tests/progs/*.S))
+PROG_BINS := $(addprefix $(BUILD)/progs/,$(basename $(notdir $(PROG_SRCS))))
+
+MAN_PAGES := $(sort $(wildcard man/*.[1-8]))
+C_FILES := $(sort $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.[ch])) \
+	   $(wildcard emu/*.h arch/*.h core/*.h cmd/*.h tests/unit/*.[ch]))
+
+# Link mode of a guest program from its name (see the top of this file).
+prog_ldmode = $(strip \
+	$(if $(filter %_nolibc,$1),-nostdlib -static -ffreestanding -fno-stack-protector,\
+	$(if $(filter %_spie,$1),-static-pie -pthread -lm,\
+	$(if $(filter %_static,$1),-static -pthread -lm,-pthread -lm))))
+prog_extra = $$(sed -n 's/.*vpmu-cflags:[[:space:]]*//p' $1 | sed 's/[[:space:]]*\*\/.*//')
+
+.PHONY: all deps check unit progs example install bench lint clean
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/vpmu $(if $(filter build,$(BUILD)),vpmu)
+
+# Install missing Debian packages first; quiet when nothing is missing.
+# SKIP_DEPS=1 skips the check (machines that are not Debian).
+deps:
+ifneq ($(SKIP_DEPS),1)
+	@scripts/deps.sh
+endif
+
+$(BUILD)/vpmu: $(OBJS) | deps
+	$(CC) $(CFLAGS) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+vpmu: $(BUILD)/vpmu
+	ln -sf $(BUILD)/vpmu $@
+
+$(BUILD)/obj/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"'
+$(BUILD)/obj/cmd/vpmu.o: Makefile
+
+$(BUILD)/libvpmu.a: $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# ---- unit tests ----------------------------------------------------------
+
+$(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libvpmu.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) $(VPMU_LDFLAGS) -o $@ $< \
+		$(BUILD)/libvpmu.a $(TEST_LIBS) $(LIBS)
+
+$(BUILD)/san/obj/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/san/libvpmu.a: $(SAN_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/san/unit/%: tests/unit/%.c $(BUILD)/san/libvpmu.a
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) $(VPMU_LDFLAGS) -o $@ $< \
+		$(BUILD)/san/libvpmu.a $(TEST_LIBS) $(LIBS)
+
+unit: $(UNIT_BINS) $(SAN_UNIT_BINS)
+
+# ---- guest programs ------------------------------------------------------
+
+$(BUILD)/progs/%: tests/progs/%.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra $(call prog_extra,$<) -o $@ $< $(call prog_ldmode,$*)
+
+$(BUILD)/progs/%: tests/progs/%.cc | deps
+	@mkdir -p $(@D)
+	$(CXX) -O2 -g -Wall -Wextra $(call prog_extra,$<) -o $@ $< $(call prog_ldmode,$*)
+
+$(BUILD)/progs/%: tests/progs/%.S | deps
+	@mkdir -p $(@D)
+	$(CC) -g $(call prog_extra,$<) -o $@ $< $(call prog_ldmode,$*)
+
+progs: $(PROG_BINS)
+
+# ---- running -------------------------------------------------------------
+
+check: all unit progs
+	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
+		tests/run-check.sh
+
+example: all $(BUILD)/progs/example
+	$(BUILD)/vpmu stat $(BUILD)/progs/example
+
+bench: all $(BUILD)/progs/bench_qsort
+	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
+		scripts/bench.sh
+
+install: $(BUILD)/vpmu
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/vpmu $(DESTDIR)$(PREFIX)/bin/vpmu
+	for p in $(MAN_PAGES); do \
+		s=$${p##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
+		install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$$s/; \
+	done
+
+lint:
+	clang-format --dry-run -Werror $(C_FILES)
+	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
+		--inline-suppr -I. $(SRCDIRS)
+	mandoc -Tlint -Wwarning $(MAN_PAGES)
+
+clean:
+	rm -rf $(BUILD)
+	if [ -L vpmu ]; then rm -f vpmu; fi
+
+-include $(OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d)
