@@ -1,0 +1,82 @@
+/* exec.c — the hidden `__exec` command: a guest called execve(), and the
+ * Linux layer re-executes vpmu on the new image so it keeps running under
+ * the emulator, counting into the same shared area.
+ *
+ * Command line (built by emu/linux when the guest execs):
+ *
+ *   vpmu __exec --shared-fd N --seed S [-v] [--vtime] -- PATH ARGV0 ARGS...
+ *
+ *   N      fd of the lx_shared area, inherited across the host execve
+ *   S      the run's seed (decimal or 0x-prefixed hex)
+ *   PATH   the file the guest passed to execve (already resolved)
+ *   ARGV0… the guest's argv as it passed it; the environment of this
+ *          process is the guest's envp.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "core/session.h"
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "shared-fd", required_argument, NULL, 'f' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "vtime", no_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct session_opts o = { 0 };
+	uint64_t fd = UINT64_MAX;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+v", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (parse_u64(optarg, &fd) || fd > INT32_MAX) {
+				fprintf(stderr, "vpmu __exec: bad --shared-fd '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case 's':
+			if (parse_u64(optarg, &o.seed)) {
+				fprintf(stderr, "vpmu __exec: bad --seed '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case 't':
+			o.vtime = 1;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		default:
+			return 1;
+		}
+	}
+	if (fd == UINT64_MAX || argc - optind < 2) {
+		fprintf(stderr, "usage: vpmu __exec --shared-fd N --seed S [-v] [--vtime] -- "
+				"PATH ARGV0 [ARGS...]\n");
+		return 1;
+	}
+	o.prog = argv[optind];
+	o.argv = &argv[optind + 1];
+	session_continue(&o, (int)fd);
+}

@@ -1,0 +1,60 @@
+/* session.h — run a guest program on the emulated machine the way perf
+ * runs a workload: resolve it, fork, let the child become the guest, wait,
+ * and gather what every guest process counted.
+ *
+ * Commands see only this interface; emu/ stays behind it (DESIGN.md).
+ */
+#ifndef VPMU_SESSION_H
+#define VPMU_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct session_opts {
+	const char *prog; /* program as the user named it (PATH-searched) */
+	char **argv;      /* argv[0] as the guest sees it, NULL-terminated */
+	uint64_t seed;    /* AT_RANDOM and anything else seeded */
+	int verbose;
+	int vtime;        /* time syscalls report emulated time */
+};
+
+/* Functional counts, summed over every process of the guest's tree. */
+struct session_counts {
+	uint64_t insns, branches, taken, loads, stores, syscalls;
+};
+
+struct session_result {
+	struct session_counts cnt;
+	double seconds;  /* wall time from fork to the guest's exit */
+	int exited;      /* the guest exited: code holds its status */
+	int code;
+	int sig;         /* the guest died of this signal (0: it did not) */
+	int unsupported; /* stopped at an instruction the emulator lacks */
+	int nprocs;      /* guest processes accounted */
+};
+
+/* Resolve name like a shell (PATH search when it has no '/').  Returns 0
+ * with the path in out, or 126/127 with a one-line reason in msg. */
+int session_resolve(const char *name, char *out, size_t outsz, char *msg, size_t msgsz);
+
+/* Run the guest to completion.  Diagnostics (unsupported instruction,
+ * guest faults, with verbose the unknown syscalls) go to err.  Returns 0
+ * when the guest ran, or a shell-style status (126/127, 1) after printing
+ * one line to err when it could not be started. */
+int session_run(const struct session_opts *o, struct session_result *r, FILE *err);
+
+/* The exit status vpmu should give for a result: the guest's exit code,
+ * 132 for an unsupported instruction, 128+signal for a death by signal. */
+int session_status(const struct session_result *r);
+
+/* Leave the way the guest did: re-raise its fatal signal on vpmu itself
+ * (without a core file) so a shell reports it as for a native run;
+ * otherwise exit with session_status(). */
+_Noreturn void session_exit(const struct session_result *r);
+
+/* Continue a guest in this process after its execve(): the area of counts
+ * is already open as shared_fd.  Used by the hidden `__exec` command. */
+_Noreturn void session_continue(const struct session_opts *o, int shared_fd);
+
+#endif
