@@ -1,0 +1,193 @@
+/* vpmu.c — the dispatcher: `vpmu CMD [ARGS...]`, like git's builtins.
+ *
+ * The command table is the one place a new command is added.  Commands
+ * without a summary are hidden: not listed, never suggested.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "core/fmt.h"
+
+#ifndef VPMU_VERSION
+#define VPMU_VERSION "unknown"
+#endif
+
+static int cmd_help(int argc, char **argv);
+
+static const struct vpmu_cmd commands[] = {
+	{ "stat", cmd_stat, "Run a program and print the event counts it produced" },
+	{ "help", cmd_help, "Show the manual page of a command" },
+	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: vpmu [--version] [-h | --help] COMMAND [ARGS...]\n\n"
+		   "vpmu runs unmodified x86-64 Linux programs on an emulated machine\n"
+		   "and counts what they do.\n\nCommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (commands[i].summary)
+			fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'vpmu help COMMAND' for the manual page of a command.\n");
+}
+
+static const struct vpmu_cmd *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown(const char *name)
+{
+	const struct vpmu_cmd *best = NULL;
+	unsigned bestd = ~0u;
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		unsigned d;
+
+		if (!commands[i].summary)
+			continue;
+		d = fmt_distance(name, commands[i].name);
+		if (d < bestd) {
+			bestd = d;
+			best = &commands[i];
+		}
+	}
+	/* Close enough to be a typo: at most two edits, and fewer than half
+	 * the letters of the shorter word. */
+	if (best && bestd <= 2 && 2 * bestd < (unsigned)strlen(best->name) &&
+	    2 * bestd < (unsigned)strlen(name))
+		fprintf(stderr, "vpmu: '%s' is not a vpmu command. Did you mean '%s'?\n", name,
+			best->name);
+	else
+		fprintf(stderr, "vpmu: '%s' is not a vpmu command. See 'vpmu --help'.\n", name);
+	return 1;
+}
+
+/* The page as shipped next to this binary: the source tree (build/vpmu,
+ * ./vpmu) or an installed prefix (bin/vpmu -> share/man/man1). */
+static int find_page(const char *page, char *out, size_t n)
+{
+	static const char *const rel[] = { "man", "../man", "../share/man/man1" };
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+	struct stat st;
+
+	if (len <= 0)
+		return -1;
+	exe[len] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if (snprintf(out, n, "%s/%s/%s.1", exe, rel[i], page) >= (int)n)
+			continue;
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+	}
+	return -1;
+}
+
+/* Run man with args; returns its exit status, or -1 when man cannot run. */
+static int run_man(char *const args[])
+{
+	int st;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(args[0], args);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(st))
+		return 1;
+	return WEXITSTATUS(st) == 127 ? -1 : WEXITSTATUS(st);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	char page[64], path[PATH_MAX + 64];
+	int rc;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "usage: vpmu help [COMMAND]\n");
+		return 1;
+	}
+	if (strcmp(argv[1], "help") != 0) {
+		const struct vpmu_cmd *c = find(argv[1]);
+
+		if (!c || !c->summary)
+			return unknown(argv[1]);
+		snprintf(page, sizeof(page), "vpmu-%s", c->name);
+	} else {
+		snprintf(page, sizeof(page), "vpmu");
+	}
+
+	if (find_page(page, path, sizeof(path)) == 0) {
+		char *args[] = { "man", "-l", path, NULL };
+
+		rc = run_man(args);
+		if (rc >= 0)
+			return rc;
+		fprintf(stderr, "vpmu: 'man' is not installed; the page is %s\n", path);
+		return 1;
+	} else {
+		char *args[] = { "man", page, NULL };
+
+		rc = run_man(args);
+		if (rc >= 0)
+			return rc;
+		fprintf(stderr, "vpmu: 'man' is not installed and %s.1 was not found\n", page);
+		return 1;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct vpmu_cmd *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("vpmu version %s\n", VPMU_VERSION);
+		return 0;
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "vpmu: unknown option '%s'\n", argv[1]);
+		usage(stderr);
+		return 1;
+	}
+	c = find(argv[1]);
+	if (!c)
+		return unknown(argv[1]);
+	return c->fn(argc - 1, argv + 1);
+}

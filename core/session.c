@@ -1,0 +1,354 @@
+/* session.c — run a guest program like perf runs a workload.
+ *
+ * The parent creates the shared area of counts, forks, and waits; the
+ * child becomes the guest (lx_main never returns: the child exits or dies
+ * the way the guest does).  The child keeps the user's stdin, stdout and
+ * stderr, so the guest's output is exactly a native run's.  Every guest
+ * process (fork, exec) counts into its own slot; the parent sums them.
+ */
+#define _GNU_SOURCE /* strchrnul, sigabbrev_np */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu/linux/linux.h"
+#include "emu/x86/x86.h"
+#include "session.h"
+#include "sym.h"
+
+extern char **environ;
+
+/* The guest's pid, for the forwarding handler: the one static this file
+ * needs, since a signal handler has no other way to reach it. */
+static volatile pid_t session_child = -1;
+
+/* A signal sent to vpmu itself (kill, SI_USER/SI_QUEUE) is passed to the
+ * guest, which then decides what happens.  A signal the terminal generated
+ * (SI_KERNEL) already reached the guest through the process group, so it
+ * is not sent twice.  vpmu itself waits for the guest either way. */
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (session_child > 0 && si->si_code <= 0)
+		kill(session_child, sig);
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int session_resolve(const char *name, char *out, size_t outsz, char *msg, size_t msgsz)
+{
+	const char *path, *p;
+	int denied = 0;
+
+	if (!*name) {
+		snprintf(msg, msgsz, "'': No such file or directory");
+		return 127;
+	}
+	if (strchr(name, '/')) {
+		if (snprintf(out, outsz, "%s", name) >= (int)outsz) {
+			snprintf(msg, msgsz, "%.64s...: File name too long", name);
+			return 126;
+		}
+		if (access(name, F_OK) != 0) {
+			snprintf(msg, msgsz, "%s: %s", name, strerror(errno));
+			return errno == ENOENT || errno == ENOTDIR ? 127 : 126;
+		}
+		if (is_dir(name)) {
+			snprintf(msg, msgsz, "%s: Is a directory", name);
+			return 126;
+		}
+		return 0;
+	}
+	/* execvp(3) semantics: an empty PATH entry is the current directory;
+	 * a file found but not executable is remembered in case nothing else
+	 * is found. */
+	path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p++) {
+		const char *e = strchrnul(p, ':');
+		int dlen = (int)(e - p);
+		char cand[4096];
+
+		if (snprintf(cand, sizeof(cand), "%.*s%s%s", dlen, p, dlen ? "/" : "",
+			     name) < (int)sizeof(cand) &&
+		    !is_dir(cand) && access(cand, F_OK) == 0) {
+			if (access(cand, X_OK) == 0) {
+				snprintf(out, outsz, "%s", cand);
+				return 0;
+			}
+			if (!denied)
+				snprintf(out, outsz, "%s", cand);
+			denied = 1;
+		}
+		if (!*e)
+			break;
+		p = e;
+	}
+	if (denied) {
+		snprintf(msg, msgsz, "%s: Permission denied", out);
+		return 126;
+	}
+	snprintf(msg, msgsz, "%s: command not found", name);
+	return 127;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct sym *slot_syms(const struct lx_slot *sl)
+{
+	struct sym *s = sym_new();
+	int n = sl->nimages < LX_MAX_IMAGES ? sl->nimages : LX_MAX_IMAGES;
+
+	for (int i = 0; s && i < n; i++) {
+		const struct lx_image *im = &sl->image[i];
+		char path[sizeof(im->path) + 1];
+
+		/* The slot is the guest's memory: never trust a terminator. */
+		memcpy(path, im->path, sizeof(im->path));
+		path[sizeof(im->path)] = 0;
+		sym_add_image(s, path, im->start, im->end, im->bias);
+	}
+	return s;
+}
+
+/* "0xADDR (sym+0xoff in path)" for a guest pc. */
+static void where(const struct lx_slot *sl, uint64_t pc, char *buf, size_t n)
+{
+	struct sym *s = slot_syms(sl);
+	char desc[512] = "";
+
+	if (s)
+		sym_describe(s, pc, desc, sizeof(desc));
+	sym_free(s);
+	if (desc[0])
+		snprintf(buf, n, "0x%" PRIx64 " (%s)", pc, desc);
+	else
+		snprintf(buf, n, "0x%" PRIx64, pc);
+}
+
+static void report_unsupported(const struct lx_slot *sl, FILE *err)
+{
+	const struct x86_fault *f = &sl->fault;
+	unsigned nb = f->nbytes < sizeof(f->bytes) ? f->nbytes : sizeof(f->bytes);
+	char loc[700], bytes[16 * 3 + 1] = "", dis[128];
+
+	where(sl, f->pc, loc, sizeof(loc));
+	for (unsigned i = 0, at = 0; i < nb; i++)
+		at += (unsigned)snprintf(bytes + at, sizeof(bytes) - at, "%s%02x", i ? " " : "",
+					 f->bytes[i]);
+	if (!nb || x86_format(f->pc, f->bytes, nb, 0, dis, sizeof(dis)) < 0)
+		snprintf(dis, sizeof(dis), "(bad)");
+	fprintf(err, "vpmu: unsupported instruction at %s: bytes %s: %s\n", loc,
+		nb ? bytes : "(none)", dis);
+}
+
+static void report_fault(const struct lx_slot *sl, FILE *err)
+{
+	const struct x86_fault *f = &sl->fault;
+	const char *name = sigabbrev_np(f->sig);
+	char loc[700];
+
+	where(sl, f->pc, loc, sizeof(loc));
+	fprintf(err, "vpmu: guest process %d killed by SIG%s at %s, address 0x%" PRIx64 "\n",
+		sl->pid, name ? name : "?", loc, f->addr);
+}
+
+static void report_nosys(const struct lx_slot *sl, FILE *err)
+{
+	int n = sl->nnosys < LX_MAX_NOSYS ? sl->nnosys : LX_MAX_NOSYS;
+
+	for (int i = 0; i < n; i++)
+		fprintf(err, "vpmu: guest process %d: unknown syscall %u returned ENOSYS (%u time%s)\n",
+			sl->pid, sl->nosys[i].nr, sl->nosys[i].count,
+			sl->nosys[i].count == 1 ? "" : "s");
+}
+
+/* Sum the slots and report what needs a word. */
+static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct session_result *r,
+		   FILE *err)
+{
+	struct x86_counts t;
+	uint32_t n = sh->next < LX_MAX_SLOTS ? sh->next : LX_MAX_SLOTS;
+
+	lx_shared_total(sh, &t);
+	r->cnt = (struct session_counts){ t.insns, t.branches, t.taken,
+					  t.loads, t.stores, t.syscalls };
+	r->nprocs = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lx_slot *sl = &sh->slot[i];
+
+		switch (sl->state) {
+		case LX_SLOT_FREE:
+			continue;
+		case LX_SLOT_UNSUPPORTED:
+			report_unsupported(sl, err);
+			if (sl->pid == child)
+				r->unsupported = 1;
+			break;
+		case LX_SLOT_KILLED:
+			if (sl->fault.sig)
+				report_fault(sl, err);
+			break;
+		default:
+			break;
+		}
+		if (sl->state != LX_SLOT_EXECED)
+			r->nprocs++;
+		if (verbose)
+			report_nosys(sl, err);
+	}
+	if (sh->next > LX_MAX_SLOTS)
+		fprintf(err, "vpmu: %u guest processes, only the first %d were counted\n",
+			sh->next, LX_MAX_SLOTS);
+}
+
+static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd)
+{
+	struct lx_config cfg = {
+		.path = path,
+		.argv = o->argv,
+		.envp = environ,
+		.seed = o->seed,
+		.verbose = o->verbose,
+		.shared_fd = fd,
+		.vtime = o->vtime,
+	};
+
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		signal(forwarded[i], SIG_DFL);
+	lx_main(&cfg);
+}
+
+int session_run(const struct session_opts *o, struct session_result *r, FILE *err)
+{
+	char path[4096], msg[4352];
+	struct sigaction sa = { 0 }, old[sizeof(forwarded) / sizeof(forwarded[0])];
+	struct lx_shared *sh;
+	int fd, st, rc;
+	pid_t pid;
+	double t0;
+
+	memset(r, 0, sizeof(*r));
+	rc = session_resolve(o->prog, path, sizeof(path), msg, sizeof(msg));
+	if (!rc)
+		rc = lx_check_program(path, msg, sizeof(msg));
+	if (rc) {
+		fprintf(err, "vpmu: %s\n", msg);
+		return rc;
+	}
+	sh = lx_shared_create(&fd);
+	if (!sh) {
+		fprintf(err, "vpmu: cannot create the shared count area: %s\n", strerror(errno));
+		return 1;
+	}
+
+	sa.sa_sigaction = forward;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, &old[i]);
+
+	fflush(NULL);
+	t0 = now();
+	pid = fork();
+	if (pid < 0) {
+		fprintf(err, "vpmu: fork: %s\n", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	if (pid == 0)
+		child_main(o, path, fd);
+	session_child = pid;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(err, "vpmu: waitpid: %s\n", strerror(errno));
+			rc = 1;
+			goto out;
+		}
+	}
+	r->seconds = now() - t0;
+	if (WIFEXITED(st)) {
+		r->exited = 1;
+		r->code = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		r->sig = WTERMSIG(st);
+	}
+	gather(sh, pid, o->verbose, r, err);
+out:
+	session_child = -1;
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &old[i], NULL);
+	close(fd);
+	return rc;
+}
+
+int session_status(const struct session_result *r)
+{
+	if (r->unsupported)
+		return 132;
+	if (r->sig)
+		return 128 + r->sig;
+	return r->code;
+}
+
+_Noreturn void session_exit(const struct session_result *r)
+{
+	if (!r->unsupported && r->sig) {
+		struct rlimit no_core = { 0, 0 };
+		sigset_t set;
+
+		/* Die of the same signal so the shell says what it would have
+		 * said natively; vpmu's own core file would only mislead. */
+		fflush(NULL);
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(r->sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, r->sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(r->sig);
+	}
+	exit(session_status(r));
+}
+
+_Noreturn void session_continue(const struct session_opts *o, int shared_fd)
+{
+	struct lx_config cfg = {
+		.path = o->prog,
+		.argv = o->argv,
+		.envp = environ,
+		.seed = o->seed,
+		.verbose = o->verbose,
+		.shared_fd = shared_fd,
+		.vtime = o->vtime,
+	};
+
+	if (fcntl(shared_fd, F_GETFD) < 0) {
+		fprintf(stderr, "vpmu: __exec: fd %d is not open: %s\n", shared_fd,
+			strerror(errno));
+		exit(1);
+	}
+	lx_main(&cfg);
+}
