@@ -17,12 +17,13 @@ total_fail=0
 # Count from a runner's log: cmocka's summary, else the last
 # "N passed, N failed" line.  A runner that printed neither failed as a whole.
 tally() { # name log rc
-	local name=$1 log=$2 rc=$3 run pass fail line
+	local name=$1 log=$2 rc=$3 run pass fail skip line
 	run=$(sed -n 's/^\[==========\] \([0-9]*\) test(s) run\..*/\1/p' "$log" | tail -n1)
 	if [ -n "$run" ]; then
 		pass=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\..*/\1/p' "$log" | tail -n1)
+		skip=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s)[.,].*/\1/p' "$log" | tail -n1)
 		pass=${pass:-0}
-		fail=$((run - pass))
+		fail=$((run - pass - ${skip:-0}))
 		line=$(grep -E '^\[  (PASSED|FAILED)  \]' "$log" | tail -n1)
 	else
 		line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
