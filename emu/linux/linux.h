@@ -1,0 +1,88 @@
+/* linux.h — a Linux user-mode process on the emulated x86-64 machine:
+ * ELF loading (static, static-PIE, PIE, dynamic through the program's own
+ * ld.so), the initial stack, syscalls, signals, threads, fork and exec.
+ *
+ * Process model: lx_main() runs one guest program in the calling host
+ * process and never returns; the host process exits the way the guest does
+ * (same status, or killed by the same signal).  Counts go to a slot of a
+ * shared area (lx_shared) that a parent — core/session.c — created before
+ * forking, so they survive the guest dying and cover every process of the
+ * guest's tree: a guest fork() is a host fork() that takes a new slot, a
+ * guest execve() re-executes vpmu (the hidden `__exec` command) on the new
+ * image with the area's fd.
+ */
+#ifndef VPMU_LINUX_H
+#define VPMU_LINUX_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../x86/x86.h"
+
+#define LX_MAX_SLOTS 256  /* guest processes accounted per run */
+#define LX_MAX_IMAGES 64  /* ELF images recorded per process */
+#define LX_MAX_NOSYS 64   /* distinct unknown syscalls recorded per process */
+
+/* An ELF object mapped into a guest process (for symbolising addresses). */
+struct lx_image {
+	uint64_t start, end; /* mapped range */
+	uint64_t bias;       /* load bias: runtime address - ELF vaddr */
+	char path[256];
+};
+
+enum lx_slot_state {
+	LX_SLOT_FREE,
+	LX_SLOT_RUNNING,
+	LX_SLOT_EXITED,   /* exit()/exit_group() */
+	LX_SLOT_KILLED,   /* died of a signal (guest fault or external) */
+	LX_SLOT_EXECED,   /* replaced by execve(); counts continue in a new slot */
+	LX_SLOT_UNSUPPORTED, /* stopped at an instruction the emulator lacks */
+};
+
+/* One guest process. Written only by that process. */
+struct lx_slot {
+	volatile int32_t state; /* enum lx_slot_state */
+	int32_t pid;
+	int32_t status;         /* exit status, or the signal number when KILLED */
+	int32_t nimages, nnosys;
+	struct x86_counts cnt;  /* summed over the process's threads */
+	struct x86_fault fault; /* for KILLED by a guest fault, and UNSUPPORTED */
+	struct lx_image image[LX_MAX_IMAGES];
+	struct {
+		uint32_t nr, count;
+	} nosys[LX_MAX_NOSYS];
+};
+
+struct lx_shared {
+	uint32_t magic, nslots;
+	volatile uint32_t next; /* next free slot, taken with an atomic add */
+	uint32_t pad;
+	struct lx_slot slot[LX_MAX_SLOTS];
+};
+
+/* Create the shared area (a memfd mapped shared); *fd receives its fd. */
+struct lx_shared *lx_shared_create(int *fd);
+/* Map an existing area from its fd (after exec). */
+struct lx_shared *lx_shared_map(int fd);
+/* Sum the counts of every slot. */
+void lx_shared_total(const struct lx_shared *sh, struct x86_counts *out);
+
+struct lx_config {
+	const char *path;   /* program to run, resolved by the caller via PATH */
+	char *const *argv;  /* argv[0] as the guest sees it */
+	char *const *envp;
+	uint64_t seed;      /* AT_RANDOM bytes and anything else seeded */
+	int verbose;
+	int shared_fd;      /* fd of the lx_shared area */
+	int vtime;          /* 1: time syscalls report emulated time */
+};
+
+/* Run the guest in this process: never returns. */
+_Noreturn void lx_main(const struct lx_config *cfg);
+
+/* Check that path is an x86-64 ELF executable vpmu can load.  Returns 0, or
+ * a shell-style exit status (126 not executable / bad format, 127 missing)
+ * with a one-line reason in msg. */
+int lx_check_program(const char *path, char *msg, size_t msgsz);
+
+#endif

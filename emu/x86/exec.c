@@ -1,0 +1,424 @@
+/* exec.c — the block cache and the interpreter loop.
+ *
+ * A block is a run of decoded instructions ending at a control transfer,
+ * a syscall or X86_BLOCK_MAX instructions.  Blocks are found through a hash
+ * table keyed by guest address and, on the hot path, through the two
+ * successor pointers each block remembers.  Any write to decoded code
+ * flushes the whole cache (at the next block boundary): simple, and rare
+ * outside JITs.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "ops.h"
+
+#define X86_BLOCK_MAX 64
+#define X86_HASH_BITS 16
+#define X86_PAGE 4096ull
+
+struct x86_cache {
+	struct x86_decoder dec;
+	struct x86_block *hash[1u << X86_HASH_BITS];
+	volatile int flush_pending;
+	/* set of guest pages holding decoded code (open addressing; 0 = empty) */
+	uint64_t *pages;
+	size_t npages, cap;
+	void (*code_hook)(void *arg, uint64_t page);
+	void *code_arg;
+};
+
+static inline size_t hash_pc(uint64_t pc)
+{
+	return (size_t)((pc ^ (pc >> X86_HASH_BITS) ^ (pc >> 29)) & ((1u << X86_HASH_BITS) - 1));
+}
+
+struct x86_cache *x86_cache_new(void)
+{
+	struct x86_cache *cc = calloc(1, sizeof(*cc));
+	if (!cc)
+		return NULL;
+	x86_decoder_init(&cc->dec);
+	return cc;
+}
+
+static void cache_flush(struct x86_cache *cc)
+{
+	for (size_t h = 0; h < (1u << X86_HASH_BITS); h++) {
+		struct x86_block *b = cc->hash[h], *n;
+		for (; b; b = n) {
+			n = b->hnext;
+			free(b);
+		}
+		cc->hash[h] = NULL;
+	}
+	if (cc->pages)
+		memset(cc->pages, 0, cc->cap * sizeof(*cc->pages));
+	cc->npages = 0;
+	cc->flush_pending = 0;
+}
+
+void x86_cache_free(struct x86_cache *cc)
+{
+	if (!cc)
+		return;
+	cache_flush(cc);
+	free(cc->pages);
+	free(cc);
+}
+
+void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_t page), void *arg)
+{
+	cc->code_hook = fn;
+	cc->code_arg = arg;
+}
+
+/* Page numbers are stored +1 so that 0 marks an empty slot. */
+static int page_has(const struct x86_cache *cc, uint64_t pn)
+{
+	if (!cc->cap)
+		return 0;
+	for (size_t k = (pn * 0x9e3779b97f4a7c15ull) & (cc->cap - 1);; k = (k + 1) & (cc->cap - 1)) {
+		if (cc->pages[k] == pn + 1)
+			return 1;
+		if (!cc->pages[k])
+			return 0;
+	}
+}
+
+static void page_add(struct x86_cache *cc, uint64_t pn)
+{
+	if (page_has(cc, pn))
+		return;
+	if ((cc->npages + 1) * 2 > cc->cap) {
+		size_t ncap = cc->cap ? cc->cap * 2 : 256;
+		uint64_t *old = cc->pages, *np = calloc(ncap, sizeof(*np));
+		size_t ocap = cc->cap;
+		if (!np)
+			abort();
+		cc->pages = np;
+		cc->cap = ncap;
+		cc->npages = 0;
+		for (size_t k = 0; k < ocap; k++)
+			if (old[k])
+				page_add(cc, old[k] - 1);
+		free(old);
+	}
+	for (size_t k = (pn * 0x9e3779b97f4a7c15ull) & (cc->cap - 1);; k = (k + 1) & (cc->cap - 1)) {
+		if (!cc->pages[k]) {
+			cc->pages[k] = pn + 1;
+			cc->npages++;
+			break;
+		}
+	}
+	if (cc->code_hook)
+		cc->code_hook(cc->code_arg, pn * X86_PAGE);
+}
+
+int x86_cache_has_code(struct x86_cache *cc, uint64_t addr, uint64_t len)
+{
+	if (!len || !cc->npages)
+		return 0;
+	for (uint64_t pn = addr / X86_PAGE; pn <= (addr + len - 1) / X86_PAGE; pn++) {
+		if (page_has(cc, pn))
+			return 1;
+		if (pn - addr / X86_PAGE > (1u << 20)) /* huge ranges: be conservative */
+			return 1;
+	}
+	return 0;
+}
+
+void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len)
+{
+	if (x86_cache_has_code(cc, addr, len))
+		cc->flush_pending = 1;
+}
+
+/* Whether the page at addr can be read, without faulting. */
+static int readable(uint64_t addr)
+{
+	uint8_t b;
+	struct iovec l = { &b, 1 }, r = { (void *)addr, 1 };
+	return syscall(SYS_process_vm_readv, getpid(), &l, 1, &r, 1, 0) == 1;
+}
+
+static void h_invalid(struct x86_cpu *c, const struct x86_insn *i)
+{
+	/* #UD: Linux delivers SIGILL, ILL_ILLOPN, at the instruction */
+	x86_raise(c, SIGILL, ILL_ILLOPN, i->pc);
+}
+
+static struct x86_block *build(struct x86_cache *cc, uint64_t pc)
+{
+	struct x86_insn tmp[X86_BLOCK_MAX];
+	uint32_t n = 0, nload = 0, nstore = 0, nbranch = 0;
+	uint64_t p = pc;
+	struct x86_block *b;
+
+	while (n < X86_BLOCK_MAX) {
+		uint8_t buf[15];
+		size_t in_page = X86_PAGE - (p & (X86_PAGE - 1)), avail = 15;
+		int len;
+
+		/* The block's first byte is read directly: if it is unmapped the
+		 * host fault becomes the guest's instruction-fetch fault.  Later
+		 * instructions on another page are probed first, so a fault
+		 * there belongs to the block that starts on that page. */
+		if (n && (p & (X86_PAGE - 1)) == 0 && !readable(p))
+			break;
+		if (in_page < 15) {
+			memcpy(buf, (const void *)p, in_page);
+			if (readable(p + in_page))
+				memcpy(buf + in_page, (const void *)(p + in_page), 15 - in_page);
+			else
+				avail = in_page;
+		} else {
+			memcpy(buf, (const void *)p, 15);
+		}
+		len = x86_decode_insn(&cc->dec, p, buf, avail, &tmp[n]);
+		if (!len) {
+			if (n)
+				break; /* let the bad instruction start its own block */
+			memset(&tmp[0], 0, sizeof(tmp[0]));
+			tmp[0].pc = p;
+			tmp[0].len = 1;
+			tmp[0].fn = h_invalid;
+			tmp[0].flags = X86_I_END;
+			n = 1;
+			p += 1;
+			break;
+		}
+		nload += !!(tmp[n].flags & X86_I_LOAD);
+		nstore += !!(tmp[n].flags & X86_I_STORE);
+		nbranch += !!(tmp[n].flags & X86_I_BRANCH);
+		p += (uint64_t)len;
+		if (tmp[n++].flags & X86_I_END)
+			break;
+	}
+	b = malloc(sizeof(*b) + n * sizeof(struct x86_insn));
+	if (!b)
+		abort();
+	b->pc = pc;
+	b->end = p;
+	b->succ[0] = b->succ[1] = NULL;
+	b->ninsn = n;
+	b->nload = nload;
+	b->nstore = nstore;
+	b->nbranch = nbranch;
+	memcpy(b->insn, tmp, n * sizeof(struct x86_insn));
+	for (uint64_t pn = pc / X86_PAGE; pn <= (p - 1) / X86_PAGE; pn++)
+		page_add(cc, pn);
+	size_t h = hash_pc(pc);
+	b->hnext = cc->hash[h];
+	cc->hash[h] = b;
+	return b;
+}
+
+static inline struct x86_block *lookup(struct x86_cache *cc, uint64_t pc)
+{
+	for (struct x86_block *b = cc->hash[hash_pc(pc)]; b; b = b->hnext)
+		if (b->pc == pc)
+			return b;
+	return build(cc, pc);
+}
+
+/* ---- FP control state: the guest's lives in the host registers while
+ * inside x86_run() (see x86.h). */
+
+#define HOST_MXCSR 0x1f80 /* SysV ABI initial values */
+#define HOST_FCW 0x037f
+
+static inline void load_fcw(uint16_t cw)
+{
+	__asm__ volatile("fldcw %0" : : "m"(cw));
+}
+
+void x86_fp_sync_out(struct x86_cpu *c)
+{
+	c->mxcsr = __builtin_ia32_stmxcsr();
+}
+
+void x86_fp_sync_in(struct x86_cpu *c)
+{
+	__builtin_ia32_ldmxcsr(c->mxcsr);
+	load_fcw(c->fpu.fcw);
+}
+
+static void fp_leave(struct x86_cpu *c)
+{
+	x86_fp_sync_out(c);
+	__builtin_ia32_ldmxcsr(HOST_MXCSR);
+	load_fcw(HOST_FCW);
+}
+
+/* ---- faults ------------------------------------------------------------ */
+
+enum { JUMP_FAULT = 1, JUMP_UNSUPPORTED = 2 };
+
+static _Noreturn void leave_block(struct x86_cpu *c, int sig, int code, uint64_t addr,
+				  uint64_t pc, int how)
+{
+	c->fault.sig = sig;
+	c->fault.code = code;
+	c->fault.addr = addr;
+	c->fault.pc = pc;
+	c->rip = pc;
+	longjmp(*c->jb, how);
+}
+
+_Noreturn void x86_raise(struct x86_cpu *c, int sig, int code, uint64_t addr)
+{
+	leave_block(c, sig, code, addr, c->cur ? c->cur->pc : c->rip, JUMP_FAULT);
+}
+
+_Noreturn void x86_trap(struct x86_cpu *c, int sig, int code, uint64_t addr)
+{
+	const struct x86_insn *i = c->cur;
+	/* a trap completes its instruction: resume after it, count it */
+	c->cur = i + 1;
+	c->fault.sig = sig;
+	c->fault.code = code;
+	c->fault.addr = addr;
+	c->fault.pc = i->pc;
+	c->rip = i->pc + i->len;
+	longjmp(*c->jb, JUMP_FAULT + 8);
+}
+
+_Noreturn void x86_host_fault(struct x86_cpu *c, int sig, int code, uint64_t addr)
+{
+	x86_raise(c, sig, code, addr);
+}
+
+int x86_in_guest(const struct x86_cpu *c)
+{
+	return c->jb != NULL;
+}
+
+void x86_h_unsupported(struct x86_cpu *c, const struct x86_insn *i)
+{
+	c->fault.nbytes = i->len;
+	memcpy(c->fault.bytes, (const void *)i->pc, i->len);
+	leave_block(c, SIGILL, ILL_ILLOPN, i->pc, i->pc, JUMP_UNSUPPORTED);
+}
+
+void x86_check_align16(struct x86_cpu *c, const struct x86_insn *i)
+{
+	/* #GP(0) → SIGSEGV, si_code SI_KERNEL, address 0 (Linux do_general_protection) */
+	if (x86_ea(c, i) & 15)
+		x86_raise(c, SIGSEGV, 0x80, 0);
+}
+
+/* Count the instructions of the current block that completed before the
+ * one that faulted. */
+static void account_partial(struct x86_cpu *c)
+{
+	const struct x86_block *b = c->blk;
+	if (!b || !c->cur)
+		return;
+	for (const struct x86_insn *i = b->insn; i < c->cur && i < b->insn + b->ninsn; i++) {
+		c->cnt->insns++;
+		c->cnt->loads += !!(i->flags & X86_I_LOAD);
+		c->cnt->stores += !!(i->flags & X86_I_STORE);
+		c->cnt->branches += !!(i->flags & X86_I_BRANCH);
+	}
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+/* The block loop proper, kept apart from x86_run() so that nothing it
+ * holds in registers lives across the setjmp there. */
+static __attribute__((noinline)) enum x86_exit run_blocks(struct x86_cpu *c, uint64_t budget)
+{
+	struct x86_cache *cc = c->cache;
+	struct x86_counts *cnt = c->cnt;
+	struct x86_block *b, *prev = NULL;
+	uint64_t done = 0;
+
+	for (;;) {
+		if (X86_UNLIKELY(c->stop))
+			return X86_EXIT_STOP;
+		if (X86_UNLIKELY(done >= budget))
+			return X86_EXIT_BUDGET;
+		if (X86_UNLIKELY(cc->flush_pending)) {
+			cache_flush(cc);
+			prev = NULL;
+		}
+		uint64_t pc = c->rip;
+		if (prev && prev->succ[0] && prev->succ[0]->pc == pc) {
+			b = prev->succ[0];
+		} else if (prev && prev->succ[1] && prev->succ[1]->pc == pc) {
+			b = prev->succ[1];
+		} else {
+			c->blk = NULL;
+			c->cur = NULL;
+			b = lookup(cc, pc);
+			if (prev) {
+				prev->succ[1] = prev->succ[0];
+				prev->succ[0] = b;
+			}
+		}
+		c->blk = b;
+		c->rip = b->end;
+		for (const struct x86_insn *i = b->insn, *e = i + b->ninsn; i < e; i++) {
+			c->cur = i;
+			i->fn(c, i);
+		}
+		cnt->insns += b->ninsn;
+		cnt->loads += b->nload;
+		cnt->stores += b->nstore;
+		cnt->branches += b->nbranch;
+		done += b->ninsn;
+		prev = b;
+	}
+}
+
+enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget)
+{
+	jmp_buf jb;
+	enum x86_exit why;
+	int how;
+
+	x86_fp_sync_in(c);
+	c->cur = NULL;
+	c->blk = NULL;
+	c->jb = &jb;
+	how = setjmp(jb);
+	if (how) {
+		account_partial(c);
+		why = how == JUMP_UNSUPPORTED ? X86_EXIT_UNSUPPORTED : X86_EXIT_FAULT;
+	} else {
+		why = run_blocks(c, budget);
+	}
+	c->cur = NULL;
+	c->blk = NULL;
+	c->jb = NULL;
+	fp_leave(c);
+	return why;
+}
+
+/* ---- state ----------------------------------------------------------------- */
+
+void x86_cpu_init(struct x86_cpu *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->eflags = X86_IF; /* user mode runs with interrupts enabled */
+	c->lf_op = X86_LF_EAGER;
+	c->mxcsr = HOST_MXCSR;
+	c->fpu.fcw = HOST_FCW;
+	c->model = &x86_model_p4_xeon;
+}
+
+int x86_decode_one(uint64_t pc, const uint8_t *bytes, size_t n, struct x86_insn *i)
+{
+	struct x86_decoder *d = malloc(sizeof(*d));
+	int len;
+	if (!d)
+		return 0;
+	x86_decoder_init(d);
+	len = x86_decode_insn(d, pc, bytes, n, i);
+	free(d);
+	return len;
+}

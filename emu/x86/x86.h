@@ -1,0 +1,264 @@
+/* x86.h — the guest x86-64 processor: architectural state, the decoded
+ * instruction form, and the block-cached interpreter.
+ *
+ * Guest memory is host memory (DESIGN.md): a guest address is dereferenced
+ * directly.  The OS layer (emu/linux) supplies the syscall hook and turns
+ * host faults into guest faults through x86_host_fault().
+ */
+#ifndef VPMU_X86_H
+#define VPMU_X86_H
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* General registers in encoding order; slot 16 always reads 0 so an absent
+ * base or index costs nothing in address arithmetic. */
+enum {
+	X86_RAX, X86_RCX, X86_RDX, X86_RBX, X86_RSP, X86_RBP, X86_RSI, X86_RDI,
+	X86_R8, X86_R9, X86_R10, X86_R11, X86_R12, X86_R13, X86_R14, X86_R15,
+	X86_RNONE, X86_NREG
+};
+
+/* RFLAGS bits (SDM vol. 1, 3.4.3). */
+enum {
+	X86_CF = 1u << 0, X86_PF = 1u << 2, X86_AF = 1u << 4, X86_ZF = 1u << 6,
+	X86_SF = 1u << 7, X86_TF = 1u << 8, X86_IF = 1u << 9, X86_DF = 1u << 10,
+	X86_OF = 1u << 11, X86_AC = 1u << 18, X86_ID = 1u << 21,
+	X86_ARITH = X86_CF | X86_PF | X86_AF | X86_ZF | X86_SF | X86_OF,
+};
+
+/* Lazy arithmetic flags: the last flag-setting operation and its operands.
+ * lf_op = (kind << 2) | log2(size). X86_LF_EAGER means cpu->eflags already
+ * holds the six arithmetic flags. */
+enum {
+	X86_LF_EAGER, X86_LF_ADD, X86_LF_ADC, X86_LF_SUB, X86_LF_SBB,
+	X86_LF_LOGIC, X86_LF_INC, X86_LF_DEC, X86_LF_NEG, X86_LF_SHL,
+	X86_LF_SHR, X86_LF_SAR,
+};
+
+typedef union {
+	uint8_t b[16];
+	uint16_t w[8];
+	uint32_t d[4];
+	uint64_t q[2];
+	int8_t sb[16];
+	int16_t sw[8];
+	int32_t sd[4];
+	int64_t sq[2];
+	float f[4];
+	double fd[2];
+} __attribute__((aligned(16))) x86_xmm;
+
+/* x87 state.  Registers are kept as host long double (the host is x86-64,
+ * so that is the same 80-bit extended format); st[] is indexed physically,
+ * ST(i) is st[(top + i) & 7]. */
+struct x86_fpu {
+	long double st[8];
+	uint16_t fcw;  /* control word */
+	uint16_t fsw;  /* status word with TOP bits cleared */
+	uint8_t top;
+	uint8_t tag;   /* abridged tag word: bit i set = st[i] valid */
+	uint16_t fop;
+	uint64_t fip, fdp;
+};
+
+/* Functional event counts the interpreter knows exactly.  The OS layer may
+ * point cpu->cnt at shared memory so counts survive a killed guest. */
+struct x86_counts {
+	uint64_t insns;
+	uint64_t branches;   /* control transfers retired (jcc, jmp, call, ret, loop…) */
+	uint64_t taken;      /* of those, taken */
+	uint64_t loads;      /* instructions that read memory */
+	uint64_t stores;     /* instructions that write memory */
+	uint64_t syscalls;
+};
+
+struct x86_cpu;
+struct x86_insn;
+typedef void (*x86_fn)(struct x86_cpu *c, const struct x86_insn *i);
+
+/* Operand kinds of x86_insn.op[] (explicit operands only; implicit ones —
+ * rAX of mul, rSI/rDI of string ops, the stack of push — are the handler's). */
+enum {
+	X86_OP_NONE,
+	X86_OP_GPR,   /* reg 0..15, size 1/2/4/8 */
+	X86_OP_GPR8H, /* AH, CH, DH, BH: reg 0..3, high byte of that register */
+	X86_OP_MEM,   /* the insn's memory operand (base/index/scale/disp/seg) */
+	X86_OP_IMM,   /* insn.imm, sign-extended */
+	X86_OP_XMM,   /* reg 0..15 */
+	X86_OP_MMX,   /* reg 0..7 */
+	X86_OP_ST,    /* x87 ST(reg) */
+	X86_OP_SEG,   /* segment register, reg = ES,CS,SS,DS,FS,GS = 0..5 */
+	X86_OP_REL,   /* branch target: insn.imm holds the absolute address */
+	X86_OP_OTHER, /* control/debug/flags registers etc.: handler decides */
+};
+
+enum { X86_SEG_NONE, X86_SEG_FS, X86_SEG_GS };
+
+/* insn.flags */
+enum {
+	X86_I_LOCK = 1 << 0,
+	X86_I_REP = 1 << 1,    /* F3 on a string instruction (rep / repe) */
+	X86_I_REPNE = 1 << 2,  /* F2 on a string instruction */
+	X86_I_LOAD = 1 << 3,   /* reads memory (explicit or implicit) */
+	X86_I_STORE = 1 << 4,  /* writes memory */
+	X86_I_BRANCH = 1 << 5, /* control transfer; ends the block */
+	X86_I_END = 1 << 6,    /* ends the block (branches, syscall, hlt, …) */
+};
+
+struct x86_op {
+	uint8_t kind;
+	uint8_t size; /* bytes; 10 for m80, 16 for xmm, 0 when not meaningful */
+	uint8_t reg;
+	uint8_t pad;
+};
+
+/* One decoded instruction.  Everything a handler needs is here; the
+ * interpreter never looks at Zydis structures. */
+struct x86_insn {
+	x86_fn fn;
+	uint64_t pc;   /* guest address of this instruction */
+	int64_t disp;  /* memory displacement; absolute for RIP-relative */
+	int64_t imm;   /* immediate, sign-extended to 64 bits */
+	uint16_t mnem; /* ZydisMnemonic */
+	uint8_t len;
+	uint8_t osz;   /* operation size in bytes (effective operand size) */
+	uint8_t asz;   /* address size in bytes: 8, or 4 with a 0x67 prefix */
+	uint8_t base, index, shift, seg; /* memory operand */
+	uint8_t nops;  /* explicit operands in op[] */
+	uint8_t flags; /* X86_I_* */
+	uint8_t imm2;  /* second immediate (enter, extrq…) */
+	uint8_t cc;    /* condition code 0..15 for jcc/setcc/cmovcc/fcmov */
+	uint8_t pad;
+	struct x86_op op[4];
+};
+
+struct x86_block {
+	uint64_t pc, end;         /* guest bytes [pc, end) */
+	struct x86_block *hnext;  /* hash chain */
+	struct x86_block *succ[2]; /* chaining cache: last two successors */
+	uint32_t ninsn, nload, nstore, nbranch;
+	struct x86_insn insn[];
+};
+
+/* Why x86_run() returned. */
+enum x86_exit {
+	X86_EXIT_BUDGET,      /* instruction budget used up */
+	X86_EXIT_STOP,        /* the OS layer set cpu->stop (exit, switch thread, signal) */
+	X86_EXIT_FAULT,       /* a guest fault: cpu->fault holds it */
+	X86_EXIT_UNSUPPORTED, /* an instruction the emulator does not implement */
+};
+
+struct x86_fault {
+	int sig;       /* SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP */
+	int code;      /* si_code */
+	uint64_t addr; /* si_addr: faulting data address, or the instruction */
+	uint64_t pc;   /* instruction at which the fault happened */
+	uint8_t bytes[16]; /* for X86_EXIT_UNSUPPORTED: the instruction bytes */
+	uint8_t nbytes;
+};
+
+struct x86_cache; /* the block cache, private to exec.c */
+struct x86_model; /* what CPUID reports (cpuid.c) */
+
+struct x86_cpu {
+	uint64_t r[X86_NREG];
+	uint64_t rip;
+	uint64_t seg_base[3]; /* indexed by X86_SEG_*: [0] = 0, fs, gs */
+	uint16_t seg_sel[6];
+
+	/* arithmetic flags, lazily (see X86_LF_*); other RFLAGS bits live in eflags */
+	uint32_t lf_op;
+	uint32_t eflags;
+	uint64_t lf_dst, lf_src, lf_res, lf_aux;
+
+	x86_xmm xmm[16];
+	uint32_t mxcsr;
+	uint64_t mmx[8]; /* MMX registers alias x87 st[] mantissas on hardware;
+			    kept apart here (no mixed x87/MMX code in the ISA
+			    subset we run) */
+	struct x86_fpu fpu;
+
+	/* execution */
+	const struct x86_insn *cur;    /* instruction executing now */
+	const struct x86_block *blk;   /* block executing now */
+	struct x86_counts *cnt;
+	struct x86_cache *cache;       /* may be shared by the threads of a process */
+	const struct x86_model *model;
+	volatile int stop;             /* set by hooks to leave x86_run() */
+	struct x86_fault fault;
+	jmp_buf *jb;                   /* active while inside x86_run() */
+
+	/* services of the OS layer */
+	void (*syscall)(struct x86_cpu *c); /* rax = number; result into rax */
+	void *os;                           /* the OS layer's per-thread state */
+};
+
+/* Create an empty block cache; destroy it. */
+struct x86_cache *x86_cache_new(void);
+void x86_cache_free(struct x86_cache *cc);
+/* Called once for every guest page the first time code is decoded from it,
+ * so the OS layer can write-protect writable code pages and learn of
+ * self-modifying writes. */
+void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_t page),
+			     void *arg);
+/* Forget every decoded block (code was written or unmapped).  Safe to call
+ * from a signal handler or a hook: the flush happens at the next block. */
+void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len);
+/* Whether any decoded block overlaps [addr, addr+len). */
+int x86_cache_has_code(struct x86_cache *cc, uint64_t addr, uint64_t len);
+
+/* Put a cpu into its reset state (flags, MXCSR, FCW as the kernel gives a
+ * new process). */
+void x86_cpu_init(struct x86_cpu *c);
+
+/* Run until the budget of instructions is spent (checked at block
+ * boundaries), a hook sets c->stop, or a fault.  Updates *c->cnt. */
+enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget);
+
+/* Inside x86_run() the host MXCSR and x87 control word hold the guest's,
+ * so FP handlers use host arithmetic directly and exception flags
+ * accumulate where the guest expects them.  Code running inside x86_run()
+ * (a syscall hook) that reads or replaces the guest's FP control state
+ * calls x86_fp_sync_out() first (host -> c->mxcsr, c->fpu.fcw) and
+ * x86_fp_sync_in() after (c -> host). */
+void x86_fp_sync_out(struct x86_cpu *c);
+void x86_fp_sync_in(struct x86_cpu *c);
+
+/* Called from the OS layer's host SIGSEGV/SIGBUS/SIGFPE handler when the
+ * host fault happened inside x86_run() of cpu c: does not return. */
+_Noreturn void x86_host_fault(struct x86_cpu *c, int sig, int code, uint64_t addr);
+
+/* Whether cpu c is currently executing guest instructions (for signal handlers). */
+int x86_in_guest(const struct x86_cpu *c);
+
+/* Raise a guest fault at the current instruction: does not return. */
+_Noreturn void x86_raise(struct x86_cpu *c, int sig, int code, uint64_t addr);
+
+/* Raise a trap after the current instruction completes (INT3, and the
+ * like): the guest resumes after it, and it counts as executed. */
+_Noreturn void x86_trap(struct x86_cpu *c, int sig, int code, uint64_t addr);
+
+/* Full RFLAGS, materialising the lazy flags; and setting them. */
+uint64_t x86_rflags(struct x86_cpu *c);
+void x86_set_rflags(struct x86_cpu *c, uint64_t v);
+
+/* Decode one instruction at pc into *i (for diagnostics and tests).
+ * Returns its length, or 0 when the bytes do not decode. */
+int x86_decode_one(uint64_t pc, const uint8_t *bytes, size_t n, struct x86_insn *i);
+/* Format the instruction at bytes (AT&T unless intel) into buf. */
+int x86_format(uint64_t pc, const uint8_t *bytes, size_t n, int intel, char *buf,
+	       size_t bufsz);
+
+/* CPUID as the emulated processor answers it. */
+struct x86_model {
+	const char *vendor;  /* 12 characters */
+	const char *brand;   /* up to 48 characters */
+	uint32_t signature;  /* leaf 1 EAX: stepping, model, family */
+	uint32_t logical;    /* logical processors per package (HT) */
+};
+extern const struct x86_model x86_model_p4_xeon;
+void x86_cpuid(const struct x86_model *m, uint32_t leaf, uint32_t sub, uint32_t out[4]);
+
+#endif
