@@ -1,0 +1,139 @@
+/* sse_fp.c — SSE/SSE2/SSE3 floating-point arithmetic, comparisons and the
+ * flag-setting scalar compares.
+ *
+ * Every operation executes the same instruction on the host (sse.h): the
+ * host MXCSR is the guest's inside x86_run(), so rounding, DAZ/FTZ, the
+ * QNaN/SNaN rules, the minps/maxps "second operand wins" quirk and the
+ * sticky exception flags are those of the processor.  A memory source is
+ * read first (4, 8 or 16 bytes as the form says) and the register form of
+ * the instruction is run on it; for scalar forms only the low element of
+ * the source takes part, so that is the same operation.
+ */
+#include "sse.h"
+
+#define FOP(name, insn, msize)                                                \
+	SSE_ASM2(op_##name, insn)                                             \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
+	{                                                                     \
+		sse_op2(c, i, msize, op_##name);                              \
+	}
+
+#define FOP4(op)                                                              \
+	FOP(op##ss, #op "ss", 4)                                              \
+	FOP(op##sd, #op "sd", 8)                                              \
+	FOP(op##ps, #op "ps", 16)                                             \
+	FOP(op##pd, #op "pd", 16)
+
+FOP4(add)
+FOP4(sub)
+FOP4(mul)
+FOP4(div)
+FOP4(min)
+FOP4(max)
+FOP4(sqrt)
+FOP(rcpss, "rcpss", 4)
+FOP(rcpps, "rcpps", 16)
+FOP(rsqrtss, "rsqrtss", 4)
+FOP(rsqrtps, "rsqrtps", 16)
+FOP(addsubps, "addsubps", 16)
+FOP(addsubpd, "addsubpd", 16)
+FOP(haddps, "haddps", 16)
+FOP(haddpd, "haddpd", 16)
+FOP(hsubps, "hsubps", 16)
+FOP(hsubpd, "hsubpd", 16)
+
+/* cmpps/cmppd/cmpss/cmpsd xmm, xmm/m, imm8: the legacy-SSE encodings use
+ * imm8[2:0] only (SDM vol. 2, CMPPS "Operation"); asm needs the predicate
+ * as a constant, hence one instruction per predicate. */
+#define CMP_CASE(insn, n)                                                     \
+	case n: __asm__ volatile(insn " $" #n ", %1, %0" : "+x"(d) : "x"(s)); break;
+#define CMP_FN(name, insn)                                                    \
+	SSE_INLINE __m128i name(__m128i d, __m128i s, unsigned p)             \
+	{                                                                     \
+		switch (p & 7) {                                              \
+		CMP_CASE(insn, 0) CMP_CASE(insn, 1) CMP_CASE(insn, 2)         \
+		CMP_CASE(insn, 3) CMP_CASE(insn, 4) CMP_CASE(insn, 5)         \
+		CMP_CASE(insn, 6) CMP_CASE(insn, 7)                           \
+		}                                                             \
+		return d;                                                     \
+	}
+
+CMP_FN(cmp_ps, "cmpps")
+CMP_FN(cmp_pd, "cmppd")
+CMP_FN(cmp_ss, "cmpss")
+CMP_FN(cmp_sd, "cmpsd")
+
+#define CMP_H(name, fn, msize)                                                \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
+	{                                                                     \
+		unsigned d = i->op[0].reg;                                    \
+		__m128i s = sse_src(c, i, 1, msize);                          \
+		sse_xput(c, d, fn(sse_xget(c, d), s, (unsigned)i->imm));      \
+	}
+
+CMP_H(cmpps, cmp_ps, 16)
+CMP_H(cmppd, cmp_pd, 16)
+CMP_H(cmpss, cmp_ss, 4)
+CMP_H(cmpsd, cmp_sd, 8)
+
+void x86_sse_cmpsd(struct x86_cpu *c, const struct x86_insn *i)
+{
+	if (X86_UNLIKELY(i->nops != 3)) { /* the string cmpsd has no explicit operands */
+		x86_h_unsupported(c, i);
+		return;
+	}
+	h_cmpsd(c, i);
+}
+
+/* comiss/ucomiss/comisd/ucomisd xmm, xmm/m: ZF, PF, CF from the compare
+ * (unordered sets all three), OF, SF, AF cleared (SDM vol. 2, COMISS). */
+#define COMI(name, insn, msize)                                               \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
+	{                                                                     \
+		__m128i a = sse_xget(c, i->op[0].reg), b = sse_src(c, i, 1, msize); \
+		uint8_t z, p, cf;                                             \
+		__asm__ volatile(insn " %4, %3\n\tsetz %0\n\tsetp %1\n\tsetc %2" \
+				 : "=r"(z), "=r"(p), "=r"(cf)                 \
+				 : "x"(a), "x"(b)                             \
+				 : "cc");                                     \
+		x86_set_flags(c, X86_ARITH,                                   \
+			      (z ? X86_ZF : 0) | (p ? X86_PF : 0) | (cf ? X86_CF : 0)); \
+	}
+
+COMI(comiss, "comiss", 4)
+COMI(ucomiss, "ucomiss", 4)
+COMI(comisd, "comisd", 8)
+COMI(ucomisd, "ucomisd", 8)
+
+void x86_sse_fp_register(x86_fn *tab)
+{
+#define R(m, h) tab[ZYDIS_MNEMONIC_##m] = h_##h
+#define R4(M, m) R(M##SS, m##ss); R(M##SD, m##sd); R(M##PS, m##ps); R(M##PD, m##pd)
+	R4(ADD, add);
+	R4(SUB, sub);
+	R4(MUL, mul);
+	R4(DIV, div);
+	R4(MIN, min);
+	R4(MAX, max);
+	R4(SQRT, sqrt);
+	R(RCPSS, rcpss);
+	R(RCPPS, rcpps);
+	R(RSQRTSS, rsqrtss);
+	R(RSQRTPS, rsqrtps);
+	R(ADDSUBPS, addsubps);
+	R(ADDSUBPD, addsubpd);
+	R(HADDPS, haddps);
+	R(HADDPD, haddpd);
+	R(HSUBPS, hsubps);
+	R(HSUBPD, hsubpd);
+	R(CMPPS, cmpps);
+	R(CMPPD, cmppd);
+	R(CMPSS, cmpss);
+	R(COMISS, comiss);
+	R(UCOMISS, ucomiss);
+	R(COMISD, comisd);
+	R(UCOMISD, ucomisd);
+#undef R4
+#undef R
+	tab[ZYDIS_MNEMONIC_CMPSD] = x86_sse_cmpsd;
+}
