@@ -90,7 +90,7 @@ $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"'
+$(BUILD)/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"' -DVPMU_SRCDIR='"$(CURDIR)"'
 $(BUILD)/obj/cmd/vpmu.o: Makefile
 
 $(BUILD)/libvpmu.a: $(LIB_OBJS)

@@ -75,29 +75,37 @@ static int unknown(const char *name)
 	return 1;
 }
 
-/* The page as shipped next to this binary: the source tree (build/vpmu,
- * ./vpmu) or an installed prefix (bin/vpmu -> share/man/man1). */
+static int is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The page shipped with this binary: an installed prefix (bin/vpmu ->
+ * share/man/man1), the source tree next to it (./vpmu, build/vpmu), or the
+ * source tree it was built from (out-of-tree build directories). */
 static int find_page(const char *page, char *out, size_t n)
 {
-	static const char *const rel[] = { "man", "../man", "../share/man/man1" };
+	static const char *const rel[] = { "../share/man/man1", "man", "../man" };
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
-	struct stat st;
 
-	if (len <= 0)
-		return -1;
-	exe[len] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		if (snprintf(out, n, "%s/%s/%s.1", exe, rel[i], page) >= (int)n)
-			continue;
-		if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
-			return 0;
+	if (len > 0) {
+		exe[len] = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		for (size_t i = 0; slash && i < sizeof(rel) / sizeof(rel[0]); i++)
+			if (snprintf(out, n, "%s/%s/%s.1", exe, rel[i], page) < (int)n &&
+			    is_file(out))
+				return 0;
 	}
+#ifdef VPMU_SRCDIR
+	if (snprintf(out, n, "%s/man/%s.1", VPMU_SRCDIR, page) < (int)n && is_file(out))
+		return 0;
+#endif
 	return -1;
 }
 

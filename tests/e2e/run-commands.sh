@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# run-commands.sh — whole-command tests of the vpmu binary: the
+# dispatcher, `vpmu stat`'s output and exit statuses, and the way a guest's
+# fate (exit, signal, unsupported instruction) becomes vpmu's.
+#
+# Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+SRC=$PWD
+. tests/e2e/lib.sh
+
+COUNTERS="instructions branches taken-branches loads stores syscalls"
+
+version() {
+	run_vpmu --version
+	expect_rc 0 && grep -Eq '^vpmu version [0-9]+\.[0-9]+' out || fail "got: $(cat out)"
+}
+
+usage() {
+	run_vpmu --help
+	expect_rc 0 || return 1
+	grep -q '^   stat ' out || fail "no stat in --help: $(cat out)"
+	grep -q '__exec' out && fail "hidden command listed"
+	run_vpmu
+	expect_rc 1 && grep -q '^usage: vpmu' err || fail "no usage without arguments"
+}
+
+unknown_command() {
+	run_vpmu stst
+	expect_rc 1 || return 1
+	[ "$(cat err)" = "vpmu: 'stst' is not a vpmu command. Did you mean 'stat'?" ] ||
+		fail "got: $(cat err)"
+	run_vpmu frobnicate
+	expect_rc 1 || return 1
+	[ "$(cat err)" = "vpmu: 'frobnicate' is not a vpmu command. See 'vpmu --help'." ] ||
+		fail "got: $(cat err)"
+	run_vpmu --bogus
+	expect_rc 1
+}
+
+help_pages() {
+	command -v man >/dev/null || { echo "man is not installed"; return 1; }
+	MANPAGER=cat MANWIDTH=80 timeout 60 "$VPMU" help stat >out 2>err
+	rc=$?
+	expect_rc 0 || return 1
+	grep -q 'vpmu stat' out && grep -q 'seed' out || fail "not the stat page: $(head -5 out)"
+	MANPAGER=cat timeout 60 "$VPMU" help help >out 2>err
+	rc=$?
+	expect_rc 0 && grep -q 'EXIT STATUS' out || fail "vpmu help help is not vpmu(1)"
+	run_vpmu help stst
+	expect_rc 1 && grep -q "Did you mean 'stat'" err || fail "help of a typo: $(cat err)"
+}
+
+# The options `vpmu stat -h` lists are exactly those man/vpmu-stat.1 documents.
+stat_help_matches_man() {
+	run_vpmu stat -h
+	expect_rc 0 || return 1
+	{
+		grep -o -- '--[a-z][a-z-]*' out
+		grep -o -- '^ *-[a-z],' out | tr -d ' ,'
+	} | sort -u >from-help
+	{
+		grep '^\.It Fl' "$SRC/man/vpmu-stat.1" | grep -o 'Fl \\-[a-z][a-z-]*' | sed 's/Fl \\-/--/'
+		sed -n 's/^\.It Fl \([a-z]\) ,.*/-\1/p' "$SRC/man/vpmu-stat.1"
+	} | sort -u >from-man
+	[ -s from-help ] && diff from-help from-man >/dev/null ||
+		fail "options differ (help vs man): $(diff from-help from-man | tr '\n' ' ')"
+}
+
+stat_usage_errors() {
+	run_vpmu stat
+	expect_rc 1 && grep -q '^usage: vpmu stat' err || fail "no usage: $(cat err)"
+	run_vpmu stat --seed banana -- "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q 'seed' err || fail "bad seed accepted"
+	run_vpmu stat --frob "$PROGS/e2e_exit3"
+	expect_rc 1 || return 1
+	run_vpmu stat -o /nonexistent/dir/file "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "cannot open '/nonexistent/dir/file'" err || fail "$(cat err)"
+}
+
+stat_output_shape() {
+	"$PROGS/e2e_loop" 30000 >native
+	run_vpmu stat -- "$PROGS/e2e_loop" 30000
+	expect_rc 0 || return 1
+	cmp -s out native || fail "stdout differs from native"
+	grep -q "^ Performance counter stats for '$PROGS/e2e_loop 30000':\$" err ||
+		fail "no header: $(cat err)"
+	for c in $COUNTERS; do
+		grep -Eq "^ +[0-9][0-9,]*      $c( |\$)" err || fail "no $c line: $(cat err)"
+	done
+	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' err || fail "no elapsed time"
+	grep -Eq '^ +[0-9,]+      instructions +# +[0-9.]+ guest MIPS$' err || fail "no MIPS"
+	local insns br taken
+	insns=$(count instructions err) br=$(count branches err) taken=$(count taken-branches err)
+	# 30000 iterations of a loop with a compare-and-branch: a floor, not a guess
+	[ "$insns" -gt 120000 ] || fail "only $insns instructions"
+	[ "$br" -gt 30000 ] && [ "$taken" -le "$br" ] || fail "branches $br taken $taken"
+	grep -q '% of all branches' err || fail "no taken ratio"
+}
+
+stat_output_file() {
+	run_vpmu stat -o counts -- "$PROGS/e2e_loop" 1000
+	expect_rc 0 || return 1
+	[ ! -s err ] || fail "stderr not empty: $(cat err)"
+	grep -q 'Performance counter stats' counts && [ "$(count instructions counts)" -gt 0 ] ||
+		fail "no counts in the file"
+}
+
+exact_counts_nolibc() {
+	run_vpmu stat -- "$PROGS/e2e_hello_nolibc"
+	expect_rc 7 || return 1
+	[ "$(cat out)" = hello ] || fail "stdout: $(cat out)"
+	local want="instructions=8 branches=0 taken-branches=0 loads=0 stores=0 syscalls=2" got=""
+	for c in $COUNTERS; do
+		got="$got $c=$(count "$c" err)"
+	done
+	[ "${got# }" = "$want" ] || fail "got${got}, want $want"
+}
+
+exit_status() {
+	run_vpmu stat -- "$PROGS/e2e_exit3"
+	expect_rc 3 || return 1
+	[ "$(cat out)" = "exiting with 3" ] || fail "stdout: $(cat out)"
+	[ "$(count instructions err)" -gt 0 ] || fail "no counts"
+}
+
+signal_death() {
+	local shell_says
+	run_vpmu stat -- "$PROGS/e2e_segv"
+	expect_rc 139 || return 1
+	[ "$(cat out)" = "about to fault" ] || fail "stdout: $(cat out)"
+	grep -q ': Segmentation fault$' err || fail "no perf-style signal note: $(cat err)"
+	[ "$(count instructions err)" -gt 0 ] || fail "no counts after the fault"
+	# vpmu dies of the signal itself, so a shell reports it as for a native run
+	shell_says=$(bash -c '"$1" stat -o /dev/null -- "$2" >/dev/null 2>&1; kill -l $?' _ \
+		"$VPMU" "$PROGS/e2e_segv")
+	[ "$shell_says" = SEGV ] || fail "shell saw $shell_says"
+}
+
+signal_forwarded() {
+	timeout -k 5 120 "$VPMU" stat -- "$PROGS/e2e_sleep" 60 >out 2>err </dev/null &
+	local pid=$! i
+	for i in $(seq 200); do
+		[ -s out ] && break
+		sleep 0.1
+	done
+	[ -s out ] || { kill $pid; fail "guest never started"; return 1; }
+	# timeout(1) is $pid: find vpmu, its child
+	kill -TERM "$(pgrep -P $pid -x vpmu | head -n1)"
+	wait $pid
+	rc=$?
+	expect_rc 143 || return 1
+	[ "$(count instructions err)" -gt 0 ] || fail "no counts"
+}
+
+unsupported_instruction() {
+	run_vpmu stat -- "$PROGS/e2e_avx_nolibc"
+	expect_rc 132 || return 1
+	local n
+	n=$(grep -c '^vpmu: unsupported' err)
+	[ "$n" -eq 1 ] || fail "$n unsupported lines: $(cat err)"
+	grep -Eq '^vpmu: unsupported instruction at 0x[0-9a-f]+ \(_start\+0x2 in [^ ]*/e2e_avx_nolibc\): bytes c5 fd ef c0: vpxor' err ||
+		fail "got: $(grep unsupported err)"
+	[ "$(count instructions err)" = 1 ] || fail "instructions: $(count instructions err)"
+}
+
+missing_program() {
+	run_vpmu stat -- ./no-such-program
+	expect_rc 127 || return 1
+	[ "$(wc -l <err)" -eq 1 ] && grep -q 'no-such-program' err || fail "stderr: $(cat err)"
+	run_vpmu stat -- no-such-program-on-path
+	expect_rc 127 && grep -q 'no-such-program-on-path' err || fail "stderr: $(cat err)"
+}
+
+not_elf() {
+	printf 'just text\n' >script.txt
+	chmod +x script.txt
+	run_vpmu stat -- ./script.txt
+	expect_rc 126 || return 1
+	[ "$(wc -l <err)" -eq 1 ] && grep -q 'script.txt' err || fail "stderr: $(cat err)"
+}
+
+directory() {
+	mkdir -p adir
+	run_vpmu stat -- ./adir
+	expect_rc 126 || return 1
+	[ "$(wc -l <err)" -eq 1 ] && grep -q 'adir' err || fail "stderr: $(cat err)"
+}
+
+determinism() {
+	local c a b
+	"$VPMU" stat -- "$PROGS/example" 20000 >/dev/null 2>one </dev/null || return 1
+	"$VPMU" stat -- "$PROGS/example" 20000 >/dev/null 2>two </dev/null || return 1
+	for c in $COUNTERS; do
+		a=$(count "$c" one) b=$(count "$c" two)
+		[ -n "$a" ] && [ "$a" = "$b" ] || fail "$c: $a vs $b"
+	done
+	[ "$(count instructions one)" -gt 100000 ] || fail "too few instructions"
+}
+
+seed_changes_nothing_visible() {
+	# AT_RANDOM differs, the program's work does not: same instruction count
+	"$VPMU" stat --seed 1 -- "$PROGS/e2e_loop" 5000 >/dev/null 2>one </dev/null || return 1
+	"$VPMU" stat --seed 0x2a -- "$PROGS/e2e_loop" 5000 >/dev/null 2>two </dev/null || return 1
+	[ "$(count instructions one)" = "$(count instructions two)" ] || fail "counts differ"
+}
+
+stdin_passthrough() {
+	printf 'line one\nline two\n' >in
+	timeout "$E2E_TIMEOUT" "$VPMU" stat -o /dev/null -- cat <in >out 2>err
+	rc=$?
+	expect_rc 0 && cmp -s in out || fail "cat did not copy stdin"
+}
+
+t version version
+t usage usage
+t unknown_command unknown_command
+t help_pages help_pages
+t stat_help_matches_man stat_help_matches_man
+t stat_usage_errors stat_usage_errors
+t stat_output_shape stat_output_shape
+t stat_output_file stat_output_file
+t exact_counts_nolibc exact_counts_nolibc
+t exit_status exit_status
+t signal_death signal_death
+t signal_forwarded signal_forwarded
+t unsupported_instruction unsupported_instruction
+t missing_program missing_program
+t not_elf not_elf
+t directory directory
+t determinism determinism
+t seed_changes_nothing_visible seed_changes_nothing_visible
+t stdin_passthrough stdin_passthrough
+summary
