@@ -102,7 +102,7 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 
 	for (k = 0; k < zi.operand_count; k++) {
 		const ZydisDecodedOperand *z = &zo[k];
-		int visible = z->visibility == ZYDIS_OPERAND_VISIBILITY_EXPLICIT;
+		int visible = z->visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN;
 		struct x86_op *o = visible && i->nops < 4 ? &i->op[i->nops++] : NULL;
 
 		if (z->type == ZYDIS_OPERAND_TYPE_MEMORY) {
