@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bench.sh — guest MIPS of vpmu on CPU-bound workloads, next to a native
+# run, valgrind --tool=none and valgrind --tool=cachegrind, all measured in
+# this run on this machine.
+#
+# The instruction count of a workload is the one vpmu stat reports (exact
+# for the emulated processor); every runner's MIPS is that count divided
+# by its own wall time, so the columns compare like with like.
+#
+# Environment: VPMU, PROGS (set by `make bench`); BENCH_SCALE=N divides
+# the workload sizes by N for a quick look; BENCH_RUNNERS limits the runners
+# (default "native vpmu vg-none cachegrind").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${VPMU:=$PWD/build/vpmu}" "${PROGS:=$PWD/build/progs}"
+SCALE=${BENCH_SCALE:-1}
+RUNNERS=${BENCH_RUNNERS:-native vpmu vg-none cachegrind}
+export LC_ALL=C PATH=/usr/bin:/bin
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/vpmu-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+for t in valgrind gzip python3; do
+	command -v $t >/dev/null || { echo "bench.sh: $t is not installed (scripts/deps.sh)" >&2; exit 1; }
+done
+[ -x "$VPMU" ] && [ -x "$PROGS/bench_qsort" ] || { echo "bench.sh: run 'make bench'" >&2; exit 1; }
+
+# 20 MB (divided by SCALE) of text that compresses like real text
+MB=$((20 / SCALE > 0 ? 20 / SCALE : 1))
+awk -v n=$((MB * 1048576)) 'BEGIN {
+	srand(1)
+	split("the of and to in is that for it as with was on be by this are from or at", w)
+	while (size < n) { line = ""
+		for (i = 0; i < 12; i++) line = line w[1 + int(rand() * 20)] " " int(rand() * 1000) " "
+		print line; size += length(line) + 1 }
+}' | head -c $((MB * 1048576)) >"$WORK/input.txt"
+
+QSORT_N=$((2000000 / SCALE))
+PY_N=$((3000000 / SCALE))
+declare -A CMD
+CMD[qsort]="$PROGS/bench_qsort $QSORT_N"
+CMD[gzip]="gzip -9 -c $WORK/input.txt"
+CMD[python3]="python3 -c 'import sys
+s = 0
+for i in range($PY_N):
+    s += (i * i) % 7 if i & 1 else i // 3
+print(s)'"
+ORDER="qsort gzip python3"
+
+now() { date +%s.%N; }
+
+# run RUNNER WORKLOAD: wall seconds on stdout; vpmu's report kept in $WORK.
+run() {
+	local r=$1 w=$2 t0 t1
+	t0=$(now)
+	case $r in
+	native) eval "${CMD[$w]}" >/dev/null ;;
+	vpmu) eval "\"$VPMU\" stat -o \"$WORK/$w.stat\" -- ${CMD[$w]}" >/dev/null ;;
+	vg-none) eval "valgrind -q --tool=none ${CMD[$w]}" >/dev/null ;;
+	cachegrind) eval "valgrind -q --tool=cachegrind --cachegrind-out-file=/dev/null ${CMD[$w]}" \
+		>/dev/null 2>&1 ;;
+	esac
+	t1=$(now)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+printf '%-8s %12s' "" ""
+for r in $RUNNERS; do printf ' %22s' "$r"; done
+printf '\n%-8s %12s' workload "insns (M)"
+for r in $RUNNERS; do printf ' %8s %7s %6s' seconds MIPS x; done
+printf '\n'
+for w in $ORDER; do
+	declare -A secs=()
+	for r in $RUNNERS; do
+		if ! secs[$r]=$(run "$r" "$w"); then
+			secs[$r]=fail
+		fi
+	done
+	insns=0
+	if [ -s "$WORK/$w.stat" ]; then
+		insns=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1; exit }' "$WORK/$w.stat")
+	fi
+	printf '%-8s %12.1f' "$w" "$(awk -v i="${insns:-0}" 'BEGIN { print i / 1e6 }')"
+	for r in $RUNNERS; do
+		s=${secs[$r]}
+		if [ "$s" = fail ]; then
+			printf ' %22s' failed
+			continue
+		fi
+		# seconds, guest MIPS, slowdown against native
+		awk -v s="$s" -v i="${insns:-0}" -v n="${secs[native]:-0}" 'BEGIN {
+			mips = s > 0 ? i / s / 1e6 : 0
+			x = (n != "fail" && n > 0) ? s / n : 0
+			printf " %8.2f %7.1f %5.1fx", s, mips, x }'
+	done
+	printf '\n'
+	unset secs
+done
+echo "MIPS: guest instructions (vpmu's count) per wall second; x: wall time / native wall time"
