@@ -98,7 +98,8 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 's':
 			if (parse_seed(optarg, &o.seed)) {
-				fprintf(stderr, "vpmu stat: --seed wants a number, not '%s'\n", optarg);
+				fprintf(stderr, "vpmu stat: --seed wants a number, not '%s'\n",
+					optarg);
 				return 1;
 			}
 			break;
@@ -119,7 +120,8 @@ int cmd_stat(int argc, char **argv)
 			if (optopt)
 				fprintf(stderr, "vpmu stat: unknown option '-%c'\n", optopt);
 			else
-				fprintf(stderr, "vpmu stat: unknown option '%s'\n", argv[optind - 1]);
+				fprintf(stderr, "vpmu stat: unknown option '%s'\n",
+					argv[optind - 1]);
 			fputs(stat_usage, stderr);
 			return 1;
 		}

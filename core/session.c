@@ -86,9 +86,9 @@ int session_resolve(const char *name, char *out, size_t outsz, char *msg, size_t
 		int dlen = (int)(e - p);
 		char cand[4096];
 
-		if (snprintf(cand, sizeof(cand), "%.*s%s%s", dlen, p, dlen ? "/" : "",
-			     name) < (int)sizeof(cand) &&
-		    !is_dir(cand) && access(cand, F_OK) == 0) {
+		int len = snprintf(cand, sizeof(cand), "%.*s%s%s", dlen, p, dlen ? "/" : "", name);
+
+		if (len < (int)sizeof(cand) && !is_dir(cand) && access(cand, F_OK) == 0) {
 			if (access(cand, X_OK) == 0) {
 				snprintf(out, outsz, "%s", cand);
 				return 0;
@@ -181,7 +181,8 @@ static void report_nosys(const struct lx_slot *sl, FILE *err)
 	int n = sl->nnosys < LX_MAX_NOSYS ? sl->nnosys : LX_MAX_NOSYS;
 
 	for (int i = 0; i < n; i++)
-		fprintf(err, "vpmu: guest process %d: unknown syscall %u returned ENOSYS (%u time%s)\n",
+		fprintf(err,
+			"vpmu: guest process %d: unknown syscall %u returned ENOSYS (%u time%s)\n",
 			sl->pid, sl->nosys[i].nr, sl->nosys[i].count,
 			sl->nosys[i].count == 1 ? "" : "s");
 }
@@ -194,8 +195,12 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 	uint32_t n = sh->next < LX_MAX_SLOTS ? sh->next : LX_MAX_SLOTS;
 
 	lx_shared_total(sh, &t);
-	r->cnt = (struct session_counts){ t.insns, t.branches, t.taken,
-					  t.loads, t.stores, t.syscalls };
+	r->cnt.insns = t.insns;
+	r->cnt.branches = t.branches;
+	r->cnt.taken = t.taken;
+	r->cnt.loads = t.loads;
+	r->cnt.stores = t.stores;
+	r->cnt.syscalls = t.syscalls;
 	r->nprocs = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lx_slot *sl = &sh->slot[i];
@@ -221,8 +226,8 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 			report_nosys(sl, err);
 	}
 	if (sh->next > LX_MAX_SLOTS)
-		fprintf(err, "vpmu: %u guest processes, only the first %d were counted\n",
-			sh->next, LX_MAX_SLOTS);
+		fprintf(err, "vpmu: %u guest processes, only the first %d were counted\n", sh->next,
+			LX_MAX_SLOTS);
 }
 
 static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd)

@@ -13,10 +13,10 @@
 
 struct session_opts {
 	const char *prog; /* program as the user named it (PATH-searched) */
-	char **argv;      /* argv[0] as the guest sees it, NULL-terminated */
-	uint64_t seed;    /* AT_RANDOM and anything else seeded */
+	char **argv;	  /* argv[0] as the guest sees it, NULL-terminated */
+	uint64_t seed;	  /* AT_RANDOM and anything else seeded */
 	int verbose;
-	int vtime;        /* time syscalls report emulated time */
+	int vtime; /* time syscalls report emulated time */
 };
 
 /* Functional counts, summed over every process of the guest's tree. */
@@ -26,12 +26,12 @@ struct session_counts {
 
 struct session_result {
 	struct session_counts cnt;
-	double seconds;  /* wall time from fork to the guest's exit */
-	int exited;      /* the guest exited: code holds its status */
+	double seconds; /* wall time from fork to the guest's exit */
+	int exited;	/* the guest exited: code holds its status */
 	int code;
-	int sig;         /* the guest died of this signal (0: it did not) */
+	int sig;	 /* the guest died of this signal (0: it did not) */
 	int unsupported; /* stopped at an instruction the emulator lacks */
-	int nprocs;      /* guest processes accounted */
+	int nprocs;	 /* guest processes accounted */
 };
 
 /* Resolve name like a shell (PATH search when it has no '/').  Returns 0

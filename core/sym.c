@@ -55,8 +55,7 @@ void sym_free(struct sym *s)
 	free(s);
 }
 
-int sym_add_image(struct sym *s, const char *path, uint64_t start, uint64_t end,
-		  uint64_t bias)
+int sym_add_image(struct sym *s, const char *path, uint64_t start, uint64_t end, uint64_t bias)
 {
 	struct sym_range *r;
 	int ok = -1;
