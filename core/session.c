@@ -230,7 +230,8 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 			LX_MAX_SLOTS);
 }
 
-static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd)
+static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd,
+				 const struct sigaction *old, const sigset_t *mask)
 {
 	struct lx_config cfg = {
 		.path = path,
@@ -242,8 +243,10 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 		.vtime = o->vtime,
 	};
 
+	/* the guest starts with the dispositions and mask vpmu was given */
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		signal(forwarded[i], SIG_DFL);
+		sigaction(forwarded[i], &old[i], NULL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	lx_main(&cfg);
 }
 
@@ -251,6 +254,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 {
 	char path[4096], msg[4352];
 	struct sigaction sa = { 0 }, old[sizeof(forwarded) / sizeof(forwarded[0])];
+	sigset_t oldmask;
 	struct lx_shared *sh;
 	int fd, st, rc;
 	pid_t pid;
@@ -270,11 +274,15 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		return 1;
 	}
 
+	/* Blocked until the child's pid is known, so none is lost in between. */
 	sa.sa_sigaction = forward;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++) {
 		sigaction(forwarded[i], &sa, &old[i]);
+		sigaddset(&sa.sa_mask, forwarded[i]);
+	}
+	sigprocmask(SIG_BLOCK, &sa.sa_mask, &oldmask);
 
 	fflush(NULL);
 	t0 = now();
@@ -285,8 +293,9 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		goto out;
 	}
 	if (pid == 0)
-		child_main(o, path, fd);
+		child_main(o, path, fd, old, &oldmask);
 	session_child = pid;
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			fprintf(err, "vpmu: waitpid: %s\n", strerror(errno));
@@ -303,6 +312,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	}
 	gather(sh, pid, o->verbose, r, err);
 out:
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	session_child = -1;
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaction(forwarded[i], &old[i], NULL);
