@@ -10,7 +10,8 @@
 #
 # Sources are picked up by wildcard, so adding a file never needs an edit
 # here.  Every object except cmd/vpmu.c (main) goes into $(BUILD)/libvpmu.a,
-# which the cmocka unit tests (tests/unit/test_*.c, one program each) link.
+# which the cmocka unit tests (tests/unit/test_*.c, one program each) and
+# the differential instruction tester (tests/diff/*.{c,S}, one program) link.
 #
 # Guest programs: tests/progs/NAME.{c,cc,S} become $(BUILD)/progs/NAME.  The
 # name chooses how it is linked:
@@ -119,6 +120,22 @@ $(BUILD)/san/unit/%: tests/unit/%.c $(BUILD)/san/libvpmu.a
 
 unit: $(UNIT_BINS) $(SAN_UNIT_BINS)
 
+# ---- differential instruction tests ----------------------------------------
+# tests/diff/*.c and *.S form one program, linked with libvpmu.a;
+# tests/diff/run.sh runs it (make check passes its path as DIFF).
+
+DIFF_SRCS := $(sort $(wildcard tests/diff/*.c tests/diff/*.S))
+DIFF_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(DIFF_SRCS)))
+DIFF_BIN := $(if $(DIFF_SRCS),$(BUILD)/diff/vpmu-diff)
+
+$(BUILD)/obj/tests/diff/%.o: tests/diff/%.S | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/diff/vpmu-diff: $(DIFF_OBJS) $(BUILD)/libvpmu.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(DIFF_OBJS) $(BUILD)/libvpmu.a $(LIBS)
+
 # ---- guest programs ------------------------------------------------------
 
 $(BUILD)/progs/%: tests/progs/%.c | deps
@@ -137,9 +154,9 @@ progs: $(PROG_BINS)
 
 # ---- running -------------------------------------------------------------
 
-check: all unit progs
+check: all unit progs $(DIFF_BIN)
 	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
-		tests/run-check.sh
+		DIFF=$(if $(DIFF_BIN),$(abspath $(DIFF_BIN))) tests/run-check.sh
 
 example: all $(BUILD)/progs/example
 	$(BUILD)/vpmu stat $(BUILD)/progs/example
@@ -166,4 +183,4 @@ clean:
 	rm -rf $(BUILD)
 	if [ -L vpmu ]; then rm -f vpmu; fi
 
--include $(OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(DIFF_OBJS:.o=.d)
