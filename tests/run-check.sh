@@ -78,5 +78,5 @@ for t in tests/e2e/run-*.sh; do
 	run "e2e/${n%.sh}" 900 "$t"
 done
 
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed" | tee "$LOGS/summary"
 [ "$total_fail" -eq 0 ]
