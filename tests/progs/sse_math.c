@@ -239,6 +239,20 @@ static void vector_loops(void)
 	       (double)fmax, isum, imin, dsum);
 }
 
+/* Vectors the compiler cannot see through. */
+static volatile float vin_ps[8] = { 1.5f, -2.0f, 3.25f, NAN, 0.5f, 4.0f, -1.0f, 1.0f };
+static volatile double vin_pd[4] = { 1.0 / 3, -7.0, 2.0, NAN };
+
+static __m128 ld_ps(int k)
+{
+	return _mm_setr_ps(vin_ps[k], vin_ps[k + 1], vin_ps[k + 2], vin_ps[k + 3]);
+}
+
+static __m128d ld_pd(int k)
+{
+	return _mm_setr_pd(vin_pd[k], vin_pd[k + 1]);
+}
+
 /* Explicit SSE2 intrinsics: the integer and shuffle instructions that glibc
  * and hand-vectorised code use. */
 static void intrinsics(void)
@@ -276,8 +290,8 @@ static void intrinsics(void)
 	}
 	h = fnv(h, &acc, sizeof(acc));
 	{
-		__m128 x = _mm_setr_ps(1.5f, -2.0f, 3.25f, NAN), y = _mm_setr_ps(0.5f, 4.0f, -1.0f, 1.0f);
-		__m128d p = _mm_setr_pd(1.0 / 3, -7.0), q = _mm_setr_pd(2.0, NAN);
+		__m128 x = ld_ps(0), y = ld_ps(4);
+		__m128d p = ld_pd(0), q = ld_pd(2);
 		float o[4];
 		double od[2];
 
@@ -287,13 +301,13 @@ static void intrinsics(void)
 		printf("cmpps lt/unord masks: %x %x rcp/rsqrt approx %d %d\n",
 		       _mm_movemask_ps(_mm_cmplt_ps(x, y)), _mm_movemask_ps(_mm_cmpunord_ps(x, y)),
 		       fabsf(_mm_cvtss_f32(_mm_rcp_ss(y)) - 2.0f) < 1e-3f,
-		       fabsf(_mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(4.0f))) - 0.5f) < 1e-3f);
+		       fabsf(_mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(vin_ps[5]))) - 0.5f) < 1e-3f);
 		_mm_storeu_pd(od, _mm_unpackhi_pd(_mm_div_pd(p, q), _mm_sqrt_pd(p)));
 		printf("pd div/sqrt/unpck: %a %a movmskpd %d\n", od[0], od[1],
 		       _mm_movemask_pd(_mm_cmpord_pd(p, q)));
 		_mm_storeu_pd(od, _mm_cvtps_pd(_mm_movehl_ps(x, x)));
 		printf("cvtps2pd/movhlps: %a %a cvtps2dq %d\n", od[0], od[1],
-		       _mm_cvtsi128_si32(_mm_cvtps_epi32(_mm_set_ss(-2.5f))));
+		       _mm_cvtsi128_si32(_mm_cvtps_epi32(_mm_mul_ps(y, x))));
 	}
 	printf("intrinsics: hash %016llx\n", (unsigned long long)h);
 }
@@ -301,8 +315,8 @@ static void intrinsics(void)
 /* SSE3: horizontal adds and friends (the emulated processor reports SSE3). */
 __attribute__((target("sse3"))) static void sse3(void)
 {
-	__m128 x = _mm_setr_ps(1.0f, 2.0f, 4.0f, 8.0f), y = _mm_setr_ps(0.5f, 0.25f, -3.0f, 1e30f);
-	__m128d p = _mm_setr_pd(1.25, -0.5), q = _mm_setr_pd(1e300, 1e300);
+	__m128 x = ld_ps(4), y = _mm_mul_ps(ld_ps(4), _mm_set1_ps(3.0f));
+	__m128d p = ld_pd(0), q = _mm_mul_pd(ld_pd(0), _mm_set1_pd(1e300));
 	float o[4];
 	double od[2];
 
