@@ -1,0 +1,218 @@
+/* lx_proc.h — private to emu/linux: the state of one guest process (address
+ * space, signal dispositions, threads) and the functions the files of the
+ * Linux layer share.  linux.h is the public side.
+ */
+#ifndef VPMU_LX_PROC_H
+#define VPMU_LX_PROC_H
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linux.h"
+#include "lx_mm.h"
+
+#define LX_NSIG 64
+#define LX_MINSIGSTKSZ 2048 /* the kernel's, for sigaltstack(2) */
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000
+#endif
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1u << 31)
+#endif
+#define LX_SIGBIT(s) (1ull << ((s) - 1))
+
+/* The kernel's struct sigaction for x86-64 (arch/x86/include/uapi/asm/signal.h
+ * without the glibc wrapper): handler, flags, restorer, mask. */
+struct lx_sigaction {
+	uint64_t handler, flags, restorer, mask;
+};
+
+/* Signals waiting for delivery.  One siginfo per signal number: standard
+ * signals do not queue, and real-time ones are merged the same way. */
+struct lx_sigq {
+	volatile uint64_t set;
+	siginfo_t info[LX_NSIG + 1];
+};
+
+enum lx_tstate {
+	LX_T_RUN,   /* runnable */
+	LX_T_FUTEX, /* in an emulated futex wait */
+	LX_T_SLEEP, /* in nanosleep while other threads run */
+	LX_T_DEAD,
+};
+
+struct lx_proc;
+
+struct lx_thread {
+	struct x86_cpu cpu;
+	struct lx_proc *p;
+	int tid;
+	int state; /* enum lx_tstate */
+	uint64_t blocked; /* guest signal mask */
+	struct lx_sigq pend; /* thread-directed (tgkill) */
+	uint64_t ss_sp, ss_size;
+	int ss_flags; /* sigaltstack: 0, SS_DISABLE, SS_AUTODISARM */
+	/* sigsuspend: the mask to restore once a handler has been set up */
+	int restore_mask;
+	uint64_t saved_mask;
+	uint64_t clear_tid, robust_list, robust_len;
+	/* futex / sleep wait */
+	uint64_t fx_addr, fx_seq;
+	uint32_t fx_bitset, fx_val;
+	int yield; /* sched_yield: let the others run first */
+	int64_t deadline; /* CLOCK_MONOTONIC ns, -1: none */
+	int wake_result;  /* syscall result once woken */
+};
+
+struct lx_proc {
+	const struct lx_config *cfg;
+	struct lx_shared *sh;
+	struct lx_slot *slot;
+	struct x86_counts own_cnt; /* when every slot is taken */
+	struct x86_cache *cache;
+	struct lx_mm mm;
+	int pid;
+	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */
+
+	struct lx_sigaction act[LX_NSIG + 1];
+	struct lx_sigq pend; /* process-directed, queued by the host handler */
+
+	struct lx_thread **th; /* threads; th[0..nth) */
+	int nth, cap_th, cur;
+	int next_tid;
+	uint64_t wait_seq; /* futex waiters are woken in the order they came */
+
+	/* guarded access to guest memory from the hooks: a host fault inside
+	 * lx_copy_in/out jumps back here instead of killing vpmu */
+	volatile int guard;
+	sigjmp_buf guard_jb;
+};
+
+static inline struct lx_thread *lx_cur(struct lx_proc *p)
+{
+	return p->th[p->cur];
+}
+
+/* raw host system call: returns the kernel's value (-errno on error) */
+long lx_host_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+
+/* guest memory access that turns a fault into -EFAULT */
+int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n);
+int lx_copy_out(struct lx_proc *p, uint64_t dst, const void *src, size_t n);
+/* a NUL-terminated guest string into buf; -EFAULT or -ENAMETOOLONG */
+int lx_copy_str(struct lx_proc *p, char *buf, uint64_t src, size_t bufsz);
+
+/* elf.c */
+struct lx_loaded {
+	uint64_t entry;     /* where the first instruction runs */
+	uint64_t prog_entry;/* AT_ENTRY */
+	uint64_t phdr;      /* AT_PHDR */
+	uint64_t phnum;
+	uint64_t interp_base; /* AT_BASE, 0 without interpreter */
+	uint64_t brk;       /* first byte after the program's segments */
+};
+int lx_check_errno(const char *path, char *msg, size_t msgsz);
+int lx_elf_load(struct lx_proc *p, const char *path, struct lx_loaded *out, char *msg,
+		size_t msgsz);
+/* Record an ELF image in the slot (replacing one at the same start). */
+void lx_image_add(struct lx_proc *p, const char *path, uint64_t start, uint64_t end,
+		  uint64_t bias);
+/* After a file-backed guest mmap at addr of fd at offset off: record it when
+ * the file is an ELF object. */
+void lx_image_note_mmap(struct lx_proc *p, uint64_t addr, uint64_t len, int fd, uint64_t off);
+/* Resolve a #! script: on success path/argv are replaced (malloc'd argv). */
+int lx_shebang(const char *path, char *interp, size_t isz, char *arg, size_t asz);
+
+/* mem.c: memory syscalls */
+long lx_sys_mmap(struct lx_proc *p, uint64_t addr, uint64_t len, int prot, int flags, int fd,
+		 uint64_t off);
+long lx_sys_munmap(struct lx_proc *p, uint64_t addr, uint64_t len);
+long lx_sys_mprotect(struct lx_proc *p, uint64_t addr, uint64_t len, int prot);
+long lx_sys_mremap(struct lx_proc *p, uint64_t old, uint64_t olen, uint64_t nlen, int flags,
+		   uint64_t naddr);
+long lx_sys_brk(struct lx_proc *p, uint64_t addr);
+/* Map anonymous memory for the loader/stack at exactly addr. */
+int lx_map_fixed(struct lx_proc *p, uint64_t addr, uint64_t len, int prot, int kind);
+/* Write-protection of self-modifying code pages. */
+void lx_code_hook(void *arg, uint64_t page);
+int lx_code_write_fault(struct lx_proc *p, uint64_t addr);
+void lx_code_unprotect_all(struct lx_proc *p);
+
+/* signal.c */
+void lx_signal_init(struct lx_proc *p);
+long lx_sys_rt_sigaction(struct lx_proc *p, int sig, uint64_t act, uint64_t oact, uint64_t sz);
+long lx_sys_rt_sigprocmask(struct lx_proc *p, int how, uint64_t set, uint64_t oset, uint64_t sz);
+long lx_sys_rt_sigpending(struct lx_proc *p, uint64_t set, uint64_t sz);
+long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz);
+long lx_sys_rt_sigtimedwait(struct lx_proc *p, uint64_t set, uint64_t info, uint64_t ts,
+			    uint64_t sz);
+long lx_sys_sigaltstack(struct lx_proc *p, uint64_t ss, uint64_t oss);
+long lx_sys_tgkill(struct lx_proc *p, int tgid, int tid, int sig);
+/* rt_sigreturn: restores the registers; returns the guest's rax */
+long lx_sys_rt_sigreturn(struct lx_proc *p);
+/* set the host mask to the current thread's guest mask */
+void lx_signal_sync_mask(struct lx_proc *p);
+/* whether a signal can be delivered to the current thread now */
+int lx_signal_pending(struct lx_proc *p);
+/* Deliver pending signals to the current thread (frames or death). */
+void lx_signal_deliver(struct lx_proc *p);
+/* The current thread took a fault (c->fault): run the handler or die. */
+void lx_signal_fault(struct lx_proc *p);
+/* A syscall came back with -EINTR: the kernel's restart rules. */
+long lx_signal_eintr(struct lx_proc *p, long nr, long res);
+/* Die of sig the way the kernel would kill the guest. */
+_Noreturn void lx_die(struct lx_proc *p, int sig);
+/* sigframe.c */
+int lx_frame_setup(struct lx_proc *p, struct lx_thread *t, int sig, const siginfo_t *si);
+long lx_frame_return(struct lx_proc *p, struct lx_thread *t);
+/* the host signal mask while emulating: guest mask minus the fault signals */
+void lx_sigset_from_mask(uint64_t mask, sigset_t *out);
+
+/* thread.c */
+struct lx_thread *lx_thread_new(struct lx_proc *p);
+long lx_sys_clone_thread(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid,
+			 uint64_t ctid, uint64_t tls);
+long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
+		  uint64_t uaddr2, uint32_t val3);
+long lx_sys_sched_yield(struct lx_proc *p);
+long lx_sys_nanosleep_mt(struct lx_proc *p, int64_t deadline);
+/* exit of the current thread; returns only when other threads remain */
+void lx_thread_exit(struct lx_proc *p, int status);
+/* pick the thread to run next; waits when every thread is blocked */
+void lx_schedule(struct lx_proc *p, int rotate);
+int lx_live_threads(const struct lx_proc *p);
+int64_t lx_now_ns(void);
+/* wake up to n waiters of the emulated futex at uaddr */
+int lx_futex_wake(struct lx_proc *p, uint64_t uaddr, int n, uint32_t bitset);
+
+/* process.c */
+long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid,
+		 uint64_t ctid, uint64_t tls);
+long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t path, uint64_t argv, uint64_t envp,
+		   int flags);
+_Noreturn void lx_exit_group(struct lx_proc *p, int status);
+/* take a slot in the shared area for this process */
+void lx_take_slot(struct lx_proc *p);
+
+/* syscall.c */
+void lx_syscall(struct x86_cpu *c);
+void lx_nosys(struct lx_proc *p, uint32_t nr);
+
+/* stack.c */
+struct lx_stack_args {
+	char *const *argv;
+	char *const *envp;
+	const char *execfn;
+	const uint8_t *random; /* 16 bytes */
+	uint64_t hwcap, phdr, phnum, base, entry;
+	uint64_t uid, euid, gid, egid;
+};
+/* Build the initial stack below top (guest memory, writable); returns the
+ * initial rsp, or 0 when it does not fit in size bytes. */
+uint64_t lx_stack_build(uint64_t top, uint64_t size, const struct lx_stack_args *a);
+/* 16 AT_RANDOM bytes from a seed */
+void lx_random_bytes(uint64_t seed, uint8_t out[16]);
+
+#endif

@@ -1,0 +1,460 @@
+/* syscall.c — the guest's system calls.  Guest memory is host memory, so
+ * most calls go to the host kernel unchanged; the ones that would touch
+ * the emulator's own state (memory layout, signals, threads, processes,
+ * vpmu's fds) are emulated.  Numbers are x86-64 (arch/x86/entry/syscalls/
+ * syscall_64.tbl).  A number this file does not know returns -ENOSYS and
+ * is recorded in the slot's nosys[] (reported with -v).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lx_proc.h"
+
+#define LX_VTIME_EPOCH 1700000000ll /* --vtime: guest time starts here (s) */
+
+long lx_host_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	long ret;
+	register long r10 __asm__("r10") = a3;
+	register long r8 __asm__("r8") = a4;
+	register long r9 __asm__("r9") = a5;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n)
+{
+	if (sigsetjmp(p->guard_jb, 0)) {
+		p->guard = 0;
+		return -EFAULT;
+	}
+	p->guard = 1;
+	memcpy(dst, (const void *)src, n);
+	p->guard = 0;
+	return 0;
+}
+
+int lx_copy_out(struct lx_proc *p, uint64_t dst, const void *src, size_t n)
+{
+	if (sigsetjmp(p->guard_jb, 0)) {
+		p->guard = 0;
+		return -EFAULT;
+	}
+	p->guard = 1;
+	memcpy((void *)dst, src, n);
+	p->guard = 0;
+	return 0;
+}
+
+/* Returns the length, -EFAULT, or -ENAMETOOLONG (buf then holds a prefix). */
+int lx_copy_str(struct lx_proc *p, char *buf, uint64_t src, size_t bufsz)
+{
+	volatile size_t i = 0;
+
+	if (!src)
+		return -EFAULT;
+	if (sigsetjmp(p->guard_jb, 0)) {
+		p->guard = 0;
+		return -EFAULT;
+	}
+	p->guard = 1;
+	for (; i < bufsz; i++) {
+		buf[i] = ((const char *)src)[i];
+		if (!buf[i])
+			break;
+	}
+	p->guard = 0;
+	if (i == bufsz) {
+		buf[bufsz - 1] = 0;
+		return -ENAMETOOLONG;
+	}
+	return (int)i;
+}
+
+void lx_nosys(struct lx_proc *p, uint32_t nr)
+{
+	struct lx_slot *s = p->slot;
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nnosys; i++)
+		if (s->nosys[i].nr == nr)
+			break;
+	if (i == s->nnosys) {
+		if (i >= LX_MAX_NOSYS)
+			return;
+		s->nosys[i].nr = nr;
+		s->nosys[i].count = 0;
+		s->nnosys++;
+	}
+	s->nosys[i].count++;
+}
+
+/* ---- small emulations ----------------------------------------------------- */
+
+static int is_own_fd(struct lx_proc *p, long fd)
+{
+	return fd == p->cfg->shared_fd;
+}
+
+static long sys_close_range(struct lx_proc *p, unsigned first, unsigned last, int flags)
+{
+	unsigned own = (unsigned)p->cfg->shared_fd;
+	long r = 0;
+
+	if (first > last)
+		return -EINVAL;
+	if (own < first || own > last)
+		return lx_host_syscall(436, first, last, flags, 0, 0, 0);
+	if (own > first)
+		r = lx_host_syscall(436, first, own - 1, flags, 0, 0, 0);
+	if (!r && own < last)
+		r = lx_host_syscall(436, own + 1, last, flags, 0, 0, 0);
+	return r;
+}
+
+static int is_self_exe(const char *path, int pid)
+{
+	char mine[32];
+
+	if (!strcmp(path, "/proc/self/exe") || !strcmp(path, "/proc/thread-self/exe"))
+		return 1;
+	snprintf(mine, sizeof(mine), "/proc/%d/exe", pid);
+	return !strcmp(path, mine);
+}
+
+static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t buf,
+			   uint64_t size, long nr)
+{
+	char path[64];
+	size_t n;
+
+	if (lx_copy_str(p, path, gpath, sizeof(path)) < 0 || !is_self_exe(path, p->pid))
+		return nr == 89 ? lx_host_syscall(89, (long)gpath, (long)buf, (long)size, 0, 0, 0)
+				: lx_host_syscall(267, dirfd, (long)gpath, (long)buf, (long)size, 0,
+						  0);
+	if ((long)size <= 0)
+		return -EINVAL;
+	n = strlen(p->exe);
+	if (n > size)
+		n = size;
+	return lx_copy_out(p, buf, p->exe, n) ? -EFAULT : (long)n;
+}
+
+static long sys_openat(struct lx_proc *p, int dirfd, uint64_t gpath, long flags, long mode)
+{
+	char path[64];
+
+	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && is_self_exe(path, p->pid))
+		return lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
+	return lx_host_syscall(257, dirfd, (long)gpath, flags, mode, 0, 0);
+}
+
+static long sys_arch_prctl(struct lx_proc *p, struct x86_cpu *c, long code, uint64_t addr)
+{
+	uint64_t v;
+
+	switch (code) {
+	case 0x1001: /* ARCH_SET_GS */
+		c->seg_base[X86_SEG_GS] = addr;
+		return 0;
+	case 0x1002: /* ARCH_SET_FS */
+		c->seg_base[X86_SEG_FS] = addr;
+		return 0;
+	case 0x1003: /* ARCH_GET_FS */
+	case 0x1004: /* ARCH_GET_GS */
+		v = c->seg_base[code == 0x1003 ? X86_SEG_FS : X86_SEG_GS];
+		return lx_copy_out(p, addr, &v, 8) ? -EFAULT : 0;
+	case 0x1011: /* ARCH_GET_CPUID: cpuid is always enabled */
+		return 1;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Emulated time for --vtime: one nanosecond per retired instruction. */
+static int64_t vtime_ns(struct x86_cpu *c)
+{
+	return (int64_t)c->cnt->insns;
+}
+
+static long sys_clock_gettime(struct lx_proc *p, struct x86_cpu *c, long clk, uint64_t ts)
+{
+	struct timespec t;
+	int64_t ns = vtime_ns(c);
+
+	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI)
+		ns += LX_VTIME_EPOCH * 1000000000ll;
+	else if (clk < 0 || clk > CLOCK_TAI)
+		return -EINVAL;
+	t.tv_sec = ns / 1000000000;
+	t.tv_nsec = ns % 1000000000;
+	return lx_copy_out(p, ts, &t, sizeof(t)) ? -EFAULT : 0;
+}
+
+static long sys_gettimeofday(struct lx_proc *p, struct x86_cpu *c, uint64_t tv, uint64_t tz)
+{
+	int64_t ns = vtime_ns(c) + LX_VTIME_EPOCH * 1000000000ll;
+	int64_t v[2] = { ns / 1000000000, (ns % 1000000000) / 1000 };
+	int32_t z[2] = { 0, 0 };
+
+	if (tv && lx_copy_out(p, tv, v, sizeof(v)))
+		return -EFAULT;
+	if (tz && lx_copy_out(p, tz, z, sizeof(z)))
+		return -EFAULT;
+	return 0;
+}
+
+static long sys_clone3(struct lx_proc *p, uint64_t uargs, uint64_t size)
+{
+	struct clone_args a;
+
+	memset(&a, 0, sizeof(a));
+	if (size < 64 || size > 4096)
+		return -EINVAL;
+	if (lx_copy_in(p, &a, uargs, size < sizeof(a) ? size : sizeof(a)))
+		return -EFAULT;
+	if (a.set_tid || a.set_tid_size || a.cgroup || (a.flags & CLONE_PIDFD))
+		return -EINVAL;
+	uint64_t stack = a.stack ? a.stack + a.stack_size : 0;
+	uint64_t flags = a.flags | (a.exit_signal & 0xff);
+
+	if (flags & CLONE_THREAD)
+		return lx_sys_clone_thread(p, flags, stack, a.parent_tid, a.child_tid, a.tls);
+	return lx_sys_fork(p, flags, stack, a.parent_tid, a.child_tid, a.tls);
+}
+
+static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint64_t req,
+			  uint64_t rem)
+{
+	struct timespec t;
+	int64_t d;
+
+	if (lx_live_threads(p) <= 1 || (clk != CLOCK_MONOTONIC && clk != CLOCK_REALTIME)) {
+		if (nr == 35)
+			return lx_host_syscall(35, (long)req, (long)rem, 0, 0, 0, 0);
+		return lx_host_syscall(230, clk, flags, (long)req, (long)rem, 0, 0);
+	}
+	if (lx_copy_in(p, &t, req, sizeof(t)))
+		return -EFAULT;
+	if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
+		return -EINVAL;
+	d = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+	if (flags & TIMER_ABSTIME) {
+		struct timespec now;
+
+		clock_gettime((clockid_t)clk, &now);
+		d -= (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	}
+	return lx_sys_nanosleep_mt(p, lx_now_ns() + (d > 0 ? d : 0));
+}
+
+/* Syscalls the host may not run for the guest: they would change vpmu's
+ * own state in ways the emulation cannot follow. */
+static int refused(long nr)
+{
+	switch (nr) {
+	case 134: /* uselib */
+	case 154: /* modify_ldt */
+	case 172: /* iopl */
+	case 173: /* ioperm */
+	case 205: /* set_thread_area */
+	case 211: /* get_thread_area */
+	case 219: /* restart_syscall */
+	case 317: /* seccomp: would filter vpmu's own calls */
+	case 453: /* map_shadow_stack */
+		return 1;
+	}
+	/* removed or never implemented on x86-64 */
+	return nr < 0 || (nr >= 174 && nr <= 185 && nr != 179) || nr == 156 || nr == 214 ||
+	       nr == 215 || nr == 236 || (nr > 335 && nr < 424) || nr > 462;
+}
+
+static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
+{
+	uint64_t a0 = c->r[X86_RDI], a1 = c->r[X86_RSI], a2 = c->r[X86_RDX];
+	uint64_t a3 = c->r[X86_R10], a4 = c->r[X86_R8], a5 = c->r[X86_R9];
+	struct lx_thread *t = c->os;
+
+	switch (nr) {
+	case 3: /* close */
+		return is_own_fd(p, (long)a0) ? -EBADF : lx_host_syscall(3, (long)a0, 0, 0, 0, 0, 0);
+	case 9:
+		return lx_sys_mmap(p, a0, a1, (int)a2, (int)a3, (int)a4, a5);
+	case 10:
+		return lx_sys_mprotect(p, a0, a1, (int)a2);
+	case 11:
+		return lx_sys_munmap(p, a0, a1);
+	case 12:
+		return lx_sys_brk(p, a0);
+	case 13:
+		return lx_sys_rt_sigaction(p, (int)a0, a1, a2, a3);
+	case 14:
+		return lx_sys_rt_sigprocmask(p, (int)a0, a1, a2, a3);
+	case 15:
+		return lx_frame_return(p, t);
+	case 24:
+		return lx_sys_sched_yield(p);
+	case 25:
+		return lx_sys_mremap(p, a0, a1, a2, (int)a3, a4);
+	case 32: /* dup */
+	case 72: /* fcntl */
+	case 81: /* fchdir */
+		if (is_own_fd(p, (long)a0))
+			return -EBADF;
+		break;
+	case 33: /* dup2 */
+	case 292: /* dup3 */
+		if (is_own_fd(p, (long)a0) || is_own_fd(p, (long)a1))
+			return -EBADF;
+		break;
+	case 34: { /* pause: sigsuspend with the current mask */
+		uint64_t m = t->blocked, hm = m & ~(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) |
+						    LX_SIGBIT(SIGFPE) | LX_SIGBIT(SIGILL) |
+						    LX_SIGBIT(SIGTRAP));
+		while (!lx_signal_pending(p))
+			lx_host_syscall(130, (long)&hm, 8, 0, 0, 0, 0);
+		return -EINTR;
+	}
+	case 35:
+		return sys_nanosleep(p, nr, CLOCK_MONOTONIC, 0, a0, a1);
+	case 230:
+		return sys_nanosleep(p, nr, (long)a0, (long)a1, a2, a3);
+	case 56: /* clone */
+		if ((a0 & (CLONE_VM | CLONE_THREAD)) == (CLONE_VM | CLONE_THREAD))
+			return lx_sys_clone_thread(p, a0, a1, a2, a3, a4);
+		return lx_sys_fork(p, a0, a1, a2, a3, a4);
+	case 57: /* fork */
+	case 58: /* vfork: a fork here */
+		return lx_sys_fork(p, 0, 0, 0, 0, 0);
+	case 59:
+		return lx_sys_execve(p, AT_FDCWD, a0, a1, a2, 0);
+	case 322:
+		return lx_sys_execve(p, (int)a0, a1, a2, a3, (int)a4);
+	case 435:
+		return sys_clone3(p, a0, a1);
+	case 60:
+		lx_thread_exit(p, (int)a0);
+		return 0;
+	case 231:
+		lx_exit_group(p, (int)a0);
+	case 89:
+		return sys_readlinkat(p, AT_FDCWD, a0, a1, a2, nr);
+	case 267:
+		return sys_readlinkat(p, (int)a0, a1, a2, a3, nr);
+	case 2:
+		return sys_openat(p, AT_FDCWD, a0, (long)a1, (long)a2);
+	case 257:
+		return sys_openat(p, (int)a0, a1, (long)a2, (long)a3);
+	case 96:
+		if (p->cfg->vtime)
+			return sys_gettimeofday(p, c, a0, a1);
+		break;
+	case 201:
+		if (p->cfg->vtime) {
+			int64_t s = vtime_ns(c) / 1000000000 + LX_VTIME_EPOCH;
+
+			if (a0 && lx_copy_out(p, a0, &s, 8))
+				return -EFAULT;
+			return s;
+		}
+		break;
+	case 228:
+		if (p->cfg->vtime)
+			return sys_clock_gettime(p, c, (long)a0, a1);
+		break;
+	case 127:
+		return lx_sys_rt_sigpending(p, a0, a1);
+	case 128:
+		return lx_sys_rt_sigtimedwait(p, a0, a1, a2, a3);
+	case 130:
+		return lx_sys_rt_sigsuspend(p, a0, a1);
+	case 131:
+		return lx_sys_sigaltstack(p, a0, a1);
+	case 157: /* prctl */
+		if (a0 == PR_SET_SECCOMP)
+			return -EINVAL;
+		break;
+	case 158:
+		return sys_arch_prctl(p, c, (long)a0, a1);
+	case 186:
+		return t->tid;
+	case 200:
+		return lx_sys_tgkill(p, -1, (int)a0, (int)a1);
+	case 234:
+		return lx_sys_tgkill(p, (int)a0, (int)a1, (int)a2);
+	case 202:
+		return lx_sys_futex(p, a0, (int)a1, (uint32_t)a2, a3, a4, (uint32_t)a5);
+	case 218:
+		t->clear_tid = a0;
+		return t->tid;
+	case 273:
+		if (a1 != 24)
+			return -EINVAL;
+		t->robust_list = a0;
+		t->robust_len = a1;
+		return 0;
+	case 274: /* get_robust_list */
+		if (a0 && (int)a0 != t->tid)
+			return -ESRCH;
+		if (lx_copy_out(p, a1, &t->robust_list, 8) || lx_copy_out(p, a2, &t->robust_len, 8))
+			return -EFAULT;
+		return 0;
+	case 329: /* pkey_mprotect: without keys it is mprotect */
+		if ((int)a3 != -1)
+			return -EINVAL;
+		return lx_sys_mprotect(p, a0, a1, (int)a2);
+	case 334: /* rseq: libc then does without */
+		return -ENOSYS;
+	case 436:
+		return sys_close_range(p, (unsigned)a0, (unsigned)a1, (int)a2);
+	default:
+		break;
+	}
+	if (refused(nr)) {
+		lx_nosys(p, (uint32_t)nr);
+		return -ENOSYS;
+	}
+	long r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	if (r == -EFAULT && p->mm.nwprot) {
+		/* the kernel cannot write to pages we write-protected for
+		 * self-modifying code detection: release them and retry */
+		lx_code_unprotect_all(p);
+		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	}
+	return r;
+}
+
+void lx_syscall(struct x86_cpu *c)
+{
+	struct lx_thread *t = c->os;
+	struct lx_proc *p = t->p;
+	long nr = (long)c->r[X86_RAX], r;
+
+	c->cnt->syscalls++;
+	r = dispatch(p, c, nr);
+	if (nr == 15)
+		return; /* rt_sigreturn restored rax with everything else */
+	if (r == -EINTR && lx_signal_eintr(p, nr, r)) {
+		/* restart: the syscall instruction runs again after any
+		 * handler, as the kernel's -ERESTARTSYS does */
+		c->rip -= 2;
+		r = nr;
+	}
+	c->r[X86_RAX] = (uint64_t)r;
+	if (lx_signal_pending(p))
+		c->stop = 1;
+}

@@ -1,0 +1,412 @@
+/* thread.c — guest threads.  Every guest thread of a process runs on the
+ * one host thread, each with its own x86_cpu sharing the block cache and
+ * the counts.  Scheduling is deterministic: round-robin with a fixed
+ * instruction quantum (LX_QUANTUM, checked at block boundaries), switching
+ * early at futex waits, sched_yield, sleeps and thread exit.  Guest thread
+ * ids are virtual: the main thread's is the pid (as on Linux), the n-th
+ * thread created gets pid + n.  Futexes between guest threads are emulated.
+ *
+ * A blocking host syscall (read on an empty pipe, accept, poll…) made by
+ * one thread blocks them all: the simple, safe choice.  A guest whose
+ * threads wait on each other through such a syscall would hang; threads
+ * that meet through futexes (mutexes, condition variables, joins,
+ * semaphores) and sleeps do not.  Robust futex lists are not walked at
+ * thread exit.  A single-threaded guest uses the host's futex directly
+ * (so process-shared futexes across fork work) and never leaves x86_run
+ * for scheduling.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lx_proc.h"
+
+#ifndef CLONE_SETTLS
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_CHILD_SETTID 0x01000000
+#endif
+
+int64_t lx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int lx_live_threads(const struct lx_proc *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nth; i++)
+		n += p->th[i]->state != LX_T_DEAD;
+	return n;
+}
+
+struct lx_thread *lx_thread_new(struct lx_proc *p)
+{
+	struct lx_thread *t;
+
+	if (p->nth == p->cap_th) {
+		int ncap = p->cap_th ? p->cap_th * 2 : 8;
+		struct lx_thread **n = realloc(p->th, (size_t)ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		p->th = n;
+		p->cap_th = ncap;
+	}
+	t = aligned_alloc(64, (sizeof(*t) + 63) & ~(size_t)63);
+	if (!t)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->ss_flags = SS_DISABLE;
+	t->deadline = -1;
+	p->th[p->nth++] = t;
+	return t;
+}
+
+long lx_sys_clone_thread(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid,
+			 uint64_t ctid, uint64_t tls)
+{
+	struct lx_thread *t = lx_cur(p), *n;
+	int32_t tid;
+
+	/* the parent is inside x86_run: its live MXCSR is the host's */
+	x86_fp_sync_out(&t->cpu);
+	n = lx_thread_new(p);
+	if (!n)
+		return -EAGAIN;
+	t = lx_cur(p); /* p->th may have moved */
+	n->cpu = t->cpu;
+	n->cpu.jb = NULL;
+	n->cpu.cur = NULL;
+	n->cpu.blk = NULL;
+	n->cpu.stop = 0;
+	n->cpu.os = n;
+	n->cpu.r[X86_RAX] = 0;
+	if (stack)
+		n->cpu.r[X86_RSP] = stack;
+	if (flags & CLONE_SETTLS)
+		n->cpu.seg_base[X86_SEG_FS] = tls;
+	n->tid = p->next_tid++;
+	n->blocked = t->blocked;
+	tid = n->tid;
+	if ((flags & CLONE_PARENT_SETTID) && lx_copy_out(p, ptid, &tid, 4))
+		goto fault;
+	if ((flags & CLONE_CHILD_SETTID) && lx_copy_out(p, ctid, &tid, 4))
+		goto fault;
+	if (flags & CLONE_CHILD_CLEARTID)
+		n->clear_tid = ctid;
+	t->cpu.stop = 1; /* from now on, run in quanta */
+	return tid;
+fault:
+	n->state = LX_T_DEAD;
+	return -EFAULT;
+}
+
+int lx_futex_wake(struct lx_proc *p, uint64_t uaddr, int n, uint32_t bitset)
+{
+	int woken = 0;
+
+	/* waiters in the order they started waiting: p->th is kept in
+	 * creation order and each thread waits on one futex at a time, so
+	 * wake by lowest wait sequence */
+	while (woken < n) {
+		struct lx_thread *best = NULL;
+
+		for (int i = 0; i < p->nth; i++) {
+			struct lx_thread *t = p->th[i];
+
+			if (t->state == LX_T_FUTEX && t->fx_addr == uaddr && (t->fx_bitset & bitset) &&
+			    (!best || t->fx_seq < best->fx_seq))
+				best = t;
+		}
+		if (!best)
+			break;
+		best->state = LX_T_RUN;
+		best->cpu.r[X86_RAX] = 0;
+		woken++;
+	}
+	return woken;
+}
+
+static int64_t ts_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+/* Block the current thread until deadline (CLOCK_MONOTONIC ns, -1 none). */
+static void block(struct lx_proc *p, int state, int64_t deadline)
+{
+	struct lx_thread *t = lx_cur(p);
+
+	t->state = state;
+	t->deadline = deadline;
+	t->fx_seq = ++p->wait_seq;
+	t->cpu.stop = 1;
+}
+
+static long futex_wait(struct lx_proc *p, uint64_t uaddr, uint32_t val, uint32_t bitset,
+		       int64_t deadline)
+{
+	struct lx_thread *t = lx_cur(p);
+	uint32_t cur;
+
+	if (lx_copy_in(p, &cur, uaddr, 4))
+		return -EFAULT;
+	if (cur != val)
+		return -EAGAIN;
+	t->fx_addr = uaddr;
+	t->fx_val = val;
+	t->fx_bitset = bitset;
+	block(p, LX_T_FUTEX, deadline);
+	return 0; /* replaced when it wakes: 0, -ETIMEDOUT or -EINTR */
+}
+
+static int requeue(struct lx_proc *p, uint64_t from, uint64_t to, int nwake, int nmove)
+{
+	int n = lx_futex_wake(p, from, nwake, FUTEX_BITSET_MATCH_ANY), moved = 0;
+
+	for (int i = 0; i < p->nth && moved < nmove; i++) {
+		struct lx_thread *t = p->th[i];
+
+		if (t->state == LX_T_FUTEX && t->fx_addr == from) {
+			t->fx_addr = to;
+			moved++;
+		}
+	}
+	return n + moved;
+}
+
+/* FUTEX_WAKE_OP (futex(2)) */
+static long wake_op(struct lx_proc *p, uint64_t uaddr, int n1, uint64_t uaddr2, int n2,
+		    uint32_t op)
+{
+	uint32_t old, nv, arg = (op >> 12) & 0xfff, cmparg = op & 0xfff;
+	int kind = (op >> 28) & 7, cmp = (op >> 24) & 15, res;
+
+	if (op & (1u << 31))
+		arg = arg >= 31 ? 0 : 1u << arg; /* FUTEX_OP_OPARG_SHIFT */
+	if (lx_copy_in(p, &old, uaddr2, 4))
+		return -EFAULT;
+	switch (kind) {
+	case FUTEX_OP_SET: nv = arg; break;
+	case FUTEX_OP_ADD: nv = old + arg; break;
+	case FUTEX_OP_OR: nv = old | arg; break;
+	case FUTEX_OP_ANDN: nv = old & ~arg; break;
+	case FUTEX_OP_XOR: nv = old ^ arg; break;
+	default: return -ENOSYS;
+	}
+	if (lx_copy_out(p, uaddr2, &nv, 4))
+		return -EFAULT;
+	res = lx_futex_wake(p, uaddr, n1, FUTEX_BITSET_MATCH_ANY);
+	switch (cmp) {
+	case FUTEX_OP_CMP_EQ: cmp = old == cmparg; break;
+	case FUTEX_OP_CMP_NE: cmp = old != cmparg; break;
+	case FUTEX_OP_CMP_LT: cmp = (int32_t)old < (int32_t)cmparg; break;
+	case FUTEX_OP_CMP_LE: cmp = (int32_t)old <= (int32_t)cmparg; break;
+	case FUTEX_OP_CMP_GT: cmp = (int32_t)old > (int32_t)cmparg; break;
+	case FUTEX_OP_CMP_GE: cmp = (int32_t)old >= (int32_t)cmparg; break;
+	default: return -ENOSYS;
+	}
+	if (cmp)
+		res += lx_futex_wake(p, uaddr2, n2, FUTEX_BITSET_MATCH_ANY);
+	return res;
+}
+
+long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
+		  uint64_t uaddr2, uint32_t val3)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+	struct timespec t;
+	int64_t deadline = -1;
+
+	if (lx_live_threads(p) <= 1)
+		return lx_host_syscall(202, (long)uaddr, op, val, (long)ts, (long)uaddr2, val3);
+	if (uaddr & 3)
+		return -EINVAL;
+	switch (cmd) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+		if (cmd == FUTEX_WAIT_BITSET && !val3)
+			return -EINVAL;
+		if (ts) {
+			if (lx_copy_in(p, &t, ts, sizeof(t)))
+				return -EFAULT;
+			if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
+				return -EINVAL;
+			if (cmd == FUTEX_WAIT)
+				deadline = lx_now_ns() + ts_ns(&t); /* relative */
+			else if (op & FUTEX_CLOCK_REALTIME)
+				deadline = lx_now_ns() + (ts_ns(&t) - realtime_ns());
+			else
+				deadline = ts_ns(&t);
+		}
+		return futex_wait(p, uaddr, val, cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3,
+				  deadline);
+	case FUTEX_WAKE:
+		return lx_futex_wake(p, uaddr, (int)val, FUTEX_BITSET_MATCH_ANY);
+	case FUTEX_WAKE_BITSET:
+		if (!val3)
+			return -EINVAL;
+		return lx_futex_wake(p, uaddr, (int)val, val3);
+	case FUTEX_CMP_REQUEUE: {
+		uint32_t cur;
+
+		if (lx_copy_in(p, &cur, uaddr, 4))
+			return -EFAULT;
+		if (cur != val3)
+			return -EAGAIN;
+	}
+		/* fall through */
+	case FUTEX_REQUEUE:
+		return requeue(p, uaddr, uaddr2, (int)val, (int)(uint32_t)ts);
+	case FUTEX_WAKE_OP:
+		return wake_op(p, uaddr, (int)val, uaddr2, (int)(uint32_t)ts, val3);
+	default:
+		/* priority-inheritance futexes need a real kernel */
+		return -ENOSYS;
+	}
+}
+
+long lx_sys_sched_yield(struct lx_proc *p)
+{
+	if (lx_live_threads(p) > 1) {
+		lx_cur(p)->yield = 1;
+		lx_cur(p)->cpu.stop = 1;
+	}
+	return 0;
+}
+
+long lx_sys_nanosleep_mt(struct lx_proc *p, int64_t deadline)
+{
+	block(p, LX_T_SLEEP, deadline);
+	return 0;
+}
+
+void lx_thread_exit(struct lx_proc *p, int status)
+{
+	struct lx_thread *t = lx_cur(p);
+	uint32_t zero = 0;
+
+	if (lx_live_threads(p) <= 1)
+		lx_exit_group(p, status);
+	if (t->clear_tid && !lx_copy_out(p, t->clear_tid, &zero, 4))
+		lx_futex_wake(p, t->clear_tid, 1, FUTEX_BITSET_MATCH_ANY);
+	t->state = LX_T_DEAD;
+	t->cpu.stop = 1;
+}
+
+/* Wake waiters whose time is up or that a signal interrupts. */
+static int wake_waiters(struct lx_proc *p, int64_t now, int poll_values)
+{
+	int any = 0;
+
+	for (int i = 0; i < p->nth; i++) {
+		struct lx_thread *t = p->th[i];
+		uint64_t sigs = (p->pend.set | t->pend.set) & ~t->blocked;
+		uint32_t v;
+
+		if (t->state != LX_T_FUTEX && t->state != LX_T_SLEEP)
+			continue;
+		if (sigs) {
+			t->cpu.r[X86_RAX] = (uint64_t)-EINTR;
+		} else if (t->deadline >= 0 && now >= t->deadline) {
+			t->cpu.r[X86_RAX] = t->state == LX_T_FUTEX ? (uint64_t)-ETIMEDOUT : 0;
+		} else if (poll_values && t->state == LX_T_FUTEX &&
+			   !lx_copy_in(p, &v, t->fx_addr, 4) && v != t->fx_val) {
+			/* changed behind our back (another process): a
+			 * spurious wake-up, which futex(2) allows */
+			t->cpu.r[X86_RAX] = 0;
+		} else {
+			continue;
+		}
+		t->state = LX_T_RUN;
+		any = 1;
+	}
+	return any;
+}
+
+void lx_schedule(struct lx_proc *p, int rotate)
+{
+	struct lx_thread *cur = lx_cur(p);
+	int n = 0, at = 0;
+
+	/* drop finished threads (none of them is inside x86_run now) */
+	for (int i = 0; i < p->nth; i++) {
+		struct lx_thread *t = p->th[i];
+
+		if (t->state == LX_T_DEAD && t != cur) {
+			free(t);
+			continue;
+		}
+		if (t == cur)
+			at = n;
+		p->th[n++] = t;
+	}
+	p->nth = n;
+	p->cur = at;
+	cur->yield = 0;
+	for (int idle = 0;; idle++) {
+		int need_time = 0;
+
+		for (int i = 0; i < p->nth; i++)
+			need_time |= p->th[i]->deadline >= 0 && p->th[i]->state != LX_T_RUN;
+		wake_waiters(p, need_time ? lx_now_ns() : 0, idle > 0);
+		for (int k = rotate ? 1 : 0; k <= p->nth; k++) {
+			int i = (at + k) % p->nth;
+
+			if (p->th[i]->state == LX_T_RUN) {
+				if (p->th[i] != cur) {
+					p->cur = i;
+					if (p->th[i]->blocked != cur->blocked)
+						lx_signal_sync_mask(p);
+				}
+				if (cur->state == LX_T_DEAD) {
+					/* the exited thread is no longer running */
+					for (int j = 0; j < p->nth; j++)
+						if (p->th[j] == cur) {
+							free(cur);
+							memmove(&p->th[j], &p->th[j + 1],
+								(size_t)(p->nth - j - 1) *
+									sizeof(p->th[0]));
+							p->nth--;
+							if (p->cur > j)
+								p->cur--;
+							break;
+						}
+				}
+				return;
+			}
+		}
+		/* everyone waits: sleep until the next deadline, at most 1 ms,
+		 * so signals and changes made by other processes are seen */
+		int64_t wait = 1000000;
+		int64_t now = lx_now_ns();
+
+		for (int i = 0; i < p->nth; i++)
+			if (p->th[i]->state != LX_T_RUN && p->th[i]->deadline >= 0 &&
+			    p->th[i]->deadline - now < wait)
+				wait = p->th[i]->deadline - now;
+		if (wait > 0) {
+			struct timespec ts = { 0, wait };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
