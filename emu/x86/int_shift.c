@@ -2,8 +2,8 @@
  *
  * SDM vol. 2, "SAL/SAR/SHL/SHR", "RCL/RCR/ROL/ROR", "SHLD", "SHRD": the
  * count is masked to 5 bits (6 with REX.W); a masked count of 0 changes
- * neither the destination nor any flag.  The destination is still read
- * first, so a bad address faults whatever the count.
+ * neither the value nor any flag.  The destination is still read first, so
+ * a bad address faults whatever the count.
  *
  * Flags the SDM leaves undefined, chosen as Intel cores compute them (the
  * same formulas Bochs uses for P6 and later):
@@ -44,6 +44,15 @@ static inline unsigned count_of(struct x86_cpu *c, const struct x86_insn *i, int
 	return n & (size == 8 ? 63 : 31);
 }
 
+/* A masked count of 0 leaves flags and value alone, but a register
+ * destination is still written: a 32-bit one gets its upper half cleared
+ * like any 32-bit write (as processors do). */
+static inline void count0(struct x86_cpu *c, const struct x86_insn *i, uint64_t d)
+{
+	if (i->op[0].kind == X86_OP_GPR)
+		x86_put(c, i, 0, d);
+}
+
 static inline uint64_t msb(uint64_t v, unsigned size)
 {
 	return (v >> (size * 8 - 1)) & 1;
@@ -61,8 +70,10 @@ static void h_shl(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned n = count_of(c, i, 1, size);
 	uint64_t r;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	r = (d << n) & x86_mask(size); /* n <= 63 */
 	x86_put(c, i, 0, r);
 	x86_setlf(c, X86_LF_SHL, size, d, n, r);
@@ -75,8 +86,10 @@ static void h_shr(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned n = count_of(c, i, 1, size);
 	uint64_t r;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	r = d >> n;
 	x86_put(c, i, 0, r);
 	x86_setlf(c, X86_LF_SHR, size, d, n, r);
@@ -89,8 +102,10 @@ static void h_sar(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned n = count_of(c, i, 1, size);
 	uint64_t r;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	r = (uint64_t)((int64_t)x86_sext(d, size) >> n) & x86_mask(size);
 	x86_put(c, i, 0, r);
 	x86_setlf(c, X86_LF_SAR, size, d, n, r);
@@ -102,8 +117,10 @@ static void h_rol(struct x86_cpu *c, const struct x86_insn *i)
 	uint64_t d = x86_get(c, i, 0), r;
 	unsigned n = count_of(c, i, 1, size), k;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	k = n & (bits - 1);
 	r = k ? ((d << k) | (d >> (bits - k))) & x86_mask(size) : d;
 	x86_put(c, i, 0, r);
@@ -116,8 +133,10 @@ static void h_ror(struct x86_cpu *c, const struct x86_insn *i)
 	uint64_t d = x86_get(c, i, 0), r;
 	unsigned n = count_of(c, i, 1, size), k;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	k = n & (bits - 1);
 	r = k ? ((d >> k) | (d << (bits - k))) & x86_mask(size) : d;
 	x86_put(c, i, 0, r);
@@ -138,8 +157,10 @@ static void h_rcl(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned n = count_of(c, i, 1, size), k;
 	unsigned __int128 v, m = ((unsigned __int128)1 << w) - 1;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	cf = (x86_flags(c) & X86_CF) != 0;
 	k = rc_count(n, size);
 	v = ((unsigned __int128)cf << bits) | d;
@@ -158,8 +179,10 @@ static void h_rcr(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned n = count_of(c, i, 1, size), k;
 	unsigned __int128 v, m = ((unsigned __int128)1 << w) - 1;
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	cf = (x86_flags(c) & X86_CF) != 0;
 	k = rc_count(n, size);
 	v = ((unsigned __int128)cf << bits) | d;
@@ -184,8 +207,10 @@ static void h_shld(struct x86_cpu *c, const struct x86_insn *i)
 	uint64_t d = x86_get(c, i, 0), s = x86_get(c, i, 1), r, cf;
 	unsigned n = count_of(c, i, 2, size);
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	if (size == 2) {
 		uint64_t v = (d << 32) | (s << 16) | d;
 		r = (v >> (32 - n)) & 0xffff;
@@ -204,8 +229,10 @@ static void h_shrd(struct x86_cpu *c, const struct x86_insn *i)
 	uint64_t d = x86_get(c, i, 0), s = x86_get(c, i, 1), r, cf;
 	unsigned n = count_of(c, i, 2, size);
 
-	if (!n)
+	if (!n) {
+		count0(c, i, d);
 		return;
+	}
 	if (size == 2) {
 		uint64_t v = (d << 32) | (s << 16) | d;
 		r = (v >> n) & 0xffff;
