@@ -134,11 +134,13 @@ int x86_x87_overflow(struct x86_cpu *c);
  * pop times: ST(dst) = indefinite.  Returns after handling either case. */
 void x86_x87_underflow_to(struct x86_cpu *c, unsigned dst, int pop);
 
-/* The host x87 running one instruction (x87_host.c).  Inputs: a is ST(0),
- * b is ST(1) for two-input ops; m is a memory source of the op's size.
- * The values the op leaves on the stack are popped into r[0] (ST(0)),
- * r[1]; o receives a memory destination.  Returns the host status word
- * just after the instruction; h->nout says how many values it left. */
+/* The host x87 running one instruction (x87_host.c) under c's control
+ * word and condition codes.  Inputs: a is ST(0), b is ST(1) for two-input
+ * ops; m is a memory source of the op's size.  The values the op leaves
+ * on the stack are popped into r[0] (ST(0)), r[1]; o receives a memory
+ * destination.  Returns the host status word just after the instruction
+ * (its C0-C3 are the guest's new condition codes); h->nout says how many
+ * values it left. */
 enum x87_hop {
 	/* loads: no input */
 	X87_H_FLDS, X87_H_FLDL, X87_H_FILDS, X87_H_FILDL, X87_H_FILDQ, X87_H_FBLD,
@@ -176,7 +178,7 @@ struct x87_host {
 
 /* Number of stack inputs each op takes (0, 1 or 2). */
 unsigned x86_x87_host_nin(enum x87_hop op);
-uint16_t x86_x87_host(enum x87_hop op, struct x87_host *h);
+uint16_t x86_x87_host(const struct x86_cpu *c, enum x87_hop op, struct x87_host *h);
 
 /* Per-file handler registration. */
 void x86_x87_stack_register(x86_fn *tab);

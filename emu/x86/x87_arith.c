@@ -46,10 +46,10 @@ static void x87_arith(struct x86_cpu *c, const struct x86_insn *i, int k, int is
 			return;
 		}
 		x87_get(c, 0, &h.a);
-		sw = x86_x87_host(op, &h);
+		sw = x86_x87_host(c, op, &h);
 		if (!x87_aborted(c, sw, X87_ABORT_REG))
 			x87_set(c, 0, &h.r[0]);
-		x87_flags(c, sw, X87_C1);
+		x87_flags(c, sw, X87_CC);
 		return;
 	}
 	if (i->nops >= 2) {
@@ -69,8 +69,8 @@ static void x87_arith(struct x86_cpu *c, const struct x86_insn *i, int k, int is
 	}
 	x87_get(c, dst, &h.a);
 	x87_get(c, src, &h.b);
-	sw = x86_x87_host(X87_H_FADD + k, &h);
-	x87_flags(c, sw, X87_C1);
+	sw = x86_x87_host(c, X87_H_FADD + k, &h);
+	x87_flags(c, sw, X87_CC);
 	if (x87_aborted(c, sw, X87_ABORT_REG))
 		return;
 	x87_set(c, dst, &h.r[0]);
@@ -132,17 +132,19 @@ static void x87_compare(struct x86_cpu *c, const struct x86_insn *i, int kind, i
 		ok = x87_valid(c, 0) && x87_valid(c, r);
 	}
 	if (!ok) {
-		if (!x86_x87_underflow(c))
-			return;
+		/* unordered, whether or not the exception is masked */
+		int masked = x86_x87_underflow(c);
 		c->fpu.fsw |= X87_C0 | X87_C2 | X87_C3;
+		if (!masked)
+			return;
 	} else {
 		x87_get(c, 0, &h.a);
-		sw = x86_x87_host(op, &h);
-		if (x87_aborted(c, sw, X87_ABORT_REG)) {
-			x87_flags(c, sw, 0);
-			return;
-		}
+		sw = x86_x87_host(c, op, &h);
+		/* the condition codes are set even when an unmasked exception
+		 * suppresses the pop (as the hardware does) */
 		x87_flags(c, sw, X87_CC);
+		if (x87_aborted(c, sw, X87_ABORT_REG))
+			return;
 	}
 	while (pops-- > 0)
 		x87_pop(c);
@@ -162,8 +164,8 @@ X87_CMP(fucompp, X87_CMP_FUCOM, 2)
 X87_CMP(ficom, X87_CMP_FICOM, 0)
 X87_CMP(ficomp, X87_CMP_FICOM, 1)
 
-/* fcomi family: ZF, PF, CF from the compare, OF, SF, AF cleared; C1
- * cleared, C0, C2, C3 unchanged (SDM vol. 2, FCOMI). */
+/* fcomi family: ZF, PF, CF from the compare, OF, SF, AF cleared (SDM
+ * vol. 2, FCOMI). */
 static void x87_comi(struct x86_cpu *c, const struct x86_insn *i, int unordered, int pop)
 {
 	unsigned r = i->nops ? i->op[i->nops - 1].reg : 1;
@@ -172,19 +174,20 @@ static void x87_comi(struct x86_cpu *c, const struct x86_insn *i, int unordered,
 
 	x86_x87_begin(c, i);
 	if (!x87_valid(c, 0) || !x87_valid(c, r)) {
-		if (!x86_x87_underflow(c))
-			return;
+		/* unordered, whether or not the exception is masked */
+		int masked = x86_x87_underflow(c);
 		x86_set_flags(c, X86_ARITH, X86_ZF | X86_PF | X86_CF);
+		if (!masked)
+			return;
 	} else {
 		x87_get(c, 0, &h.a);
 		x87_get(c, r, &h.b);
-		sw = x86_x87_host(unordered ? X87_H_FUCOMI : X87_H_FCOMI, &h);
-		if (x87_aborted(c, sw, X87_ABORT_REG)) {
-			x87_flags(c, sw, 0);
-			return;
-		}
+		sw = x86_x87_host(c, unordered ? X87_H_FUCOMI : X87_H_FCOMI, &h);
+		/* C1 as the guest had it: the host's operand loads clear it */
+		x87_flags(c, sw, X87_C0 | X87_C2 | X87_C3);
 		x86_set_flags(c, X86_ARITH, h.eflags);
-		x87_flags(c, sw & ~X87_C1, X87_C1);
+		if (x87_aborted(c, sw, X87_ABORT_REG))
+			return;
 	}
 	if (pop)
 		x87_pop(c);
@@ -202,13 +205,13 @@ static void h_ftst(struct x86_cpu *c, const struct x86_insn *i)
 
 	x86_x87_begin(c, i);
 	if (!x87_valid(c, 0)) {
-		if (x86_x87_underflow(c))
-			c->fpu.fsw |= X87_C0 | X87_C2 | X87_C3;
+		x86_x87_underflow(c);
+		c->fpu.fsw |= X87_C0 | X87_C2 | X87_C3;
 		return;
 	}
 	x87_get(c, 0, &h.a);
-	sw = x86_x87_host(X87_H_FTST, &h);
-	x87_flags(c, sw, x87_aborted(c, sw, X87_ABORT_REG) ? 0 : X87_CC);
+	sw = x86_x87_host(c, X87_H_FTST, &h);
+	x87_flags(c, sw, X87_CC);
 }
 
 /* fxam: the class in C3, C2, C0 and the sign in C1; an empty register
@@ -223,7 +226,7 @@ static void h_fxam(struct x86_cpu *c, const struct x86_insn *i)
 	if (!x87_valid(c, 0)) {
 		sw = X87_C3 | X87_C0 | ((h.a.p.sexp & 0x8000) ? X87_C1 : 0);
 	} else {
-		sw = x86_x87_host(X87_H_FXAM, &h);
+		sw = x86_x87_host(c, X87_H_FXAM, &h);
 	}
 	x87_flags(c, sw & ~X87_EXC, X87_CC);
 }

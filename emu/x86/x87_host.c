@@ -1,39 +1,39 @@
 /* x87_host.c — run one x87 instruction on the host's x87.
  *
  * Each op is the same instruction the guest executes, so results, rounding
- * under the guest's precision and rounding control (the host control word
- * inside x86_run()), and exception flags are bit-identical to hardware.
- * The sequence is always: inputs loaded with fldt (never raises), fnclex,
- * the instruction, fnstsw, fnclex — the clear comes before any waiting
- * instruction, so an exception the guest unmasked is recorded but never
- * traps on the host — then whatever the instruction left on the stack is
- * popped to memory, counting against TOP as it was on entry, so the host
- * stack is left as found whether the instruction pushed, popped or was
- * suppressed by an unmasked exception.
+ * under the guest's precision and rounding control, exception flags and
+ * condition codes are bit-identical to hardware.  The sequence is:
+ * fldenv of an environment holding the guest's control word and condition
+ * codes, an empty stack and no exception flags (so the codes an
+ * instruction leaves alone, or sets in a vendor-specific way, come out as
+ * the hardware leaves them); the inputs, loaded with fldt (never raises);
+ * the instruction; fnstsw; fnclex when the instruction left an unmasked
+ * exception pending, before any waiting instruction could trap on the
+ * host; then whatever the instruction left on the stack is popped to
+ * memory until TOP is back at 0, so the host stack is empty afterwards
+ * whether the instruction pushed, popped or was suppressed.
  */
 #include "x87.h"
 
-/* LOADS, then INSN, then the pops.  [base] keeps the entry status word
- * (its TOP); ax is scratch; [fl] receives AH after lahf for fcomi. */
 #define X87_RUN(LOADS, INSN)                                                               \
-	__asm__ volatile("fnstsw %%ax\n\t"                                                 \
-			 "mov %%ax, %[base]\n\t" LOADS "fnclex\n\t" INSN "\n\t"            \
+	__asm__ volatile("fldenv %[env]\n\t" LOADS INSN "\n\t"                              \
 			 "fnstsw %%ax\n\t"                                                 \
-			 "fnclex\n\t"                                                      \
 			 "mov %%ax, %[sw]\n\t"                                             \
-			 "xor %[base], %%ax\n\t"                                           \
+			 "test $0x80, %%al\n\t"                                            \
+			 "jz 2f\n\t"                                                       \
+			 "fnclex\n"                                                        \
+			 "2:\n\t"                                                          \
 			 "test $0x3800, %%ax\n\t"                                          \
 			 "jz 1f\n\t"                                                       \
 			 "fstpt %[r0]\n\t"                                                 \
 			 "fnstsw %%ax\n\t"                                                 \
-			 "xor %[base], %%ax\n\t"                                           \
 			 "test $0x3800, %%ax\n\t"                                          \
 			 "jz 1f\n\t"                                                       \
 			 "fstpt %[r1]\n"                                                   \
 			 "1:"                                                              \
-			 : [sw] "=&r"(sw), [base] "=&r"(base), [fl] "=&Q"(fl),             \
-			   [r0] "=m"(h->r[0].ld), [r1] "=m"(h->r[1].ld), [o] "=m"(h->o)    \
-			 : [a] "m"(h->a.ld), [b] "m"(h->b.ld), [m] "m"(h->m)               \
+			 : [sw] "=&r"(sw), [fl] "=&Q"(fl), [r0] "=m"(h->r[0].ld),          \
+			   [r1] "=m"(h->r[1].ld), [o] "=m"(h->o)                           \
+			 : [env] "m"(env), [a] "m"(h->a.ld), [b] "m"(h->b.ld), [m] "m"(h->m) \
 			 : "st", "st(1)", "st(2)", "ax", "cc")
 
 #define L0 ""
@@ -64,9 +64,13 @@ unsigned x86_x87_host_nin(enum x87_hop op)
 	return 1;
 }
 
-uint16_t x86_x87_host(enum x87_hop op, struct x87_host *h)
+uint16_t x86_x87_host(const struct x86_cpu *c, enum x87_hop op, struct x87_host *h)
 {
-	uint16_t sw = 0, base = 0;
+	/* 28-byte environment (SDM vol. 1, figure 8-9): FCW, FSW with TOP 0,
+	 * every tag empty */
+	const uint32_t env[7] = { 0xffff0000u | c->fpu.fcw, 0xffff0000u | (c->fpu.fsw & X87_CC),
+				  0xffffffffu, 0, 0, 0, 0xffff0000u };
+	uint16_t sw = 0;
 	unsigned fl = 0;
 
 	switch (op) {
@@ -157,7 +161,7 @@ uint16_t x86_x87_host(enum x87_hop op, struct x87_host *h)
 	default:
 		break;
 	}
-	h->nout = ((base >> 11) - (sw >> 11)) & 7;
+	h->nout = (8 - (sw >> 11)) & 7;
 	h->eflags = fl & (X86_ZF | X86_PF | X86_CF);
 	return sw;
 }

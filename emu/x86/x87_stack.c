@@ -112,11 +112,13 @@ static int x87_full(struct x86_cpu *c)
  * suppressed it. */
 static void x87_push_host(struct x86_cpu *c, enum x87_hop op, struct x87_host *h)
 {
-	uint16_t sw = x86_x87_host(op, h);
+	uint16_t sw = x86_x87_host(c, op, h);
 
-	if (!x87_aborted(c, sw, X87_ABORT_REG))
+	/* an unmasked invalid operand suppresses the load; an unmasked
+	 * denormal does not: the host says which by what it pushed */
+	if (h->nout == 1)
 		x87_push(c, &h->r[0]);
-	x87_flags(c, sw, X87_C1);
+	x87_flags(c, sw, X87_CC);
 }
 
 /* ---- loads -------------------------------------------------------------- */
@@ -129,15 +131,16 @@ static void h_fld(struct x86_cpu *c, const struct x86_insn *i)
 
 	x86_x87_begin(c, i);
 	if (o->kind == X86_OP_ST) {
-		int empty = !x87_valid(c, o->reg);
-		x87_get(c, o->reg, &v);
-		if (x87_full(c))
-			return;
-		if (empty) {
+		/* an empty source is an underflow even when the stack is also
+		 * full (the indefinite is pushed over ST(7)) */
+		if (!x87_valid(c, o->reg)) {
 			if (!x86_x87_underflow(c))
 				return;
 			x87_indefinite(&v);
 		} else {
+			x87_get(c, o->reg, &v);
+			if (x87_full(c))
+				return;
 			c->fpu.fsw &= (uint16_t)~X87_C1;
 		}
 		x87_push(c, &v);
@@ -222,15 +225,11 @@ static void x87_store(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop 
 	} else {
 		x87_get(c, 0, &h.a);
 	}
-	sw = x86_x87_host(op, &h);
-	if (x87_aborted(c, sw, X87_ABORT_MEM)) {
-		x87_flags(c, sw, 0);
+	sw = x86_x87_host(c, op, &h);
+	x87_flags(c, sw, X87_CC);
+	if (x87_aborted(c, sw, X87_ABORT_MEM))
 		return;
-	}
 	memcpy((void *)ea, &h.o, size);
-	if (empty)
-		sw &= (uint16_t)~X87_C1;
-	x87_flags(c, sw, empty ? 0 : X87_C1);
 	if (pop)
 		x87_pop(c);
 }
@@ -263,6 +262,19 @@ static void x87_fst(struct x86_cpu *c, const struct x86_insn *i, int pop)
 
 static void h_fst(struct x86_cpu *c, const struct x86_insn *i) { x87_fst(c, i, 0); }
 static void h_fstp(struct x86_cpu *c, const struct x86_insn *i) { x87_fst(c, i, 1); }
+
+/* D9 D8+i, the alias of fstp st(i) that does not check for an empty
+ * ST(0): from an empty register it stores nothing and only pops. */
+static void h_fstpnce(struct x86_cpu *c, const struct x86_insn *i)
+{
+	if (x87_valid(c, 0)) {
+		x87_fst(c, i, 1);
+		return;
+	}
+	x86_x87_begin(c, i);
+	c->fpu.fsw &= (uint16_t)~X87_C1;
+	x87_pop(c);
+}
 
 static void h_fist(struct x86_cpu *c, const struct x86_insn *i)
 {
@@ -332,6 +344,7 @@ static void h_ffree(struct x86_cpu *c, const struct x86_insn *i)
 {
 	x86_x87_begin(c, i);
 	c->fpu.tag &= (uint8_t)~(1u << x87_phys(c, i->op[0].reg));
+	c->fpu.fsw &= (uint16_t)~X87_C1;
 }
 
 static void h_ffreep(struct x86_cpu *c, const struct x86_insn *i)
@@ -365,7 +378,6 @@ static void x87_fcmov(struct x86_cpu *c, const struct x86_insn *i, unsigned cc)
 		x86_x87_underflow_to(c, 0, 0);
 		return;
 	}
-	c->fpu.fsw &= (uint16_t)~X87_C1;
 	if (x86_cond(c, cc)) {
 		x87_get(c, r, &v);
 		x87_set(c, 0, &v);
@@ -467,7 +479,7 @@ void x86_x87_stack_register(x86_fn *tab)
 	tab[ZYDIS_MNEMONIC_FLDLN2] = h_fldln2;
 	tab[ZYDIS_MNEMONIC_FST] = h_fst;
 	tab[ZYDIS_MNEMONIC_FSTP] = h_fstp;
-	tab[ZYDIS_MNEMONIC_FSTPNCE] = h_fstp;
+	tab[ZYDIS_MNEMONIC_FSTPNCE] = h_fstpnce;
 	tab[ZYDIS_MNEMONIC_FIST] = h_fist;
 	tab[ZYDIS_MNEMONIC_FISTP] = h_fistp;
 	tab[ZYDIS_MNEMONIC_FISTTP] = h_fisttp;
