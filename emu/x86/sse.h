@@ -215,8 +215,9 @@ void x86_sse_shuf_register(x86_fn *tab);
 void x86_sse_fp_register(x86_fn *tab);
 void x86_sse_cvt_register(x86_fn *tab);
 
-/* The SSE2 forms of movsd and cmpsd share their Zydis mnemonic with the
- * string instructions; these are the SSE forms (explicit XMM operands). */
+/* movsd and cmpsd: Zydis gives the SSE2 forms and the string forms (A5,
+ * A7) one mnemonic each.  These handlers own the table slots and pass the
+ * string forms (no explicit operands) to x86_str_movsd/x86_str_cmpsd. */
 void x86_sse_movsd(struct x86_cpu *c, const struct x86_insn *i);
 void x86_sse_cmpsd(struct x86_cpu *c, const struct x86_insn *i);
 

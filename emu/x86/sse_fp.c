@@ -9,6 +9,7 @@
  * the instruction is run on it; for scalar forms only the low element of
  * the source takes part, so that is the same operation.
  */
+#include "int2.h"
 #include "sse.h"
 
 #define FOP(name, insn, msize)                                                \
@@ -78,8 +79,8 @@ CMP_H(cmpsd, cmp_sd, 8)
 
 void x86_sse_cmpsd(struct x86_cpu *c, const struct x86_insn *i)
 {
-	if (X86_UNLIKELY(i->nops != 3)) { /* the string cmpsd has no explicit operands */
-		x86_h_unsupported(c, i);
+	if (X86_UNLIKELY(i->nops == 0)) { /* A7: the string cmpsd has no explicit operands */
+		x86_str_cmpsd(c, i);
 		return;
 	}
 	h_cmpsd(c, i);

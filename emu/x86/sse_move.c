@@ -3,6 +3,7 @@
  * extraction and the SSE3 duplicating loads.  No floating-point arithmetic
  * happens here, so nothing touches MXCSR.
  */
+#include "int2.h"
 #include "sse.h"
 
 /* Whole-register moves: movaps/movapd/movdqa (aligned), movups/movupd/
@@ -60,8 +61,8 @@ static void h_movss(struct x86_cpu *c, const struct x86_insn *i)
 
 void x86_sse_movsd(struct x86_cpu *c, const struct x86_insn *i)
 {
-	if (X86_UNLIKELY(i->nops != 2)) { /* the string movsd has no explicit operands */
-		x86_h_unsupported(c, i);
+	if (X86_UNLIKELY(i->nops == 0)) { /* A5: the string movsd has no explicit operands */
+		x86_str_movsd(c, i);
 		return;
 	}
 	move_scalar(c, i, 8);

@@ -715,23 +715,39 @@ static void test_scalar_and_half_moves(void **state)
 		  a, b);
 }
 
-/* The string movsd (A5) shares the mnemonic; the SSE handler must not
- * treat it as a register move. */
-static void test_string_movsd_not_sse(void **state)
+/* The string movsd (A5, with and without rep) and cmpsd (A7) share their
+ * mnemonics with SSE2; the SSE handlers pass them to the string code. */
+static void test_string_forms(void **state)
 {
 	struct x86_cpu *c = *state;
 	struct x86_insn i;
+	uint32_t src[4] = { 0x11111111, 0x22222222, 0x33333333, 0x44444444 }, dst[4] = { 0 };
 
-	memset(&i, 0, sizeof(i));
-	code[code_used] = 0xa5;
-	assert_int_equal(x86_decode_one((uint64_t)(uintptr_t)(code + code_used), code + code_used,
-					1, &i), 1);
-	code_used++;
+	dec("a5", &i);
 	assert_int_equal(i.nops, 0);
-	if (i.fn != x86_sse_movsd)
-		skip(); /* the decoder routes the string form elsewhere */
 	setx(c, 0, _mm_set1_epi32(7));
-	assert_int_equal(run(c, &i), SIGILL);
+	c->r[X86_RSI] = (uint64_t)(uintptr_t)src;
+	c->r[X86_RDI] = (uint64_t)(uintptr_t)dst;
+	assert_int_equal(run(c, &i), 0);
+	assert_true(dst[0] == 0x11111111 && dst[1] == 0);
+	assert_true(c->r[X86_RSI] == (uint64_t)(uintptr_t)(src + 1));
+	assert_true(c->r[X86_RDI] == (uint64_t)(uintptr_t)(dst + 1));
+	expect128(getx(c, 0), _mm_set1_epi32(7), "xmm0 untouched", getx(c, 0), getx(c, 0));
+
+	dec("f3a5", &i); /* rep movsd, rcx = 2 */
+	c->r[X86_RCX] = 2;
+	assert_int_equal(run(c, &i), 0);
+	assert_true(dst[1] == 0x22222222 && dst[2] == 0x33333333 && dst[3] == 0);
+	assert_true(c->r[X86_RCX] == 0);
+
+	dec("a7", &i); /* cmpsd: [rsi] - [rdi] sets the flags */
+	c->r[X86_RSI] = (uint64_t)(uintptr_t)src;
+	c->r[X86_RDI] = (uint64_t)(uintptr_t)dst;
+	assert_int_equal(run(c, &i), 0);
+	assert_true(x86_flags(c) & X86_ZF);
+	dst[1] = 0x22222223;
+	assert_int_equal(run(c, &i), 0);
+	assert_true(x86_cond(c, 2)); /* below: CF set */
 	expect128(getx(c, 0), _mm_set1_epi32(7), "xmm0 untouched", getx(c, 0), getx(c, 0));
 }
 
@@ -833,7 +849,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pinsrw_pextrw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_movd_movq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scalar_and_half_moves, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_string_movsd_not_sse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_string_forms, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_masks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maskmov_and_nt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alignment, setup, teardown),
