@@ -83,19 +83,29 @@ SSE_INLINE uint64_t sse_ea16(struct x86_cpu *c, const struct x86_insn *i)
 SSE_INLINE __m128i sse_ldm(uint64_t a, unsigned size)
 {
 	switch (size) {
-	case 2: return _mm_cvtsi32_si128(x86_ld16(a));
-	case 4: return _mm_cvtsi32_si128((int)x86_ld32(a));
-	case 8: return _mm_cvtsi64_si128((long long)x86_ld64(a));
-	default: return _mm_loadu_si128((const __m128i *)a);
+	case 2:
+		return _mm_cvtsi32_si128(x86_ld16(a));
+	case 4:
+		return _mm_cvtsi32_si128((int)x86_ld32(a));
+	case 8:
+		return _mm_cvtsi64_si128((long long)x86_ld64(a));
+	default:
+		return _mm_loadu_si128((const __m128i *)a);
 	}
 }
 
 SSE_INLINE void sse_stm(uint64_t a, unsigned size, __m128i v)
 {
 	switch (size) {
-	case 4: x86_st32(a, (uint32_t)_mm_cvtsi128_si32(v)); break;
-	case 8: x86_st64(a, (uint64_t)_mm_cvtsi128_si64(v)); break;
-	default: _mm_storeu_si128((__m128i *)a, v); break;
+	case 4:
+		x86_st32(a, (uint32_t)_mm_cvtsi128_si32(v));
+		break;
+	case 8:
+		x86_st64(a, (uint64_t)_mm_cvtsi128_si64(v));
+		break;
+	default:
+		_mm_storeu_si128((__m128i *)a, v);
+		break;
 	}
 }
 
@@ -128,8 +138,7 @@ SSE_INLINE __m128i sse_src_u(struct x86_cpu *c, const struct x86_insn *i, int k,
 
 /* An integer from a GPR or memory operand (size 4 or 8; memory size from
  * the operand, else def). */
-SSE_INLINE uint64_t sse_gpr_or_mem(struct x86_cpu *c, const struct x86_insn *i, int k,
-				   unsigned def)
+SSE_INLINE uint64_t sse_gpr_or_mem(struct x86_cpu *c, const struct x86_insn *i, int k, unsigned def)
 {
 	const struct x86_op *o = &i->op[k];
 	unsigned size = o->size ? o->size : def;
@@ -144,8 +153,7 @@ SSE_INLINE uint64_t sse_gpr_or_mem(struct x86_cpu *c, const struct x86_insn *i, 
  * f is an always-inline function wrapping the host instruction. */
 typedef __m128i (*sse_op2_fn)(__m128i d, __m128i s);
 
-SSE_INLINE void sse_op2(struct x86_cpu *c, const struct x86_insn *i, unsigned msize,
-			sse_op2_fn f)
+SSE_INLINE void sse_op2(struct x86_cpu *c, const struct x86_insn *i, unsigned msize, sse_op2_fn f)
 {
 	unsigned d = i->op[0].reg;
 	__m128i s = sse_src(c, i, 1, msize);
@@ -155,15 +163,14 @@ SSE_INLINE void sse_op2(struct x86_cpu *c, const struct x86_insn *i, unsigned ms
 
 /* How an MMX form relates to the XMM form run on its 64-bit operands. */
 enum {
-	SSE_MMX_LANE,   /* lane-wise: the low 64 bits are the MMX result */
+	SSE_MMX_LANE,	/* lane-wise: the low 64 bits are the MMX result */
 	SSE_MMX_UNPCKH, /* high unpack: the high 64 bits of the low unpack */
-	SSE_MMX_PACK,   /* pack: run on (d | s << 64) twice, low 64 bits */
+	SSE_MMX_PACK,	/* pack: run on (d | s << 64) twice, low 64 bits */
 };
 
 /* Integer instruction with an MMX form: op[0] is XMM or MMX; op[1] a
  * register, memory (16 or 8 bytes) or, for shifts, an immediate count. */
-SSE_INLINE void sse_iop2(struct x86_cpu *c, const struct x86_insn *i, int mmx_mode,
-			 sse_op2_fn f)
+SSE_INLINE void sse_iop2(struct x86_cpu *c, const struct x86_insn *i, int mmx_mode, sse_op2_fn f)
 {
 	const struct x86_op *o = &i->op[1];
 	unsigned d = i->op[0].reg;
@@ -201,11 +208,11 @@ SSE_INLINE void sse_iop2(struct x86_cpu *c, const struct x86_insn *i, int mmx_mo
 
 /* Define `static __m128i name(d, s)` running "insn %s, %d" on the host.
  * volatile: floating-point instructions read and write MXCSR. */
-#define SSE_ASM2(name, insn)                                                  \
-	SSE_INLINE __m128i name(__m128i d, __m128i s)                         \
-	{                                                                     \
-		__asm__ volatile(insn " %1, %0" : "+x"(d) : "x"(s));          \
-		return d;                                                     \
+#define SSE_ASM2(name, insn)                                         \
+	SSE_INLINE __m128i name(__m128i d, __m128i s)                \
+	{                                                            \
+		__asm__ volatile(insn " %1, %0" : "+x"(d) : "x"(s)); \
+		return d;                                            \
 	}
 
 /* ---- per-file registration (called by x86_sse_register) ---------------- */

@@ -7,11 +7,11 @@
  */
 #include "sse.h"
 
-#define CVT(name, insn, msize)                                                \
-	SSE_ASM2(op_##name, insn)                                             \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		sse_op2(c, i, msize, op_##name);                              \
+#define CVT(name, insn, msize)                                            \
+	SSE_ASM2(op_##name, insn)                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		sse_op2(c, i, msize, op_##name);                          \
 	}
 
 CVT(cvtss2sd, "cvtss2sd", 4)
@@ -27,37 +27,36 @@ CVT(cvttpd2dq, "cvttpd2dq", 16)
 
 /* cvtsi2ss/cvtsi2sd xmm, r/m32 or r/m64: the low element is replaced, the
  * rest of the register kept. */
-#define CVT_FROM_INT(name, insn)                                              \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		unsigned d = i->op[0].reg;                                    \
-		uint64_t v = sse_gpr_or_mem(c, i, 1, 4);                      \
-		__m128i x = sse_xget(c, d);                                   \
-		if (i->op[1].size == 8)                                       \
-			__asm__ volatile(insn "q %1, %0" : "+x"(x) : "r"(v)); \
-		else                                                          \
-			__asm__ volatile(insn "l %1, %0"                      \
-					 : "+x"(x) : "r"((uint32_t)v));       \
-		sse_xput(c, d, x);                                            \
+#define CVT_FROM_INT(name, insn)                                                        \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)               \
+	{                                                                               \
+		unsigned d = i->op[0].reg;                                              \
+		uint64_t v = sse_gpr_or_mem(c, i, 1, 4);                                \
+		__m128i x = sse_xget(c, d);                                             \
+		if (i->op[1].size == 8)                                                 \
+			__asm__ volatile(insn "q %1, %0" : "+x"(x) : "r"(v));           \
+		else                                                                    \
+			__asm__ volatile(insn "l %1, %0" : "+x"(x) : "r"((uint32_t)v)); \
+		sse_xput(c, d, x);                                                      \
 	}
 
 CVT_FROM_INT(cvtsi2ss, "cvtsi2ss")
 CVT_FROM_INT(cvtsi2sd, "cvtsi2sd")
 
 /* cvt(t)ss2si / cvt(t)sd2si r32/r64, xmm/m32|m64 */
-#define CVT_TO_INT(name, insn, msize)                                         \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		__m128i s = sse_src(c, i, 1, msize);                          \
-		if (i->op[0].size == 8) {                                     \
-			uint64_t r;                                           \
-			__asm__ volatile(insn " %1, %0" : "=r"(r) : "x"(s));  \
-			x86_put_gpr(c, i->op[0].reg, 8, r);                   \
-		} else {                                                      \
-			uint32_t r;                                           \
-			__asm__ volatile(insn " %1, %0" : "=r"(r) : "x"(s));  \
-			x86_put_gpr(c, i->op[0].reg, 4, r);                   \
-		}                                                             \
+#define CVT_TO_INT(name, insn, msize)                                        \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)    \
+	{                                                                    \
+		__m128i s = sse_src(c, i, 1, msize);                         \
+		if (i->op[0].size == 8) {                                    \
+			uint64_t r;                                          \
+			__asm__ volatile(insn " %1, %0" : "=r"(r) : "x"(s)); \
+			x86_put_gpr(c, i->op[0].reg, 8, r);                  \
+		} else {                                                     \
+			uint32_t r;                                          \
+			__asm__ volatile(insn " %1, %0" : "=r"(r) : "x"(s)); \
+			x86_put_gpr(c, i->op[0].reg, 4, r);                  \
+		}                                                            \
 	}
 
 CVT_TO_INT(cvtss2si, "cvtss2si", 4)

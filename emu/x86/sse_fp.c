@@ -12,17 +12,17 @@
 #include "int2.h"
 #include "sse.h"
 
-#define FOP(name, insn, msize)                                                \
-	SSE_ASM2(op_##name, insn)                                             \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		sse_op2(c, i, msize, op_##name);                              \
+#define FOP(name, insn, msize)                                            \
+	SSE_ASM2(op_##name, insn)                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		sse_op2(c, i, msize, op_##name);                          \
 	}
 
-#define FOP4(op)                                                              \
-	FOP(op##ss, #op "ss", 4)                                              \
-	FOP(op##sd, #op "sd", 8)                                              \
-	FOP(op##ps, #op "ps", 16)                                             \
+#define FOP4(op)                  \
+	FOP(op##ss, #op "ss", 4)  \
+	FOP(op##sd, #op "sd", 8)  \
+	FOP(op##ps, #op "ps", 16) \
 	FOP(op##pd, #op "pd", 16)
 
 FOP4(add)
@@ -47,16 +47,23 @@ FOP(hsubpd, "hsubpd", 16)
  * imm8[2:0] only (SDM vol. 2, CMPPS "Operation"); asm needs the predicate
  * as a constant, hence one instruction per predicate. */
 #define CMP_CASE(insn, n)                                                     \
-	case n: __asm__ volatile(insn " $" #n ", %1, %0" : "+x"(d) : "x"(s)); break;
-#define CMP_FN(name, insn)                                                    \
-	SSE_INLINE __m128i name(__m128i d, __m128i s, unsigned p)             \
-	{                                                                     \
-		switch (p & 7) {                                              \
-		CMP_CASE(insn, 0) CMP_CASE(insn, 1) CMP_CASE(insn, 2)         \
-		CMP_CASE(insn, 3) CMP_CASE(insn, 4) CMP_CASE(insn, 5)         \
-		CMP_CASE(insn, 6) CMP_CASE(insn, 7)                           \
-		}                                                             \
-		return d;                                                     \
+	case n:                                                               \
+		__asm__ volatile(insn " $" #n ", %1, %0" : "+x"(d) : "x"(s)); \
+		break
+#define CMP_FN(name, insn)                                        \
+	SSE_INLINE __m128i name(__m128i d, __m128i s, unsigned p) \
+	{                                                         \
+		switch (p & 7) {                                  \
+			CMP_CASE(insn, 0);                        \
+			CMP_CASE(insn, 1);                        \
+			CMP_CASE(insn, 2);                        \
+			CMP_CASE(insn, 3);                        \
+			CMP_CASE(insn, 4);                        \
+			CMP_CASE(insn, 5);                        \
+			CMP_CASE(insn, 6);                        \
+			CMP_CASE(insn, 7);                        \
+		}                                                 \
+		return d;                                         \
 	}
 
 CMP_FN(cmp_ps, "cmpps")
@@ -64,12 +71,12 @@ CMP_FN(cmp_pd, "cmppd")
 CMP_FN(cmp_ss, "cmpss")
 CMP_FN(cmp_sd, "cmpsd")
 
-#define CMP_H(name, fn, msize)                                                \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		unsigned d = i->op[0].reg;                                    \
-		__m128i s = sse_src(c, i, 1, msize);                          \
-		sse_xput(c, d, fn(sse_xget(c, d), s, (unsigned)i->imm));      \
+#define CMP_H(name, fn, msize)                                            \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		unsigned d = i->op[0].reg;                                \
+		__m128i s = sse_src(c, i, 1, msize);                      \
+		sse_xput(c, d, fn(sse_xget(c, d), s, (unsigned)i->imm));  \
 	}
 
 CMP_H(cmpps, cmp_ps, 16)
@@ -88,16 +95,16 @@ void x86_sse_cmpsd(struct x86_cpu *c, const struct x86_insn *i)
 
 /* comiss/ucomiss/comisd/ucomisd xmm, xmm/m: ZF, PF, CF from the compare
  * (unordered sets all three), OF, SF, AF cleared (SDM vol. 2, COMISS). */
-#define COMI(name, insn, msize)                                               \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		__m128i a = sse_xget(c, i->op[0].reg), b = sse_src(c, i, 1, msize); \
-		uint8_t z, p, cf;                                             \
-		__asm__ volatile(insn " %4, %3\n\tsetz %0\n\tsetp %1\n\tsetc %2" \
-				 : "=r"(z), "=r"(p), "=r"(cf)                 \
-				 : "x"(a), "x"(b)                             \
-				 : "cc");                                     \
-		x86_set_flags(c, X86_ARITH,                                   \
+#define COMI(name, insn, msize)                                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)               \
+	{                                                                               \
+		__m128i a = sse_xget(c, i->op[0].reg), b = sse_src(c, i, 1, msize);     \
+		uint8_t z, p, cf;                                                       \
+		__asm__ volatile(insn " %4, %3\n\tsetz %0\n\tsetp %1\n\tsetc %2"        \
+				 : "=r"(z), "=r"(p), "=r"(cf)                           \
+				 : "x"(a), "x"(b)                                       \
+				 : "cc");                                               \
+		x86_set_flags(c, X86_ARITH,                                             \
 			      (z ? X86_ZF : 0) | (p ? X86_PF : 0) | (cf ? X86_CF : 0)); \
 	}
 
@@ -109,7 +116,11 @@ COMI(ucomisd, "ucomisd", 8)
 void x86_sse_fp_register(x86_fn *tab)
 {
 #define R(m, h) tab[ZYDIS_MNEMONIC_##m] = h_##h
-#define R4(M, m) R(M##SS, m##ss); R(M##SD, m##sd); R(M##PS, m##ps); R(M##PD, m##pd)
+#define R4(M, m)         \
+	R(M##SS, m##ss); \
+	R(M##SD, m##sd); \
+	R(M##PS, m##ps); \
+	R(M##PD, m##pd)
 	R4(ADD, add);
 	R4(SUB, sub);
 	R4(MUL, mul);

@@ -10,11 +10,11 @@
  */
 #include "sse.h"
 
-#define IOP(name, insn)                                                       \
-	SSE_ASM2(op_##name, insn)                                             \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		sse_iop2(c, i, SSE_MMX_LANE, op_##name);                      \
+#define IOP(name, insn)                                                   \
+	SSE_ASM2(op_##name, insn)                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		sse_iop2(c, i, SSE_MMX_LANE, op_##name);                  \
 	}
 
 IOP(paddb, "paddb")

@@ -115,10 +115,18 @@ static void h_movdq(struct x86_cpu *c, const struct x86_insn *i)
 		n = g->size == 8 ? 8 : 4;
 	}
 	switch (s->kind) {
-	case X86_OP_XMM: v = c->xmm[s->reg].q[0]; break;
-	case X86_OP_MMX: v = sse_mget(c, s->reg); break;
-	case X86_OP_GPR: v = c->r[s->reg]; break;
-	default: v = x86_ld(x86_ea(c, i), n); break;
+	case X86_OP_XMM:
+		v = c->xmm[s->reg].q[0];
+		break;
+	case X86_OP_MMX:
+		v = sse_mget(c, s->reg);
+		break;
+	case X86_OP_GPR:
+		v = c->r[s->reg];
+		break;
+	default:
+		v = x86_ld(x86_ea(c, i), n);
+		break;
 	}
 	v &= x86_mask(n);
 	switch (d->kind) {
@@ -126,9 +134,15 @@ static void h_movdq(struct x86_cpu *c, const struct x86_insn *i)
 		c->xmm[d->reg].q[0] = v;
 		c->xmm[d->reg].q[1] = 0;
 		break;
-	case X86_OP_MMX: sse_mput(c, d->reg, v); break;
-	case X86_OP_GPR: x86_put_gpr(c, d->reg, n, v); break;
-	default: x86_st(x86_ea(c, i), n, v); break;
+	case X86_OP_MMX:
+		sse_mput(c, d->reg, v);
+		break;
+	case X86_OP_GPR:
+		x86_put_gpr(c, d->reg, n, v);
+		break;
+	default:
+		x86_st(x86_ea(c, i), n, v);
+		break;
 	}
 }
 
@@ -202,7 +216,8 @@ static void h_pmovmskb(struct x86_cpu *c, const struct x86_insn *i)
 	int v;
 
 	if (i->op[1].kind == X86_OP_MMX)
-		v = _mm_movemask_epi8(_mm_cvtsi64_si128((long long)sse_mget(c, i->op[1].reg))) & 0xff;
+		v = _mm_movemask_epi8(_mm_cvtsi64_si128((long long)sse_mget(c, i->op[1].reg))) &
+		    0xff;
 	else
 		v = _mm_movemask_epi8(sse_xget(c, i->op[1].reg));
 	x86_put_gpr(c, i->op[0].reg, i->op[0].size == 8 ? 8 : 4, (uint32_t)v);

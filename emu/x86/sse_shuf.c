@@ -6,11 +6,11 @@
 
 /* ---- pack and unpack: the host instruction (see sse.h for MMX forms) ---- */
 
-#define IOPM(name, insn, mode)                                                \
-	SSE_ASM2(op_##name, insn)                                             \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                     \
-		sse_iop2(c, i, mode, op_##name);                              \
+#define IOPM(name, insn, mode)                                            \
+	SSE_ASM2(op_##name, insn)                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		sse_iop2(c, i, mode, op_##name);                          \
 	}
 
 IOPM(packsswb, "packsswb", SSE_MMX_PACK)
@@ -35,16 +35,28 @@ static void h_punpckh(struct x86_cpu *c, const struct x86_insn *i)
 {
 	if (i->op[0].kind == X86_OP_MMX) {
 		switch (i->mnem) {
-		case ZYDIS_MNEMONIC_PUNPCKHBW: h_punpckhbw(c, i); break;
-		case ZYDIS_MNEMONIC_PUNPCKHWD: h_punpckhwd(c, i); break;
-		default: h_punpckhdq(c, i); break;
+		case ZYDIS_MNEMONIC_PUNPCKHBW:
+			h_punpckhbw(c, i);
+			break;
+		case ZYDIS_MNEMONIC_PUNPCKHWD:
+			h_punpckhwd(c, i);
+			break;
+		default:
+			h_punpckhdq(c, i);
+			break;
 		}
 		return;
 	}
 	switch (i->mnem) {
-	case ZYDIS_MNEMONIC_PUNPCKHBW: sse_op2(c, i, 16, op_punpckhbw_x); break;
-	case ZYDIS_MNEMONIC_PUNPCKHWD: sse_op2(c, i, 16, op_punpckhwd_x); break;
-	default: sse_op2(c, i, 16, op_punpckhdq_x); break;
+	case ZYDIS_MNEMONIC_PUNPCKHBW:
+		sse_op2(c, i, 16, op_punpckhbw_x);
+		break;
+	case ZYDIS_MNEMONIC_PUNPCKHWD:
+		sse_op2(c, i, 16, op_punpckhwd_x);
+		break;
+	default:
+		sse_op2(c, i, 16, op_punpckhdq_x);
+		break;
 	}
 }
 
@@ -118,8 +130,8 @@ static void h_pshufhw(struct x86_cpu *c, const struct x86_insn *i)
 /* pshufw mm, mm/m64, imm8 */
 static void h_pshufw(struct x86_cpu *c, const struct x86_insn *i)
 {
-	uint64_t s = i->op[1].kind == X86_OP_MMX ? c->mmx[i->op[1].reg & 7]
-						: x86_ld64(x86_ea(c, i));
+	uint64_t s = i->op[1].kind == X86_OP_MMX ? c->mmx[i->op[1].reg & 7] :
+						   x86_ld64(x86_ea(c, i));
 	unsigned imm = (unsigned)i->imm, k;
 	uint64_t r = 0;
 
@@ -157,8 +169,8 @@ static void h_shufpd(struct x86_cpu *c, const struct x86_insn *i)
 /* pinsrw xmm, r32/m16, imm8 and pinsrw mm, r32/m16, imm8 */
 static void h_pinsrw(struct x86_cpu *c, const struct x86_insn *i)
 {
-	uint16_t v = i->op[1].kind == X86_OP_GPR ? (uint16_t)c->r[i->op[1].reg]
-						 : x86_ld16(x86_ea(c, i));
+	uint16_t v = i->op[1].kind == X86_OP_GPR ? (uint16_t)c->r[i->op[1].reg] :
+						   x86_ld16(x86_ea(c, i));
 
 	if (i->op[0].kind == X86_OP_MMX) {
 		unsigned sh = 16 * (i->imm & 3);

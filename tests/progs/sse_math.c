@@ -22,7 +22,8 @@
 
 /* volatile: the compiler must not fold what the processor has to compute */
 static volatile double vd[] = { 1.0, -2.5, 0.1, 3.0e300, -1.0e-310, 0.0, -0.0, 7.0, 1e16, 2.5 };
-static volatile float vf[] = { 1.0f, -2.5f, 0.1f, 3.0e38f, -1.0e-40f, 0.0f, -0.0f, 7.0f, 16777217.0f, 2.5f };
+static volatile float vf[] = { 1.0f, -2.5f, 0.1f, 3.0e38f,     -1.0e-40f,
+			       0.0f, -0.0f, 7.0f, 16777217.0f, 2.5f };
 #define NV 10
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -50,10 +51,16 @@ static void arithmetic(void)
 
 static void conversions(void)
 {
-	static volatile double cd[] = { 0.5, 1.5, 2.5, -0.5, -1.5, 2147483647.5, -2147483648.9,
-					1e10, -1e19, 9.3e18, 1.8e19, NAN, INFINITY };
-	static volatile long long ci[] = { 0, 1, -1, 16777217, 9007199254740993LL,
-					   (long long)0x8000000000000000ull, 0x7fffffffffffffffLL };
+	static volatile double cd[] = { 0.5,	      1.5,	     2.5,     -0.5,  -1.5,
+					2147483647.5, -2147483648.9, 1e10,    -1e19, 9.3e18,
+					1.8e19,	      NAN,	     INFINITY };
+	static volatile long long ci[] = { 0,
+					   1,
+					   -1,
+					   16777217,
+					   9007199254740993LL,
+					   (long long)0x8000000000000000ull,
+					   0x7fffffffffffffffLL };
 
 	for (size_t k = 0; k < sizeof(cd) / sizeof(cd[0]); k++) {
 		double d = cd[k];
@@ -67,9 +74,9 @@ static void conversions(void)
 		i64 = _mm_cvttsd_si64(_mm_set_sd(d));
 		if (d >= 0 && d < 1.8e19)
 			u64 = (unsigned long long)d;
-		printf("cvt %a: i32 %d i64 %lld u64 %llu rint %d lrint %ld f %a\n", d, i32, i64, u64,
-		       _mm_cvtsd_si32(_mm_set_sd(d)), (long)(isfinite(d) && fabs(d) < 9e18 ? lrint(d) : 0),
-		       (double)(float)d);
+		printf("cvt %a: i32 %d i64 %lld u64 %llu rint %d lrint %ld f %a\n", d, i32, i64,
+		       u64, _mm_cvtsd_si32(_mm_set_sd(d)),
+		       (long)(isfinite(d) && fabs(d) < 9e18 ? lrint(d) : 0), (double)(float)d);
 	}
 	for (size_t k = 0; k < sizeof(ci) / sizeof(ci[0]); k++) {
 		long long v = ci[k];
@@ -165,8 +172,10 @@ static void libm(void)
 
 static void strings(void)
 {
-	static const char *const in[] = { "3.14159265358979323846", "1e-320", "0x1.8p3", "-inf",
-					  "2.2250738585072014e-308", "123456789012345678901234" };
+	static const char *const in[] = {
+		"3.14159265358979323846",  "1e-320", "0x1.8p3", "-inf", "2.2250738585072014e-308",
+		"123456789012345678901234"
+	};
 	char buf[64];
 
 	for (size_t k = 0; k < sizeof(in) / sizeof(in[0]); k++) {

@@ -27,9 +27,21 @@ static uint64_t rnd_state = 0x243f6a8885a308d3ull;
 /* xorshift64*: deterministic; one value in four is an edge value */
 static uint64_t rnd(void)
 {
-	static const uint64_t edge[] = { 0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff,
-					 0x7fffffff, 0x80000000, 0xffffffff, 0x8000000080000000,
-					 0x7fff80007fff8000, 0x00ff00ff00ff00ff, ~0ull };
+	static const uint64_t edge[] = { 0,
+					 1,
+					 0x7f,
+					 0x80,
+					 0xff,
+					 0x7fff,
+					 0x8000,
+					 0xffff,
+					 0x7fffffff,
+					 0x80000000,
+					 0xffffffff,
+					 0x8000000080000000,
+					 0x7fff80007fff8000,
+					 0x00ff00ff00ff00ff,
+					 ~0ull };
 	uint64_t v;
 
 	rnd_state ^= rnd_state >> 12;
@@ -123,7 +135,7 @@ static void expect128(__m128i got, __m128i want, const char *what, __m128i a, __
 
 static int setup(void **state)
 {
-	struct x86_cpu *c = aligned_alloc(64, sizeof(*c));
+	struct x86_cpu *c = aligned_alloc(64, (sizeof(*c) + 63) & ~(size_t)63);
 
 	if (!c)
 		return -1;
@@ -143,10 +155,16 @@ static int teardown(void **state)
 typedef __m128i (*ref128)(__m128i, __m128i);
 typedef __m64 (*ref64)(__m64, __m64);
 
-#define W128(name, intr) \
-	static __m128i r_##name(__m128i a, __m128i b) { return intr(a, b); }
-#define W64(name, intr) \
-	static __m64 m_##name(__m64 a, __m64 b) { return intr(a, b); }
+#define W128(name, intr)                              \
+	static __m128i r_##name(__m128i a, __m128i b) \
+	{                                             \
+		return intr(a, b);                    \
+	}
+#define W64(name, intr)                         \
+	static __m64 m_##name(__m64 a, __m64 b) \
+	{                                       \
+		return intr(a, b);              \
+	}
 #define WBOTH(name, i128, i64) W128(name, i128) W64(name, i64)
 
 WBOTH(paddb, _mm_add_epi8, _mm_add_pi8)
@@ -240,33 +258,41 @@ __attribute__((target("sse3"))) static __m128i r_movsldup(__m128i b)
 
 struct iop {
 	const char *name;
-	const char *xmm;  /* opcode after 66 0F (or full prefix+opcode when pfx set) */
+	const char *xmm; /* opcode after 66 0F (or full prefix+opcode when pfx set) */
 	ref128 r128;
-	ref64 r64;        /* MMX form: 0F opcode, same byte */
-	int shift;        /* second operand is a shift count */
+	ref64 r64; /* MMX form: 0F opcode, same byte */
+	int shift; /* second operand is a shift count */
 };
 
-#define E(n, op, sh) { #n, op, r_##n, m_##n, sh }
-#define E128(n, op) { #n, op, r_##n, NULL, 0 }
+#define E(n, op, sh)                     \
+	{                                \
+#n, op, r_##n, m_##n, sh \
+	}
+#define E128(n, op)                    \
+	{                              \
+#n, op, r_##n, NULL, 0 \
+	}
 static const struct iop iops[] = {
-	E(paddb, "fc", 0), E(paddw, "fd", 0), E(paddd, "fe", 0), E(paddq, "d4", 0),
-	E(psubb, "f8", 0), E(psubw, "f9", 0), E(psubd, "fa", 0), E(psubq, "fb", 0),
-	E(paddsb, "ec", 0), E(paddsw, "ed", 0), E(paddusb, "dc", 0), E(paddusw, "dd", 0),
-	E(psubsb, "e8", 0), E(psubsw, "e9", 0), E(psubusb, "d8", 0), E(psubusw, "d9", 0),
-	E(pmullw, "d5", 0), E(pmulhw, "e5", 0), E(pmulhuw, "e4", 0), E(pmuludq, "f4", 0),
-	E(pmaddwd, "f5", 0), E(pavgb, "e0", 0), E(pavgw, "e3", 0), E(psadbw, "f6", 0),
-	E(pminub, "da", 0), E(pmaxub, "de", 0), E(pminsw, "ea", 0), E(pmaxsw, "ee", 0),
-	E(pcmpeqb, "74", 0), E(pcmpeqw, "75", 0), E(pcmpeqd, "76", 0),
-	E(pcmpgtb, "64", 0), E(pcmpgtw, "65", 0), E(pcmpgtd, "66", 0),
-	E(pand, "db", 0), E(pandn, "df", 0), E(por, "eb", 0), E(pxor, "ef", 0),
-	E(psllw, "f1", 1), E(pslld, "f2", 1), E(psllq, "f3", 1),
-	E(psrlw, "d1", 1), E(psrld, "d2", 1), E(psrlq, "d3", 1),
-	E(psraw, "e1", 1), E(psrad, "e2", 1),
-	E(packsswb, "63", 0), E(packuswb, "67", 0), E(packssdw, "6b", 0),
-	E(punpcklbw, "60", 0), E(punpcklwd, "61", 0), E(punpckldq, "62", 0),
-	E(punpckhbw, "68", 0), E(punpckhwd, "69", 0), E(punpckhdq, "6a", 0),
-	E128(punpcklqdq, "6c"), E128(punpckhqdq, "6d"),
-	E128(unpcklpd, "14"), E128(unpckhpd, "15"),
+	E(paddb, "fc", 0),     E(paddw, "fd", 0),      E(paddd, "fe", 0),
+	E(paddq, "d4", 0),     E(psubb, "f8", 0),      E(psubw, "f9", 0),
+	E(psubd, "fa", 0),     E(psubq, "fb", 0),      E(paddsb, "ec", 0),
+	E(paddsw, "ed", 0),    E(paddusb, "dc", 0),    E(paddusw, "dd", 0),
+	E(psubsb, "e8", 0),    E(psubsw, "e9", 0),     E(psubusb, "d8", 0),
+	E(psubusw, "d9", 0),   E(pmullw, "d5", 0),     E(pmulhw, "e5", 0),
+	E(pmulhuw, "e4", 0),   E(pmuludq, "f4", 0),    E(pmaddwd, "f5", 0),
+	E(pavgb, "e0", 0),     E(pavgw, "e3", 0),      E(psadbw, "f6", 0),
+	E(pminub, "da", 0),    E(pmaxub, "de", 0),     E(pminsw, "ea", 0),
+	E(pmaxsw, "ee", 0),    E(pcmpeqb, "74", 0),    E(pcmpeqw, "75", 0),
+	E(pcmpeqd, "76", 0),   E(pcmpgtb, "64", 0),    E(pcmpgtw, "65", 0),
+	E(pcmpgtd, "66", 0),   E(pand, "db", 0),       E(pandn, "df", 0),
+	E(por, "eb", 0),       E(pxor, "ef", 0),       E(psllw, "f1", 1),
+	E(pslld, "f2", 1),     E(psllq, "f3", 1),      E(psrlw, "d1", 1),
+	E(psrld, "d2", 1),     E(psrlq, "d3", 1),      E(psraw, "e1", 1),
+	E(psrad, "e2", 1),     E(packsswb, "63", 0),   E(packuswb, "67", 0),
+	E(packssdw, "6b", 0),  E(punpcklbw, "60", 0),  E(punpcklwd, "61", 0),
+	E(punpckldq, "62", 0), E(punpckhbw, "68", 0),  E(punpckhwd, "69", 0),
+	E(punpckhdq, "6a", 0), E128(punpcklqdq, "6c"), E128(punpckhqdq, "6d"),
+	E128(unpcklpd, "14"),  E128(unpckhpd, "15"),
 };
 
 /* Shift counts: small ones mostly, some past the element width. */
@@ -327,14 +353,16 @@ static void test_int_ops(void **state)
 				c->fpu.tag = 0;
 				assert_int_equal(run(c, &mm), 0);
 				if (c->mmx[0] != w)
-					fail_msg("%s mm: %#llx, %#llx -> %#llx, want %#llx", o->name,
-						 (unsigned long long)x, (unsigned long long)y,
+					fail_msg("%s mm: %#llx, %#llx -> %#llx, want %#llx",
+						 o->name, (unsigned long long)x,
+						 (unsigned long long)y,
 						 (unsigned long long)c->mmx[0],
 						 (unsigned long long)w);
 				assert_int_equal(c->fpu.tag, 0xff);
 				assert_int_equal(c->fpu.top, 0);
 				c->mmx[0] = x;
-				memcpy((uint8_t *)mem + 3, &y, 8); /* MMX operands need no alignment */
+				memcpy((uint8_t *)mem + 3, &y,
+				       8); /* MMX operands need no alignment */
 				c->r[X86_RAX] = (uint64_t)(uintptr_t)mem + 3;
 				assert_int_equal(run(c, &mmem), 0);
 				assert_true(c->mmx[0] == w);
@@ -345,17 +373,32 @@ static void test_int_ops(void **state)
 }
 
 /* The bit-logic FP forms (0F 54..57, no prefix) and unpcklps/unpckhps. */
-static __m128i r_andps(__m128i a, __m128i b) { return _mm_and_si128(a, b); }
-static __m128i r_andnps(__m128i a, __m128i b) { return _mm_andnot_si128(a, b); }
-static __m128i r_orps(__m128i a, __m128i b) { return _mm_or_si128(a, b); }
-static __m128i r_xorps(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
+static __m128i r_andps(__m128i a, __m128i b)
+{
+	return _mm_and_si128(a, b);
+}
+static __m128i r_andnps(__m128i a, __m128i b)
+{
+	return _mm_andnot_si128(a, b);
+}
+static __m128i r_orps(__m128i a, __m128i b)
+{
+	return _mm_or_si128(a, b);
+}
+static __m128i r_xorps(__m128i a, __m128i b)
+{
+	return _mm_xor_si128(a, b);
+}
 
 static void test_ps_logic(void **state)
 {
-	static const struct { const char *hex; ref128 r; } t[] = {
-		{ "0f54c1", r_andps }, { "660f54c1", r_andps }, { "0f55c1", r_andnps },
-		{ "660f55c1", r_andnps }, { "0f56c1", r_orps }, { "660f56c1", r_orps },
-		{ "0f57c1", r_xorps }, { "660f57c1", r_xorps }, { "0f14c1", r_unpcklps },
+	static const struct {
+		const char *hex;
+		ref128 r;
+	} t[] = {
+		{ "0f54c1", r_andps },	  { "660f54c1", r_andps }, { "0f55c1", r_andnps },
+		{ "660f55c1", r_andnps }, { "0f56c1", r_orps },	   { "660f56c1", r_orps },
+		{ "0f57c1", r_xorps },	  { "660f57c1", r_xorps }, { "0f14c1", r_unpcklps },
 		{ "0f15c1", r_unpckhps },
 	};
 	struct x86_cpu *c = *state;
@@ -380,12 +423,17 @@ static void test_ps_logic(void **state)
 static void test_shift_imm(void **state)
 {
 	/* group opcode, /r, reference by count */
-	static const struct { const char *op; unsigned modrm; ref128 r; } t[] = {
+	static const struct {
+		const char *op;
+		unsigned modrm;
+		ref128 r;
+	} t[] = {
 		{ "71", 0xf0, r_psllw }, { "71", 0xd0, r_psrlw }, { "71", 0xe0, r_psraw },
 		{ "72", 0xf0, r_pslld }, { "72", 0xd0, r_psrld }, { "72", 0xe0, r_psrad },
 		{ "73", 0xf0, r_psllq }, { "73", 0xd0, r_psrlq },
 	};
-	static const unsigned counts[] = { 0, 1, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 255 };
+	static const unsigned counts[] = { 0,  1,  3,  7,  8,  15, 16,	17,
+					   31, 32, 33, 63, 64, 65, 128, 255 };
 	struct x86_cpu *c = *state;
 	char hex[32];
 
@@ -395,7 +443,8 @@ static void test_shift_imm(void **state)
 			__m128i a = rnd128(), cnt = _mm_cvtsi32_si128((int)counts[j]);
 			uint64_t a64 = (uint64_t)_mm_cvtsi128_si64(a);
 
-			snprintf(hex, sizeof(hex), "660f%s%02x%02x", t[k].op, t[k].modrm, counts[j]);
+			snprintf(hex, sizeof(hex), "660f%s%02x%02x", t[k].op, t[k].modrm,
+				 counts[j]);
 			dec(hex, &x);
 			setx(c, 0, a);
 			assert_int_equal(run(c, &x), 0);
@@ -468,43 +517,43 @@ static void test_byte_shift(void **state)
 
 /* ---- shuffles by immediate ---------------------------------------------- */
 
-#define SHUF_CHECK(imm)                                                                 \
-	do {                                                                            \
-		__m128i a = rnd128(), b = rnd128();                                     \
-		__m64 m;                                                                \
-		uint64_t w;                                                             \
-		struct x86_insn i;                                                      \
-		dec("660f70c1" #imm, &i);                                              \
-		setx(c, 1, b);                                                          \
-		run(c, &i);                                                             \
-		expect128(getx(c, 0), _mm_shuffle_epi32(b, 0x##imm), "pshufd " #imm, a, b); \
-		dec("f30f70c1" #imm, &i);                                              \
-		run(c, &i);                                                             \
-		expect128(getx(c, 0), _mm_shufflehi_epi16(b, 0x##imm), "pshufhw", a, b); \
-		dec("f20f70c1" #imm, &i);                                              \
-		run(c, &i);                                                             \
-		expect128(getx(c, 0), _mm_shufflelo_epi16(b, 0x##imm), "pshuflw", a, b); \
-		dec("0fc6c1" #imm, &i);                                                \
-		setx(c, 0, a);                                                          \
-		run(c, &i);                                                             \
-		expect128(getx(c, 0),                                                   \
-			  _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a),           \
-							  _mm_castsi128_ps(b), 0x##imm)), \
-			  "shufps", a, b);                                              \
-		dec("660fc6c1" #imm, &i);                                              \
-		setx(c, 0, a);                                                          \
-		run(c, &i);                                                             \
-		expect128(getx(c, 0),                                                   \
-			  _mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(a),           \
+#define SHUF_CHECK(imm)                                                                       \
+	do {                                                                                  \
+		__m128i a = rnd128(), b = rnd128();                                           \
+		__m64 m;                                                                      \
+		uint64_t w;                                                                   \
+		struct x86_insn i;                                                            \
+		dec("660f70c1" #imm, &i);                                                     \
+		setx(c, 1, b);                                                                \
+		run(c, &i);                                                                   \
+		expect128(getx(c, 0), _mm_shuffle_epi32(b, 0x##imm), "pshufd " #imm, a, b);   \
+		dec("f30f70c1" #imm, &i);                                                     \
+		run(c, &i);                                                                   \
+		expect128(getx(c, 0), _mm_shufflehi_epi16(b, 0x##imm), "pshufhw", a, b);      \
+		dec("f20f70c1" #imm, &i);                                                     \
+		run(c, &i);                                                                   \
+		expect128(getx(c, 0), _mm_shufflelo_epi16(b, 0x##imm), "pshuflw", a, b);      \
+		dec("0fc6c1" #imm, &i);                                                       \
+		setx(c, 0, a);                                                                \
+		run(c, &i);                                                                   \
+		expect128(getx(c, 0),                                                         \
+			  _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a),                \
+							  _mm_castsi128_ps(b), 0x##imm)),     \
+			  "shufps", a, b);                                                    \
+		dec("660fc6c1" #imm, &i);                                                     \
+		setx(c, 0, a);                                                                \
+		run(c, &i);                                                                   \
+		expect128(getx(c, 0),                                                         \
+			  _mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(a),                \
 							  _mm_castsi128_pd(b), 0x##imm & 3)), \
-			  "shufpd", a, b);                                              \
-		dec("0f70c1" #imm, &i);                                                \
-		c->mmx[1] = (uint64_t)_mm_cvtsi128_si64(b);                             \
-		run(c, &i);                                                             \
-		m = _mm_shuffle_pi16(_mm_cvtsi64_m64(_mm_cvtsi128_si64(b)), 0x##imm);   \
-		w = (uint64_t)_mm_cvtm64_si64(m);                                       \
-		_mm_empty();                                                            \
-		assert_true(c->mmx[0] == w);                                            \
+			  "shufpd", a, b);                                                    \
+		dec("0f70c1" #imm, &i);                                                       \
+		c->mmx[1] = (uint64_t)_mm_cvtsi128_si64(b);                                   \
+		run(c, &i);                                                                   \
+		m = _mm_shuffle_pi16(_mm_cvtsi64_m64(_mm_cvtsi128_si64(b)), 0x##imm);         \
+		w = (uint64_t)_mm_cvtm64_si64(m);                                             \
+		_mm_empty();                                                                  \
+		assert_true(c->mmx[0] == w);                                                  \
 	} while (0)
 
 static void test_shuffles(void **state)
@@ -570,7 +619,8 @@ static void test_pinsrw_pextrw(void **state)
 		}
 		c->mmx[1] = 0x1111222233334444ull;
 		assert_int_equal(run(c, &extm), 0);
-		assert_true(c->r[X86_RAX] == ((0x1111222233334444ull >> (16 * (imm & 3))) & 0xffff));
+		assert_true(c->r[X86_RAX] ==
+			    ((0x1111222233334444ull >> (16 * (imm & 3))) & 0xffff));
 	}
 }
 
@@ -607,7 +657,7 @@ static void test_movd_movq(void **state)
 
 	dec("f30f7ec1", &i); /* movq xmm0, xmm1: upper cleared */
 	setx(c, 0, a);
-	setx(c, 1, _mm_set_epi64x(-1, 0x55)); 
+	setx(c, 1, _mm_set_epi64x(-1, 0x55));
 	run(c, &i);
 	expect128(getx(c, 0), _mm_set_epi64x(0, 0x55), "movq xmm0, xmm1", a, a);
 
@@ -653,7 +703,8 @@ static void test_scalar_and_half_moves(void **state)
 	struct x86_insn i;
 	__m128i a = _mm_set_epi32(0x44444444, 0x33333333, 0x22222222, 0x11111111);
 	__m128i b = _mm_set_epi32(0x48888888, 0x47777777, 0x46666666, 0x45555555);
-	uint32_t m[4] __attribute__((aligned(16))) = { 0xa0a0a0a0, 0xb0b0b0b0, 0xc0c0c0c0, 0xd0d0d0d0 };
+	uint32_t m[4]
+		__attribute__((aligned(16))) = { 0xa0a0a0a0, 0xb0b0b0b0, 0xc0c0c0c0, 0xd0d0d0d0 };
 
 	c->r[X86_RAX] = (uint64_t)(uintptr_t)m;
 	dec("f30f10c1", &i); /* movss xmm0, xmm1: merge */
@@ -672,8 +723,8 @@ static void test_scalar_and_half_moves(void **state)
 		  "movsd r,r", a, b);
 	dec("f20f1000", &i);
 	run(c, &i);
-	expect128(getx(c, 0), _mm_set_epi32(0, 0, (int)0xb0b0b0b0, (int)0xa0a0a0a0), "movsd r,m",
-		  a, b);
+	expect128(getx(c, 0), _mm_set_epi32(0, 0, (int)0xb0b0b0b0, (int)0xa0a0a0a0), "movsd r,m", a,
+		  b);
 	dec("f30f1108", &i); /* movss [rax], xmm1 */
 	run(c, &i);
 	assert_true(m[0] == 0x45555555 && m[1] == 0xb0b0b0b0);
@@ -707,12 +758,10 @@ static void test_scalar_and_half_moves(void **state)
 		  "movddup", a, b);
 	dec("f30f16c1", &i); /* movshdup */
 	run(c, &i);
-	expect128(getx(c, 0), r_movshdup(b), "movshdup",
-		  a, b);
+	expect128(getx(c, 0), r_movshdup(b), "movshdup", a, b);
 	dec("f30f12c1", &i); /* movsldup */
 	run(c, &i);
-	expect128(getx(c, 0), r_movsldup(b), "movsldup",
-		  a, b);
+	expect128(getx(c, 0), r_movsldup(b), "movsldup", a, b);
 }
 
 /* The string movsd (A5, with and without rep) and cmpsd (A7) share their
@@ -811,8 +860,8 @@ static void test_maskmov_and_nt(void **state)
 static void test_alignment(void **state)
 {
 	struct x86_cpu *c = *state;
-	static const char *const aligned[] = { "0f2800", "660f6f00", "660f2800", "660fd400",
-					       "660f7000 1b", "0f5800", "660fe700", "f30f1600" };
+	static const char *const aligned[] = { "0f2800",      "660f6f00", "660f2800", "660fd400",
+					       "660f7000 1b", "0f5800",	  "660fe700", "f30f1600" };
 	static const char *const unaligned[] = { "0f1000", "f30f6f00", "660f1000", "f20ff000",
 						 "0fd400", "f20f1200", "f30f5800" };
 	uint8_t *buf = aligned_alloc(16, 64);

@@ -46,7 +46,7 @@ static uint64_t rnd(void)
  * exponent so that arithmetic mostly stays finite. */
 static uint32_t rf32(void)
 {
-	static const uint32_t sp[] = { 0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+	static const uint32_t sp[] = { 0,	   0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
 				       0xffc00001, 0x7fa00000, 0xff812345, 0x00000001, 0x807fffff,
 				       0x00400000, 0x7f7fffff, 0x00800000, 0x3f800000, 0x4f000000,
 				       0xcf000000, 0x5f000000, 0x3f000000, 0x3fc00000 };
@@ -59,13 +59,26 @@ static uint32_t rf32(void)
 
 static uint64_t rf64(void)
 {
-	static const uint64_t sp[] = { 0, 0x8000000000000000, 0x7ff0000000000000,
-				       0xfff0000000000000, 0x7ff8000000000000, 0xfff8000000000001,
-				       0x7ff4000000000000, 0x0000000000000001, 0x800fffffffffffff,
-				       0x7fefffffffffffff, 0x0010000000000000, 0x3ff0000000000000,
-				       0x41e0000000000000, 0xc1e0000000000000, 0x43e0000000000000,
-				       0x3fe0000000000000, 0x3ff8000000000000, 0x41dfffffffc00000,
-				       0x3810000000000000, 0x47efffffe0000000 };
+	static const uint64_t sp[] = { 0,
+				       0x8000000000000000,
+				       0x7ff0000000000000,
+				       0xfff0000000000000,
+				       0x7ff8000000000000,
+				       0xfff8000000000001,
+				       0x7ff4000000000000,
+				       0x0000000000000001,
+				       0x800fffffffffffff,
+				       0x7fefffffffffffff,
+				       0x0010000000000000,
+				       0x3ff0000000000000,
+				       0x41e0000000000000,
+				       0xc1e0000000000000,
+				       0x43e0000000000000,
+				       0x3fe0000000000000,
+				       0x3ff8000000000000,
+				       0x41dfffffffc00000,
+				       0x3810000000000000,
+				       0x47efffffe0000000 };
 	uint64_t v = rnd();
 
 	if ((v & 3) == 0)
@@ -160,7 +173,7 @@ static void expect128(__m128i got, __m128i want, const char *what, __m128i a, __
 
 static int setup(void **state)
 {
-	struct x86_cpu *c = aligned_alloc(64, sizeof(*c));
+	struct x86_cpu *c = aligned_alloc(64, (sizeof(*c) + 63) & ~(size_t)63);
 
 	if (!c)
 		return -1;
@@ -183,15 +196,23 @@ typedef __m128i (*ref2)(__m128i, __m128i);
 #define PD(x) _mm_castsi128_pd(x)
 #define IPS(x) _mm_castps_si128(x)
 #define IPD(x) _mm_castpd_si128(x)
-#define RPS(name, expr) \
-	REF static __m128i name(__m128i a, __m128i b) { (void)a; return IPS(expr); }
-#define RPD(name, expr) \
-	REF static __m128i name(__m128i a, __m128i b) { (void)a; return IPD(expr); }
+#define RPS(name, expr)                               \
+	REF static __m128i name(__m128i a, __m128i b) \
+	{                                             \
+		(void)a;                              \
+		return IPS(expr);                     \
+	}
+#define RPD(name, expr)                               \
+	REF static __m128i name(__m128i a, __m128i b) \
+	{                                             \
+		(void)a;                              \
+		return IPD(expr);                     \
+	}
 
-#define RARITH(op, intr)                                                                   \
-	RPS(r_##op##ps, _mm_##intr##_ps(PS(a), PS(b)))                                     \
-	RPS(r_##op##ss, _mm_##intr##_ss(PS(a), PS(b)))                                     \
-	RPD(r_##op##pd, _mm_##intr##_pd(PD(a), PD(b)))                                     \
+#define RARITH(op, intr)                               \
+	RPS(r_##op##ps, _mm_##intr##_ps(PS(a), PS(b))) \
+	RPS(r_##op##ss, _mm_##intr##_ss(PS(a), PS(b))) \
+	RPD(r_##op##pd, _mm_##intr##_pd(PD(a), PD(b))) \
 	RPD(r_##op##sd, _mm_##intr##_sd(PD(a), PD(b)))
 RARITH(add, add)
 RARITH(sub, sub)
@@ -207,10 +228,10 @@ RPS(r_rcpps, _mm_rcp_ps(PS(b)))
 RPS(r_rcpss, _mm_move_ss(PS(a), _mm_rcp_ss(PS(b))))
 RPS(r_rsqrtps, _mm_rsqrt_ps(PS(b)))
 RPS(r_rsqrtss, _mm_move_ss(PS(a), _mm_rsqrt_ss(PS(b))))
-#define RCMP(n, intr)                                                                      \
-	RPS(r_cmp##n##ps, _mm_##intr##_ps(PS(a), PS(b)))                                   \
-	RPS(r_cmp##n##ss, _mm_##intr##_ss(PS(a), PS(b)))                                   \
-	RPD(r_cmp##n##pd, _mm_##intr##_pd(PD(a), PD(b)))                                   \
+#define RCMP(n, intr)                                    \
+	RPS(r_cmp##n##ps, _mm_##intr##_ps(PS(a), PS(b))) \
+	RPS(r_cmp##n##ss, _mm_##intr##_ss(PS(a), PS(b))) \
+	RPD(r_cmp##n##pd, _mm_##intr##_pd(PD(a), PD(b))) \
 	RPD(r_cmp##n##sd, _mm_##intr##_sd(PD(a), PD(b)))
 RCMP(0, cmpeq)
 RCMP(1, cmplt)
@@ -225,17 +246,51 @@ RPS(r_cvtsd2ss, _mm_cvtsd_ss(PS(a), PD(b)))
 RPD(r_cvtps2pd, _mm_cvtps_pd(PS(b)))
 RPS(r_cvtpd2ps, _mm_cvtpd_ps(PD(b)))
 RPS(r_cvtdq2ps, _mm_cvtepi32_ps(b))
-REF static __m128i r_cvtps2dq(__m128i a, __m128i b) { (void)a; return _mm_cvtps_epi32(PS(b)); }
-REF static __m128i r_cvttps2dq(__m128i a, __m128i b) { (void)a; return _mm_cvttps_epi32(PS(b)); }
+REF static __m128i r_cvtps2dq(__m128i a, __m128i b)
+{
+	(void)a;
+	return _mm_cvtps_epi32(PS(b));
+}
+REF static __m128i r_cvttps2dq(__m128i a, __m128i b)
+{
+	(void)a;
+	return _mm_cvttps_epi32(PS(b));
+}
 RPD(r_cvtdq2pd, _mm_cvtepi32_pd(b))
-REF static __m128i r_cvtpd2dq(__m128i a, __m128i b) { (void)a; return _mm_cvtpd_epi32(PD(b)); }
-REF static __m128i r_cvttpd2dq(__m128i a, __m128i b) { (void)a; return _mm_cvttpd_epi32(PD(b)); }
-REF3 static __m128i r_addsubps(__m128i a, __m128i b) { return IPS(_mm_addsub_ps(PS(a), PS(b))); }
-REF3 static __m128i r_addsubpd(__m128i a, __m128i b) { return IPD(_mm_addsub_pd(PD(a), PD(b))); }
-REF3 static __m128i r_haddps(__m128i a, __m128i b) { return IPS(_mm_hadd_ps(PS(a), PS(b))); }
-REF3 static __m128i r_haddpd(__m128i a, __m128i b) { return IPD(_mm_hadd_pd(PD(a), PD(b))); }
-REF3 static __m128i r_hsubps(__m128i a, __m128i b) { return IPS(_mm_hsub_ps(PS(a), PS(b))); }
-REF3 static __m128i r_hsubpd(__m128i a, __m128i b) { return IPD(_mm_hsub_pd(PD(a), PD(b))); }
+REF static __m128i r_cvtpd2dq(__m128i a, __m128i b)
+{
+	(void)a;
+	return _mm_cvtpd_epi32(PD(b));
+}
+REF static __m128i r_cvttpd2dq(__m128i a, __m128i b)
+{
+	(void)a;
+	return _mm_cvttpd_epi32(PD(b));
+}
+REF3 static __m128i r_addsubps(__m128i a, __m128i b)
+{
+	return IPS(_mm_addsub_ps(PS(a), PS(b)));
+}
+REF3 static __m128i r_addsubpd(__m128i a, __m128i b)
+{
+	return IPD(_mm_addsub_pd(PD(a), PD(b)));
+}
+REF3 static __m128i r_haddps(__m128i a, __m128i b)
+{
+	return IPS(_mm_hadd_ps(PS(a), PS(b)));
+}
+REF3 static __m128i r_haddpd(__m128i a, __m128i b)
+{
+	return IPD(_mm_hadd_pd(PD(a), PD(b)));
+}
+REF3 static __m128i r_hsubps(__m128i a, __m128i b)
+{
+	return IPS(_mm_hsub_ps(PS(a), PS(b)));
+}
+REF3 static __m128i r_hsubpd(__m128i a, __m128i b)
+{
+	return IPD(_mm_hsub_pd(PD(a), PD(b)));
+}
 
 /* MMX-operand conversions: the host's own MMX-form instruction (GCC's
  * intrinsics for these may convert all four lanes of an XMM register, which
@@ -256,16 +311,16 @@ REF static __m128i r_cvtpi2pd(__m128i a, __m128i b)
 	return a;
 }
 
-#define RTOPI(name, insn)                                                                  \
-	REF static __m128i name(__m128i a, __m128i b)                                      \
-	{                                                                                  \
-		__m64 m;                                                                   \
-		long long r;                                                               \
-		(void)a;                                                                   \
-		__asm__ volatile(insn " %1, %0" : "=y"(m) : "x"(b));                       \
-		r = _mm_cvtm64_si64(m);                                                    \
-		_mm_empty();                                                               \
-		return _mm_cvtsi64_si128(r);                                               \
+#define RTOPI(name, insn)                                            \
+	REF static __m128i name(__m128i a, __m128i b)                \
+	{                                                            \
+		__m64 m;                                             \
+		long long r;                                         \
+		(void)a;                                             \
+		__asm__ volatile(insn " %1, %0" : "=y"(m) : "x"(b)); \
+		r = _mm_cvtm64_si64(m);                              \
+		_mm_empty();                                         \
+		return _mm_cvtsi64_si128(r);                         \
 	}
 RTOPI(r_cvtps2pi, "cvtps2pi")
 RTOPI(r_cvttps2pi, "cvttps2pi")
@@ -279,25 +334,34 @@ enum { K_PS, K_PD, K_DQ }; /* input generator */
 struct fop {
 	const char *name;
 	const char *rr, *rm; /* xmm0, xmm1 and xmm0, [rax] (NULL: no memory form tested) */
-	unsigned msize;      /* bytes the memory form reads */
+	unsigned msize;	     /* bytes the memory form reads */
 	ref2 r;
 	int kind;
 };
 
-#define F4(op, opc)                                                                        \
-	{ #op "ps", "0f" opc "c1", "0f" opc "00", 16, r_##op##ps, K_PS },                  \
-	{ #op "ss", "f30f" opc "c1", "f30f" opc "00", 4, r_##op##ss, K_PS },               \
-	{ #op "pd", "660f" opc "c1", "660f" opc "00", 16, r_##op##pd, K_PD },              \
-	{ #op "sd", "f20f" opc "c1", "f20f" opc "00", 8, r_##op##sd, K_PD }
-#define C4(n)                                                                              \
-	{ "cmpps" #n, "0fc2c10" #n, "0fc2000" #n, 16, r_cmp##n##ps, K_PS },                \
-	{ "cmpss" #n, "f30fc2c10" #n, "f30fc2000" #n, 4, r_cmp##n##ss, K_PS },             \
-	{ "cmppd" #n, "660fc2c10" #n, "660fc2000" #n, 16, r_cmp##n##pd, K_PD },            \
-	{ "cmpsd" #n, "f20fc2c10" #n, "f20fc2000" #n, 8, r_cmp##n##sd, K_PD }
+#define F4(op, opc)                                                                   \
+	{ #op "ps", "0f" opc "c1", "0f" opc "00", 16, r_##op##ps, K_PS },             \
+		{ #op "ss", "f30f" opc "c1", "f30f" opc "00", 4, r_##op##ss, K_PS },  \
+		{ #op "pd", "660f" opc "c1", "660f" opc "00", 16, r_##op##pd, K_PD }, \
+	{                                                                             \
+#op "sd", "f20f" opc "c1", "f20f" opc "00", 8, r_##op##sd, K_PD       \
+	}
+#define C4(n)                                                                           \
+	{ "cmpps" #n, "0fc2c10" #n, "0fc2000" #n, 16, r_cmp##n##ps, K_PS },             \
+		{ "cmpss" #n, "f30fc2c10" #n, "f30fc2000" #n, 4, r_cmp##n##ss, K_PS },  \
+		{ "cmppd" #n, "660fc2c10" #n, "660fc2000" #n, 16, r_cmp##n##pd, K_PD }, \
+	{                                                                               \
+		"cmpsd" #n, "f20fc2c10" #n, "f20fc2000" #n, 8, r_cmp##n##sd, K_PD       \
+	}
 
 static const struct fop fops[] = {
-	F4(add, "58"), F4(sub, "5c"), F4(mul, "59"), F4(div, "5e"), F4(min, "5d"),
-	F4(max, "5f"), F4(sqrt, "51"),
+	F4(add, "58"),
+	F4(sub, "5c"),
+	F4(mul, "59"),
+	F4(div, "5e"),
+	F4(min, "5d"),
+	F4(max, "5f"),
+	F4(sqrt, "51"),
 	{ "rcpps", "0f53c1", "0f5300", 16, r_rcpps, K_PS },
 	{ "rcpss", "f30f53c1", "f30f5300", 4, r_rcpss, K_PS },
 	{ "rsqrtps", "0f52c1", "0f5200", 16, r_rsqrtps, K_PS },
@@ -308,7 +372,14 @@ static const struct fop fops[] = {
 	{ "haddpd", "660f7cc1", "660f7c00", 16, r_haddpd, K_PD },
 	{ "hsubps", "f20f7dc1", "f20f7d00", 16, r_hsubps, K_PS },
 	{ "hsubpd", "660f7dc1", "660f7d00", 16, r_hsubpd, K_PD },
-	C4(0), C4(1), C4(2), C4(3), C4(4), C4(5), C4(6), C4(7),
+	C4(0),
+	C4(1),
+	C4(2),
+	C4(3),
+	C4(4),
+	C4(5),
+	C4(6),
+	C4(7),
 	/* "cmpps" with imm8 > 7: the legacy encoding uses imm8[2:0] */
 	{ "cmpps 0x0d", "0fc2c10d", NULL, 16, r_cmp5ps, K_PS },
 	{ "cvtss2sd", "f30f5ac1", "f30f5a00", 4, r_cvtss2sd, K_PS },
@@ -332,8 +403,8 @@ static __m128i gen(int kind)
 	return _mm_set_epi64x((long long)rnd(), (long long)rnd());
 }
 
-static void fail128(const char *what, unsigned mode, __m128i a, __m128i b, __m128i got,
-		    unsigned gf, __m128i want, unsigned wf)
+static void fail128(const char *what, unsigned mode, __m128i a, __m128i b, __m128i got, unsigned gf,
+		    __m128i want, unsigned wf)
 {
 	uint64_t x[2], y[2], g[2], w[2];
 
@@ -409,8 +480,8 @@ static void test_fp_ops(void **state)
  * ending at an unreadable page does not fault. */
 static void test_partial_reads(void **state)
 {
-	static const char *const forms[] = { "f30f5800", "f20f5800", "0f2f00", "660f2e00",
-					     "f30f5a00", "0f5a00", "f30fe600", "f20f1200",
+	static const char *const forms[] = { "f30f5800", "f20f5800", "0f2f00",	 "660f2e00",
+					     "f30f5a00", "0f5a00",   "f30fe600", "f20f1200",
 					     "f30f1000", "f20f1000" };
 	static const unsigned size[] = { 4, 8, 4, 8, 4, 8, 8, 8, 4, 8 };
 	struct x86_cpu *c = *state;
@@ -433,14 +504,38 @@ static void test_partial_reads(void **state)
 
 /* ---- conversions with a GPR or MMX side --------------------------------- */
 
-REF static uint64_t r_cvtss2si32(__m128i b) { return (uint32_t)_mm_cvtss_si32(PS(b)); }
-REF static uint64_t r_cvttss2si32(__m128i b) { return (uint32_t)_mm_cvttss_si32(PS(b)); }
-REF static uint64_t r_cvtsd2si32(__m128i b) { return (uint32_t)_mm_cvtsd_si32(PD(b)); }
-REF static uint64_t r_cvttsd2si32(__m128i b) { return (uint32_t)_mm_cvttsd_si32(PD(b)); }
-REF static uint64_t r_cvtss2si64(__m128i b) { return (uint64_t)_mm_cvtss_si64(PS(b)); }
-REF static uint64_t r_cvttss2si64(__m128i b) { return (uint64_t)_mm_cvttss_si64(PS(b)); }
-REF static uint64_t r_cvtsd2si64(__m128i b) { return (uint64_t)_mm_cvtsd_si64(PD(b)); }
-REF static uint64_t r_cvttsd2si64(__m128i b) { return (uint64_t)_mm_cvttsd_si64(PD(b)); }
+REF static uint64_t r_cvtss2si32(__m128i b)
+{
+	return (uint32_t)_mm_cvtss_si32(PS(b));
+}
+REF static uint64_t r_cvttss2si32(__m128i b)
+{
+	return (uint32_t)_mm_cvttss_si32(PS(b));
+}
+REF static uint64_t r_cvtsd2si32(__m128i b)
+{
+	return (uint32_t)_mm_cvtsd_si32(PD(b));
+}
+REF static uint64_t r_cvttsd2si32(__m128i b)
+{
+	return (uint32_t)_mm_cvttsd_si32(PD(b));
+}
+REF static uint64_t r_cvtss2si64(__m128i b)
+{
+	return (uint64_t)_mm_cvtss_si64(PS(b));
+}
+REF static uint64_t r_cvttss2si64(__m128i b)
+{
+	return (uint64_t)_mm_cvttss_si64(PS(b));
+}
+REF static uint64_t r_cvtsd2si64(__m128i b)
+{
+	return (uint64_t)_mm_cvtsd_si64(PD(b));
+}
+REF static uint64_t r_cvttsd2si64(__m128i b)
+{
+	return (uint64_t)_mm_cvttsd_si64(PD(b));
+}
 
 static void test_cvt_to_int(void **state)
 {
@@ -484,9 +579,10 @@ static void test_cvt_to_int(void **state)
 			wf = _mm_getcsr();
 			_mm_setcsr(0x1f80);
 			if (got != want || gf != wf)
-				fail_msg("%s mxcsr %#x in %#llx: %#llx flags %#x, want %#llx flags %#x",
-					 t[k].rr, mode, (unsigned long long)_mm_cvtsi128_si64(b),
-					 (unsigned long long)got, gf, (unsigned long long)want, wf);
+				fail_msg(
+					"%s mxcsr %#x in %#llx: %#llx flags %#x, want %#llx flags %#x",
+					t[k].rr, mode, (unsigned long long)_mm_cvtsi128_si64(b),
+					(unsigned long long)got, gf, (unsigned long long)want, wf);
 			_mm_store_si128((__m128i *)mem, b);
 			c->r[X86_RAX] = (uint64_t)(uintptr_t)mem;
 			_mm_setcsr(mode);
@@ -498,10 +594,22 @@ static void test_cvt_to_int(void **state)
 	free(mem);
 }
 
-REF static __m128i r_cvtsi2ss32(__m128i a, uint64_t v) { return IPS(_mm_cvtsi32_ss(PS(a), (int)v)); }
-REF static __m128i r_cvtsi2sd32(__m128i a, uint64_t v) { return IPD(_mm_cvtsi32_sd(PD(a), (int)v)); }
-REF static __m128i r_cvtsi2ss64(__m128i a, uint64_t v) { return IPS(_mm_cvtsi64_ss(PS(a), (long long)v)); }
-REF static __m128i r_cvtsi2sd64(__m128i a, uint64_t v) { return IPD(_mm_cvtsi64_sd(PD(a), (long long)v)); }
+REF static __m128i r_cvtsi2ss32(__m128i a, uint64_t v)
+{
+	return IPS(_mm_cvtsi32_ss(PS(a), (int)v));
+}
+REF static __m128i r_cvtsi2sd32(__m128i a, uint64_t v)
+{
+	return IPD(_mm_cvtsi32_sd(PD(a), (int)v));
+}
+REF static __m128i r_cvtsi2ss64(__m128i a, uint64_t v)
+{
+	return IPS(_mm_cvtsi64_ss(PS(a), (long long)v));
+}
+REF static __m128i r_cvtsi2sd64(__m128i a, uint64_t v)
+{
+	return IPD(_mm_cvtsi64_sd(PD(a), (long long)v));
+}
 
 static void test_cvt_from_int(void **state)
 {
@@ -509,14 +617,23 @@ static void test_cvt_from_int(void **state)
 		const char *rr, *rm;
 		__m128i (*r)(__m128i, uint64_t);
 	} t[] = {
-		{ "f30f2ac0", "f30f2a03", r_cvtsi2ss32 },     /* xmm0, eax / [rbx] */
+		{ "f30f2ac0", "f30f2a03", r_cvtsi2ss32 }, /* xmm0, eax / [rbx] */
 		{ "f20f2ac0", "f20f2a03", r_cvtsi2sd32 },
 		{ "f3480f2ac0", "f3480f2a03", r_cvtsi2ss64 }, /* xmm0, rax / [rbx] */
 		{ "f2480f2ac0", "f2480f2a03", r_cvtsi2sd64 },
 	};
-	static const uint64_t edge[] = { 0, 1, ~0ull, 0x7fffffff, 0x80000000, 0x7fffffffffffffff,
-					 0x8000000000000000, 0x1000001, 0x1000003, 0x20000000000001,
-					 0x20000000000003, 0xffffffff00000001 };
+	static const uint64_t edge[] = { 0,
+					 1,
+					 ~0ull,
+					 0x7fffffff,
+					 0x80000000,
+					 0x7fffffffffffffff,
+					 0x8000000000000000,
+					 0x1000001,
+					 0x1000003,
+					 0x20000000000001,
+					 0x20000000000003,
+					 0xffffffff00000001 };
 	struct x86_cpu *c = *state;
 	uint64_t mem;
 
@@ -526,8 +643,9 @@ static void test_cvt_from_int(void **state)
 		dec(t[k].rr, &rr);
 		dec(t[k].rm, &rm);
 		for (int n = 0; n < N_RANDOM; n++) {
-			uint64_t v = (n & 1) ? edge[(size_t)n / 2 % (sizeof(edge) / sizeof(edge[0]))]
-					     : rnd() >> (rnd() & 63);
+			uint64_t v =
+				(n & 1) ? edge[(size_t)n / 2 % (sizeof(edge) / sizeof(edge[0]))] :
+					  rnd() >> (rnd() & 63);
 			__m128i a = rpd(), got, want;
 			unsigned mode = modes[n % NMODES], gf, wf;
 
@@ -601,13 +719,25 @@ static void test_cvt_mmx(void **state)
 
 /* ---- comiss & co. --------------------------------------------------------- */
 
-static int is_nan32(uint32_t v) { return (v & 0x7fffffff) > 0x7f800000; }
-static int is_nan64(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+static int is_nan32(uint32_t v)
+{
+	return (v & 0x7fffffff) > 0x7f800000;
+}
+static int is_nan64(uint64_t v)
+{
+	return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
 
 static void test_comis(void **state)
 {
-	static const struct { const char *hex; int dbl; int (*host)(__m128i, __m128i); } t[] = {
-		{ "0f2fc1", 0, NULL }, { "0f2ec1", 0, NULL }, { "660f2fc1", 1, NULL },
+	static const struct {
+		const char *hex;
+		int dbl;
+		int (*host)(__m128i, __m128i);
+	} t[] = {
+		{ "0f2fc1", 0, NULL },
+		{ "0f2ec1", 0, NULL },
+		{ "660f2fc1", 1, NULL },
 		{ "660f2ec1", 1, NULL },
 	};
 	struct x86_cpu *c = *state;
@@ -638,8 +768,10 @@ static void test_comis(void **state)
 
 				/* DAZ: denormal inputs compare as zero */
 				if (mode & 0x40) {
-					if (!(xb & 0x7ff0000000000000ull)) xb &= 1ull << 63;
-					if (!(yb & 0x7ff0000000000000ull)) yb &= 1ull << 63;
+					if (!(xb & 0x7ff0000000000000ull))
+						xb &= 1ull << 63;
+					if (!(yb & 0x7ff0000000000000ull))
+						yb &= 1ull << 63;
 				}
 				memcpy(&x, &xb, 8);
 				memcpy(&y, &yb, 8);
@@ -651,8 +783,10 @@ static void test_comis(void **state)
 				uint32_t yb = (uint32_t)_mm_cvtsi128_si32(b);
 
 				if (mode & 0x40) {
-					if (!(xb & 0x7f800000)) xb &= 1u << 31;
-					if (!(yb & 0x7f800000)) yb &= 1u << 31;
+					if (!(xb & 0x7f800000))
+						xb &= 1u << 31;
+					if (!(yb & 0x7f800000))
+						yb &= 1u << 31;
 				}
 				memcpy(&x, &xb, 4);
 				memcpy(&y, &yb, 4);
@@ -725,21 +859,21 @@ static void test_known_values(void **state)
 
 	/* minss: equal zeros and a NaN in either place give the second operand */
 	dec("f30f5dc1", &i);
-	setx(c, 0, _mm_set_epi32(1, 2, 3, 0));                /* +0 */
-	setx(c, 1, _mm_set_epi32(5, 6, 7, (int)0x80000000));  /* -0 */
+	setx(c, 0, _mm_set_epi32(1, 2, 3, 0));		     /* +0 */
+	setx(c, 1, _mm_set_epi32(5, 6, 7, (int)0x80000000)); /* -0 */
 	_mm_setcsr(0x1f80);
 	run(c, &i);
 	expect128(getx(c, 0), _mm_set_epi32(1, 2, 3, (int)0x80000000), "minss +0,-0", getx(c, 0),
 		  getx(c, 1));
-	setx(c, 0, _mm_set_epi32(1, 2, 3, 0x7fc00000));       /* NaN, 1.0 -> 1.0 */
+	setx(c, 0, _mm_set_epi32(1, 2, 3, 0x7fc00000)); /* NaN, 1.0 -> 1.0 */
 	setx(c, 1, _mm_set_epi32(5, 6, 7, 0x3f800000));
 	run(c, &i);
 	assert_true(lo64(c, 0) == (3ull << 32 | 0x3f800000));
 
 	/* DAZ+FTZ: a denormal input is zero, a denormal result is flushed */
-	dec("0f59c1", &i); /* mulps */
-	setx(c, 0, _mm_set1_epi32(0x00400000));               /* denormal */
-	setx(c, 1, _mm_set1_epi32(0x3f800000));               /* 1.0 */
+	dec("0f59c1", &i);			/* mulps */
+	setx(c, 0, _mm_set1_epi32(0x00400000)); /* denormal */
+	setx(c, 1, _mm_set1_epi32(0x3f800000)); /* 1.0 */
 	_mm_setcsr(0x1f80);
 	run(c, &i);
 	assert_int_equal(c->xmm[0].d[2], 0x00400000);
@@ -747,10 +881,10 @@ static void test_known_values(void **state)
 	setx(c, 0, _mm_set1_epi32(0x00400000));
 	run(c, &i);
 	assert_int_equal(c->xmm[0].d[2], 0);
-	setx(c, 0, _mm_set1_epi32(0x00800000));               /* smallest normal */
-	setx(c, 1, _mm_set1_epi32(0x3f000000));               /* 0.5 */
+	setx(c, 0, _mm_set1_epi32(0x00800000)); /* smallest normal */
+	setx(c, 1, _mm_set1_epi32(0x3f000000)); /* 0.5 */
 	run(c, &i);
-	assert_int_equal(c->xmm[0].d[1], 0);                  /* FTZ */
+	assert_int_equal(c->xmm[0].d[1], 0); /* FTZ */
 	_mm_setcsr(0x1f80);
 
 	/* addss keeps the upper three elements of the destination */
