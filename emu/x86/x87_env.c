@@ -104,6 +104,7 @@ static unsigned x87_env_load(struct x86_cpu *c, const uint8_t *p, unsigned osz)
 		ftw = x87_get16(p + 4);
 		c->fpu.fip = x87_get16(p + 6);
 		c->fpu.fdp = x87_get16(p + 10);
+		c->fpu.fop = 0; /* not in this format: cleared */
 	} else {
 		fsw = x87_get16(p + 4);
 		ftw = x87_get16(p + 8);
