@@ -124,18 +124,20 @@ int lx_mm_add(struct lx_mm *mm, uint64_t start, uint64_t end, int prot, int kind
 
 int lx_mm_protect(struct lx_mm *mm, uint64_t start, uint64_t end, int prot)
 {
-	size_t i = lx_mm_first(mm, start);
+	uint64_t at = start;
 
-	while (i < mm->n && mm->v[i].start < end) {
+	while (at < end) {
+		size_t i = lx_mm_first(mm, at);
+
+		if (i == mm->n || mm->v[i].start >= end)
+			break;
 		struct lx_map m = mm->v[i];
-		uint64_t s = m.start > start ? m.start : start;
+		uint64_t s = m.start > at ? m.start : at;
 		uint64_t e = m.end < end ? m.end : end;
 
-		if (m.kind != LX_MAP_FOREIGN && m.prot != prot) {
-			if (lx_mm_add(mm, s, e, prot, m.kind))
-				return -1;
-		}
-		i = lx_mm_first(mm, e);
+		if (m.kind != LX_MAP_FOREIGN && m.prot != prot && lx_mm_add(mm, s, e, prot, m.kind))
+			return -1;
+		at = e;
 	}
 	return 0;
 }
