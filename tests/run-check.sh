@@ -24,7 +24,12 @@ tally() { # name log rc
 		skip=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s)[.,].*/\1/p' "$log" | tail -n1)
 		pass=${pass:-0}
 		fail=$((run - pass - ${skip:-0}))
-		line=$(grep -E '^\[  (PASSED|FAILED)  \]' "$log" | tail -n1)
+		line=$(grep -E '^\[  PASSED  \]' "$log" | tail -n1)
+		line=${line:-"[  PASSED  ] 0 test(s)."}
+		if [ "$fail" -gt 0 ]; then
+			line="$line [  FAILED  ] $fail:$(sed -n 's/^\[  FAILED  \] \([A-Za-z_0-9]*\)$/ \1/p' "$log" |
+				sort -u | tr -d '\n')"
+		fi
 	else
 		line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
 		if [ -n "$line" ]; then
