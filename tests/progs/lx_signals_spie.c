@@ -1,0 +1,2 @@
+/* static-PIE build of lx_signals.c */
+#include "lx_signals.c"

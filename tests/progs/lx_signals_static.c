@@ -1,0 +1,2 @@
+/* static build of lx_signals.c */
+#include "lx_signals.c"

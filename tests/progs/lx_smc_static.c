@@ -1,0 +1,2 @@
+/* static build of lx_smc.c */
+#include "lx_smc.c"

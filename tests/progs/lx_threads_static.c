@@ -1,0 +1,2 @@
+/* static build of lx_threads.c */
+#include "lx_threads.c"
