@@ -86,7 +86,9 @@
 #define C_XCNT 21  /* SSE shift by register: xmm2 and [rbx] hold small counts */
 #define C_FXSAVE 22 /* fxsave: image fields hardware leaves alone are not compared */
 #define C_MASKMOV 23 /* maskmovdqu: rdi = DIFF_MEM */
-#define C_FSTENV 24 /* fnstenv: instruction/operand pointer fields not compared */
+#define C_FSTENV 24 /* fnstenv/fnsave: instruction/operand pointer fields not compared */
+#define C_BCD 25    /* [rbx] = valid packed BCD (fbld) */
+#define C_FRSTOR 26 /* [rbx] = a valid 108-byte fnsave image */
 
 #ifndef __ASSEMBLER__
 #include <setjmp.h>
@@ -170,7 +172,11 @@ void diff_run_native(struct diff_runner *r, const struct diff_form *f,
 enum x86_exit diff_run_code(struct diff_runner *r, struct x86_cpu *c, const uint8_t *code,
 			    size_t n);
 
-/* sys.c: cpuid, rdtsc, xgetbv — not host-identical by design */
+/* coverage.c: every mnemonic the emulator implements has a form here, or
+ * a reason not to */
+void diff_coverage(int verbose, unsigned *pass, unsigned *fail);
+
+/* sys.c: cpuid, rdtsc, xgetbv, rdtscp — not host-identical by design */
 void diff_sys_tests(struct diff_runner *r, int verbose, unsigned *pass, unsigned *fail,
 		    unsigned long *cases);
 

@@ -43,7 +43,9 @@
 	A pop %rsp
 	AM popq (%rbx)
 	A pushfq
+	A pushfw
 	F FL_ALL, 0, CLS(C_POPF, 0, 0), popfq
+	F FL_ALL, 0, CLS(C_POPF, 0, 0), popfw
 	F FL_ALL, 0, CLS(C_LEAVE, 0, 0), leave
 	A enter $16, $0
 	A enter $0, $1
@@ -108,6 +110,7 @@
 	A xchg %ax, %ax
 	A pause
 	A endbr64
+	A endbr32
 	A nopl (%rax)
 	A nopw (%rax,%rax,1)
 	A nopl 0x40(%rax)
@@ -128,5 +131,46 @@
 	AM prefetcht1 (%rbx)
 	AM prefetcht2 (%rbx)
 	AM prefetchnta (%rbx)
+	AM prefetch (%rbx)
+	AM prefetchw (%rbx)
+
+/* ---- faults: #UD, #GP of privileged instructions at CPL 3, traps ------------------ */
+
+	F FL_ALL, O_FAULT, 0, ud2
+	F FL_ALL, O_FAULT, 0, ud0 %eax, %eax
+	F FL_ALL, O_FAULT, 0, ud1 %eax, %eax
+	F FL_ALL, O_FAULT, 0, hlt
+	F FL_ALL, O_FAULT, 0, cli
+	F FL_ALL, O_FAULT, 0, sti
+	F FL_ALL, O_FAULT, 0, clts
+	F FL_ALL, O_FAULT, 0, invd
+	F FL_ALL, O_FAULT, 0, wbinvd
+	F FL_ALL, O_FAULT, 0, rdmsr
+	F FL_ALL, O_FAULT, 0, wrmsr
+	F FL_ALL, O_FAULT, 0, rdpmc
+	F FL_ALL, O_FAULT, 0, swapgs
+	F FL_ALL, O_FAULT, 0, sysretq
+	F FL_ALL, O_FAULT, 0, int3
+	F FL_ALL, O_FAULT, 0, int $3
+	F FL_ALL, O_FAULT, 0, int $4
+	F FL_ALL, O_FAULT, 0, int $0x20
+	F FL_ALL, O_FAULT, 0, lldt %ax
+	F FL_ALL, O_FAULT, 0, ltr %ax
+	F FL_ALL, O_FAULT, 0, lmsw %ax
+	F FL_ALL, O_FAULT, 0, monitor %rax, %ecx, %edx
+	F FL_ALL, O_FAULT, 0, mwait %eax, %ecx
+	F FL_ALL, O_FAULT | O_STR, 0, in $0x80, %al
+	F FL_ALL, O_FAULT | O_STR, 0, out %al, $0x80
+	F FL_ALL, O_FAULT | O_STR, 0, inb %dx, %al
+	F FL_ALL, O_FAULT | O_STR, 0, outl %eax, %dx
+	F FL_ALL, O_FAULT | O_STR, 0, insb
+	F FL_ALL, O_FAULT | O_STR, 0, outsb
+	F FL_ALL, O_FAULT | O_STR, 0, insw
+	F FL_ALL, O_FAULT | O_STR, 0, insl
+	F FL_ALL, O_FAULT | O_STR, 0, rep outsw
+	F FL_ALL, O_FAULT | O_STR, 0, outsl
+	F FL_ALL, O_FAULT | O_MEM, 0, invlpg (%rbx)
+	F FL_ALL, O_FAULT | O_MEM, 0, lgdt (%rbx)
+	F FL_ALL, O_FAULT | O_MEM, 0, lidt (%rbx)
 
 	.section .note.GNU-stack, "", @progbits

@@ -35,11 +35,15 @@
 	F X, FU, 0, fst %st(3)
 	F X, FU, 0, fstp %st(3)
 	F X, FU, 0, fstp %st(0)
+	/* D9 D8+i: an alias of fstp st(i) */
+	F X, FU, 0, .byte 0xd9, 0xd9
 	F X, FM, 0, fists (%rbx)
 	F X, FM, 0, fistl (%rbx)
 	F X, FM, 0, fistps (%rbx)
 	F X, FM, 0, fistpl (%rbx)
 	F X, FM, 0, fistpll (%rbx)
+	F X, FM, CLS(C_BCD, 0, 0), fbld (%rbx)
+	F X, FM, 0, fbstp (%rbx)
 	/* SSE3 */
 	F X, FM, 0, fisttps (%rbx)
 	F X, FM, 0, fisttpl (%rbx)
@@ -101,6 +105,7 @@
 	F X, FU, 0, fxch %st(3)
 	F X, FU, 0, fxch
 	F X, FU | O_C1U, 0, ffree %st(2)
+	F X, FU | O_C1U, 0, ffreep %st(1)
 	F X, FU, 0, fincstp
 	F X, FU, 0, fdecstp
 	F X, FU | O_C1U, 0, fnstsw %ax
@@ -109,9 +114,15 @@
 	F X, FM | O_C1U, CLS(C_LDCW, 0, 0), fldcw (%rbx)
 	F X, FM | O_C1U, CLS(C_FSTENV, 0, 0), fnstenv (%rbx)
 	F X, O_MEM, CLS(C_FENV, 0, 0), fldenv (%rbx)
+	F X, O_MEM, CLS(C_FSTENV, 0, 0), fnsave (%rbx)
+	F X, O_MEM, CLS(C_FRSTOR, 0, 0), frstor (%rbx)
 	A fninit
 	F X, FU | O_C1U, 0, fnclex
 	F X, FU | O_C1U, 0, fwait
 	F X, FU | O_C1U, 0, fnop
+	/* 8087/287 leftovers that execute as fnop */
+	F X, FU | O_C1U, 0, fndisi
+	F X, FU | O_C1U, 0, fneni
+	F X, FU | O_C1U, 0, fnsetpm
 
 	.section .note.GNU-stack, "", @progbits

@@ -389,18 +389,33 @@ static void fix_class(struct diff_rng *g, const struct diff_form *f, struct diff
 	case C_FXRS:
 		diff_fx_random(g, mem + (DIFF_MEM - DIFF_BUF));
 		break;
-	case C_FENV: {
-		/* 64-bit mode protected-mode layout: FCW, FSW, FTW (full), FIP... */
+	case C_FENV:
+	case C_FRSTOR: {
+		/* 64-bit mode layout with 32-bit operand size: FCW, FSW, FTW (full
+		 * tag word), pointers; fnsave images add ST(0)..ST(7) (SDM vol. 1,
+		 * figures 8-9 and 8-10) */
 		uint8_t fx[512], *env = mem + (DIFF_MEM - DIFF_BUF);
-		uint16_t ftw = 0, fsw;
+		uint16_t ftw = 0;
 		diff_fx_random(g, fx);
-		memcpy(&fsw, fx + FX_FSW, 2);
 		for (unsigned i = 0; i < 8; i++)
 			if (!(fx[FX_FTW] & (1u << i)))
 				ftw |= (uint16_t)(3u << (2 * i));
 		memcpy(env + 0, fx + FX_FCW, 2);
-		memcpy(env + 4, &fsw, 2);
+		memcpy(env + 4, fx + FX_FSW, 2);
 		memcpy(env + 8, &ftw, 2);
+		if (c == C_FRSTOR)
+			for (unsigned i = 0; i < 8; i++)
+				memcpy(env + 28 + 10 * i, fx + FX_ST + 16 * i, 10);
+		break;
+	}
+	case C_BCD: {
+		/* 18 BCD digits and a sign byte (SDM vol. 1, 4.7) */
+		uint8_t *p = mem + (DIFF_MEM - DIFF_BUF);
+		unsigned digits = (unsigned)pick(g, 19);
+		memset(p, 0, 10);
+		for (unsigned d = 0; d < digits; d++)
+			p[d / 2] |= (uint8_t)(pick(g, 10) << (4 * (d & 1)));
+		p[9] = pick(g, 2) ? 0x80 : 0;
 		break;
 	}
 	case C_XCNT: {

@@ -125,10 +125,14 @@ int main(int argc, char **argv)
 		else
 			fail++;
 	}
-	if (!filter || strstr("cpuid rdtsc xgetbv", filter)) {
+	if (!filter || strstr("cpuid rdtsc xgetbv rdtscp", filter)) {
 		unsigned p0 = pass, f0 = fail;
 		diff_sys_tests(r, verbose, &pass, &fail, &cases);
 		forms += (pass - p0) + (fail - f0);
+	}
+	if (!filter) {
+		diff_coverage(verbose, &pass, &fail);
+		forms++;
 	}
 	diff_runner_free(r);
 	printf("diff: %u forms, %lu cases checked", forms, cases);

@@ -16,6 +16,8 @@ static const uint8_t code_cpuid[] = { 0x0f, 0xa2, 0x0f, 0x0b };
 static const uint8_t code_rdtsc[] = { 0x0f, 0x31, 0x89, 0xc6, 0x89, 0xd7, 0x0f, 0x31, 0x0f, 0x0b };
 /* xor %ecx,%ecx; xgetbv; ud2 */
 static const uint8_t code_xgetbv[] = { 0x31, 0xc9, 0x0f, 0x01, 0xd0, 0x0f, 0x0b };
+/* xor %ecx,%ecx; rdtscp; ud2 */
+static const uint8_t code_rdtscp[] = { 0x31, 0xc9, 0x0f, 0x01, 0xf9, 0x0f, 0x0b };
 
 static int report(const char *name, int bad, unsigned long n, int verbose, unsigned *pass,
 		  unsigned *fail)
@@ -182,7 +184,9 @@ static int test_rdtsc(struct diff_runner *r, unsigned long *cases)
 	return bad;
 }
 
-static int test_xgetbv(struct diff_runner *r, unsigned long *cases)
+/* An instruction the emulated processor lacks (CPUID says so) raises #UD. */
+static int test_absent(struct diff_runner *r, const char *name, const uint8_t *code, size_t n,
+		       unsigned long *cases)
 {
 	struct x86_cpu c;
 	enum x86_exit why;
@@ -190,11 +194,11 @@ static int test_xgetbv(struct diff_runner *r, unsigned long *cases)
 	x86_cpu_init(&c);
 	c.r[X86_RSP] = DIFF_STACK;
 	(*cases)++;
-	why = diff_run_code(r, &c, code_xgetbv, sizeof(code_xgetbv));
+	why = diff_run_code(r, &c, code, n);
 	if (why != X86_EXIT_FAULT || c.fault.pc != DIFF_CODE + 2 || c.fault.sig != SIGILL) {
-		printf("FAIL xgetbv: expected SIGILL at the instruction (CPUID.OSXSAVE = 0), got "
+		printf("FAIL %s: expected SIGILL at the instruction (absent from CPUID), got "
 		       "exit %d signal %d at %#llx\n",
-		       (int)why, c.fault.sig, (unsigned long long)c.fault.pc);
+		       name, (int)why, c.fault.sig, (unsigned long long)c.fault.pc);
 		return 1;
 	}
 	return 0;
@@ -210,5 +214,9 @@ void diff_sys_tests(struct diff_runner *r, int verbose, unsigned *pass, unsigned
 	n = *cases;
 	report("rdtsc", test_rdtsc(r, cases), *cases - n, verbose, pass, fail);
 	n = *cases;
-	report("xgetbv (absent)", test_xgetbv(r, cases), *cases - n, verbose, pass, fail);
+	report("xgetbv (absent)", test_absent(r, "xgetbv", code_xgetbv, sizeof(code_xgetbv), cases),
+	       *cases - n, verbose, pass, fail);
+	n = *cases;
+	report("rdtscp (absent)", test_absent(r, "rdtscp", code_rdtscp, sizeof(code_rdtscp), cases),
+	       *cases - n, verbose, pass, fail);
 }
