@@ -32,7 +32,8 @@ const struct x86_model x86_model_p4_xeon = {
 };
 
 /* Leaf 1 (SDM vol. 2, CPUID, tables "Feature Information"). */
-#define EDX1 0xbfebfbffu /* FPU VME DE PSE TSC MSR PAE MCE CX8 APIC SEP MTRR PGE MCA CMOV PAT
+#define EDX1 \
+	0xbfebfbffu	 /* FPU VME DE PSE TSC MSR PAE MCE CX8 APIC SEP MTRR PGE MCA CMOV PAT
 			    PSE36 CLFSH DS ACPI MMX FXSR SSE SSE2 SS HTT TM PBE */
 #define ECX1 0x00004599u /* SSE3 MONITOR DS-CPL EST TM2 CNXT-ID xTPR (CX16 removed) */
 #define HTT (1u << 28)

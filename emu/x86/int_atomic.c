@@ -13,10 +13,14 @@
 static uint64_t atomic_fetch_add(uint64_t a, unsigned size, uint64_t v)
 {
 	switch (size) {
-	case 1: return __atomic_fetch_add((uint8_t *)a, (uint8_t)v, __ATOMIC_SEQ_CST);
-	case 2: return __atomic_fetch_add((uint16_t *)a, (uint16_t)v, __ATOMIC_SEQ_CST);
-	case 4: return __atomic_fetch_add((uint32_t *)a, (uint32_t)v, __ATOMIC_SEQ_CST);
-	default: return __atomic_fetch_add((uint64_t *)a, v, __ATOMIC_SEQ_CST);
+	case 1:
+		return __atomic_fetch_add((uint8_t *)a, (uint8_t)v, __ATOMIC_SEQ_CST);
+	case 2:
+		return __atomic_fetch_add((uint16_t *)a, (uint16_t)v, __ATOMIC_SEQ_CST);
+	case 4:
+		return __atomic_fetch_add((uint32_t *)a, (uint32_t)v, __ATOMIC_SEQ_CST);
+	default:
+		return __atomic_fetch_add((uint64_t *)a, v, __ATOMIC_SEQ_CST);
 	}
 }
 

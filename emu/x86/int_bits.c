@@ -20,10 +20,14 @@ enum bt_op { BT_TEST, BT_SET, BT_RESET, BT_COMPLEMENT };
 static inline uint64_t bt_apply(enum bt_op op, uint64_t v, uint64_t bit)
 {
 	switch (op) {
-	case BT_SET: return v | bit;
-	case BT_RESET: return v & ~bit;
-	case BT_COMPLEMENT: return v ^ bit;
-	default: return v;
+	case BT_SET:
+		return v | bit;
+	case BT_RESET:
+		return v & ~bit;
+	case BT_COMPLEMENT:
+		return v ^ bit;
+	default:
+		return v;
 	}
 }
 
@@ -34,21 +38,21 @@ static uint64_t bt_atomic(enum bt_op op, uint64_t a, unsigned size, uint64_t bit
 	switch (size) {
 	case 2: {
 		uint16_t *p = (uint16_t *)a, b = (uint16_t)bit;
-		return op == BT_SET ? __atomic_fetch_or(p, b, __ATOMIC_SEQ_CST)
-		     : op == BT_RESET ? __atomic_fetch_and(p, (uint16_t)~b, __ATOMIC_SEQ_CST)
-		     : __atomic_fetch_xor(p, b, __ATOMIC_SEQ_CST);
+		return op == BT_SET   ? __atomic_fetch_or(p, b, __ATOMIC_SEQ_CST) :
+		       op == BT_RESET ? __atomic_fetch_and(p, (uint16_t)~b, __ATOMIC_SEQ_CST) :
+					__atomic_fetch_xor(p, b, __ATOMIC_SEQ_CST);
 	}
 	case 4: {
 		uint32_t *p = (uint32_t *)a, b = (uint32_t)bit;
-		return op == BT_SET ? __atomic_fetch_or(p, b, __ATOMIC_SEQ_CST)
-		     : op == BT_RESET ? __atomic_fetch_and(p, ~b, __ATOMIC_SEQ_CST)
-		     : __atomic_fetch_xor(p, b, __ATOMIC_SEQ_CST);
+		return op == BT_SET   ? __atomic_fetch_or(p, b, __ATOMIC_SEQ_CST) :
+		       op == BT_RESET ? __atomic_fetch_and(p, ~b, __ATOMIC_SEQ_CST) :
+					__atomic_fetch_xor(p, b, __ATOMIC_SEQ_CST);
 	}
 	default: {
 		uint64_t *p = (uint64_t *)a;
-		return op == BT_SET ? __atomic_fetch_or(p, bit, __ATOMIC_SEQ_CST)
-		     : op == BT_RESET ? __atomic_fetch_and(p, ~bit, __ATOMIC_SEQ_CST)
-		     : __atomic_fetch_xor(p, bit, __ATOMIC_SEQ_CST);
+		return op == BT_SET   ? __atomic_fetch_or(p, bit, __ATOMIC_SEQ_CST) :
+		       op == BT_RESET ? __atomic_fetch_and(p, ~bit, __ATOMIC_SEQ_CST) :
+					__atomic_fetch_xor(p, bit, __ATOMIC_SEQ_CST);
 	}
 	}
 }
@@ -149,9 +153,15 @@ static void h_bswap(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned reg = i->op[0].reg;
 
 	switch (i->op[0].size) {
-	case 8: c->r[reg] = __builtin_bswap64(c->r[reg]); break;
-	case 4: c->r[reg] = __builtin_bswap32((uint32_t)c->r[reg]); break;
-	default: x86_put_gpr(c, reg, 2, 0); break;
+	case 8:
+		c->r[reg] = __builtin_bswap64(c->r[reg]);
+		break;
+	case 4:
+		c->r[reg] = __builtin_bswap32((uint32_t)c->r[reg]);
+		break;
+	default:
+		x86_put_gpr(c, reg, 2, 0);
+		break;
 	}
 }
 

@@ -197,8 +197,7 @@ static void h_rcr(struct x86_cpu *c, const struct x86_insn *i)
 static inline void dshift_flags(struct x86_cpu *c, unsigned size, uint64_t r, uint64_t cf,
 				uint64_t of)
 {
-	x86_set_flags(c, X86_ARITH,
-		      x86_szp(size, r) | (cf ? X86_CF : 0) | (of ? X86_OF : 0));
+	x86_set_flags(c, X86_ARITH, x86_szp(size, r) | (cf ? X86_CF : 0) | (of ? X86_OF : 0));
 }
 
 static void h_shld(struct x86_cpu *c, const struct x86_insn *i)

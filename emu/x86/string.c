@@ -284,26 +284,26 @@ static inline void do_scas(struct x86_cpu *c, const struct x86_insn *i, unsigned
 
 /* ---- handlers ---------------------------------------------------------------- */
 
-#define STR_SIZE(sfx, size)                                                       \
-	static void h_movs##sfx(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                         \
-		do_movs(c, i, size);                                              \
-	}                                                                         \
-	static void h_stos##sfx(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                         \
-		do_stos(c, i, size);                                              \
-	}                                                                         \
-	static void h_lods##sfx(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                         \
-		do_lods(c, i, size);                                              \
-	}                                                                         \
-	static void h_cmps##sfx(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                         \
-		do_cmps(c, i, size);                                              \
-	}                                                                         \
-	static void h_scas##sfx(struct x86_cpu *c, const struct x86_insn *i)     \
-	{                                                                         \
-		do_scas(c, i, size);                                              \
+#define STR_SIZE(sfx, size)                                                  \
+	static void h_movs##sfx(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                    \
+		do_movs(c, i, size);                                         \
+	}                                                                    \
+	static void h_stos##sfx(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                    \
+		do_stos(c, i, size);                                         \
+	}                                                                    \
+	static void h_lods##sfx(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                    \
+		do_lods(c, i, size);                                         \
+	}                                                                    \
+	static void h_cmps##sfx(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                    \
+		do_cmps(c, i, size);                                         \
+	}                                                                    \
+	static void h_scas##sfx(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                    \
+		do_scas(c, i, size);                                         \
 	}
 
 STR_SIZE(b, 1)

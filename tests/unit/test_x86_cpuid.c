@@ -22,12 +22,12 @@ static void test_vendor_signature(void **state)
 	assert_string_equal(v, "GenuineIntel");
 
 	cpuid(1, 0, o);
-	assert_int_equal((o[0] >> 8) & 0xf, 15); /* family */
-	assert_int_equal((o[0] >> 4) & 0xf, 4);  /* model */
-	assert_int_equal(o[0] & 0xf, 3);         /* stepping */
-	assert_int_equal((o[1] >> 8) & 0xff, 8); /* clflush: 8 x 8 = 64 bytes */
+	assert_int_equal((o[0] >> 8) & 0xf, 15);  /* family */
+	assert_int_equal((o[0] >> 4) & 0xf, 4);	  /* model */
+	assert_int_equal(o[0] & 0xf, 3);	  /* stepping */
+	assert_int_equal((o[1] >> 8) & 0xff, 8);  /* clflush: 8 x 8 = 64 bytes */
 	assert_int_equal((o[1] >> 16) & 0xff, 2); /* two logical processors */
-	assert_int_equal(o[1] >> 24, 0);         /* APIC ID */
+	assert_int_equal(o[1] >> 24, 0);	  /* APIC ID */
 }
 
 static void test_features(void **state)
@@ -50,10 +50,10 @@ static void test_features(void **state)
 	assert_int_equal(o[2] & 0xfed83202u, 0);
 
 	cpuid(0x80000001, 0, o);
-	assert_true(o[3] & (1u << 29)); /* LM */
-	assert_true(o[3] & (1u << 20)); /* NX */
-	assert_true(o[3] & (1u << 11)); /* SYSCALL */
-	assert_int_equal(o[2], 0);      /* no LAHF-LM, no LZCNT/ABM */
+	assert_true(o[3] & (1u << 29));		/* LM */
+	assert_true(o[3] & (1u << 20));		/* NX */
+	assert_true(o[3] & (1u << 11));		/* SYSCALL */
+	assert_int_equal(o[2], 0);		/* no LAHF-LM, no LZCNT/ABM */
 	assert_int_equal(o[3] & (1u << 27), 0); /* no RDTSCP */
 
 	/* leaf 7 is beyond the maximum (5): even software that asks anyway
@@ -181,7 +181,8 @@ static void test_rdtsc(void **state)
 	i.fn(&c, &i);
 	t2 = (c.r[X86_RDX] << 32) | (uint32_t)c.r[X86_RAX];
 	assert_true(t2 > t1);
-	assert_int_equal(t2 - t1, (1ull << 32) * (t1 / 1000)); /* proportional, same run → same value */
+	assert_int_equal(t2 - t1,
+			 (1ull << 32) * (t1 / 1000)); /* proportional, same run → same value */
 	i.fn(&c, &i);
 	assert_int_equal((c.r[X86_RDX] << 32) | (uint32_t)c.r[X86_RAX], t2);
 }

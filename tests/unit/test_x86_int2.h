@@ -66,14 +66,14 @@ static inline void emit_rel(uint8_t **p, const uint8_t *slot)
 static inline void stub_build(struct stub *s, const uint8_t *code, size_t len)
 {
 	static const uint8_t pro[] = { 0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57 };
-	static const uint8_t epi[] = { 0xfc, 0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d, 0x41, 0x5c,
-				       0x5d, 0x5b, 0xc3 };
+	static const uint8_t epi[] = { 0xfc, 0x41, 0x5f, 0x41, 0x5e, 0x41,
+				       0x5d, 0x41, 0x5c, 0x5d, 0x5b, 0xc3 };
 	uint8_t *p, *slot_ptr, *slot_rdi;
 
 	if (!s->page) {
 		/* code page, then a writable page for the stub's two slots */
-		s->page = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		s->page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			       0);
 		assert_true(s->page != MAP_FAILED);
 	} else {
 		assert_int_equal(mprotect(s->page, 4096, PROT_READ | PROT_WRITE), 0);
@@ -101,7 +101,8 @@ static inline void stub_build(struct stub *s, const uint8_t *code, size_t len)
 	for (unsigned r = 0; r < 16; r++)
 		if (r != X86_RSP && r != X86_RDI)
 			emit_movreg(&p, r, 1);
-	emit(&p, (uint8_t[]){ 0x9c, 0x58, 0x48, 0x89, 0x87 }, 5); /* pushfq; pop rax; mov [rdi+128], rax */
+	emit(&p, (uint8_t[]){ 0x9c, 0x58, 0x48, 0x89, 0x87 },
+	     5); /* pushfq; pop rax; mov [rdi+128], rax */
 	emit32(&p, 128);
 	emit(&p, (uint8_t[]){ 0x48, 0x8b, 0x05 }, 3); /* mov rax, [rip+slot_rdi] */
 	emit_rel(&p, slot_rdi);
@@ -183,16 +184,32 @@ static inline uint64_t rnd(uint64_t *st)
 /* Operand values with the edge cases over-represented. */
 static inline uint64_t rnd_val(uint64_t *st)
 {
-	static const uint64_t edge[] = { 0, 1, 2, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff,
-					 0x7fffffff, 0x80000000, 0xffffffff,
-					 0x7fffffffffffffffull, 0x8000000000000000ull,
-					 ~0ull, ~1ull };
+	static const uint64_t edge[] = { 0,
+					 1,
+					 2,
+					 0x7f,
+					 0x80,
+					 0xff,
+					 0x7fff,
+					 0x8000,
+					 0xffff,
+					 0x7fffffff,
+					 0x80000000,
+					 0xffffffff,
+					 0x7fffffffffffffffull,
+					 0x8000000000000000ull,
+					 ~0ull,
+					 ~1ull };
 	uint64_t r = rnd(st);
 	switch (r & 7) {
-	case 0: return edge[(r >> 8) % (sizeof(edge) / sizeof(edge[0]))];
-	case 1: return (r >> 8) & 0xff;
-	case 2: return -(uint64_t)((r >> 8) & 0xff);
-	default: return rnd(st);
+	case 0:
+		return edge[(r >> 8) % (sizeof(edge) / sizeof(edge[0]))];
+	case 1:
+		return (r >> 8) & 0xff;
+	case 2:
+		return -(uint64_t)((r >> 8) & 0xff);
+	default:
+		return rnd(st);
 	}
 }
 

@@ -9,7 +9,7 @@
 #define BUF 16384
 #define NCASE 400
 
-static uint8_t *buf;  /* BUF bytes below 4 GB (MAP_32BIT) for the 0x67 forms */
+static uint8_t *buf; /* BUF bytes below 4 GB (MAP_32BIT) for the 0x67 forms */
 static uint8_t *pristine, *natmem;
 
 static int setup(void **state)
@@ -282,10 +282,8 @@ static void test_seg_override(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strings),
-		cmocka_unit_test(test_strings_long),
-		cmocka_unit_test(test_movsb_overlap),
-		cmocka_unit_test(test_fault_midway),
+		cmocka_unit_test(test_strings),	      cmocka_unit_test(test_strings_long),
+		cmocka_unit_test(test_movsb_overlap), cmocka_unit_test(test_fault_midway),
 		cmocka_unit_test(test_seg_override),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
