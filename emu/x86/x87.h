@@ -133,6 +133,8 @@ int x86_x87_overflow(struct x86_cpu *c);
 /* Masked underflow response for an operation writing ST(dst) then popping
  * pop times: ST(dst) = indefinite.  Returns after handling either case. */
 void x86_x87_underflow_to(struct x86_cpu *c, unsigned dst, int pop);
+/* The x87 as fninit leaves it (control and status words, tags, pointers). */
+void x86_x87_init(struct x86_cpu *c);
 
 /* The host x87 running one instruction (x87_host.c) under c's control
  * word and condition codes.  Inputs: a is ST(0), b is ST(1) for two-input
@@ -193,6 +195,11 @@ void x86_x87_env_register(x86_fn *tab);
  * no alignment; bytes 416-511 are neither written nor read. */
 void x86_fxsave_to(struct x86_cpu *c, void *buf512);
 void x86_fxrstor_from(struct x86_cpu *c, const void *buf512);
+
+/* The state a signal handler starts with (what Linux gives it: the x87
+ * as after fninit, MXCSR 0x1f80).  Only c changes: inside x86_run() the
+ * caller follows with x86_fp_sync_in(). */
+void x86_fpu_reset(struct x86_cpu *c);
 
 /* Host control registers (inside x86_run() they hold the guest's). */
 static inline void x87_host_fldcw(uint16_t cw)

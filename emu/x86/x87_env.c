@@ -144,13 +144,7 @@ static void h_fnsave(struct x86_cpu *c, const struct x86_insn *i)
 	for (k = 0; k < 8; k++)
 		memcpy(p + n + 10 * k, &c->fpu.st[x87_phys(c, k)], 10);
 	/* then the x87 is initialised as by fninit */
-	c->fpu.fcw = 0x037f;
-	c->fpu.fsw = 0;
-	c->fpu.top = 0;
-	c->fpu.tag = 0;
-	c->fpu.fop = 0;
-	c->fpu.fip = 0;
-	c->fpu.fdp = 0;
+	x86_x87_init(c);
 	x87_host_fldcw(c->fpu.fcw);
 }
 

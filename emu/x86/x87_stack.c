@@ -434,9 +434,9 @@ static void h_fnclex(struct x86_cpu *c, const struct x86_insn *i)
 	c->fpu.fsw &= (uint16_t)~(X87_EXC | X87_SF | X87_ES | X87_B);
 }
 
-static void h_fninit(struct x86_cpu *c, const struct x86_insn *i)
+/* fninit (SDM vol. 2, FINIT): the registers keep their contents. */
+void x86_x87_init(struct x86_cpu *c)
 {
-	(void)i;
 	c->fpu.fcw = 0x037f;
 	c->fpu.fsw = 0;
 	c->fpu.top = 0;
@@ -444,6 +444,18 @@ static void h_fninit(struct x86_cpu *c, const struct x86_insn *i)
 	c->fpu.fop = 0;
 	c->fpu.fip = 0;
 	c->fpu.fdp = 0;
+}
+
+void x86_fpu_reset(struct x86_cpu *c)
+{
+	x86_x87_init(c);
+	c->mxcsr = 0x1f80;
+}
+
+static void h_fninit(struct x86_cpu *c, const struct x86_insn *i)
+{
+	(void)i;
+	x86_x87_init(c);
 	x87_host_fldcw(c->fpu.fcw);
 }
 
