@@ -39,3 +39,43 @@
 	.if DIFF_MEM != 0x30001800
 	.error "DIFF_MEM moved: update the absolute addresses in the forms"
 	.endif
+
+	/* Two instructions as one form: a flag producer and its consumer, so
+	 * that flags are read back from the emulator's lazy state. */
+	.macro PAIR fl:req, op:req, cls:req, a:req, b:req
+	.pushsection diff_forms, "aw"
+	.balign 8
+	.quad .Lcode\@, .Lend\@, .Ltext\@
+	.long \fl, \op, \cls, 0
+	.popsection
+	.pushsection .rodata.diff_code, "a"
+.Lcode\@:
+	\a
+	\b
+.Lend\@:
+	.popsection
+	.pushsection .rodata.diff_text, "a"
+.Ltext\@:
+	.asciz "\a; \b"
+	.popsection
+	.endm
+
+	/* A producer followed by jcc (condition code cc, name ccn) whose
+	 * target is the form's start + DIFF_TARGET. */
+	.macro PJ fl:req, cc:req, ccn:req, p:vararg
+	.pushsection diff_forms, "aw"
+	.balign 8
+	.quad .Lcode\@, .Lend\@, .Ltext\@
+	.long \fl, O_BR, 0, 0
+	.popsection
+	.pushsection .rodata.diff_code, "a"
+.Lcode\@:
+	\p
+	.byte 0x70 + \cc, .Lcode\@ + DIFF_TARGET - . - 1
+.Lend\@:
+	.popsection
+	.pushsection .rodata.diff_text, "a"
+.Ltext\@:
+	.asciz "\p; j\ccn"
+	.popsection
+	.endm

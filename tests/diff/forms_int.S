@@ -111,7 +111,7 @@
 	F FL_MUL, O_MEM, 0, imulq $-100000, (%rbx), %rdx
 
 	/* divisor in rcx (arg 0) or at (%rbx) (arg 1); all six flags undefined */
-	.macro DIV op, c, cf
+	.macro DIVS op, c, cf
 	F FL_NONE, 0, CLS(\c, 1, 0), \op\()b %cl
 	F FL_NONE, 0, CLS(\c, 2, 0), \op\()w %cx
 	F FL_NONE, 0, CLS(\c, 4, 0), \op\()l %ecx
@@ -126,8 +126,8 @@
 	F FL_NONE, O_FAULT, CLS(\cf, 4, 0), \op\()l %ecx
 	F FL_NONE, O_FAULT | O_MEM, CLS(\cf, 8, 1), \op\()q (%rbx)
 	.endm
-	DIV div, C_DIV, C_DIVF
-	DIV idiv, C_IDIV, C_IDIVF
+	DIVS div, C_DIV, C_DIVF
+	DIVS idiv, C_IDIV, C_IDIVF
 
 /* ---- shifts and rotates: count 1, immediate (0, in range, >= width,
  * masked), %cl; the class computes which flags the count defines ------- */
