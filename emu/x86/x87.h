@@ -19,9 +19,18 @@
 
 /* Status word (SDM vol. 1, 8.1.3). */
 enum {
-	X87_IE = 1 << 0, X87_DE = 1 << 1, X87_ZE = 1 << 2, X87_OE = 1 << 3,
-	X87_UE = 1 << 4, X87_PE = 1 << 5, X87_SF = 1 << 6, X87_ES = 1 << 7,
-	X87_C0 = 1 << 8, X87_C1 = 1 << 9, X87_C2 = 1 << 10, X87_C3 = 1 << 14,
+	X87_IE = 1 << 0,
+	X87_DE = 1 << 1,
+	X87_ZE = 1 << 2,
+	X87_OE = 1 << 3,
+	X87_UE = 1 << 4,
+	X87_PE = 1 << 5,
+	X87_SF = 1 << 6,
+	X87_ES = 1 << 7,
+	X87_C0 = 1 << 8,
+	X87_C1 = 1 << 9,
+	X87_C2 = 1 << 10,
+	X87_C3 = 1 << 14,
 	X87_B = 1 << 15,
 	X87_EXC = 0x3f,
 	X87_CC = X87_C0 | X87_C1 | X87_C2 | X87_C3,
@@ -95,7 +104,7 @@ static inline void x87_update_es(struct x86_cpu *c)
 	if (c->fpu.fsw & ~c->fpu.fcw & X87_EXC)
 		c->fpu.fsw |= X87_ES | X87_B;
 	else
-		c->fpu.fsw &= (uint16_t)~(X87_ES | X87_B);
+		c->fpu.fsw &= (uint16_t) ~(X87_ES | X87_B);
 }
 
 /* Merge exception flags (sticky) and set the condition codes in ccmask
@@ -145,37 +154,98 @@ void x86_x87_init(struct x86_cpu *c);
  * values it left. */
 enum x87_hop {
 	/* loads: no input */
-	X87_H_FLDS, X87_H_FLDL, X87_H_FILDS, X87_H_FILDL, X87_H_FILDQ, X87_H_FBLD,
-	X87_H_FLD1, X87_H_FLDZ, X87_H_FLDPI, X87_H_FLDL2E, X87_H_FLDL2T, X87_H_FLDLG2,
+	X87_H_FLDS,
+	X87_H_FLDL,
+	X87_H_FILDS,
+	X87_H_FILDL,
+	X87_H_FILDQ,
+	X87_H_FBLD,
+	X87_H_FLD1,
+	X87_H_FLDZ,
+	X87_H_FLDPI,
+	X87_H_FLDL2E,
+	X87_H_FLDL2T,
+	X87_H_FLDLG2,
 	X87_H_FLDLN2,
 	/* stores: input ST(0), result in o */
-	X87_H_FSTS, X87_H_FSTL, X87_H_FISTS, X87_H_FISTL, X87_H_FISTPQ,
-	X87_H_FISTTPS, X87_H_FISTTPL, X87_H_FISTTPQ, X87_H_FBSTP,
+	X87_H_FSTS,
+	X87_H_FSTL,
+	X87_H_FISTS,
+	X87_H_FISTL,
+	X87_H_FISTPQ,
+	X87_H_FISTTPS,
+	X87_H_FISTTPL,
+	X87_H_FISTTPQ,
+	X87_H_FBSTP,
 	/* ST(0) op= memory, in the order add mul sub subr div divr */
-	X87_H_FADDS, X87_H_FMULS, X87_H_FSUBS, X87_H_FSUBRS, X87_H_FDIVS, X87_H_FDIVRS,
-	X87_H_FADDL, X87_H_FMULL, X87_H_FSUBL, X87_H_FSUBRL, X87_H_FDIVL, X87_H_FDIVRL,
-	X87_H_FIADDS, X87_H_FIMULS, X87_H_FISUBS, X87_H_FISUBRS, X87_H_FIDIVS, X87_H_FIDIVRS,
-	X87_H_FIADDL, X87_H_FIMULL, X87_H_FISUBL, X87_H_FISUBRL, X87_H_FIDIVL, X87_H_FIDIVRL,
+	X87_H_FADDS,
+	X87_H_FMULS,
+	X87_H_FSUBS,
+	X87_H_FSUBRS,
+	X87_H_FDIVS,
+	X87_H_FDIVRS,
+	X87_H_FADDL,
+	X87_H_FMULL,
+	X87_H_FSUBL,
+	X87_H_FSUBRL,
+	X87_H_FDIVL,
+	X87_H_FDIVRL,
+	X87_H_FIADDS,
+	X87_H_FIMULS,
+	X87_H_FISUBS,
+	X87_H_FISUBRS,
+	X87_H_FIDIVS,
+	X87_H_FIDIVRS,
+	X87_H_FIADDL,
+	X87_H_FIMULL,
+	X87_H_FISUBL,
+	X87_H_FISUBRL,
+	X87_H_FIDIVL,
+	X87_H_FIDIVRL,
 	/* ST(0) op= ST(1), same order */
-	X87_H_FADD, X87_H_FMUL, X87_H_FSUB, X87_H_FSUBR, X87_H_FDIV, X87_H_FDIVR,
+	X87_H_FADD,
+	X87_H_FMUL,
+	X87_H_FSUB,
+	X87_H_FSUBR,
+	X87_H_FDIV,
+	X87_H_FDIVR,
 	/* compares of ST(0) with memory or ST(1) */
-	X87_H_FCOMS, X87_H_FCOML, X87_H_FICOMS, X87_H_FICOML,
-	X87_H_FCOM, X87_H_FUCOM, X87_H_FCOMI, X87_H_FUCOMI, X87_H_FTST, X87_H_FXAM,
+	X87_H_FCOMS,
+	X87_H_FCOML,
+	X87_H_FICOMS,
+	X87_H_FICOML,
+	X87_H_FCOM,
+	X87_H_FUCOM,
+	X87_H_FCOMI,
+	X87_H_FUCOMI,
+	X87_H_FTST,
+	X87_H_FXAM,
 	/* one input */
-	X87_H_FSQRT, X87_H_FRNDINT, X87_H_F2XM1, X87_H_FSIN, X87_H_FCOS, X87_H_FPTAN,
-	X87_H_FSINCOS, X87_H_FXTRACT,
+	X87_H_FSQRT,
+	X87_H_FRNDINT,
+	X87_H_F2XM1,
+	X87_H_FSIN,
+	X87_H_FCOS,
+	X87_H_FPTAN,
+	X87_H_FSINCOS,
+	X87_H_FXTRACT,
 	/* two inputs */
-	X87_H_FSCALE, X87_H_FPREM, X87_H_FPREM1, X87_H_FYL2X, X87_H_FYL2XP1, X87_H_FPATAN,
+	X87_H_FSCALE,
+	X87_H_FPREM,
+	X87_H_FPREM1,
+	X87_H_FYL2X,
+	X87_H_FYL2XP1,
+	X87_H_FPATAN,
 	X87_H_COUNT
 };
 
 struct x87_host {
-	union x87_val a, b;  /* inputs */
-	union x87_val r[2];  /* outputs: r[0] = host ST(0) after the op */
-	union x87_val o;     /* memory destination */
-	union x87_val m;     /* memory source (low bytes) */
-	unsigned nout;       /* values left on the host stack by the op */
-	unsigned eflags;     /* fcomi/fucomi: ZF, PF, CF as the host set them */
+	union x87_val a, b; /* inputs */
+	union x87_val r[2]; /* outputs: r[0] = host ST(0) after the op */
+	union x87_val o;    /* memory destination */
+	union x87_val m;    /* memory source (low bytes) */
+	unsigned nout;	    /* values left on the host stack by the op */
+	unsigned eflags;    /* fcomi/fucomi: ZF, PF, CF as the host set them */
 };
 
 /* Number of stack inputs each op takes (0, 1 or 2). */

@@ -78,10 +78,10 @@ static void x87_arith(struct x86_cpu *c, const struct x86_insn *i, int k, int is
 		x87_pop(c);
 }
 
-#define X87_ARITH(name, k, isint, pop)                                                     \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)                  \
-	{                                                                                  \
-		x87_arith(c, i, k, isint, pop);                                            \
+#define X87_ARITH(name, k, isint, pop)                                    \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		x87_arith(c, i, k, isint, pop);                           \
 	}
 X87_ARITH(fadd, X87_ADD, 0, 0)
 X87_ARITH(faddp, X87_ADD, 0, 1)
@@ -150,10 +150,10 @@ static void x87_compare(struct x86_cpu *c, const struct x86_insn *i, int kind, i
 		x87_pop(c);
 }
 
-#define X87_CMP(name, kind, pops)                                                          \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)                  \
-	{                                                                                  \
-		x87_compare(c, i, kind, pops);                                             \
+#define X87_CMP(name, kind, pops)                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		x87_compare(c, i, kind, pops);                            \
 	}
 X87_CMP(fcom, X87_CMP_FCOM, 0)
 X87_CMP(fcomp, X87_CMP_FCOM, 1)
@@ -193,10 +193,22 @@ static void x87_comi(struct x86_cpu *c, const struct x86_insn *i, int unordered,
 		x87_pop(c);
 }
 
-static void h_fcomi(struct x86_cpu *c, const struct x86_insn *i) { x87_comi(c, i, 0, 0); }
-static void h_fcomip(struct x86_cpu *c, const struct x86_insn *i) { x87_comi(c, i, 0, 1); }
-static void h_fucomi(struct x86_cpu *c, const struct x86_insn *i) { x87_comi(c, i, 1, 0); }
-static void h_fucomip(struct x86_cpu *c, const struct x86_insn *i) { x87_comi(c, i, 1, 1); }
+static void h_fcomi(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_comi(c, i, 0, 0);
+}
+static void h_fcomip(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_comi(c, i, 0, 1);
+}
+static void h_fucomi(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_comi(c, i, 1, 0);
+}
+static void h_fucomip(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_comi(c, i, 1, 1);
+}
 
 static void h_ftst(struct x86_cpu *c, const struct x86_insn *i)
 {
@@ -248,8 +260,14 @@ static void x87_sign(struct x86_cpu *c, const struct x86_insn *i, int abs)
 	c->fpu.fsw &= (uint16_t)~X87_C1;
 }
 
-static void h_fchs(struct x86_cpu *c, const struct x86_insn *i) { x87_sign(c, i, 0); }
-static void h_fabs(struct x86_cpu *c, const struct x86_insn *i) { x87_sign(c, i, 1); }
+static void h_fchs(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_sign(c, i, 0);
+}
+static void h_fabs(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_sign(c, i, 1);
+}
 
 void x86_x87_arith_register(x86_fn *tab)
 {

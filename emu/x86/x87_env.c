@@ -60,12 +60,36 @@ static void x87_set_fsw(struct x86_cpu *c, uint16_t fsw)
 	c->fpu.fsw = fsw & (uint16_t)~X87_TOP_MASK;
 }
 
-static void x87_put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void x87_put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void x87_put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
-static uint16_t x87_get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static uint32_t x87_get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t x87_get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static void x87_put16(uint8_t *p, uint16_t v)
+{
+	memcpy(p, &v, 2);
+}
+static void x87_put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+static void x87_put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+static uint16_t x87_get16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+static uint32_t x87_get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static uint64_t x87_get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
 
 /* The environment image: 28 bytes in the 32-bit protected-mode format
  * (the 64-bit format is the same), 14 bytes with a 16-bit operand size.
@@ -253,10 +277,22 @@ static void x87_fxrstor(struct x86_cpu *c, const struct x86_insn *i, int is64)
 	x87_host_ldmxcsr(c->mxcsr);
 }
 
-static void h_fxsave(struct x86_cpu *c, const struct x86_insn *i) { x87_fxsave(c, i, 0); }
-static void h_fxsave64(struct x86_cpu *c, const struct x86_insn *i) { x87_fxsave(c, i, 1); }
-static void h_fxrstor(struct x86_cpu *c, const struct x86_insn *i) { x87_fxrstor(c, i, 0); }
-static void h_fxrstor64(struct x86_cpu *c, const struct x86_insn *i) { x87_fxrstor(c, i, 1); }
+static void h_fxsave(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_fxsave(c, i, 0);
+}
+static void h_fxsave64(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_fxsave(c, i, 1);
+}
+static void h_fxrstor(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_fxrstor(c, i, 0);
+}
+static void h_fxrstor64(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_fxrstor(c, i, 1);
+}
 
 void x86_x87_env_register(x86_fn *tab)
 {

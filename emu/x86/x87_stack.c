@@ -170,8 +170,7 @@ static void h_fild(struct x86_cpu *c, const struct x86_insn *i)
 		return;
 	memset(&h.m, 0, sizeof(h.m));
 	memcpy(&h.m, (const void *)x86_ea(c, i), o->size);
-	x87_push_host(c, o->size == 2 ? X87_H_FILDS : o->size == 4 ? X87_H_FILDL : X87_H_FILDQ,
-		      &h);
+	x87_push_host(c, o->size == 2 ? X87_H_FILDS : o->size == 4 ? X87_H_FILDL : X87_H_FILDQ, &h);
 }
 
 static void h_fbld(struct x86_cpu *c, const struct x86_insn *i)
@@ -196,13 +195,34 @@ static void x87_const(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop 
 	x87_push_host(c, op, &h);
 }
 
-static void h_fld1(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLD1); }
-static void h_fldz(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLDZ); }
-static void h_fldpi(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLDPI); }
-static void h_fldl2e(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLDL2E); }
-static void h_fldl2t(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLDL2T); }
-static void h_fldlg2(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLDLG2); }
-static void h_fldln2(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c, i, X87_H_FLDLN2); }
+static void h_fld1(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLD1);
+}
+static void h_fldz(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLDZ);
+}
+static void h_fldpi(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLDPI);
+}
+static void h_fldl2e(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLDL2E);
+}
+static void h_fldl2t(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLDL2T);
+}
+static void h_fldlg2(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLDLG2);
+}
+static void h_fldln2(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_const(c, i, X87_H_FLDLN2);
+}
 
 /* ---- stores ------------------------------------------------------------- */
 
@@ -210,8 +230,8 @@ static void h_fldln2(struct x86_cpu *c, const struct x86_insn *i) { x87_const(c,
  * Masked underflow converts the indefinite, which gives the destination
  * format's indefinite (QNaN, integer or BCD indefinite) as hardware
  * stores it. */
-static void x87_store(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop op,
-		      unsigned size, int pop)
+static void x87_store(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop op, unsigned size,
+		      int pop)
 {
 	uint64_t ea = x86_ea(c, i);
 	struct x87_host h;
@@ -260,8 +280,14 @@ static void x87_fst(struct x86_cpu *c, const struct x86_insn *i, int pop)
 	x87_store(c, i, o->size == 4 ? X87_H_FSTS : X87_H_FSTL, o->size, pop);
 }
 
-static void h_fst(struct x86_cpu *c, const struct x86_insn *i) { x87_fst(c, i, 0); }
-static void h_fstp(struct x86_cpu *c, const struct x86_insn *i) { x87_fst(c, i, 1); }
+static void h_fst(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_fst(c, i, 0);
+}
+static void h_fstp(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_fst(c, i, 1);
+}
 
 /* D9 D8+i, the alias of fstp st(i) that does not check for an empty
  * ST(0): from an empty register it stores nothing and only pops. */
@@ -297,7 +323,10 @@ static void h_fisttp(struct x86_cpu *c, const struct x86_insn *i)
 	unsigned size = i->op[0].size;
 
 	x86_x87_begin(c, i);
-	x87_store(c, i, size == 2 ? X87_H_FISTTPS : size == 4 ? X87_H_FISTTPL : X87_H_FISTTPQ,
+	x87_store(c, i,
+		  size == 2 ? X87_H_FISTTPS :
+		  size == 4 ? X87_H_FISTTPL :
+			      X87_H_FISTTPQ,
 		  size, 1);
 }
 
@@ -343,7 +372,7 @@ static void h_fxch(struct x86_cpu *c, const struct x86_insn *i)
 static void h_ffree(struct x86_cpu *c, const struct x86_insn *i)
 {
 	x86_x87_begin(c, i);
-	c->fpu.tag &= (uint8_t)~(1u << x87_phys(c, i->op[0].reg));
+	c->fpu.tag &= (uint8_t) ~(1u << x87_phys(c, i->op[0].reg));
 	c->fpu.fsw &= (uint16_t)~X87_C1;
 }
 
@@ -384,10 +413,10 @@ static void x87_fcmov(struct x86_cpu *c, const struct x86_insn *i, unsigned cc)
 	}
 }
 
-#define X87_FCMOV(name, cc)                                                                \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)                  \
-	{                                                                                  \
-		x87_fcmov(c, i, cc);                                                       \
+#define X87_FCMOV(name, cc)                                               \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		x87_fcmov(c, i, cc);                                      \
 	}
 X87_FCMOV(fcmovb, 0x2)
 X87_FCMOV(fcmovnb, 0x3)
@@ -431,7 +460,7 @@ static void h_fnstsw(struct x86_cpu *c, const struct x86_insn *i)
 static void h_fnclex(struct x86_cpu *c, const struct x86_insn *i)
 {
 	(void)i;
-	c->fpu.fsw &= (uint16_t)~(X87_EXC | X87_SF | X87_ES | X87_B);
+	c->fpu.fsw &= (uint16_t) ~(X87_EXC | X87_SF | X87_ES | X87_B);
 }
 
 /* fninit (SDM vol. 2, FINIT): the registers keep their contents. */

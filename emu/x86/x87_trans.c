@@ -11,8 +11,8 @@
  * result or an out-of-range operand there, as the hardware does. */
 static int x87_reports_c2(enum x87_hop op)
 {
-	return op == X87_H_FSIN || op == X87_H_FCOS || op == X87_H_FPTAN ||
-	       op == X87_H_FSINCOS || op == X87_H_FPREM || op == X87_H_FPREM1;
+	return op == X87_H_FSIN || op == X87_H_FCOS || op == X87_H_FPTAN || op == X87_H_FSINCOS ||
+	       op == X87_H_FPREM || op == X87_H_FPREM1;
 }
 
 static void x87_clear_c2(struct x86_cpu *c, enum x87_hop op)
@@ -40,11 +40,26 @@ static void x87_unary(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop 
 	x87_flags(c, sw, X87_CC);
 }
 
-static void h_fsqrt(struct x86_cpu *c, const struct x86_insn *i) { x87_unary(c, i, X87_H_FSQRT); }
-static void h_frndint(struct x86_cpu *c, const struct x86_insn *i) { x87_unary(c, i, X87_H_FRNDINT); }
-static void h_f2xm1(struct x86_cpu *c, const struct x86_insn *i) { x87_unary(c, i, X87_H_F2XM1); }
-static void h_fsin(struct x86_cpu *c, const struct x86_insn *i) { x87_unary(c, i, X87_H_FSIN); }
-static void h_fcos(struct x86_cpu *c, const struct x86_insn *i) { x87_unary(c, i, X87_H_FCOS); }
+static void h_fsqrt(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary(c, i, X87_H_FSQRT);
+}
+static void h_frndint(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary(c, i, X87_H_FRNDINT);
+}
+static void h_f2xm1(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary(c, i, X87_H_F2XM1);
+}
+static void h_fsin(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary(c, i, X87_H_FSIN);
+}
+static void h_fcos(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary(c, i, X87_H_FCOS);
+}
 
 /* fptan, fsincos, fxtract: replace ST(0) and push a second result.  The
  * host tells whether it pushed (it does not when the operand is out of
@@ -78,9 +93,18 @@ static void x87_unary_push(struct x86_cpu *c, const struct x86_insn *i, enum x87
 	x87_flags(c, sw, X87_CC);
 }
 
-static void h_fptan(struct x86_cpu *c, const struct x86_insn *i) { x87_unary_push(c, i, X87_H_FPTAN); }
-static void h_fsincos(struct x86_cpu *c, const struct x86_insn *i) { x87_unary_push(c, i, X87_H_FSINCOS); }
-static void h_fxtract(struct x86_cpu *c, const struct x86_insn *i) { x87_unary_push(c, i, X87_H_FXTRACT); }
+static void h_fptan(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary_push(c, i, X87_H_FPTAN);
+}
+static void h_fsincos(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary_push(c, i, X87_H_FSINCOS);
+}
+static void h_fxtract(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_unary_push(c, i, X87_H_FXTRACT);
+}
 
 /* fscale, fprem, fprem1: ST(0) = op(ST(0), ST(1)), no pop. */
 static void x87_binary(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop op)
@@ -102,10 +126,19 @@ static void x87_binary(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop
 		x87_set(c, 0, &h.r[0]);
 }
 
-static void h_fscale(struct x86_cpu *c, const struct x86_insn *i) { x87_binary(c, i, X87_H_FSCALE); }
+static void h_fscale(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_binary(c, i, X87_H_FSCALE);
+}
 /* C2 = reduction incomplete; C0, C3, C1 = quotient bits 2, 1, 0 */
-static void h_fprem(struct x86_cpu *c, const struct x86_insn *i) { x87_binary(c, i, X87_H_FPREM); }
-static void h_fprem1(struct x86_cpu *c, const struct x86_insn *i) { x87_binary(c, i, X87_H_FPREM1); }
+static void h_fprem(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_binary(c, i, X87_H_FPREM);
+}
+static void h_fprem1(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_binary(c, i, X87_H_FPREM1);
+}
 
 /* fyl2x, fyl2xp1, fpatan: ST(1) = op(ST(1), ST(0)), then pop. */
 static void x87_binary_pop(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop op)
@@ -128,9 +161,18 @@ static void x87_binary_pop(struct x86_cpu *c, const struct x86_insn *i, enum x87
 	x87_pop(c);
 }
 
-static void h_fyl2x(struct x86_cpu *c, const struct x86_insn *i) { x87_binary_pop(c, i, X87_H_FYL2X); }
-static void h_fyl2xp1(struct x86_cpu *c, const struct x86_insn *i) { x87_binary_pop(c, i, X87_H_FYL2XP1); }
-static void h_fpatan(struct x86_cpu *c, const struct x86_insn *i) { x87_binary_pop(c, i, X87_H_FPATAN); }
+static void h_fyl2x(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_binary_pop(c, i, X87_H_FYL2X);
+}
+static void h_fyl2xp1(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_binary_pop(c, i, X87_H_FYL2XP1);
+}
+static void h_fpatan(struct x86_cpu *c, const struct x86_insn *i)
+{
+	x87_binary_pop(c, i, X87_H_FPATAN);
+}
 
 void x86_x87_trans_register(x86_fn *tab)
 {

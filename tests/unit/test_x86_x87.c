@@ -43,18 +43,49 @@ static void rnd_f80(uint8_t out[10])
 	memset(&v, 0, sizeof(v));
 	v.p.mant = rnd() | (1ull << 63);
 	switch (r % 20) {
-	case 0: v.p.mant = 0; v.p.sexp = 0; break;                          /* zero */
-	case 1: v.p.mant = 1ull << 63; v.p.sexp = 0x7fff; break;            /* infinity */
-	case 2: v.p.mant |= 1ull << 62; v.p.sexp = 0x7fff; break;           /* QNaN */
-	case 3: v.p.mant &= ~(1ull << 62); v.p.mant |= 1; v.p.sexp = 0x7fff; break; /* SNaN */
-	case 4: v.p.mant &= ~(1ull << 63); v.p.sexp = 0; break;             /* denormal */
-	case 5: v.p.mant &= ~(1ull << 63); v.p.sexp = (uint16_t)(rnd() & 0x7fff); break; /* unnormal */
-	case 6: v.ld = (long double)(int)(rnd() % 2001 - 1000); break;      /* small integer */
-	case 7: v.ld = (long double)(int64_t)rnd(); break;                  /* large integer */
-	case 8: v.p.sexp = (uint16_t)(0x7ffe - rnd() % 64); break;          /* huge */
-	case 9: v.p.sexp = (uint16_t)(1 + rnd() % 64); break;               /* tiny */
-	case 10: v.p.sexp = (uint16_t)(0x3fff + 62 + rnd() % 8); break;     /* around 2^63 */
-	case 11: v.ld = 0.5L + (long double)(rnd() % 8) * 0.25L; break;     /* halfway cases */
+	case 0:
+		v.p.mant = 0;
+		v.p.sexp = 0;
+		break; /* zero */
+	case 1:
+		v.p.mant = 1ull << 63;
+		v.p.sexp = 0x7fff;
+		break; /* infinity */
+	case 2:
+		v.p.mant |= 1ull << 62;
+		v.p.sexp = 0x7fff;
+		break; /* QNaN */
+	case 3:
+		v.p.mant &= ~(1ull << 62);
+		v.p.mant |= 1;
+		v.p.sexp = 0x7fff;
+		break; /* SNaN */
+	case 4:
+		v.p.mant &= ~(1ull << 63);
+		v.p.sexp = 0;
+		break; /* denormal */
+	case 5:
+		v.p.mant &= ~(1ull << 63);
+		v.p.sexp = (uint16_t)(rnd() & 0x7fff);
+		break; /* unnormal */
+	case 6:
+		v.ld = (long double)(int)(rnd() % 2001 - 1000);
+		break; /* small integer */
+	case 7:
+		v.ld = (long double)(int64_t)rnd();
+		break; /* large integer */
+	case 8:
+		v.p.sexp = (uint16_t)(0x7ffe - rnd() % 64);
+		break; /* huge */
+	case 9:
+		v.p.sexp = (uint16_t)(1 + rnd() % 64);
+		break; /* tiny */
+	case 10:
+		v.p.sexp = (uint16_t)(0x3fff + 62 + rnd() % 8);
+		break; /* around 2^63 */
+	case 11:
+		v.ld = 0.5L + (long double)(rnd() % 8) * 0.25L;
+		break; /* halfway cases */
 	default:
 		e = 0x3fff + (int)(rnd() % 161) - 80;
 		v.p.sexp = (uint16_t)e;
@@ -155,8 +186,7 @@ struct native_out {
 	uint8_t pad[0x70 - 108];
 	uint64_t rax, rflags;
 };
-typedef void (*stub_fn)(const struct image *in, struct native_out *out, void *mem,
-			uint64_t flags);
+typedef void (*stub_fn)(const struct image *in, struct native_out *out, void *mem, uint64_t flags);
 
 static uint8_t *stub;
 
@@ -277,11 +307,13 @@ static int run_case(const struct x86_insn *insn, const char *text)
 		dump_image("input", &in);
 		dump_image("native", &out.im);
 		dump_image("emulated", &emu_im);
-		fprintf(stderr, "  mem in %016llx %016llx native %016llx %016llx emulated %016llx %016llx\n",
+		fprintf(stderr,
+			"  mem in %016llx %016llx native %016llx %016llx emulated %016llx %016llx\n",
 			*(unsigned long long *)mem0, *(unsigned long long *)(mem0 + 8),
 			*(unsigned long long *)mem_n, *(unsigned long long *)(mem_n + 8),
 			*(unsigned long long *)mem_e, *(unsigned long long *)(mem_e + 8));
-		fprintf(stderr, "  flags in %llx native %llx emulated %llx; ax native %04x emulated %04x\n",
+		fprintf(stderr,
+			"  flags in %llx native %llx emulated %llx; ax native %04x emulated %04x\n",
 			(unsigned long long)flags, (unsigned long long)(out.rflags & FLAGS6),
 			(unsigned long long)(x86_rflags(c) & FLAGS6), (unsigned)(uint16_t)out.rax,
 			(unsigned)(uint16_t)c->r[X86_RAX]);
@@ -363,8 +395,8 @@ static void test_prefix_forms(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-		    -1, 0);
+	stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		    0);
 	if (stub == MAP_FAILED)
 		return -1;
 	x86_decoder_init(&dec);

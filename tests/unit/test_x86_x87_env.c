@@ -45,10 +45,19 @@ static void rnd_f80(uint8_t *p)
 	v.p.mant = rnd() | (1ull << 63);
 	v.p.sexp = (uint16_t)(rnd() & 0xffff);
 	switch (rnd() % 6) {
-	case 0: v.p.mant = 0; v.p.sexp &= 0x8000; break;
-	case 1: v.p.mant >>= 1; v.p.sexp &= 0x8000; break;
-	case 2: v.p.sexp |= 0x7fff; break;
-	default: break;
+	case 0:
+		v.p.mant = 0;
+		v.p.sexp &= 0x8000;
+		break;
+	case 1:
+		v.p.mant >>= 1;
+		v.p.sexp &= 0x8000;
+		break;
+	case 2:
+		v.p.sexp |= 0x7fff;
+		break;
+	default:
+		break;
 	}
 	memcpy(p, &v, 10);
 }
@@ -62,7 +71,7 @@ static void rnd_image(uint8_t im[108])
 	uint32_t fip = (uint32_t)rnd(), fdp = (uint32_t)rnd(), fop = (uint32_t)(rnd() & 0x7ff);
 	unsigned k;
 
-	fsw &= (uint16_t)~(X87_EXC & ~fcw);
+	fsw &= (uint16_t) ~(X87_EXC & ~fcw);
 	memset(im, 0, 108);
 	memcpy(im + 0, &fcw, 2);
 	memcpy(im + 4, &fsw, 2);
@@ -183,8 +192,9 @@ static void save_cpu(struct x86_cpu *c, uint8_t out[108])
 
 /* Compare fnsave images; tags only as empty or not (the other classes are
  * recomputed from the registers), selectors not at all (recent
- * processors store zero there). */
-static void assert_same_image(const uint8_t *n, const uint8_t *e, const char *what)
+ * processors store zero there).  With report, differences are printed
+ * and fail the test. */
+static int same_image(const uint8_t *n, const uint8_t *e, const char *what, int report)
 {
 	uint8_t a[108], b[108];
 	uint16_t ta, tb;
@@ -196,9 +206,9 @@ static void assert_same_image(const uint8_t *n, const uint8_t *e, const char *wh
 	memcpy(&tb, b + 8, 2);
 	for (k = 0; k < 8; k++) {
 		if (((ta >> (2 * k)) & 3) != 3)
-			ta &= (uint16_t)~(3u << (2 * k));
+			ta &= (uint16_t) ~(3u << (2 * k));
 		if (((tb >> (2 * k)) & 3) != 3)
-			tb &= (uint16_t)~(3u << (2 * k));
+			tb &= (uint16_t) ~(3u << (2 * k));
 	}
 	memcpy(a + 8, &ta, 2);
 	memcpy(b + 8, &tb, 2);
@@ -206,13 +216,26 @@ static void assert_same_image(const uint8_t *n, const uint8_t *e, const char *wh
 	memset(b + 16, 0, 2);
 	memset(a + 24, 0, 2);
 	memset(b + 24, 0, 2);
-	if (memcmp(a, b, 108)) {
+	if (!memcmp(a, b, 108))
+		return 1;
+	if (report) {
 		for (k = 0; k < 108; k++)
 			if (a[k] != b[k])
-				fprintf(stderr, "%s: byte %u native %02x emulated %02x\n", what, k, a[k],
-					b[k]);
+				fprintf(stderr, "%s: byte %u native %02x emulated %02x\n", what, k,
+					a[k], b[k]);
 		fail_msg("%s: native and emulated images differ", what);
 	}
+	return 0;
+}
+
+/* Stored environments, selectors aside. */
+static int same_env(uint8_t *n, uint8_t *e, unsigned size)
+{
+	unsigned fcs = size >= 28 ? 16 : 8, fds = size >= 28 ? 24 : 12;
+
+	memset(n + fcs, 0, 2), memset(e + fcs, 0, 2);
+	memset(n + fds, 0, 2), memset(e + fds, 0, 2);
+	return !memcmp(n, e, 128);
 }
 
 /* fnstenv/fnsave store, fldenv/frstor load: both sides start from the
@@ -227,29 +250,32 @@ static void check_env_form(const uint8_t *bytes, size_t n, unsigned size, int lo
 
 	decode(bytes, n, &insn);
 	for (s = 0; s < 2000; s++) {
+		uint8_t mem0[128];
+		int tries;
+
 		rnd_image(in);
-		rnd_bytes(mem_n, sizeof(mem_n));
+		rnd_bytes(mem0, sizeof(mem0));
 		if (load)
-			rnd_image(mem_n); /* a loadable environment/state */
-		memcpy(mem_e, mem_n, sizeof(mem_n));
-		build_stub(bytes, n);
-		run_native(in, out_n, mem_n);
+			rnd_image(mem0); /* a loadable environment/state */
+		memcpy(mem_e, mem0, sizeof(mem0));
 		load_cpu(&cpu, in);
 		cpu.r[X86_RAX] = (uint64_t)mem_e;
 		assert_int_equal(run_emulated(&cpu, &insn), 0);
 		save_cpu(&cpu, out_e);
-		assert_same_image(out_n, out_e, load ? "after load" : "after store");
-		if (!load) {
-			/* selectors: FCS at 16 (28-byte) or 8 (14-byte), FDS at 24 or 12 */
-			if (size >= 28) {
-				memset(mem_n + 16, 0, 2), memset(mem_e + 16, 0, 2);
-				memset(mem_n + 24, 0, 2), memset(mem_e + 24, 0, 2);
-			} else {
-				memset(mem_n + 8, 0, 2), memset(mem_e + 8, 0, 2);
-				memset(mem_n + 12, 0, 2), memset(mem_e + 12, 0, 2);
-			}
-			assert_memory_equal(mem_n, mem_e, sizeof(mem_n));
+		/* A context switch between the native frstor and fnsave can
+		 * lose FIP/FDP/FOP (processors that save them only with an
+		 * exception pending): the native side gets a second chance. */
+		for (tries = 0; tries < 2; tries++) {
+			memcpy(mem_n, mem0, sizeof(mem0));
+			build_stub(bytes, n);
+			run_native(in, out_n, mem_n);
+			if (same_image(out_n, out_e, "", 0) &&
+			    (load || same_env(mem_n, mem_e, size)))
+				break;
 		}
+		same_image(out_n, out_e, load ? "after load" : "after store", 1);
+		if (!load && !same_env(mem_n, mem_e, size))
+			assert_memory_equal(mem_n, mem_e, sizeof(mem_n));
 	}
 }
 
@@ -423,9 +449,9 @@ static void decode_at(const uint8_t *bytes, size_t n, struct x86_insn *insn, siz
  * instruction, which changes nothing; non-waiting ones run. */
 static void test_pending(void **state)
 {
-	static const uint8_t fdivp[] = { 0xde, 0xf9 };   /* fdivp st1, st0 */
+	static const uint8_t fdivp[] = { 0xde, 0xf9 }; /* fdivp st1, st0 */
 	static const uint8_t fld1[] = { 0xd9, 0xe8 };
-	static const uint8_t fnstsw[] = { 0xdf, 0xe0 };  /* fnstsw ax */
+	static const uint8_t fnstsw[] = { 0xdf, 0xe0 }; /* fnstsw ax */
 	static const uint8_t fnclex[] = { 0xdb, 0xe2 };
 	static const uint8_t fwait[] = { 0x9b };
 	struct x86_insn div, ld, st, cl, wt;
@@ -471,7 +497,7 @@ static void test_pending(void **state)
  * does); the code follows the highest-priority unmasked flag. */
 static void test_fldcw_unmask(void **state)
 {
-	static const uint8_t fldcw[] = { 0xd9, 0x28 };   /* fldcw [rax] */
+	static const uint8_t fldcw[] = { 0xd9, 0x28 }; /* fldcw [rax] */
 	static const uint8_t fldpi[] = { 0xd9, 0xeb };
 	static const uint8_t fld1[] = { 0xd9, 0xe8 };
 	static const uint8_t fdivp[] = { 0xde, 0xf1 }; /* fdivrp: 1/pi */
@@ -580,8 +606,8 @@ static void test_fx_faults(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-		    -1, 0);
+	stub = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		    0);
 	if (stub == MAP_FAILED)
 		return -1;
 	x86_decoder_init(&dec);
