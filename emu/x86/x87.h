@@ -1,13 +1,14 @@
 /* x87.h — the x87 floating-point unit: state helpers shared by the x87*.c
  * files, the host-instruction runner, and the FXSAVE image helpers the
- * signal code uses.  Internal to emu/x86 (and emu/linux for the two
- * x86_fx* functions).
+ * signal code uses.  Internal to emu/x86 (and emu/linux for x86_fxsave_to,
+ * x86_fxrstor_from and x86_fpu_reset).
  *
  * Results are computed by the host's own x87 executing the same
- * instruction (x87_host.c): inside x86_run() the host control word is the
- * guest's, so precision control, rounding and exception flags are exactly a
- * real x87's.  The guest's status word, tags and TOP live in c->fpu; the
- * host's status word is scratch, cleared around every host operation.
+ * instruction (x87_host.c) under the guest's control word and condition
+ * codes, so precision control, rounding, exception flags and condition
+ * codes are exactly a real x87's.  The guest's status word, tags and TOP
+ * live in c->fpu; the host's status word is scratch.  fldcw & co. also
+ * load the host control word, which inside x86_run() is the guest's.
  */
 #ifndef VPMU_X86_X87_H
 #define VPMU_X86_X87_H
@@ -248,8 +249,6 @@ struct x87_host {
 	unsigned eflags;    /* fcomi/fucomi: ZF, PF, CF as the host set them */
 };
 
-/* Number of stack inputs each op takes (0, 1 or 2). */
-unsigned x86_x87_host_nin(enum x87_hop op);
 uint16_t x86_x87_host(const struct x86_cpu *c, enum x87_hop op, struct x87_host *h);
 
 /* Per-file handler registration. */

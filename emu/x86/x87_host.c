@@ -54,17 +54,6 @@
 		X87_RUN(L2, insn); \
 		break
 
-unsigned x86_x87_host_nin(enum x87_hop op)
-{
-	if (op <= X87_H_FLDLN2)
-		return 0;
-	if ((op >= X87_H_FADD && op <= X87_H_FUCOMI &&
-	     !(op >= X87_H_FCOMS && op <= X87_H_FICOML)) ||
-	    op >= X87_H_FSCALE)
-		return 2;
-	return 1;
-}
-
 uint16_t x86_x87_host(const struct x86_cpu *c, enum x87_hop op, struct x87_host *h)
 {
 	/* 28-byte environment (SDM vol. 1, figure 8-9): FCW, FSW with TOP 0,
