@@ -289,6 +289,10 @@ _Noreturn void x86_trap(struct x86_cpu *c, int sig, int code, uint64_t addr)
 
 _Noreturn void x86_host_fault(struct x86_cpu *c, int sig, int code, uint64_t addr)
 {
+	/* SIGFPE and SIGILL name the instruction (the host's si_addr would be
+	 * an address inside vpmu); SIGSEGV/SIGBUS keep the data address. */
+	if (sig == SIGFPE || sig == SIGILL)
+		addr = c->cur ? c->cur->pc : c->rip;
 	x86_raise(c, sig, code, addr);
 }
 
