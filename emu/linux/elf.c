@@ -68,8 +68,7 @@ static int elf_parse(int fd, const char *path, struct lx_elf *e, char *msg, size
 		return ENOEXEC;
 	}
 	if (e->eh.e_type != ET_EXEC && e->eh.e_type != ET_DYN) {
-		snprintf(msg, msgsz, "%s: cannot execute binary file: not an executable ELF",
-			 path);
+		snprintf(msg, msgsz, "%s: cannot execute binary file: not an executable ELF", path);
 		return ENOEXEC;
 	}
 	if (e->eh.e_phentsize != sizeof(Elf64_Phdr) || e->eh.e_phnum == 0 ||
@@ -93,7 +92,8 @@ static int elf_parse(int fd, const char *path, struct lx_elf *e, char *msg, size
 		}
 		if (ph->p_type != PT_LOAD)
 			continue;
-		if (ph->p_filesz > ph->p_memsz || ph->p_offset + ph->p_filesz > (uint64_t)st.st_size ||
+		if (ph->p_filesz > ph->p_memsz ||
+		    ph->p_offset + ph->p_filesz > (uint64_t)st.st_size ||
 		    (ph->p_offset & (LX_PAGE - 1)) != (ph->p_vaddr & (LX_PAGE - 1)) ||
 		    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr >= (1ull << 46)) {
 			snprintf(msg, msgsz, "%s: truncated or bad ELF segment", path);
@@ -225,7 +225,8 @@ static int check_path(const char *path, char *msg, size_t msgsz, int depth)
 		fd = ie ? open_exec(e->interp, imsg, sizeof(imsg)) : -ENOMEM;
 		if (fd < 0) {
 			r = -fd;
-			snprintf(msg, msgsz, "%s: interpreter %s: %s", path, e->interp, strerror(r));
+			snprintf(msg, msgsz, "%s: interpreter %s: %s", path, e->interp,
+				 strerror(r));
 		} else {
 			r = elf_parse(fd, e->interp, ie, imsg, sizeof(imsg));
 			if (r)
@@ -252,8 +253,7 @@ int lx_check_program(const char *path, char *msg, size_t msgsz)
 	return r == ENOENT || r == ENOTDIR ? 127 : 126;
 }
 
-void lx_image_add(struct lx_proc *p, const char *path, uint64_t start, uint64_t end,
-		  uint64_t bias)
+void lx_image_add(struct lx_proc *p, const char *path, uint64_t start, uint64_t end, uint64_t bias)
 {
 	struct lx_slot *s = p->slot;
 	int i;
@@ -337,8 +337,9 @@ static int map_image(struct lx_proc *p, int fd, const char *path, const struct l
 				memset((void *)fend, 0, lx_page_up(fend) - fend);
 		}
 		if (lx_page_up(mend) > lx_page_up(fend)) {
-			void *m = mmap((void *)lx_page_up(fend), lx_page_up(mend) - lx_page_up(fend),
-				       prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+			void *m = mmap((void *)lx_page_up(fend),
+				       lx_page_up(mend) - lx_page_up(fend), prot,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 			if (m == MAP_FAILED) {
 				snprintf(msg, msgsz, "%s: mmap: %s", path, strerror(errno));
 				return errno;
@@ -355,8 +356,7 @@ static int map_image(struct lx_proc *p, int fd, const char *path, const struct l
 	return 0;
 }
 
-int lx_elf_load(struct lx_proc *p, const char *path, struct lx_loaded *out, char *msg,
-		size_t msgsz)
+int lx_elf_load(struct lx_proc *p, const char *path, struct lx_loaded *out, char *msg, size_t msgsz)
 {
 	struct lx_elf *e = malloc(sizeof(*e)), *ie = malloc(sizeof(*ie));
 	uint64_t bias = 0, ibias = 0;

@@ -46,12 +46,12 @@ static inline uint64_t lx_page_up(uint64_t a)
 
 /* what a tracked range is */
 enum {
-	LX_MAP_ANON,    /* guest anonymous memory */
-	LX_MAP_FILE,    /* guest file-backed memory */
-	LX_MAP_IMAGE,   /* an ELF segment mapped by the loader */
+	LX_MAP_ANON,  /* guest anonymous memory */
+	LX_MAP_FILE,  /* guest file-backed memory */
+	LX_MAP_IMAGE, /* an ELF segment mapped by the loader */
 	LX_MAP_STACK,
 	LX_MAP_BRK,
-	LX_MAP_GUARD,   /* reserved, PROT_NONE (stack guard gap) */
+	LX_MAP_GUARD,	/* reserved, PROT_NONE (stack guard gap) */
 	LX_MAP_FOREIGN, /* not the guest's: the host had something there */
 };
 
@@ -64,7 +64,7 @@ struct lx_mm {
 	struct lx_map *v; /* sorted by start, non-overlapping */
 	size_t n, cap;
 	uint64_t brk_start, brk_cur, brk_end; /* brk_end: mapped end */
-	uint64_t *wprot; /* pages write-protected because they hold code */
+	uint64_t *wprot;		      /* pages write-protected because they hold code */
 	size_t nwprot, capwprot;
 };
 

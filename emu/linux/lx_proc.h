@@ -21,7 +21,7 @@
 #ifndef SS_AUTODISARM
 #define SS_AUTODISARM (1u << 31)
 #endif
-#define LX_SIGBIT(s) (1ull << ((s) - 1))
+#define LX_SIGBIT(s) (1ull << ((s)-1))
 
 /* The kernel's struct sigaction for x86-64 (arch/x86/include/uapi/asm/signal.h
  * without the glibc wrapper): handler, flags, restorer, mask. */
@@ -49,8 +49,8 @@ struct lx_thread {
 	struct x86_cpu cpu;
 	struct lx_proc *p;
 	int tid;
-	int state; /* enum lx_tstate */
-	uint64_t blocked; /* guest signal mask */
+	int state;	     /* enum lx_tstate */
+	uint64_t blocked;    /* guest signal mask */
 	struct lx_sigq pend; /* thread-directed (tgkill) */
 	uint64_t ss_sp, ss_size;
 	int ss_flags; /* sigaltstack: 0, SS_DISABLE, SS_AUTODISARM */
@@ -61,7 +61,7 @@ struct lx_thread {
 	/* futex / sleep wait */
 	uint64_t fx_addr, fx_seq;
 	uint32_t fx_bitset, fx_val;
-	int yield; /* sched_yield: let the others run first */
+	int yield;	  /* sched_yield: let the others run first */
 	int64_t deadline; /* CLOCK_MONOTONIC ns, -1: none */
 	int wake_result;  /* syscall result once woken */
 };
@@ -106,19 +106,18 @@ int lx_copy_str(struct lx_proc *p, char *buf, uint64_t src, size_t bufsz);
 
 /* elf.c */
 struct lx_loaded {
-	uint64_t entry;     /* where the first instruction runs */
-	uint64_t prog_entry;/* AT_ENTRY */
-	uint64_t phdr;      /* AT_PHDR */
+	uint64_t entry;	     /* where the first instruction runs */
+	uint64_t prog_entry; /* AT_ENTRY */
+	uint64_t phdr;	     /* AT_PHDR */
 	uint64_t phnum;
 	uint64_t interp_base; /* AT_BASE, 0 without interpreter */
-	uint64_t brk;       /* first byte after the program's segments */
+	uint64_t brk;	      /* first byte after the program's segments */
 };
 int lx_check_errno(const char *path, char *msg, size_t msgsz);
 int lx_elf_load(struct lx_proc *p, const char *path, struct lx_loaded *out, char *msg,
 		size_t msgsz);
 /* Record an ELF image in the slot (replacing one at the same start). */
-void lx_image_add(struct lx_proc *p, const char *path, uint64_t start, uint64_t end,
-		  uint64_t bias);
+void lx_image_add(struct lx_proc *p, const char *path, uint64_t start, uint64_t end, uint64_t bias);
 /* After a file-backed guest mmap at addr of fd at offset off: record it when
  * the file is an ELF object. */
 void lx_image_note_mmap(struct lx_proc *p, uint64_t addr, uint64_t len, int fd, uint64_t off);
@@ -188,8 +187,8 @@ int64_t lx_now_ns(void);
 int lx_futex_wake(struct lx_proc *p, uint64_t uaddr, int n, uint32_t bitset);
 
 /* process.c */
-long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid,
-		 uint64_t ctid, uint64_t tls);
+long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid, uint64_t ctid,
+		 uint64_t tls);
 long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t path, uint64_t argv, uint64_t envp,
 		   int flags);
 _Noreturn void lx_exit_group(struct lx_proc *p, int status);

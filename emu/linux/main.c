@@ -14,10 +14,10 @@
 
 #include "lx_proc.h"
 
-#define LX_QUANTUM 100000 /* instructions per turn when several threads run */
+#define LX_QUANTUM 100000  /* instructions per turn when several threads run */
 #define LX_SHEBANG_DEPTH 4 /* fs/binfmt_script.c allows about this many */
 
-static _Noreturn void fail(struct lx_proc *p, int status, const char *msg)
+static __attribute__((noreturn)) void fail(struct lx_proc *p, int status, const char *msg)
 {
 	fprintf(stderr, "vpmu: %s\n", msg);
 	if (p && p->slot) {

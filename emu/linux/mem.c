@@ -23,8 +23,10 @@ static long host_mmap(uint64_t addr, uint64_t len, int prot, int flags, int fd, 
 
 int lx_map_fixed(struct lx_proc *p, uint64_t addr, uint64_t len, int prot, int kind)
 {
-	long r = host_mmap(addr, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE |
-				   (kind == LX_MAP_STACK || kind == LX_MAP_GUARD ? MAP_NORESERVE : 0),
+	long r = host_mmap(addr, len, prot,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE |
+				   (kind == LX_MAP_STACK || kind == LX_MAP_GUARD ? MAP_NORESERVE :
+										   0),
 			   -1, 0);
 
 	if (r < 0 || (uint64_t)r != addr) {
@@ -122,9 +124,9 @@ static int fixed_ok(struct lx_proc *p, uint64_t start, uint64_t end)
 		}
 		if (i < p->mm.n && p->mm.v[i].start < end)
 			gap_end = p->mm.v[i].start;
-		long r = host_mmap(at, gap_end - at, PROT_NONE,
-				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
-				   -1, 0);
+		long r = host_mmap(
+			at, gap_end - at, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
 		if (r < 0 || (uint64_t)r != at) {
 			if (r >= 0)
 				lx_host_syscall(11, r, (long)(gap_end - at), 0, 0, 0, 0);
@@ -265,8 +267,7 @@ long lx_sys_mremap(struct lx_proc *p, uint64_t old, uint64_t olen, uint64_t nlen
 		if ((naddr & (LX_PAGE - 1)) || !fixed_ok(p, naddr, naddr + nlen))
 			return -EINVAL;
 		r = lx_host_syscall(25, (long)old, (long)olen, (long)nlen, flags, (long)naddr, 0);
-	} else if (nlen <= olen ||
-		   lx_mm_is_free(&p->mm, old + olen, old + nlen)) {
+	} else if (nlen <= olen || lx_mm_is_free(&p->mm, old + olen, old + nlen)) {
 		r = lx_host_syscall(25, (long)old, (long)olen, (long)nlen,
 				    flags & ~(MREMAP_MAYMOVE | MREMAP_DONTUNMAP), 0, 0);
 		if (r < 0 && (flags & MREMAP_MAYMOVE))

@@ -75,8 +75,8 @@ _Noreturn void lx_exit_group(struct lx_proc *p, int status)
 	_exit(status & 0xff);
 }
 
-long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid,
-		 uint64_t ctid, uint64_t tls)
+long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t ptid, uint64_t ctid,
+		 uint64_t tls)
 {
 	struct lx_thread *t = lx_cur(p);
 	struct lx_shared *old = p->sh;

@@ -54,8 +54,9 @@ _Static_assert(sizeof(struct lx_fxsave) == 512, "fxsave layout");
 #define UC_STRICT_RESTORE_SS 0x4
 #define LX_MXCSR_MASK 0xffff
 /* RFLAGS bits sigreturn takes from the frame (FIX_EFLAGS) */
-#define LX_FIX_EFLAGS (X86_AC | X86_OF | X86_DF | X86_TF | X86_SF | X86_ZF | X86_AF | \
-		       X86_PF | X86_CF | (1u << 16))
+#define LX_FIX_EFLAGS                                                                     \
+	(X86_AC | X86_OF | X86_DF | X86_TF | X86_SF | X86_ZF | X86_AF | X86_PF | X86_CF | \
+	 (1u << 16))
 
 static void fx_save(struct x86_cpu *c, struct lx_fxsave *fx)
 {
@@ -154,7 +155,8 @@ int lx_frame_setup(struct lx_proc *p, struct lx_thread *t, int sig, const siginf
 	fr.uc.uc_stack.ss_sp = t->ss_sp;
 	fr.uc.uc_stack.ss_size = t->ss_size;
 	fr.uc.uc_stack.ss_flags = on_stack(t, c->r[X86_RSP]) ? SS_ONSTACK :
-				  t->ss_size ? (int32_t)(t->ss_flags & SS_AUTODISARM) : SS_DISABLE;
+				  t->ss_size ? (int32_t)(t->ss_flags & SS_AUTODISARM) :
+					       SS_DISABLE;
 	sc->r8 = c->r[X86_R8];
 	sc->r9 = c->r[X86_R9];
 	sc->r10 = c->r[X86_R10];
@@ -232,8 +234,8 @@ long lx_frame_return(struct lx_proc *p, struct lx_thread *t)
 	c->r[X86_RCX] = sc->rcx;
 	c->r[X86_RSP] = sc->rsp;
 	c->rip = sc->rip;
-	x86_set_rflags(c, (x86_rflags(c) & ~(uint64_t)LX_FIX_EFLAGS) |
-				  (sc->eflags & LX_FIX_EFLAGS));
+	x86_set_rflags(c,
+		       (x86_rflags(c) & ~(uint64_t)LX_FIX_EFLAGS) | (sc->eflags & LX_FIX_EFLAGS));
 	if (sc->fpstate) {
 		fx_restore(c, &fx);
 		x86_fp_sync_in(c);

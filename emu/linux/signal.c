@@ -28,15 +28,16 @@
  * to reach it, and there is one guest process per host process. */
 static struct lx_proc *lx_sig_proc;
 
-#define FAULT_SIGS (LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGFPE) | \
-		    LX_SIGBIT(SIGILL) | LX_SIGBIT(SIGTRAP))
+#define FAULT_SIGS                                                                        \
+	(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGFPE) | LX_SIGBIT(SIGILL) | \
+	 LX_SIGBIT(SIGTRAP))
 #define UNBLOCKABLE (LX_SIGBIT(SIGKILL) | LX_SIGBIT(SIGSTOP))
-#define DFL_IGNORE (LX_SIGBIT(SIGCHLD) | LX_SIGBIT(SIGURG) | LX_SIGBIT(SIGWINCH) | \
-		    LX_SIGBIT(SIGCONT))
-#define DFL_STOP (LX_SIGBIT(SIGSTOP) | LX_SIGBIT(SIGTSTP) | LX_SIGBIT(SIGTTIN) | \
-		  LX_SIGBIT(SIGTTOU))
-#define SYNC_FIRST (LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGILL) | \
-		    LX_SIGBIT(SIGTRAP) | LX_SIGBIT(SIGFPE) | LX_SIGBIT(SIGSYS))
+#define DFL_IGNORE \
+	(LX_SIGBIT(SIGCHLD) | LX_SIGBIT(SIGURG) | LX_SIGBIT(SIGWINCH) | LX_SIGBIT(SIGCONT))
+#define DFL_STOP (LX_SIGBIT(SIGSTOP) | LX_SIGBIT(SIGTSTP) | LX_SIGBIT(SIGTTIN) | LX_SIGBIT(SIGTTOU))
+#define SYNC_FIRST                                                                         \
+	(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGILL) | LX_SIGBIT(SIGTRAP) | \
+	 LX_SIGBIT(SIGFPE) | LX_SIGBIT(SIGSYS))
 
 /* sa_restorer for vpmu's own handlers (the kernel requires one on x86-64) */
 void lx_host_restorer(void);
@@ -405,7 +406,7 @@ long lx_sys_tgkill(struct lx_proc *p, int tgid, int tid, int sig)
 static int restartable(long nr)
 {
 	switch (nr) {
-	case 7:   /* poll */
+	case 7:	  /* poll */
 	case 23:  /* select */
 	case 34:  /* pause */
 	case 35:  /* nanosleep */

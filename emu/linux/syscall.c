@@ -143,8 +143,8 @@ static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_
 	size_t n;
 
 	if (lx_copy_str(p, path, gpath, sizeof(path)) < 0 || !is_self_exe(path, p->pid))
-		return nr == 89 ? lx_host_syscall(89, (long)gpath, (long)buf, (long)size, 0, 0, 0)
-				: lx_host_syscall(267, dirfd, (long)gpath, (long)buf, (long)size, 0,
+		return nr == 89 ? lx_host_syscall(89, (long)gpath, (long)buf, (long)size, 0, 0, 0) :
+				  lx_host_syscall(267, dirfd, (long)gpath, (long)buf, (long)size, 0,
 						  0);
 	if ((long)size <= 0)
 		return -EINVAL;
@@ -291,7 +291,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 
 	switch (nr) {
 	case 3: /* close */
-		return is_own_fd(p, (long)a0) ? -EBADF : lx_host_syscall(3, (long)a0, 0, 0, 0, 0, 0);
+		return is_own_fd(p, (long)a0) ? -EBADF :
+						lx_host_syscall(3, (long)a0, 0, 0, 0, 0, 0);
 	case 9:
 		return lx_sys_mmap(p, a0, a1, (int)a2, (int)a3, (int)a4, a5);
 	case 10:
@@ -316,15 +317,15 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		if (is_own_fd(p, (long)a0))
 			return -EBADF;
 		break;
-	case 33: /* dup2 */
+	case 33:  /* dup2 */
 	case 292: /* dup3 */
 		if (is_own_fd(p, (long)a0) || is_own_fd(p, (long)a1))
 			return -EBADF;
 		break;
 	case 34: { /* pause: sigsuspend with the current mask */
-		uint64_t m = t->blocked, hm = m & ~(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) |
-						    LX_SIGBIT(SIGFPE) | LX_SIGBIT(SIGILL) |
-						    LX_SIGBIT(SIGTRAP));
+		uint64_t m = t->blocked,
+			 hm = m & ~(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGFPE) |
+				    LX_SIGBIT(SIGILL) | LX_SIGBIT(SIGTRAP));
 		while (!lx_signal_pending(p))
 			lx_host_syscall(130, (long)&hm, 8, 0, 0, 0, 0);
 		return -EINTR;

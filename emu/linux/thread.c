@@ -132,8 +132,8 @@ int lx_futex_wake(struct lx_proc *p, uint64_t uaddr, int n, uint32_t bitset)
 		for (int i = 0; i < p->nth; i++) {
 			struct lx_thread *t = p->th[i];
 
-			if (t->state == LX_T_FUTEX && t->fx_addr == uaddr && (t->fx_bitset & bitset) &&
-			    (!best || t->fx_seq < best->fx_seq))
+			if (t->state == LX_T_FUTEX && t->fx_addr == uaddr &&
+			    (t->fx_bitset & bitset) && (!best || t->fx_seq < best->fx_seq))
 				best = t;
 		}
 		if (!best)
@@ -194,8 +194,7 @@ static int requeue(struct lx_proc *p, uint64_t from, uint64_t to, int nwake, int
 }
 
 /* FUTEX_WAKE_OP (futex(2)) */
-static long wake_op(struct lx_proc *p, uint64_t uaddr, int n1, uint64_t uaddr2, int n2,
-		    uint32_t op)
+static long wake_op(struct lx_proc *p, uint64_t uaddr, int n1, uint64_t uaddr2, int n2, uint32_t op)
 {
 	uint32_t old, nv, arg = (op >> 12) & 0xfff, cmparg = op & 0xfff;
 	int kind = (op >> 28) & 7, cmp = (op >> 24) & 15, res;
@@ -205,24 +204,48 @@ static long wake_op(struct lx_proc *p, uint64_t uaddr, int n1, uint64_t uaddr2, 
 	if (lx_copy_in(p, &old, uaddr2, 4))
 		return -EFAULT;
 	switch (kind) {
-	case FUTEX_OP_SET: nv = arg; break;
-	case FUTEX_OP_ADD: nv = old + arg; break;
-	case FUTEX_OP_OR: nv = old | arg; break;
-	case FUTEX_OP_ANDN: nv = old & ~arg; break;
-	case FUTEX_OP_XOR: nv = old ^ arg; break;
-	default: return -ENOSYS;
+	case FUTEX_OP_SET:
+		nv = arg;
+		break;
+	case FUTEX_OP_ADD:
+		nv = old + arg;
+		break;
+	case FUTEX_OP_OR:
+		nv = old | arg;
+		break;
+	case FUTEX_OP_ANDN:
+		nv = old & ~arg;
+		break;
+	case FUTEX_OP_XOR:
+		nv = old ^ arg;
+		break;
+	default:
+		return -ENOSYS;
 	}
 	if (lx_copy_out(p, uaddr2, &nv, 4))
 		return -EFAULT;
 	res = lx_futex_wake(p, uaddr, n1, FUTEX_BITSET_MATCH_ANY);
 	switch (cmp) {
-	case FUTEX_OP_CMP_EQ: cmp = old == cmparg; break;
-	case FUTEX_OP_CMP_NE: cmp = old != cmparg; break;
-	case FUTEX_OP_CMP_LT: cmp = (int32_t)old < (int32_t)cmparg; break;
-	case FUTEX_OP_CMP_LE: cmp = (int32_t)old <= (int32_t)cmparg; break;
-	case FUTEX_OP_CMP_GT: cmp = (int32_t)old > (int32_t)cmparg; break;
-	case FUTEX_OP_CMP_GE: cmp = (int32_t)old >= (int32_t)cmparg; break;
-	default: return -ENOSYS;
+	case FUTEX_OP_CMP_EQ:
+		cmp = old == cmparg;
+		break;
+	case FUTEX_OP_CMP_NE:
+		cmp = old != cmparg;
+		break;
+	case FUTEX_OP_CMP_LT:
+		cmp = (int32_t)old < (int32_t)cmparg;
+		break;
+	case FUTEX_OP_CMP_LE:
+		cmp = (int32_t)old <= (int32_t)cmparg;
+		break;
+	case FUTEX_OP_CMP_GT:
+		cmp = (int32_t)old > (int32_t)cmparg;
+		break;
+	case FUTEX_OP_CMP_GE:
+		cmp = (int32_t)old >= (int32_t)cmparg;
+		break;
+	default:
+		return -ENOSYS;
 	}
 	if (cmp)
 		res += lx_futex_wake(p, uaddr2, n2, FUTEX_BITSET_MATCH_ANY);

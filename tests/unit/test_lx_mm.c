@@ -24,8 +24,7 @@ static void test_find_top_down(void **state)
 	/* next one goes right below */
 	assert_int_equal(lx_mm_find(&mm, 2 * P, 0x1000000, 0x2000000), 0x2000000 - 6 * P);
 	/* a hole too small is skipped, one big enough is used */
-	assert_int_equal(lx_mm_add(&mm, 0x2000000 - 10 * P, 0x2000000 - 7 * P, RW, LX_MAP_ANON),
-			 0);
+	assert_int_equal(lx_mm_add(&mm, 0x2000000 - 10 * P, 0x2000000 - 7 * P, RW, LX_MAP_ANON), 0);
 	assert_int_equal(lx_mm_find(&mm, 2 * P, 0x1000000, 0x2000000), 0x2000000 - 6 * P);
 	assert_int_equal(lx_mm_find(&mm, 3 * P, 0x1000000, 0x2000000), 0x2000000 - 7 * P);
 	assert_int_equal(lx_mm_find(&mm, 4 * P, 0x1000000, 0x2000000), 0x2000000 - 14 * P);
