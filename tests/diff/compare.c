@@ -65,6 +65,13 @@ static uint32_t get32(const uint8_t *p)
 	return v;
 }
 
+static unsigned long long get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
 static void hex(const uint8_t *p, size_t n)
 {
 	for (size_t i = n; i-- > 0;)
@@ -173,8 +180,7 @@ static int compare_fp(const struct diff_form *f, const struct diff_state *in,
 				memcpy(&x, a, 10);
 				memcpy(&y, b, 10);
 				MISMATCH("    st%u: host %04x%016llx (%Lg) emu %04x%016llx (%Lg)\n", i,
-					 get16(a + 8), *(const unsigned long long *)a, x,
-					 get16(b + 8), *(const unsigned long long *)b, y);
+					 get16(a + 8), get64(a), x, get16(b + 8), get64(b), y);
 			} else {
 				n++;
 			}
