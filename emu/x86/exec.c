@@ -231,9 +231,12 @@ static inline struct x86_block *lookup(struct x86_cache *cc, uint64_t pc)
 #define HOST_MXCSR 0x1f80 /* SysV ABI initial values */
 #define HOST_FCW 0x037f
 
+/* fnclex first: a control word that unmasks an exception whose flag is
+ * still set in the host status word would otherwise trap in vpmu itself.
+ * The guest's x87 flags live in c->fpu.fsw, not in the host. */
 static inline void load_fcw(uint16_t cw)
 {
-	__asm__ volatile("fldcw %0" : : "m"(cw));
+	__asm__ volatile("fnclex\n\tfldcw %0" : : "m"(cw));
 }
 
 void x86_fp_sync_out(struct x86_cpu *c)
