@@ -61,7 +61,9 @@ struct lx_thread {
 	/* futex / sleep wait */
 	uint64_t fx_addr, fx_seq;
 	uint32_t fx_bitset, fx_val;
-	int yield;	  /* sched_yield: let the others run first */
+	int yield;	/* sched_yield: let the others run first */
+	int io_waiting; /* a poll-like call is being retried (block.c) */
+	int64_t io_deadline;
 	int64_t deadline; /* CLOCK_MONOTONIC ns, -1: none */
 	int wake_result;  /* syscall result once woken */
 };
@@ -194,6 +196,10 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t path, uint64_t argv, u
 _Noreturn void lx_exit_group(struct lx_proc *p, int status);
 /* take a slot in the shared area for this process */
 void lx_take_slot(struct lx_proc *p);
+
+/* block.c: 1 when the blocking call nr should be retried on a later turn,
+ * -1 when answered already (*res), 0 to make it now */
+int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res);
 
 /* syscall.c */
 void lx_syscall(struct x86_cpu *c);

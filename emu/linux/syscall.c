@@ -429,7 +429,22 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_nosys(p, (uint32_t)nr);
 		return -ENOSYS;
 	}
-	long r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	long r;
+	if (p->nth > 1) {
+		const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
+		int w = lx_block_would_wait(p, nr, a, &r);
+
+		if (w < 0)
+			return r;
+		if (w > 0) {
+			/* give the turn away; the syscall runs again later */
+			t->yield = 1;
+			c->stop = 1;
+			c->rip -= 2;
+			return nr;
+		}
+	}
+	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	if (r == -EFAULT && p->mm.nwprot) {
 		/* the kernel cannot write to pages we write-protected for
 		 * self-modifying code detection: release them and retry */

@@ -1,0 +1,167 @@
+/* block.c — blocking syscalls in a multi-threaded guest.  All guest
+ * threads share one host thread, so a read on an empty pipe would stop the
+ * thread that is about to fill it.  While another guest thread can run, a
+ * call that would block is not made: the calling thread gives up its turn
+ * and runs the syscall instruction again on its next turn (the kernel's
+ * restart, in effect).  When no other thread can run, the call is made and
+ * blocks for real.  Covered: read, readv, write, writev, recvfrom, recvmsg,
+ * sendto, sendmsg, accept, accept4, connect-free waits (wait4, waitid),
+ * poll, ppoll, epoll_wait, epoll_pwait.  Others (select, pselect6,
+ * msgrcv, semop, flock…) block every thread.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "lx_proc.h"
+
+static int others_runnable(struct lx_proc *p)
+{
+	struct lx_thread *cur = lx_cur(p);
+
+	for (int i = 0; i < p->nth; i++)
+		if (p->th[i] != cur && p->th[i]->state == LX_T_RUN)
+			return 1;
+	return 0;
+}
+
+/* 1 when fd would not block for events (or is non-blocking itself). */
+static int fd_ready(long fd, short events)
+{
+	struct pollfd pf = { (int)fd, events, 0 };
+	long fl = lx_host_syscall(72, fd, F_GETFL, 0, 0, 0, 0);
+
+	if (fl < 0 || (fl & O_NONBLOCK))
+		return 1;
+	return lx_host_syscall(7, (long)&pf, 1, 0, 0, 0, 0) != 0;
+}
+
+static int child_ready(long which, long id, long options)
+{
+	siginfo_t si;
+
+	if (options & WNOHANG)
+		return 1;
+	si.si_pid = 0;
+	options = (options & (WEXITED | WSTOPPED | WCONTINUED | __WALL | __WCLONE)) | WNOHANG |
+		  WNOWAIT;
+	/* an error (ECHILD…) is returned at once by the real call too */
+	return lx_host_syscall(247, which, id, (long)&si, options, 0, 0) < 0 || si.si_pid != 0;
+}
+
+static int wait4_ready(long pid, long options)
+{
+	long which = P_PID, id = pid, o = WEXITED;
+
+	if (pid == -1) {
+		which = P_ALL;
+		id = 0;
+	} else if (pid == 0) {
+		which = P_PGID;
+		id = 0;
+	} else if (pid < -1) {
+		which = P_PGID;
+		id = -pid;
+	}
+	if (options & WUNTRACED)
+		o |= WSTOPPED;
+	if (options & WCONTINUED)
+		o |= WCONTINUED;
+	return child_ready(which, id, o | (options & (WNOHANG | __WALL | __WCLONE)));
+}
+
+/* A poll-like call with its timeout replaced by zero: its result when
+ * something is ready or the guest's timeout has passed; 0 to retry. */
+static long poll_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
+{
+	struct lx_thread *t = lx_cur(p);
+	struct timespec zero = { 0, 0 }, ts;
+	int64_t timeout_ns = -1;
+	long r;
+
+	switch (nr) {
+	case 7: /* poll(fds, n, ms) */
+		r = lx_host_syscall(7, (long)a[0], (long)a[1], 0, 0, 0, 0);
+		if ((int)a[2] >= 0)
+			timeout_ns = (int64_t)(int)a[2] * 1000000;
+		break;
+	case 271: /* ppoll(fds, n, ts, mask, size) */
+		r = lx_host_syscall(271, (long)a[0], (long)a[1], (long)&zero, (long)a[3],
+				    (long)a[4], 0);
+		if (a[2]) {
+			if (lx_copy_in(p, &ts, a[2], sizeof(ts)))
+				return *res = -EFAULT, 1;
+			timeout_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		}
+		break;
+	default: /* epoll_wait(fd, ev, n, ms), epoll_pwait(…, mask, size) */
+		r = lx_host_syscall(nr, (long)a[0], (long)a[1], (long)a[2], 0, (long)a[4],
+				    (long)a[5]);
+		if ((int)a[3] >= 0)
+			timeout_ns = (int64_t)(int)a[3] * 1000000;
+		break;
+	}
+	if (!t->io_waiting) {
+		t->io_waiting = 1;
+		t->io_deadline = timeout_ns < 0 ? -1 : lx_now_ns() + timeout_ns;
+	}
+	if (r != 0 || (t->io_deadline >= 0 && lx_now_ns() >= t->io_deadline)) {
+		t->io_waiting = 0;
+		*res = r;
+		return 1;
+	}
+	return 0;
+}
+
+int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res)
+{
+	int ready;
+
+	if (!others_runnable(p)) {
+		lx_cur(p)->io_waiting = 0;
+		return 0;
+	}
+	switch (nr) {
+	case 0:	  /* read */
+	case 19:  /* readv */
+	case 43:  /* accept */
+	case 288: /* accept4 */
+		ready = fd_ready((long)a[0], POLLIN);
+		break;
+	case 45: /* recvfrom */
+	case 47: /* recvmsg */
+		ready = (nr == 45 ? (a[3] & MSG_DONTWAIT) : (a[2] & MSG_DONTWAIT)) ||
+			fd_ready((long)a[0], POLLIN);
+		break;
+	case 1:	 /* write */
+	case 20: /* writev */
+		ready = fd_ready((long)a[0], POLLOUT);
+		break;
+	case 44: /* sendto */
+	case 46: /* sendmsg */
+		ready = (nr == 44 ? (a[3] & MSG_DONTWAIT) : (a[2] & MSG_DONTWAIT)) ||
+			fd_ready((long)a[0], POLLOUT);
+		break;
+	case 61: /* wait4 */
+		ready = wait4_ready((long)(int)a[0], (long)a[2]);
+		break;
+	case 247: /* waitid */
+		ready = child_ready((long)a[0], (long)a[1], (long)a[3]);
+		break;
+	case 7:
+	case 232:
+	case 271:
+	case 281:
+		if (poll_now(p, nr, a, res))
+			return -1; /* answered: *res */
+		ready = 0;
+		break;
+	default:
+		return 0;
+	}
+	return !ready;
+}
