@@ -6,11 +6,9 @@
  * ids are virtual: the main thread's is the pid (as on Linux), the n-th
  * thread created gets pid + n.  Futexes between guest threads are emulated.
  *
- * A blocking host syscall (read on an empty pipe, accept, poll…) made by
- * one thread blocks them all: the simple, safe choice.  A guest whose
- * threads wait on each other through such a syscall would hang; threads
- * that meet through futexes (mutexes, condition variables, joins,
- * semaphores) and sleeps do not.  Robust futex lists are not walked at
+ * A blocking host syscall (read on an empty pipe, poll, wait4…) gives up
+ * the thread's turn while another thread can run (block.c); only when none
+ * can does it block for real.  Robust futex lists are not walked at
  * thread exit.  A single-threaded guest uses the host's futex directly
  * (so process-shared futexes across fork work) and never leaves x86_run
  * for scheduling.
