@@ -116,6 +116,9 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 			 * through x86_ea(); string ops and the stack are implicit. */
 			if (visible && !have_mem) {
 				have_mem = 1;
+				if (z->mem.type != ZYDIS_MEMOP_TYPE_AGEN)
+					i->mact = (uint8_t)((z->actions & ZYDIS_OPERAND_ACTION_MASK_READ ? 1 : 0) |
+							    (z->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE ? 2 : 0));
 				i->seg = seg_of(z->mem.segment);
 				i->disp = z->mem.disp.value;
 				if (z->mem.base == ZYDIS_REGISTER_RIP || z->mem.base == ZYDIS_REGISTER_EIP) {
@@ -196,8 +199,12 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 	    zi.mnemonic == ZYDIS_MNEMONIC_CPUID)
 		i->flags |= X86_I_END;
 
+	x86_classify(&zi, zo, i);
 	if (zi.mnemonic == ZYDIS_MNEMONIC_NOP)
+	{
 		i->flags &= (uint8_t)~(X86_I_LOAD | X86_I_STORE); /* 0F 1F /0 reads nothing */
+		i->mact = 0;
+	}
 	i->fn = zi.mnemonic < X86_NMNEM ? d->tab[zi.mnemonic] : NULL;
 	if (!i->fn)
 		i->fn = x86_h_unsupported;

@@ -20,4 +20,8 @@ void x86_decoder_init(struct x86_decoder *d);
 int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *bytes, size_t n,
 		    struct x86_insn *i);
 
+/* Operation class, register dependencies and implicit memory of i. */
+void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *zo,
+		  struct x86_insn *i);
+
 #endif

@@ -340,7 +340,6 @@ static void account_partial(struct x86_cpu *c)
 static __attribute__((noinline)) enum x86_exit run_blocks(struct x86_cpu *c, uint64_t budget)
 {
 	struct x86_cache *cc = c->cache;
-	struct x86_counts *cnt = c->cnt;
 	struct x86_block *b, *prev = NULL;
 	uint64_t done = 0;
 
@@ -373,12 +372,121 @@ static __attribute__((noinline)) enum x86_exit run_blocks(struct x86_cpu *c, uin
 			c->cur = i;
 			i->fn(c, i);
 		}
-		cnt->insns += b->ninsn;
-		cnt->loads += b->nload;
-		cnt->stores += b->nstore;
-		cnt->branches += b->nbranch;
+		/* through c->cnt, not a copy: a syscall hook may switch counts
+		 * (a fork child takes its own slot) and the block is the child's */
+		c->cnt->insns += b->ninsn;
+		c->cnt->loads += b->nload;
+		c->cnt->stores += b->nstore;
+		c->cnt->branches += b->nbranch;
 		done += b->ninsn;
 		prev = b;
+	}
+}
+
+/* ---- timed mode: report every retired instruction ---------------------- */
+
+static inline unsigned mem_size(const struct x86_insn *i)
+{
+	for (int k = 0; k < i->nops; k++)
+		if (i->op[k].kind == X86_OP_MEM)
+			return i->op[k].size ? i->op[k].size : 64;
+	return 8;
+}
+
+struct regs_before {
+	uint64_t sp, bp, si, di, cx;
+};
+
+static inline void add_access(struct x86_trace *t, uint64_t a, uint32_t n, int load, int store)
+{
+	unsigned k = t->nmem++;
+	t->addr[k] = a;
+	t->size[k] = n;
+	t->load |= (uint8_t)(load << k);
+	t->store |= (uint8_t)(store << k);
+}
+
+/* The implicit accesses of stack and string instructions, from the
+ * registers before and after the instruction. */
+static void implicit_accesses(const struct x86_cpu *c, const struct x86_insn *i,
+			      const struct regs_before *b, struct x86_trace *t)
+{
+	unsigned el = i->osz ? i->osz : 8, stk = i->osz == 2 ? 2 : 8;
+	uint64_t reps, bytes, si, di;
+
+	switch (i->imp) {
+	case X86_IMP_PUSH: add_access(t, c->r[X86_RSP], stk, 0, 1); return;
+	case X86_IMP_POP: add_access(t, b->sp, stk, 1, 0); return;
+	case X86_IMP_LEAVE: add_access(t, b->bp, stk, 1, 0); return;
+	default: break;
+	}
+	reps = (i->flags & (X86_I_REP | X86_I_REPNE)) ? b->cx - c->r[X86_RCX] : 1;
+	if (i->asz == 4)
+		reps = (uint32_t)reps;
+	if (!reps || t->nmem)
+		return;
+	t->reps = (uint32_t)reps;
+	bytes = reps * el;
+	/* with DF set the instruction walks down: report the lowest address */
+	si = (c->eflags & X86_DF) ? b->si - bytes + el : b->si;
+	di = (c->eflags & X86_DF) ? b->di - bytes + el : b->di;
+	si += c->seg_base[i->seg];
+	switch (i->imp) {
+	case X86_IMP_MOVS: add_access(t, si, (uint32_t)bytes, 1, 0); add_access(t, di, (uint32_t)bytes, 0, 1); break;
+	case X86_IMP_STOS: add_access(t, di, (uint32_t)bytes, 0, 1); break;
+	case X86_IMP_LODS: add_access(t, si, (uint32_t)bytes, 1, 0); break;
+	case X86_IMP_CMPS: add_access(t, si, (uint32_t)bytes, 1, 0); add_access(t, di, (uint32_t)bytes, 1, 0); break;
+	case X86_IMP_SCAS: add_access(t, di, (uint32_t)bytes, 1, 0); break;
+	default: break;
+	}
+}
+
+/* As run_blocks(), reporting each retired instruction to c->trace. */
+static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *c, uint64_t budget)
+{
+	struct x86_cache *cc = c->cache;
+	uint64_t done = 0;
+
+	for (;;) {
+		if (X86_UNLIKELY(c->stop))
+			return X86_EXIT_STOP;
+		if (X86_UNLIKELY(done >= budget))
+			return X86_EXIT_BUDGET;
+		if (X86_UNLIKELY(cc->flush_pending))
+			cache_flush(cc);
+		c->blk = NULL;
+		c->cur = NULL;
+		struct x86_block *b = lookup(cc, c->rip);
+		const struct x86_insn *e = b->insn + b->ninsn;
+		c->blk = b;
+		c->rip = b->end;
+		for (const struct x86_insn *i = b->insn; i < e; i++) {
+			struct x86_trace t;
+			struct regs_before rb = { c->r[X86_RSP], c->r[X86_RBP], c->r[X86_RSI],
+						  c->r[X86_RDI], c->r[X86_RCX] };
+			struct x86_counts *cnt = c->cnt;
+			uint64_t taken0 = cnt->taken;
+
+			t.nmem = t.load = t.store = 0;
+			t.reps = 0;
+			if (i->mact)
+				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1, i->mact >> 1);
+			c->cur = i;
+			i->fn(c, i);
+			if (i->imp)
+				implicit_accesses(c, i, &rb, &t);
+			t.i = i;
+			t.taken = cnt->taken != taken0;
+			t.next = i + 1 < e ? i->pc + i->len : c->rip;
+			/* counted before the report, so the model sees the count
+			 * including this instruction */
+			cnt->insns++;
+			cnt->loads += !!(i->flags & X86_I_LOAD);
+			cnt->stores += !!(i->flags & X86_I_STORE);
+			cnt->branches += !!(i->flags & X86_I_BRANCH);
+			c->trace(c->trace_arg, &t);
+		}
+		done += b->ninsn;
 	}
 }
 
@@ -397,7 +505,7 @@ enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget)
 		account_partial(c);
 		why = how == JUMP_UNSUPPORTED ? X86_EXIT_UNSUPPORTED : X86_EXIT_FAULT;
 	} else {
-		why = run_blocks(c, budget);
+		why = c->trace ? run_blocks_timed(c, budget) : run_blocks(c, budget);
 	}
 	c->cur = NULL;
 	c->blk = NULL;

@@ -130,8 +130,47 @@ struct x86_insn {
 	uint8_t flags; /* X86_I_* */
 	uint8_t imm2;  /* second immediate (enter, extrq…) */
 	uint8_t cc;    /* condition code 0..15 for jcc/setcc/cmovcc/fcmov */
-	uint8_t pad;
+	uint8_t xclass; /* X86_XC_*: what kind of operation, for timing models */
+	uint8_t imp;    /* X86_IMP_*: implicit memory access (stack, strings) */
+	uint8_t mact;   /* the explicit memory operand: bit 0 read, bit 1 written */
 	struct x86_op op[4];
+	uint64_t rd, wr; /* architectural state read / written: X86_DEP_* bits */
+};
+
+/* Operation classes (insn.xclass).  Architectural kinds only; how a machine
+ * splits them into µops and how long they take is emu/uarch's business. */
+enum {
+	X86_XC_NOP, X86_XC_INT, X86_XC_MOVE, X86_XC_SHIFT, X86_XC_IMUL, X86_XC_IDIV,
+	X86_XC_BRANCH, X86_XC_FADD, X86_XC_FMUL, X86_XC_FDIV, X86_XC_FMOV, X86_XC_SIMD,
+	X86_XC_SIMD_MUL, X86_XC_X87_COMPLEX, X86_XC_STRING, X86_XC_SYSCALL, X86_XC_COMPLEX,
+	X86_XC_FENCE, X86_NXCLASS
+};
+
+/* Implicit memory accesses (insn.imp). */
+enum {
+	X86_IMP_NONE, X86_IMP_PUSH, X86_IMP_POP, X86_IMP_LEAVE, X86_IMP_MOVS, X86_IMP_STOS,
+	X86_IMP_LODS, X86_IMP_CMPS, X86_IMP_SCAS
+};
+
+/* Dependency bits of insn.rd / insn.wr. */
+#define X86_DEP_GPR(n) (1ull << (n))        /* 0..15 */
+#define X86_DEP_XMM(n) (1ull << (16 + (n))) /* 16..31 */
+#define X86_DEP_FLAGS (1ull << 32)
+#define X86_DEP_X87 (1ull << 33)   /* the x87 stack, as one resource */
+#define X86_DEP_FPCTL (1ull << 34) /* MXCSR, x87 control/status */
+#define X86_DEP_MMX (1ull << 35)
+
+/* One retired instruction as timed mode reports it (cpu->trace). */
+struct x86_trace {
+	const struct x86_insn *i;
+	uint64_t next;     /* address of the next instruction executed */
+	uint64_t addr[2];  /* data accesses: explicit operand, or implicit ones */
+	uint32_t size[2];  /* bytes; a rep string op: all its iterations */
+	uint8_t nmem;      /* 0..2 */
+	uint8_t load;      /* bit k: access k reads */
+	uint8_t store;     /* bit k: access k writes (both: read-modify-write) */
+	uint8_t taken;     /* a control transfer that went to its target */
+	uint32_t reps;     /* iterations of a rep-prefixed string instruction */
 };
 
 struct x86_block {
@@ -189,6 +228,10 @@ struct x86_cpu {
 	volatile int stop;             /* set by hooks to leave x86_run() */
 	struct x86_fault fault;
 	jmp_buf *jb;                   /* active while inside x86_run() */
+
+	/* timed mode: called for every retired instruction when set */
+	void (*trace)(void *arg, const struct x86_trace *t);
+	void *trace_arg;
 
 	/* services of the OS layer */
 	void (*syscall)(struct x86_cpu *c); /* rax = number; result into rax */
