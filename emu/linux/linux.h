@@ -19,23 +19,23 @@
 
 #include "../x86/x86.h"
 
-#define LX_MAX_SLOTS 256  /* guest processes accounted per run */
-#define LX_MAX_IMAGES 64  /* ELF images recorded per process */
-#define LX_MAX_NOSYS 64   /* distinct unknown syscalls recorded per process */
+#define LX_MAX_SLOTS 256 /* guest processes accounted per run */
+#define LX_MAX_IMAGES 64 /* ELF images recorded per process */
+#define LX_MAX_NOSYS 64	 /* distinct unknown syscalls recorded per process */
 
 /* An ELF object mapped into a guest process (for symbolising addresses). */
 struct lx_image {
 	uint64_t start, end; /* mapped range */
-	uint64_t bias;       /* load bias: runtime address - ELF vaddr */
+	uint64_t bias;	     /* load bias: runtime address - ELF vaddr */
 	char path[256];
 };
 
 enum lx_slot_state {
 	LX_SLOT_FREE,
 	LX_SLOT_RUNNING,
-	LX_SLOT_EXITED,   /* exit()/exit_group() */
-	LX_SLOT_KILLED,   /* died of a signal (guest fault or external) */
-	LX_SLOT_EXECED,   /* replaced by execve(); counts continue in a new slot */
+	LX_SLOT_EXITED,	     /* exit()/exit_group() */
+	LX_SLOT_KILLED,	     /* died of a signal (guest fault or external) */
+	LX_SLOT_EXECED,	     /* replaced by execve(); counts continue in a new slot */
 	LX_SLOT_UNSUPPORTED, /* stopped at an instruction the emulator lacks */
 };
 
@@ -43,9 +43,9 @@ enum lx_slot_state {
 struct lx_slot {
 	volatile int32_t state; /* enum lx_slot_state */
 	int32_t pid;
-	int32_t status;         /* exit status, or the signal number when KILLED */
+	int32_t status; /* exit status, or the signal number when KILLED */
 	int32_t nimages, nnosys;
-	struct x86_counts cnt;  /* summed over the process's threads */
+	struct x86_counts cnt;	/* summed over the process's threads */
 	struct x86_fault fault; /* for KILLED by a guest fault, and UNSUPPORTED */
 	struct lx_image image[LX_MAX_IMAGES];
 	struct {
@@ -68,13 +68,13 @@ struct lx_shared *lx_shared_map(int fd);
 void lx_shared_total(const struct lx_shared *sh, struct x86_counts *out);
 
 struct lx_config {
-	const char *path;   /* program to run, resolved by the caller via PATH */
-	char *const *argv;  /* argv[0] as the guest sees it */
+	const char *path;  /* program to run, resolved by the caller via PATH */
+	char *const *argv; /* argv[0] as the guest sees it */
 	char *const *envp;
-	uint64_t seed;      /* AT_RANDOM bytes and anything else seeded */
+	uint64_t seed; /* AT_RANDOM bytes and anything else seeded */
 	int verbose;
-	int shared_fd;      /* fd of the lx_shared area */
-	int vtime;          /* 1: time syscalls report emulated time */
+	int shared_fd; /* fd of the lx_shared area */
+	int vtime;     /* 1: time syscalls report emulated time */
 };
 
 /* Run the guest in this process: never returns. */

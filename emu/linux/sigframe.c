@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "../x86/x87.h"
 #include "lx_proc.h"
 
 struct lx_sigcontext {
@@ -57,45 +58,6 @@ _Static_assert(sizeof(struct lx_fxsave) == 512, "fxsave layout");
 #define LX_FIX_EFLAGS                                                                     \
 	(X86_AC | X86_OF | X86_DF | X86_TF | X86_SF | X86_ZF | X86_AF | X86_PF | X86_CF | \
 	 (1u << 16))
-
-static void fx_save(struct x86_cpu *c, struct lx_fxsave *fx)
-{
-	const struct x86_fpu *f = &c->fpu;
-
-	memset(fx, 0, sizeof(*fx));
-	fx->fcw = f->fcw;
-	fx->fsw = (uint16_t)((f->fsw & ~0x3800u) | ((f->top & 7u) << 11));
-	fx->ftw = f->tag;
-	fx->fop = f->fop;
-	fx->fip = f->fip;
-	fx->fdp = f->fdp;
-	fx->mxcsr = c->mxcsr;
-	fx->mxcsr_mask = LX_MXCSR_MASK;
-	for (int i = 0; i < 8; i++)
-		memcpy(fx->st[i], &f->st[(f->top + i) & 7], 10);
-	memcpy(fx->xmm, c->xmm, sizeof(fx->xmm));
-}
-
-static void fx_restore(struct x86_cpu *c, const struct lx_fxsave *fx)
-{
-	struct x86_fpu *f = &c->fpu;
-
-	f->fcw = fx->fcw;
-	f->top = (fx->fsw >> 11) & 7;
-	f->fsw = fx->fsw & ~0x3800u;
-	f->tag = fx->ftw;
-	f->fop = fx->fop;
-	f->fip = fx->fip;
-	f->fdp = fx->fdp;
-	c->mxcsr = fx->mxcsr & LX_MXCSR_MASK;
-	for (int i = 0; i < 8; i++) {
-		long double v = 0;
-
-		memcpy(&v, fx->st[i], 10);
-		f->st[(f->top + i) & 7] = v;
-	}
-	memcpy(c->xmm, fx->xmm, sizeof(fx->xmm));
-}
 
 /* trap number and error code the kernel records for a fault signal */
 static void fault_regs(int sig, const siginfo_t *si, struct lx_sigcontext *sc)
@@ -183,7 +145,16 @@ int lx_frame_setup(struct lx_proc *p, struct lx_thread *t, int sig, const siginf
 	sc->oldmask = fr.uc.uc_sigmask;
 	sc->fpstate = fxa;
 	fr.info = *si;
-	fx_save(c, &fx);
+	/* the fpstate the handler sees, then the clean FPU Linux gives a
+	 * handler (fpu__clear_user_states) */
+	if (x86_in_guest(c))
+		x86_fp_sync_out(c);
+	memset(&fx, 0, sizeof(fx));
+	x86_fxsave_to(c, &fx);
+	fx.mxcsr_mask = LX_MXCSR_MASK;
+	x86_fpu_reset(c);
+	if (x86_in_guest(c))
+		x86_fp_sync_in(c);
 	if (lx_copy_out(p, fxa, &fx, sizeof(fx)) || lx_copy_out(p, fa, &fr, sizeof(fr)))
 		return -1;
 
@@ -237,7 +208,8 @@ long lx_frame_return(struct lx_proc *p, struct lx_thread *t)
 	x86_set_rflags(c,
 		       (x86_rflags(c) & ~(uint64_t)LX_FIX_EFLAGS) | (sc->eflags & LX_FIX_EFLAGS));
 	if (sc->fpstate) {
-		fx_restore(c, &fx);
+		x86_fxrstor_from(c, &fx);
+		c->mxcsr &= LX_MXCSR_MASK;
 		x86_fp_sync_in(c);
 	}
 	t->blocked = fr.uc.uc_sigmask & ~(LX_SIGBIT(SIGKILL) | LX_SIGBIT(SIGSTOP));
