@@ -121,10 +121,14 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 	switch (zi->meta.category) {
 	case ZYDIS_CATEGORY_NOP:
 	case ZYDIS_CATEGORY_WIDENOP: i->xclass = X86_XC_NOP; break;
-	case ZYDIS_CATEGORY_COND_BR:
+	case ZYDIS_CATEGORY_COND_BR: i->xclass = X86_XC_JCC; break;
 	case ZYDIS_CATEGORY_UNCOND_BR:
+		i->xclass = i->op[0].kind == X86_OP_REL ? X86_XC_JMP : X86_XC_JMP_IND;
+		break;
 	case ZYDIS_CATEGORY_CALL:
-	case ZYDIS_CATEGORY_RET: i->xclass = X86_XC_BRANCH; break;
+		i->xclass = i->op[0].kind == X86_OP_REL ? X86_XC_CALL : X86_XC_CALL_IND;
+		break;
+	case ZYDIS_CATEGORY_RET: i->xclass = X86_XC_RET; break;
 	case ZYDIS_CATEGORY_SHIFT:
 	case ZYDIS_CATEGORY_ROTATE: i->xclass = X86_XC_SHIFT; break;
 	case ZYDIS_CATEGORY_DATAXFER:

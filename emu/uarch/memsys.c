@@ -1,0 +1,280 @@
+/* memsys.c — TLBs, the cache hierarchy, outstanding misses, the bus and
+ * memory.
+ *
+ * Latency convention: a level's configured latency is the load-to-use
+ * latency of an access that hits there (so a pointer chase shows it
+ * directly); memory's is the latency of an access that misses every level.
+ * Queuing for miss-status registers and bus bandwidth comes on top.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "memsys.h"
+
+/* Synthetic physical region for page-table entries: the walk's accesses go
+ * through the caches like any data (4-level x86-64 tables, 8-byte entries). */
+#define PT_BASE 0x7e0000000000ull
+
+int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
+		      struct uarch_counts *cnt, uint64_t seed)
+{
+	static const int data_levels[] = { UARCH_L1D, UARCH_L2, UARCH_L3, UARCH_L4 };
+
+	memset(ms, 0, sizeof(*ms));
+	ms->m = m;
+	ms->cnt = cnt;
+	for (int k = 0; k < UARCH_NCACHE; k++) {
+		if (!m->cache[k].size)
+			continue;
+		ms->c[k] = uarch_cache_new(&m->cache[k], seed + (uint64_t)k);
+		if (!ms->c[k])
+			return -1;
+	}
+	for (size_t k = 0; k < sizeof(data_levels) / sizeof(data_levels[0]); k++)
+		if (ms->c[data_levels[k]])
+			ms->order[ms->ndata++] = data_levels[k];
+	for (int k = 0; k < UARCH_NTLB; k++) {
+		if (!m->tlb[k].entries)
+			continue;
+		ms->t[k] = uarch_tlb_new(&m->tlb[k], seed + 17 + (uint64_t)k);
+		if (!ms->t[k])
+			return -1;
+	}
+	return 0;
+}
+
+void uarch_memsys_free(struct uarch_memsys *ms)
+{
+	for (int k = 0; k < UARCH_NCACHE; k++)
+		uarch_cache_free(ms->c[k]);
+	for (int k = 0; k < UARCH_NTLB; k++)
+		uarch_tlb_free(ms->t[k]);
+}
+
+static const unsigned level_access_ev[UARCH_NCACHE] = {
+	[UARCH_L2] = UARCH_EV_L2_ACCESS, [UARCH_L3] = UARCH_EV_L3_ACCESS,
+};
+static const unsigned level_miss_ev[UARCH_NCACHE] = {
+	[UARCH_L2] = UARCH_EV_L2_MISS, [UARCH_L3] = UARCH_EV_L3_MISS,
+};
+
+/* A line travels over the bus at cycle now: returns its arrival. */
+static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t ready,
+			 unsigned bytes, unsigned ev)
+{
+	const struct uarch_mem_cfg *mc = &ms->m->mem;
+	unsigned per = (unsigned)mc->bus_width * (mc->pump ? mc->pump : 1);
+	uint64_t clocks = (bytes + per - 1) / (per ? per : 1);
+	uint64_t xfer = clocks * (mc->bus_ratio ? mc->bus_ratio : 1);
+
+	if (ms->bus_free + xfer > ready)
+		ready = ms->bus_free + xfer;
+	ms->bus_free = ready;
+	uarch_count(ms->cnt, r, ev, 1);
+	uarch_count(ms->cnt, r, UARCH_EV_BUS_DATA_CYCLES, clocks);
+	uarch_count(ms->cnt, r, UARCH_EV_BUS_ADDR_CYCLES, mc->addr_cycles);
+	return ready;
+}
+
+/* A line fill from memory requested at cycle t. */
+static uint64_t from_memory(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t t,
+			    unsigned line, int rfo)
+{
+	uint64_t arrive = bus_line(ms, r, t + ms->m->mem.latency, line,
+				   rfo ? UARCH_EV_BUS_BRIL : UARCH_EV_BUS_BRL);
+	uarch_count(ms->cnt, r, UARCH_EV_MEM_READS, 1);
+	uarch_count(ms->cnt, r, UARCH_EV_MEM_READ_LAT, arrive - t);
+	return arrive;
+}
+
+/* Write a dirty victim of level index li to the next level (or memory). */
+static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int li,
+		       uint64_t victim, uint64_t t)
+{
+	struct uarch_cache_res res;
+	for (int k = li + 1; k < ms->ndata; k++) {
+		uarch_cache_access(ms->c[ms->order[k]], victim, 1, &res);
+		if (res.hit)
+			return;
+		if (res.evicted && res.dirty) {
+			write_back(ms, r, k, res.victim, t);
+		}
+		if (ms->m->cache[ms->order[k]].write == UARCH_WB_ALLOC)
+			return; /* allocated there, dirty */
+	}
+	uarch_count(ms->cnt, r, UARCH_EV_WRITEBACKS, 1);
+	bus_line(ms, r, t, ms->m->cache[ms->order[ms->ndata - 1]].line, UARCH_EV_BUS_BWL);
+}
+
+/* Take a miss-status register at cycle t: returns when one is free. */
+static uint64_t mshr_take(struct uarch_memsys *ms, uint64_t t, int *slot)
+{
+	unsigned n = ms->m->mem.mshr;
+	if (!n)
+		n = 1;
+	if (n > UARCH_MAX_MSHR)
+		n = UARCH_MAX_MSHR;
+	int best = 0;
+	for (unsigned k = 0; k < n; k++) {
+		if (ms->mshr[k] <= t) {
+			*slot = (int)k;
+			return t;
+		}
+		if (ms->mshr[k] < ms->mshr[best])
+			best = (int)k;
+	}
+	*slot = best;
+	return ms->mshr[best];
+}
+
+/* Walk the data levels from index first for the line of addr at cycle t:
+ * returns the cycle the data arrives, counting events and filling levels. */
+static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, int first,
+			  uint64_t addr, int write, uint64_t t, int *hit_level)
+{
+	struct uarch_cache_res res;
+	unsigned latency = 0;
+	int k;
+
+	for (k = first; k < ms->ndata; k++) {
+		int lvl = ms->order[k];
+		const struct uarch_cache_cfg *cfg = &ms->m->cache[lvl];
+		if (level_access_ev[lvl])
+			uarch_count(ms->cnt, r, level_access_ev[lvl], 1);
+		if (k == ms->ndata - 1 && k > 0)
+			uarch_count(ms->cnt, r, UARCH_EV_LLC_ACCESS, 1);
+		uarch_cache_access(ms->c[lvl], addr, write, &res);
+		latency = cfg->latency;
+		if (res.evicted && res.dirty)
+			write_back(ms, r, k, res.victim, t);
+		if (res.hit) {
+			*hit_level = k;
+			return t + latency;
+		}
+		if (level_miss_ev[lvl])
+			uarch_count(ms->cnt, r, level_miss_ev[lvl], 1);
+		if (k == ms->ndata - 1 && k > 0)
+			uarch_count(ms->cnt, r, UARCH_EV_LLC_MISS, 1);
+	}
+	*hit_level = ms->ndata;
+	return from_memory(ms, r, t, ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64,
+			   write);
+}
+
+/* Translate addr through a TLB pair: returns the extra cycles. */
+static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, int l1, int l2,
+			  unsigned ev, uint64_t addr, uint64_t t)
+{
+	uint64_t extra;
+	int lvl;
+
+	if (!ms->t[l1] || uarch_tlb_access(ms->t[l1], addr))
+		return 0;
+	uarch_count(ms->cnt, r, ev, 1);
+	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
+		return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
+	/* page walk: four dependent table reads through the caches, below L1 */
+	extra = ms->m->tlb[l1].walk;
+	uint64_t vpn = addr >> 12, when = t + extra;
+	for (int level = 3; level >= 0; level--) {
+		uint64_t pte = PT_BASE + ((vpn >> (9 * level)) << 3) + ((uint64_t)level << 36);
+		when = hierarchy(ms, r, ms->ndata > 1 ? 1 : 0, pte, 0, when, &lvl);
+	}
+	return when - t;
+}
+
+uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			unsigned size, uint64_t now, int *l1miss)
+{
+	unsigned line = ms->ndata ? ms->m->cache[ms->order[0]].line : 64;
+	uint64_t last = addr + (size ? size : 1) - 1, done = now;
+	int lvl;
+
+	*l1miss = 0;
+	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
+	for (uint64_t a = addr & ~(uint64_t)(line - 1); a <= last; a += line) {
+		uint64_t t = now, got;
+		if (ms->ndata && uarch_cache_probe(ms->c[ms->order[0]], a)) {
+			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
+		} else {
+			int slot;
+			t = mshr_take(ms, t, &slot);
+			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
+			if (lvl > 0) {
+				*l1miss = 1;
+				ms->mshr[slot] = got;
+			}
+		}
+		if (got > done)
+			done = got;
+	}
+	return done;
+}
+
+uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			 unsigned size, uint64_t now)
+{
+	unsigned line = ms->ndata ? ms->m->cache[ms->order[0]].line : 64;
+	uint64_t last = addr + (size ? size : 1) - 1;
+	struct uarch_cache_res res;
+	int lvl;
+
+	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
+	if (!ms->ndata)
+		return now;
+	for (uint64_t a = addr & ~(uint64_t)(line - 1); a <= last; a += line) {
+		const struct uarch_cache_cfg *l1 = &ms->m->cache[ms->order[0]];
+		int through = l1->write == UARCH_WT_ALLOC || l1->write == UARCH_WT_NOALLOC;
+		int alloc = l1->write == UARCH_WB_ALLOC || l1->write == UARCH_WT_ALLOC;
+
+		if (uarch_cache_probe(ms->c[ms->order[0]], a)) {
+			uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
+		} else {
+			uarch_count(ms->cnt, r, UARCH_EV_L1D_ST_MISS, 1);
+			if (alloc) {
+				/* read for ownership through the levels below, then write */
+				hierarchy(ms, r, 1, a, 1, now, &lvl);
+				uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
+				if (res.evicted && res.dirty)
+					write_back(ms, r, 0, res.victim, now);
+			} else if (!through) {
+				/* write-back, no-allocate: the write goes below */
+				hierarchy(ms, r, 1, a, 1, now, &lvl);
+			}
+		}
+		if (through) {
+			if (ms->ndata > 1)
+				hierarchy(ms, r, 1, a, 1, now, &lvl);
+			else
+				bus_line(ms, r, now, size, UARCH_EV_BUS_BWP);
+		}
+	}
+	/* the write buffer absorbs stores; a full one stalls (wbuf entries
+	 * drain one per bus-line time at worst) */
+	return now;
+}
+
+uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			 uint64_t now)
+{
+	struct uarch_cache_res res;
+	int lvl;
+
+	now += translate(ms, r, UARCH_ITLB, UARCH_ITLB2, UARCH_EV_ITLB_MISS, addr, now);
+	if (!ms->c[UARCH_L1I])
+		return now;
+	uarch_count(ms->cnt, r, UARCH_EV_L1I_ACCESS, 1);
+	uarch_cache_access(ms->c[UARCH_L1I], addr, 0, &res);
+	if (res.hit)
+		return now;
+	uarch_count(ms->cnt, r, UARCH_EV_L1I_MISS, 1);
+	/* the rest of the hierarchy is the data side's, below L1D */
+	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);
+}
+
+void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t n, uint64_t now)
+{
+	unsigned line = ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64;
+	for (uint64_t done = 0; done < n; done += line)
+		now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+}

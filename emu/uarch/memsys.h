@@ -1,0 +1,57 @@
+/* memsys.h — the memory system behind the core: TLBs, the cache
+ * hierarchy, miss-status registers bounding outstanding misses, the
+ * front-side bus and memory.  Internal to emu/uarch. */
+#ifndef VPMU_UARCH_MEMSYS_H
+#define VPMU_UARCH_MEMSYS_H
+
+#include <stdint.h>
+
+#include "events.h"
+#include "params.h"
+
+#define UARCH_MAX_MSHR 64
+/* Kernel data the syscall cost model touches (a region no guest uses). */
+#define UARCH_KERNEL_BASE 0x7f0000000000ull
+
+struct uarch_memsys {
+	const struct uarch_machine *m;
+	struct uarch_cache *c[UARCH_NCACHE];
+	struct uarch_tlb *t[UARCH_NTLB];
+	int ndata;            /* data-side levels in order: l1d, l2, l3, l4 present */
+	int order[UARCH_NCACHE];
+	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
+	uint64_t bus_free;    /* first cycle the data bus is idle */
+	struct uarch_counts *cnt;
+};
+
+/* Who asks, for event attribution. */
+struct uarch_req {
+	int th, kernel, spec;
+};
+
+int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
+		      struct uarch_counts *cnt, uint64_t seed);
+void uarch_memsys_free(struct uarch_memsys *ms);
+
+/* A data load of size bytes at addr issued at cycle now: returns the cycle
+ * the data is available.  *l1miss says whether the first level missed. */
+uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			unsigned size, uint64_t now, int *l1miss);
+/* A store retiring at cycle now (write buffer: it does not stall the core
+ * unless the buffer is full; returns the cycle the core may go on). */
+uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			 unsigned size, uint64_t now);
+/* An instruction fetch of the line holding addr at cycle now: returns the
+ * cycle its bytes are available. */
+uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			 uint64_t now);
+/* I/O of n bytes moved by the kernel at cycle now (bus I/O transactions). */
+void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t n, uint64_t now);
+
+static inline void uarch_count(struct uarch_counts *c, const struct uarch_req *r, unsigned ev,
+			       uint64_t n)
+{
+	c->n[ev][r->th][r->kernel] += n;
+}
+
+#endif

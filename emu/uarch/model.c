@@ -1,0 +1,461 @@
+/* model.c — the pipeline: µops, dependencies, execution units, the
+ * reorder buffer, in-order retirement, branch prediction and the front end.
+ *
+ * A dataflow model rather than a cycle-by-cycle simulation: each µop gets
+ * its dispatch, issue, complete and retire cycles from the cycles of what
+ * it waits for — its source registers, a free unit of its class, a free
+ * reorder-buffer entry, the fetch of its instruction — so that a chain of
+ * dependent adds costs the add latency per link, independent work overlaps
+ * up to the unit throughput and window size, and a mispredicted branch
+ * delays everything fetched after it until it resolves.  An in-order core
+ * (xscale, ia64) additionally issues in program order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpred.h"
+#include "memsys.h"
+#include "model.h"
+
+#define NDEP 36   /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
+#define MAXUNIT 8
+#define SQ 16     /* stores remembered for store-to-load forwarding */
+
+struct uth {
+	uint64_t fetch;   /* cycle the next instruction is fetched */
+	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
+	uint64_t iline;   /* line of the last fetch */
+	uint64_t ready[NDEP];
+	uint8_t tainted[NDEP]; /* produced by a load that missed L1 (P4 replay) */
+	uint64_t *robq;   /* retire cycle of the last rob µops, a ring */
+	uint64_t nuop;
+	uint64_t retire;  /* cycle the last µop retired */
+	uint32_t rcount;  /* µops retired in that cycle */
+	uint64_t issue;   /* in-order cores: cycle of the last issue */
+	uint32_t icount;  /* µops issued in that cycle */
+	uint64_t counted; /* cycles already added to CYCLES */
+	int kernel;
+	struct {
+		uint64_t addr, ready;
+		uint32_t size;
+	} sq[SQ];
+	unsigned sqn;
+};
+
+struct uarch {
+	struct uarch_machine m;
+	struct uarch_memsys ms;
+	struct uarch_bp *bp;
+	struct uarch_counts *cnt;
+	uint64_t unit_free[UARCH_NUCLASS][MAXUNIT];
+	int nthreads;
+	unsigned rob; /* per-thread share */
+	struct uth th[2];
+};
+
+struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed)
+{
+	struct uarch *u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->m = *m;
+	u->cnt = cnt;
+	u->nthreads = 1;
+	u->rob = m->core.rob ? m->core.rob : 1;
+	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
+		goto fail;
+	u->bp = uarch_bp_new(&u->m.bp);
+	if (!u->bp)
+		goto fail;
+	for (int t = 0; t < 2; t++) {
+		u->th[t].robq = calloc(u->rob, sizeof(uint64_t));
+		u->th[t].iline = ~0ull;
+		if (!u->th[t].robq)
+			goto fail;
+	}
+	return u;
+fail:
+	uarch_free(u);
+	return NULL;
+}
+
+void uarch_free(struct uarch *u)
+{
+	if (!u)
+		return;
+	uarch_memsys_free(&u->ms);
+	uarch_bp_free(u->bp);
+	free(u->th[0].robq);
+	free(u->th[1].robq);
+	free(u);
+}
+
+const struct uarch_machine *uarch_machine(const struct uarch *u)
+{
+	return &u->m;
+}
+
+void uarch_set_threads(struct uarch *u, int n)
+{
+	/* dual-thread mode partitions the reorder buffer (P4: statically, in
+	 * halves — Marr et al., Intel Technology Journal 6(1), 2002) */
+	u->nthreads = n > 1 ? 2 : 1;
+	u->rob = u->m.core.rob / (unsigned)u->nthreads;
+	if (!u->rob)
+		u->rob = 1;
+}
+
+uint64_t uarch_now(const struct uarch *u, int th)
+{
+	return u->th[th].retire;
+}
+
+void uarch_flush_tlbs(struct uarch *u)
+{
+	for (int k = 0; k < UARCH_NTLB; k++)
+		if (u->ms.t[k])
+			uarch_tlb_flush(u->ms.t[k]);
+}
+
+static inline void count(struct uarch *u, const struct uth *t, int th, unsigned ev, uint64_t n)
+{
+	u->cnt->n[ev][th][t->kernel] += n;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* A µop to schedule. */
+struct uop {
+	uint8_t cls;
+	uint8_t kind;   /* U_OP, U_LOAD, U_STA, U_STD */
+	uint8_t mem;    /* trace access index for loads and stores */
+	uint64_t src;   /* dependency bits read */
+	uint64_t dst;   /* dependency bits written */
+	int prev;       /* also waits for this earlier µop of the instruction (-1: none) */
+};
+enum { U_OP, U_LOAD, U_STA, U_STD };
+
+static const uint8_t uclass_of[X86_NXCLASS] = {
+	[X86_XC_NOP] = UARCH_UC_INT,      [X86_XC_INT] = UARCH_UC_INT,
+	[X86_XC_MOVE] = UARCH_UC_INT,     [X86_XC_SHIFT] = UARCH_UC_SHIFT,
+	[X86_XC_IMUL] = UARCH_UC_IMUL,    [X86_XC_IDIV] = UARCH_UC_IDIV,
+	[X86_XC_JCC] = UARCH_UC_BRANCH,   [X86_XC_JMP] = UARCH_UC_BRANCH,
+	[X86_XC_JMP_IND] = UARCH_UC_BRANCH, [X86_XC_CALL] = UARCH_UC_BRANCH,
+	[X86_XC_CALL_IND] = UARCH_UC_BRANCH, [X86_XC_RET] = UARCH_UC_BRANCH,
+	[X86_XC_FADD] = UARCH_UC_FADD,    [X86_XC_FMUL] = UARCH_UC_FMUL,
+	[X86_XC_FDIV] = UARCH_UC_FDIV,    [X86_XC_FMOV] = UARCH_UC_FMOV,
+	[X86_XC_SIMD] = UARCH_UC_SIMD,    [X86_XC_SIMD_MUL] = UARCH_UC_SIMD_MUL,
+	[X86_XC_X87_COMPLEX] = UARCH_UC_COMPLEX, [X86_XC_STRING] = UARCH_UC_COMPLEX,
+	[X86_XC_SYSCALL] = UARCH_UC_COMPLEX, [X86_XC_COMPLEX] = UARCH_UC_COMPLEX,
+	[X86_XC_FENCE] = UARCH_UC_COMPLEX,
+};
+
+/* Registers an instruction's memory addresses depend on. */
+static uint64_t addr_deps(const struct x86_insn *i)
+{
+	uint64_t d = 0;
+	switch (i->imp) {
+	case X86_IMP_PUSH:
+	case X86_IMP_POP: return X86_DEP_GPR(X86_RSP);
+	case X86_IMP_LEAVE: return X86_DEP_GPR(X86_RBP);
+	case X86_IMP_NONE: break;
+	default: return X86_DEP_GPR(X86_RSI) | X86_DEP_GPR(X86_RDI) | X86_DEP_GPR(X86_RCX);
+	}
+	if (i->base < 16)
+		d |= X86_DEP_GPR(i->base);
+	if (i->index < 16)
+		d |= X86_DEP_GPR(i->index);
+	return d;
+}
+
+/* Split an instruction into µops: loads first, the operation, then the
+ * store's address and data. */
+static int crack(const struct x86_trace *t, struct uop *u)
+{
+	const struct x86_insn *i = t->i;
+	uint64_t ad = addr_deps(i);
+	int n = 0, last_load = -1, op = -1;
+	uint8_t cls = uclass_of[i->xclass];
+	int pure_load = i->xclass == X86_XC_MOVE || i->xclass == X86_XC_FMOV ||
+			i->xclass == X86_XC_RET || i->xclass == X86_XC_NOP;
+
+	for (int k = 0; k < t->nmem && n < 6; k++) {
+		if (!(t->load >> k & 1))
+			continue;
+		u[n] = (struct uop){ UARCH_UC_LOAD, U_LOAD, (uint8_t)k, ad, 0, last_load };
+		last_load = n++;
+	}
+	if (!(pure_load && last_load >= 0 && !(t->store)) || i->xclass == X86_XC_RET) {
+		u[n] = (struct uop){ cls, U_OP, 0, i->rd, i->wr, last_load };
+		op = n++;
+	} else {
+		u[last_load].dst = i->wr; /* a plain load writes the destination itself */
+		op = last_load;
+	}
+	for (int k = 0; k < t->nmem && n < 7; k++) {
+		if (!(t->store >> k & 1))
+			continue;
+		u[n++] = (struct uop){ UARCH_UC_STA, U_STA, (uint8_t)k, ad, 0, -1 };
+		u[n++] = (struct uop){ UARCH_UC_STD, U_STD, (uint8_t)k, i->rd, 0, op };
+	}
+	return n;
+}
+
+/* Take the earliest unit of class cls free at or after t. */
+static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
+{
+	unsigned n = u->m.core.units[cls], best = 0;
+	uint64_t *f = u->unit_free[cls];
+	if (!n)
+		n = 1;
+	if (n > MAXUNIT)
+		n = MAXUNIT;
+	for (unsigned k = 1; k < n; k++)
+		if (f[k] < f[best])
+			best = k;
+	if (f[best] > t)
+		t = f[best];
+	f[best] = t + (u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1);
+	return t;
+}
+
+static enum uarch_br br_kind(unsigned xc)
+{
+	switch (xc) {
+	case X86_XC_JMP: return UARCH_BR_JMP;
+	case X86_XC_JMP_IND: return UARCH_BR_IND;
+	case X86_XC_CALL: return UARCH_BR_CALL;
+	case X86_XC_CALL_IND: return UARCH_BR_CALL_IND;
+	case X86_XC_RET: return UARCH_BR_RET;
+	default: return UARCH_BR_COND;
+	}
+}
+
+static inline int is_branch(unsigned xc)
+{
+	return xc >= X86_XC_JCC && xc <= X86_XC_RET;
+}
+
+/* The front end: fetch the instruction at pc; returns its fetch cycle. */
+static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsigned nuops)
+{
+	const struct uarch_core_cfg *cc = &u->m.core;
+	unsigned width = cc->fetch ? cc->fetch : 1, line = u->m.cache[UARCH_L1I].line;
+	unsigned cost = u->m.l1i_is_tc ? nuops : 1;
+	struct uarch_req r = { th, t->kernel, 0 };
+
+	if (t->fetched + cost > width && t->fetched) {
+		t->fetch++;
+		t->fetched = 0;
+	}
+	if (line && pc / line != t->iline) {
+		uint64_t avail = uarch_mem_fetch(&u->ms, &r, pc, t->fetch);
+		t->iline = pc / line;
+		if (avail > t->fetch) {
+			count(u, t, th, UARCH_EV_STALL_FETCH, avail - t->fetch);
+			t->fetch = avail;
+			t->fetched = 0;
+		}
+	}
+	t->fetched += cost;
+	return t->fetch;
+}
+
+/* Retire µop at cycle >= ready, in order, `retire` per cycle. */
+static uint64_t retire_at(struct uarch *u, struct uth *t, int th, uint64_t ready)
+{
+	unsigned width = u->m.core.retire ? u->m.core.retire : 1;
+	uint64_t r = max64(ready, t->retire);
+
+	if (r == t->retire) {
+		if (t->rcount >= width) {
+			r++;
+			t->rcount = 0;
+		}
+	} else {
+		t->rcount = 0;
+	}
+	t->rcount++;
+	if (r > t->counted) {
+		count(u, t, th, UARCH_EV_CYCLES, r - t->counted);
+		t->counted = r;
+	}
+	t->retire = r;
+	return r;
+}
+
+void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
+{
+	const struct uarch_core_cfg *cc = &u->m.core;
+	const struct x86_insn *i = tr->i;
+	struct uth *t = &u->th[th];
+	struct uarch_req req = { th, t->kernel, 0 };
+	struct uop uops[8];
+	uint64_t done[8], f, branch_done = 0;
+	int n = crack(tr, uops);
+	unsigned xc = i->xclass;
+	struct uarch_bp_pred pred;
+	int mispredict = 0;
+
+	f = fetch(u, t, th, i->pc, (unsigned)n);
+	if (is_branch(xc)) {
+		enum uarch_br k = br_kind(xc);
+		uarch_bp_predict(u->bp, th, i->pc, i->pc + i->len, k, &pred);
+		mispredict = uarch_bp_update(u->bp, th, i->pc, k, tr->taken, tr->next, &pred);
+		count(u, t, th, UARCH_EV_BRANCHES, 1);
+		if (tr->taken)
+			count(u, t, th, UARCH_EV_BR_TAKEN, 1);
+		if (k == UARCH_BR_COND)
+			count(u, t, th, UARCH_EV_BR_COND, 1);
+		if (k == UARCH_BR_IND || k == UARCH_BR_CALL_IND)
+			count(u, t, th, UARCH_EV_BR_IND, 1);
+		if (k == UARCH_BR_CALL || k == UARCH_BR_CALL_IND)
+			count(u, t, th, UARCH_EV_BR_CALL, 1);
+		if (k == UARCH_BR_RET)
+			count(u, t, th, UARCH_EV_BR_RET, 1);
+		if (tr->taken && !pred.btb_hit)
+			count(u, t, th, UARCH_EV_BTB_MISS, 1);
+		if (mispredict) {
+			count(u, t, th, UARCH_EV_BR_MISP, 1);
+			if (k == UARCH_BR_COND)
+				count(u, t, th, UARCH_EV_BR_COND_MISP, 1);
+			if (k == UARCH_BR_RET)
+				count(u, t, th, UARCH_EV_BR_RET_MISP, 1);
+		}
+	}
+
+	for (int k = 0; k < n; k++) {
+		struct uop *o = &uops[k];
+		uint64_t disp = f + cc->depth, ready, issue, complete;
+		uint64_t slot = t->robq[t->nuop % u->rob];
+		int replay = 0;
+
+		if (t->nuop >= u->rob && slot > disp) {
+			count(u, t, th, UARCH_EV_STALL_ROB, slot - disp);
+			disp = slot;
+		}
+		ready = disp;
+		for (uint64_t s = o->src; s; s &= s - 1) {
+			int b = __builtin_ctzll(s);
+			if (t->ready[b] > ready)
+				ready = t->ready[b];
+			replay |= t->tainted[b];
+		}
+		if (o->prev >= 0 && done[o->prev] > ready)
+			ready = done[o->prev];
+		if (!cc->ooo) {
+			/* in order: not before the previous µop issued, `issue` per cycle */
+			unsigned w = cc->issue ? cc->issue : 1;
+			if (ready < t->issue)
+				ready = t->issue;
+			if (ready == t->issue && t->icount >= w)
+				ready++;
+		}
+		issue = take_unit(u, o->cls, ready);
+		if (!cc->ooo) {
+			if (issue == t->issue) {
+				t->icount++;
+			} else {
+				t->issue = issue;
+				t->icount = 1;
+			}
+		}
+		complete = issue + cc->lat[o->cls];
+		if (o->kind == U_LOAD) {
+			int miss = 0;
+			uint64_t a = tr->addr[o->mem];
+			uint64_t fwd = 0;
+			/* store-to-load forwarding from a covering older store */
+			for (unsigned s = 0; s < SQ && s < t->sqn; s++) {
+				unsigned e = (t->sqn - 1 - s) % SQ;
+				if (a >= t->sq[e].addr && a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size) {
+					fwd = t->sq[e].ready + 1;
+					break;
+				}
+			}
+			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
+			if (complete < issue + cc->lat[o->cls])
+				complete = issue + cc->lat[o->cls];
+			if (fwd && !miss)
+				complete = max64(issue + cc->lat[o->cls], fwd);
+			count(u, t, th, UARCH_EV_LOADS, 1);
+			if (miss) {
+				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1);
+				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1);
+			}
+			if (miss && cc->replay)
+				for (uint64_t d = o->dst; d; d &= d - 1)
+					t->tainted[__builtin_ctzll(d)] = 1;
+		} else if (o->kind == U_STD) {
+			unsigned e = t->sqn++ % SQ;
+			t->sq[e].addr = tr->addr[o->mem];
+			t->sq[e].size = tr->size[o->mem];
+			t->sq[e].ready = complete;
+			count(u, t, th, UARCH_EV_STORES, 1);
+		}
+		if (replay && cc->replay)
+			count(u, t, th, UARCH_EV_REPLAYS, 1);
+		done[k] = complete;
+		for (uint64_t d = o->dst; d; d &= d - 1) {
+			int b = __builtin_ctzll(d);
+			t->ready[b] = complete;
+			if (o->kind != U_LOAD)
+				t->tainted[b] = 0;
+		}
+		if (o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
+			count(u, t, th, UARCH_EV_FP_UOPS, 1);
+		uint64_t r = retire_at(u, t, th, complete);
+		if (o->kind == U_STD)
+			uarch_mem_store(&u->ms, &req, tr->addr[o->mem], tr->size[o->mem], r);
+		t->robq[t->nuop++ % u->rob] = r;
+		if (o->cls == UARCH_UC_BRANCH)
+			branch_done = complete;
+	}
+	count(u, t, th, UARCH_EV_INSNS, 1);
+	count(u, t, th, UARCH_EV_UOPS, (uint64_t)n);
+	if (mispredict) {
+		/* the front end restarts once the branch resolves */
+		unsigned pen = u->m.bp.penalty, depth = cc->depth;
+		uint64_t restart = branch_done + (pen > depth ? pen - depth : 1);
+		if (restart > t->fetch) {
+			t->fetch = restart;
+			t->fetched = 0;
+		}
+	} else if (tr->taken && !u->m.l1i_is_tc) {
+		/* a taken branch ends the fetch group */
+		t->fetch++;
+		t->fetched = 0;
+	}
+}
+
+void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
+{
+	const struct uarch_core_cfg *cc = &u->m.core;
+	struct uth *t = &u->th[th];
+	struct uarch_req r = { th, 1, 0 };
+	uint64_t now = max64(t->fetch, t->retire);
+
+	/* the kernel runs serialised after everything in flight */
+	t->kernel = 1;
+	count(u, t, th, UARCH_EV_SYSCALLS, 1);
+	for (unsigned k = 0; k < cc->syscall_lines; k++) {
+		int miss;
+		uint64_t a = UARCH_KERNEL_BASE + ((uint64_t)(nr & 511) << 12) + (uint64_t)k * 64;
+		now = max64(now, uarch_mem_load(&u->ms, &r, a, 8, now, &miss));
+	}
+	now += cc->syscall_cycles;
+	if (io)
+		uarch_mem_io(&u->ms, &r, io, now);
+	if (now > t->counted) {
+		count(u, t, th, UARCH_EV_CYCLES, now - t->counted);
+		t->counted = now;
+	}
+	t->retire = now;
+	t->fetch = now;
+	t->fetched = 0;
+	t->iline = ~0ull;
+	t->kernel = 0;
+}

@@ -1,0 +1,34 @@
+/* model.h — the timing model of one core: consumes retired instructions
+ * (struct x86_trace) of one or two logical processors, assigns cycles and
+ * counts events (events.h). */
+#ifndef VPMU_UARCH_MODEL_H
+#define VPMU_UARCH_MODEL_H
+
+#include <stdint.h>
+
+#include "../x86/x86.h"
+#include "events.h"
+#include "params.h"
+
+struct uarch;
+
+/* The model of machine m, counting into *cnt (which may be shared memory). */
+struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed);
+void uarch_free(struct uarch *u);
+const struct uarch_machine *uarch_machine(const struct uarch *u);
+
+/* One instruction retired by logical processor th (0 or 1). */
+void uarch_retire(struct uarch *u, int th, const struct x86_trace *t);
+/* A system call by th: the kernel cost model (cycles and cache lines at
+ * privilege level kernel), io = bytes the call moved to or from a file or
+ * device (bus I/O transactions). */
+void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io);
+/* Logical processor th's clock: the cycle its last instruction retired. */
+uint64_t uarch_now(const struct uarch *u, int th);
+/* Whether both logical processors are active (dual-thread mode: the
+ * reorder buffer and queues are partitioned). */
+void uarch_set_threads(struct uarch *u, int n);
+/* Translations changed (munmap, mprotect): drop TLB contents. */
+void uarch_flush_tlbs(struct uarch *u);
+
+#endif
