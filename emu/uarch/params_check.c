@@ -1,0 +1,257 @@
+/* params_check.c — is a machine description one the timing model can
+ * build?  Geometry that the cache, TLB and predictor structures index with
+ * masks must come in powers of two; sizes must divide into sets; every
+ * latency and width must be at least one; levels must nest (no L3 without
+ * an L2, no second-level TLB without a first).  The first problem found is
+ * reported as one line naming the keys involved. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "params.h"
+
+static const char *const cache_key[UARCH_NCACHE] = { "l1i", "l1d", "l2", "l3", "l4", "mini" };
+static const char *const tlb_key[UARCH_NTLB] = { "itlb", "dtlb", "itlb2", "dtlb2" };
+static const char *const uclass_key[UARCH_NUCLASS] = {
+	"int",	"shift", "imul", "idiv", "branch", "load", "sta",     "std",
+	"fadd", "fmul",	 "fdiv", "fmov", "simd",   "simd_mul", "complex",
+};
+
+static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && errsz) {
+		va_start(ap, fmt);
+		vsnprintf(err, errsz, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static unsigned log2u(uint64_t v)
+{
+	unsigned n = 0;
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+static int check_cache(const struct uarch_machine *m, int i, char *err, size_t errsz)
+{
+	const struct uarch_cache_cfg *c = &m->cache[i];
+	const char *k = cache_key[i];
+	int tc = i == UARCH_L1I && m->l1i_is_tc; /* trace cache: µops, lines of 6 */
+
+	if (!c->size)
+		return 0;
+	if (!c->line)
+		return fail(err, errsz, "%s.line must be set when %s.size is not 0", k, k);
+	if (!tc && !pow2(c->line))
+		return fail(err, errsz, "%s.line %" PRIu32 " is not a power of two", k, c->line);
+	if (!c->sector || c->sector > c->line || c->line % c->sector)
+		return fail(err, errsz, "%s.sector %" PRIu32 " does not divide %s.line %" PRIu32
+			    " (sector = line when not sectored)", k, c->sector, k, c->line);
+	if (!tc && !pow2(c->sector))
+		return fail(err, errsz, "%s.sector %" PRIu32 " is not a power of two", k, c->sector);
+	if (c->size < c->line)
+		return fail(err, errsz, "%s.size %" PRIu32 " is smaller than one line (%" PRIu32 ")", k,
+			    c->size, c->line);
+	if (c->assoc) {
+		uint64_t way = (uint64_t)c->assoc * c->line;
+		if (c->size % way)
+			return fail(err, errsz,
+				    "%s.size %" PRIu32 " is not a multiple of %s.assoc*%s.line (%" PRIu32
+				    "*%" PRIu32 "=%" PRIu64 ")", k, c->size, k, k, c->assoc, c->line, way);
+		if (!pow2(c->size / way))
+			return fail(err, errsz, "%s: %" PRIu64 " sets (size/(assoc*line)) is not a power of two",
+				    k, c->size / way);
+	} else if (c->size % c->line) {
+		return fail(err, errsz, "%s.size %" PRIu32 " is not a multiple of %s.line %" PRIu32, k,
+			    c->size, k, c->line);
+	}
+	if (c->repl > UARCH_REPL_RANDOM || c->write > UARCH_WT_NOALLOC)
+		return fail(err, errsz, "%s: bad policy or write value", k);
+	if (c->inclusive > 1 || c->classify > 1)
+		return fail(err, errsz, "%s.inclusive and %s.classify are 0 or 1", k, k);
+	if (!c->latency)
+		return fail(err, errsz, "%s.latency must be at least 1", k);
+	if (!c->ports)
+		return fail(err, errsz, "%s.ports must be at least 1", k);
+	return 0;
+}
+
+/* Lines grow (or stay) on the way down: a level fills whole lines of the
+ * level above it.  The trace cache holds µops, not bytes: exempt. */
+static int check_hierarchy(const struct uarch_machine *m, char *err, size_t errsz)
+{
+	static const int chain[] = { UARCH_L2, UARCH_L3, UARCH_L4 };
+	int below = -1; /* first unified level present */
+
+	if (!m->cache[UARCH_L1I].size || !m->cache[UARCH_L1D].size)
+		return fail(err, errsz, "l1i.size and l1d.size must not be 0 (the model needs both first-level caches)");
+	for (int j = 0; j < 3; j++) {
+		int lv = chain[j];
+		if (m->cache[lv].size && j > 0 && !m->cache[chain[j - 1]].size)
+			return fail(err, errsz, "%s is present but %s is absent (%s.size=0)",
+				    cache_key[lv], cache_key[chain[j - 1]], cache_key[chain[j - 1]]);
+		if (m->cache[lv].size && below < 0)
+			below = lv;
+	}
+	for (int j = 1; j < 3; j++) {
+		int lv = chain[j], up = chain[j - 1];
+		if (m->cache[lv].size && m->cache[lv].line < m->cache[up].line)
+			return fail(err, errsz, "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
+				    cache_key[lv], m->cache[lv].line, cache_key[up], m->cache[up].line);
+	}
+	if (below >= 0) {
+		static const int top[] = { UARCH_L1I, UARCH_L1D, UARCH_MINI };
+		for (int j = 0; j < 3; j++) {
+			int lv = top[j];
+			if (!m->cache[lv].size || (lv == UARCH_L1I && m->l1i_is_tc))
+				continue;
+			if (m->cache[below].line < m->cache[lv].line)
+				return fail(err, errsz, "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
+					    cache_key[below], m->cache[below].line, cache_key[lv],
+					    m->cache[lv].line);
+		}
+	}
+	return 0;
+}
+
+static int check_tlb(const struct uarch_machine *m, int i, char *err, size_t errsz)
+{
+	const struct uarch_tlb_cfg *t = &m->tlb[i];
+	const char *k = tlb_key[i];
+
+	if (!t->entries)
+		return 0;
+	if ((i == UARCH_ITLB2 && !m->tlb[UARCH_ITLB].entries) ||
+	    (i == UARCH_DTLB2 && !m->tlb[UARCH_DTLB].entries))
+		return fail(err, errsz, "%s is present but %s is absent (%s.entries=0)", k,
+			    tlb_key[i - 2], tlb_key[i - 2]);
+	if (t->assoc) {
+		if (t->entries % t->assoc)
+			return fail(err, errsz, "%s.entries %" PRIu32 " is not a multiple of %s.assoc %" PRIu32,
+				    k, t->entries, k, t->assoc);
+		if (!pow2(t->entries / t->assoc))
+			return fail(err, errsz, "%s: %" PRIu32 " sets (entries/assoc) is not a power of two",
+				    k, t->entries / t->assoc);
+	}
+	if (!pow2(t->page) || t->page < 4096)
+		return fail(err, errsz, "%s.page %" PRIu32 " is not a power of two of at least 4096", k,
+			    t->page);
+	if (t->repl > UARCH_REPL_RANDOM)
+		return fail(err, errsz, "%s: bad policy value", k);
+	return 0;
+}
+
+static int check_bp(const struct uarch_bp_cfg *b, char *err, size_t errsz)
+{
+	switch (b->kind) {
+	case UARCH_BP_STATIC:
+		break;
+	case UARCH_BP_BIMODAL:
+	case UARCH_BP_GSHARE:
+		if (!pow2(b->pht))
+			return fail(err, errsz, "bp.pht %" PRIu32 " is not a power of two", b->pht);
+		if (b->kind == UARCH_BP_GSHARE && (!b->ghist || b->ghist > log2u(b->pht)))
+			return fail(err, errsz,
+				    "bp.ghist %u must be 1..%u (gshare xors it into the %" PRIu32
+				    "-entry table index)", b->ghist, log2u(b->pht), b->pht);
+		break;
+	case UARCH_BP_TOURNAMENT:
+		/* 21264: the global table and the choice table are indexed by
+		 * the global history, the local counters by a local history */
+		if (!b->ghist || b->ghist > 24 || b->pht != 1u << b->ghist)
+			return fail(err, errsz, "bp.pht %" PRIu32 " must be 2^bp.ghist (bp.ghist=%u)",
+				    b->pht, b->ghist);
+		if (!pow2(b->choice))
+			return fail(err, errsz, "bp.choice %" PRIu32 " is not a power of two", b->choice);
+		if (!pow2(b->lhist))
+			return fail(err, errsz, "bp.lhist %" PRIu32 " is not a power of two", b->lhist);
+		if (!b->lbits || b->lbits > 24 || b->lpht != 1u << b->lbits)
+			return fail(err, errsz, "bp.lpht %" PRIu32 " must be 2^bp.lbits (bp.lbits=%u)",
+				    b->lpht, b->lbits);
+		break;
+	default:
+		return fail(err, errsz, "bp.kind %u is not a predictor kind", b->kind);
+	}
+	if (b->btb) {
+		if (b->btb_assoc && b->btb % b->btb_assoc)
+			return fail(err, errsz, "bp.btb %" PRIu32 " is not a multiple of bp.btb_assoc %" PRIu32,
+				    b->btb, b->btb_assoc);
+		if (!pow2(b->btb_assoc ? b->btb / b->btb_assoc : 1))
+			return fail(err, errsz, "bp: %" PRIu32 " BTB sets (btb/btb_assoc) is not a power of two",
+				    b->btb / b->btb_assoc);
+	}
+	if (b->ind && !pow2(b->ind))
+		return fail(err, errsz, "bp.ind %" PRIu32 " is not a power of two", b->ind);
+	return 0;
+}
+
+static int check_core(const struct uarch_core_cfg *c, char *err, size_t errsz)
+{
+	if (c->ooo > 1 || c->replay > 1)
+		return fail(err, errsz, "core.ooo and core.replay are 0 or 1");
+	if (c->threads < 1 || c->threads > 2)
+		return fail(err, errsz, "core.threads %u must be 1 or 2", c->threads);
+	if (!c->fetch || !c->issue || !c->retire || !c->depth)
+		return fail(err, errsz, "core.fetch, core.issue, core.retire and core.depth must be at least 1");
+	if (c->rob < c->threads || c->lq < c->threads || c->sq < c->threads || c->iq < c->threads)
+		return fail(err, errsz,
+			    "core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
+	if (c->replay && !c->ooo)
+		return fail(err, errsz, "core.replay needs core.ooo=1 (replay is an out-of-order scheduler's)");
+	for (int u = 0; u < UARCH_NUCLASS; u++) {
+		if (!c->lat[u])
+			return fail(err, errsz, "core.lat.%s must be at least 1", uclass_key[u]);
+		if (!c->units[u])
+			return fail(err, errsz, "core.units.%s must be at least 1", uclass_key[u]);
+		if (!c->occupy[u])
+			return fail(err, errsz, "core.occupy.%s must be at least 1", uclass_key[u]);
+	}
+	if (!c->mhz)
+		return fail(err, errsz, "core.mhz must be at least 1");
+	return 0;
+}
+
+static int check_mem(const struct uarch_mem_cfg *m, char *err, size_t errsz)
+{
+	if (!m->mshr)
+		return fail(err, errsz, "mem.mshr must be at least 1");
+	if (!m->latency)
+		return fail(err, errsz, "mem.latency must be at least 1");
+	if (!pow2(m->bus_width))
+		return fail(err, errsz, "mem.bus_width %u is not a power of two", m->bus_width);
+	if (!m->bus_ratio || !m->pump || !m->addr_cycles)
+		return fail(err, errsz, "mem.bus_ratio, mem.pump and mem.addr_cycles must be at least 1");
+	return 0;
+}
+
+int uarch_params_check(const struct uarch_machine *m, char *err, size_t errsz)
+{
+	if (err && errsz)
+		err[0] = 0;
+	if (m->l1i_is_tc > 1)
+		return fail(err, errsz, "l1i.tc is 0 or 1");
+	if (check_core(&m->core, err, errsz) < 0 || check_bp(&m->bp, err, errsz) < 0)
+		return -1;
+	for (int i = 0; i < UARCH_NCACHE; i++)
+		if (check_cache(m, i, err, errsz) < 0)
+			return -1;
+	if (check_hierarchy(m, err, errsz) < 0)
+		return -1;
+	for (int i = 0; i < UARCH_NTLB; i++)
+		if (check_tlb(m, i, err, errsz) < 0)
+			return -1;
+	return check_mem(&m->mem, err, errsz);
+}
