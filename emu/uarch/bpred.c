@@ -8,15 +8,19 @@
  *    histories (global, local), the BTB, the indirect cache, the return
  *    stack.  The pipeline calls predict then update, in program order, for
  *    every retired branch, and predict alone for wrong-path branches.
- *  - On entry to predict, p->target holds the encoded target of a direct
- *    branch (COND, JMP, CALL) as the decoder knows it, or 0 for indirect
- *    branches and returns.  The static predictor needs it (backward/forward),
- *    and it is the target once decode has seen the branch.  On return
- *    p->target is the predicted next pc.
+ *  - predict reads nothing from *p.  p->target is the predicted next pc:
+ *    the fall-through when predicted not taken, else the target the BTB,
+ *    return stack or indirect cache holds, or the fall-through when none
+ *    does (fetch goes on sequentially until decode redirects it).
+ *  - The static predictor judges backward/forward from the target the BTB
+ *    holds for the branch; a branch the BTB does not know is predicted not
+ *    taken (a front end cannot tell it is a branch before decode).
  *  - btb_hit: the fetch-time structure (BTB, return stack, indirect cache)
  *    supplied the target.  A taken direct branch whose target the BTB does
  *    not hold is not a mispredict (decode computes the target) but costs a
  *    front-end redirect, which the pipeline charges when btb_hit is 0.
+ *    With btb = 0 targets are always known: btb_hit is 1 (and the static
+ *    predictor, which has no target to judge, predicts not taken).
  *  - uarch_bp_update returns 1 for a wrong direction (conditional branches)
  *    or a wrong target of an indirect jump, indirect call or return.  A
  *    configuration without the structure that would hold such a target
@@ -39,24 +43,24 @@
 #define BP_THREADS 2
 
 struct bp_btb_ent {
-	uint64_t tag;    /* branch pc */
+	uint64_t tag; /* branch pc */
 	uint64_t target;
-	uint64_t stamp;  /* last use, for LRU; 0 = invalid */
+	uint64_t stamp; /* last use, for LRU; 0 = invalid */
 };
 
 struct uarch_bp {
 	struct uarch_bp_cfg cfg;
-	uint8_t *pht;      /* 2-bit: bimodal, gshare, tournament global */
-	uint8_t *lpht;     /* 3-bit: tournament local */
-	uint8_t *choice;   /* 2-bit: tournament choice (>= 2 picks global) */
-	uint16_t *lhist;   /* tournament local histories */
-	uint32_t gmask;    /* ghist bits */
-	uint32_t lmask;    /* lbits bits */
+	uint8_t *pht;		/* 2-bit: bimodal, gshare, tournament global */
+	uint8_t *lpht;		/* 3-bit: tournament local */
+	uint8_t *choice;	/* 2-bit: tournament choice (>= 2 picks global) */
+	uint16_t *lhist;	/* tournament local histories */
+	uint32_t gmask;		/* ghist bits */
+	uint32_t lmask;		/* lbits bits */
 	struct bp_btb_ent *btb; /* btb_sets × btb_ways */
 	uint32_t btb_sets, btb_ways;
 	uint64_t btb_clock;
-	uint64_t *ind;     /* indirect targets, 0 = empty */
-	uint64_t *ras;     /* BP_THREADS × cfg.ras */
+	uint64_t *ind; /* indirect targets, 0 = empty */
+	uint64_t *ras; /* BP_THREADS × cfg.ras */
 	uint32_t ras_top[BP_THREADS];
 	uint32_t ghist[BP_THREADS];
 };
@@ -156,20 +160,24 @@ const struct uarch_bp_cfg *uarch_bp_cfg(const struct uarch_bp *bp)
 
 /* ---- direction ------------------------------------------------------- */
 
+static struct bp_btb_ent *bp_btb_find(const struct uarch_bp *bp, uint64_t pc);
+
 /* state[] of a conditional branch:
  *   bimodal, gshare: [0] counter index
  *   tournament:      [0] local counter, [1] global counter, [2] choice
  *                    counter, [3] bit 0 local prediction, bit 1 global */
-static int bp_dir_predict(const struct uarch_bp *bp, int t, uint64_t pc, uint64_t target,
-			  struct uarch_bp_pred *p)
+static int bp_dir_predict(const struct uarch_bp *bp, int t, uint64_t pc, struct uarch_bp_pred *p)
 {
 	const struct uarch_bp_cfg *c = &bp->cfg;
 	uint32_t h = bp->ghist[t] & bp->gmask;
 
 	switch (c->kind) {
-	case UARCH_BP_STATIC:
-		/* backward taken, forward not; an unknown target counts as forward */
-		return target && target <= pc;
+	case UARCH_BP_STATIC: {
+		/* backward taken, forward not */
+		const struct bp_btb_ent *e = bp->btb ? bp_btb_find(bp, pc) : NULL;
+
+		return e && e->target <= pc;
+	}
 	case UARCH_BP_BIMODAL:
 		p->state[0] = bp_idx(pc, c->pht);
 		return bp->pht[p->state[0]] >= 2;
@@ -278,7 +286,7 @@ static uint32_t bp_ind_idx(const struct uarch_bp *bp, int t, uint64_t pc)
 
 /* Target of a taken branch as the front end sees it at fetch. */
 static void bp_tgt_predict(const struct uarch_bp *bp, int t, uint64_t pc, enum uarch_br kind,
-			   uint64_t dtarget, struct uarch_bp_pred *p)
+			   struct uarch_bp_pred *p)
 {
 	const struct uarch_bp_cfg *c = &bp->cfg;
 	const struct bp_btb_ent *e;
@@ -295,13 +303,11 @@ static void bp_tgt_predict(const struct uarch_bp *bp, int t, uint64_t pc, enum u
 		return;
 	}
 	if (!c->btb) {
-		/* targets always known */
-		p->btb_hit = 1;
+		p->btb_hit = 1; /* targets always known */
 		return;
 	}
 	e = bp_btb_find(bp, pc);
-	/* a stale entry for a direct branch is corrected at decode */
-	if (e && (!dtarget || e->target == dtarget)) {
+	if (e) {
 		p->target = e->target;
 		p->btb_hit = 1;
 	}
@@ -310,26 +316,23 @@ static void bp_tgt_predict(const struct uarch_bp *bp, int t, uint64_t pc, enum u
 void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next,
 		      enum uarch_br kind, struct uarch_bp_pred *p)
 {
-	uint64_t dtarget = p->target; /* decoded target of a direct branch, or 0 */
 	int t = thread & (BP_THREADS - 1);
 
+	p->target = 0;
 	p->taken = 1;
 	p->btb_hit = 0;
 	p->component = 0;
 	p->state[0] = p->state[1] = p->state[2] = p->state[3] = 0;
 	if (kind == UARCH_BR_COND)
-		p->taken = (uint8_t)bp_dir_predict(bp, t, pc, dtarget, p);
+		p->taken = (uint8_t)bp_dir_predict(bp, t, pc, p);
 	if (kind == UARCH_BR_CALL || kind == UARCH_BR_CALL_IND) {
 		/* the return address the call pushes */
 		p->state[0] = (uint32_t)next;
 		p->state[1] = (uint32_t)(next >> 32);
 	}
-	p->target = dtarget;
-	bp_tgt_predict(bp, t, pc, kind, dtarget, p);
-	if (!p->taken)
+	bp_tgt_predict(bp, t, pc, kind, p);
+	if (!p->taken || !p->target)
 		p->target = next;
-	else if (!p->target)
-		p->target = next; /* nothing known: fetch goes on sequentially */
 }
 
 /* Whether this configuration ever predicts kind's target (else: known). */
@@ -346,8 +349,8 @@ static int bp_tgt_predicted(const struct uarch_bp_cfg *c, enum uarch_br kind)
 	}
 }
 
-int uarch_bp_update(struct uarch_bp *bp, int thread, uint64_t pc, enum uarch_br kind,
-		    int taken, uint64_t target, const struct uarch_bp_pred *p)
+int uarch_bp_update(struct uarch_bp *bp, int thread, uint64_t pc, enum uarch_br kind, int taken,
+		    uint64_t target, const struct uarch_bp_pred *p)
 {
 	const struct uarch_bp_cfg *c = &bp->cfg;
 	int t = thread & (BP_THREADS - 1);
