@@ -123,19 +123,21 @@ const struct uarch_machine uarch_machine_ia64 = {
 			       .latency = 12, .ports = 1 },
 	},
 	.tlb = {
-		/* L1 TLBs: 32 fully associative entries mapping 4 KB granules
-		 * [7cpu], [mach]; their walk is the refill from the L2 TLB, +4
-		 * [7cpu].  L2 TLBs: 128 entries over the kernel's 16 KB pages
-		 * (Linux/ia64 default); their walk is the VHPT walker's fixed
-		 * cost beside its L2 access, 15 - 5 [7cpu] */
+		/* 32-entry fully associative L1 TLBs mapping 4 KB granules and
+		 * 128-entry L2 TLBs over the kernel's 16 KB pages (Linux/ia64
+		 * default) [7cpu], [mach].  As the memory system reads them, an
+		 * L2 TLB's walk is what an L1 miss that hits it costs (+4
+		 * [7cpu]) and an L1 TLB's walk is the page walker's fixed cost
+		 * beside its cache accesses (the VHPT walk: +15 with its L2
+		 * access of 5 [7cpu]) */
 		[UARCH_ITLB] = { .entries = 32, .assoc = 0, .page = 4096, .repl = UARCH_REPL_LRU,
-				 .walk = 4 },
+				 .walk = 10 },
 		[UARCH_DTLB] = { .entries = 32, .assoc = 0, .page = 4096, .repl = UARCH_REPL_LRU,
-				 .walk = 4 },
+				 .walk = 10 },
 		[UARCH_ITLB2] = { .entries = 128, .assoc = 0, .page = 16384, .repl = UARCH_REPL_LRU,
-				  .walk = 10 },
+				  .walk = 4 },
 		[UARCH_DTLB2] = { .entries = 128, .assoc = 0, .page = 16384, .repl = UARCH_REPL_LRU,
-				  .walk = 10 },
+				  .walk = 4 },
 	},
 	.mem = {
 		.mshr = 8,                /* (≈) outstanding L3 requests */

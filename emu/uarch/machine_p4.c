@@ -20,6 +20,8 @@
  *   [xt]   ExtremeTech, "More to Prescott than meets the eye" (2004):
  *          32 store buffers, 8 write-combining buffers, 8 outstanding L1
  *          load misses, 31-stage pipeline vs Northwood's 20
+ *   [itj]  Hinton et al., "The Microarchitecture of the Pentium 4
+ *          Processor", Intel Technology Journal, Q1 2001 (trace cache)
  *   [kml]  Linux Journal 6516 ("Kernel Mode Linux", 2003), table 2:
  *          getpid through sysenter, 432 cycles
  * Figures marked (≈) are choices, with the reason beside them.
@@ -113,9 +115,12 @@ const struct uarch_machine uarch_machine_p4 = {
 					   * (Northwood: 20 stages, 20 cycles) */
 	},
 	.cache = {
-		/* the trace cache: size and line in µops [cpuid] 70h; 6 µops
-		 * per trace line (≈) [mach] */
-		[UARCH_L1I] = { .size = 12288, .assoc = 8, .line = 6, .sector = 6,
+		/* the trace cache: 12K µops, 8-way [cpuid] 70h.  The model
+		 * looks it up by instruction address, so it is a cache of
+		 * 12288 code bytes: inside the 8-16 KB of conventional I-cache
+		 * whose hit rate Intel equated with it [itj]; 64-byte lines,
+		 * the granule the front end fetches from L2 (≈) */
+		[UARCH_L1I] = { .size = 12288, .assoc = 8, .line = 64, .sector = 64,
 				.repl = UARCH_REPL_LRU, .write = UARCH_WB_ALLOC,
 				.latency = 1, .ports = 1 },
 		/* [cpuid] 60h, [opt] Table 1-1 model 3: write-through, 4 cycles;

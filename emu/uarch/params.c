@@ -120,7 +120,7 @@ static const struct pfield bp_fields[] = {
 	NUM(uarch_bp_cfg, pht, 0, 1u << 24),
 	NUM(uarch_bp_cfg, ghist, 0, 32),
 	NUM(uarch_bp_cfg, lhist, 0, 1u << 24),
-	NUM(uarch_bp_cfg, lbits, 0, 24),
+	NUM(uarch_bp_cfg, lbits, 0, 16),
 	NUM(uarch_bp_cfg, lpht, 0, 1u << 24),
 	NUM(uarch_bp_cfg, choice, 0, 1u << 24),
 	NUM(uarch_bp_cfg, btb, 0, 1u << 24),

@@ -1,8 +1,9 @@
 /* params_check.c — is a machine description one the timing model can
- * build?  Geometry that the cache, TLB and predictor structures index with
- * masks must come in powers of two; sizes must divide into sets; every
+ * build?  Sizes must divide into whole sets of whole lines; every
  * latency and width must be at least one; levels must nest (no L3 without
- * an L2, no second-level TLB without a first).  The first problem found is
+ * an L2, no second-level TLB without a first).  Set counts need not be
+ * powers of two: the cache, TLB and predictor tables index by modulo when
+ * they are not; lines, sectors and pages must be (addresses are shifted).  The first problem found is
  * reported as one line naming the keys involved. */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -35,48 +36,31 @@ static int pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-static unsigned log2u(uint64_t v)
-{
-	unsigned n = 0;
-	while (v > 1) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
-
 static int check_cache(const struct uarch_machine *m, int i, char *err, size_t errsz)
 {
 	const struct uarch_cache_cfg *c = &m->cache[i];
 	const char *k = cache_key[i];
-	int tc = i == UARCH_L1I && m->l1i_is_tc; /* trace cache: µops, lines of 6 */
 
 	if (!c->size)
 		return 0;
-	if (!c->line)
-		return fail(err, errsz, "%s.line must be set when %s.size is not 0", k, k);
-	if (!tc && !pow2(c->line))
-		return fail(err, errsz, "%s.line %" PRIu32 " is not a power of two", k, c->line);
-	if (!c->sector || c->sector > c->line || c->line % c->sector)
-		return fail(err, errsz, "%s.sector %" PRIu32 " does not divide %s.line %" PRIu32
+	if (!pow2(c->line) || c->line < 4)
+		return fail(err, errsz, "%s.line %" PRIu32 " is not a power of two of at least 4", k,
+			    c->line);
+	if (!pow2(c->sector) || c->sector > c->line)
+		return fail(err, errsz,
+			    "%s.sector %" PRIu32 " does not divide %s.line %" PRIu32
 			    " (sector = line when not sectored)", k, c->sector, k, c->line);
-	if (!tc && !pow2(c->sector))
-		return fail(err, errsz, "%s.sector %" PRIu32 " is not a power of two", k, c->sector);
-	if (c->size < c->line)
-		return fail(err, errsz, "%s.size %" PRIu32 " is smaller than one line (%" PRIu32 ")", k,
-			    c->size, c->line);
+	if (c->line / c->sector > 32)
+		return fail(err, errsz, "%s: more than 32 sectors per line (%s.line/%s.sector)", k, k, k);
+	if (c->size % c->line)
+		return fail(err, errsz, "%s.size %" PRIu32 " is not a multiple of %s.line %" PRIu32, k,
+			    c->size, k, c->line);
 	if (c->assoc) {
 		uint64_t way = (uint64_t)c->assoc * c->line;
 		if (c->size % way)
 			return fail(err, errsz,
 				    "%s.size %" PRIu32 " is not a multiple of %s.assoc*%s.line (%" PRIu32
 				    "*%" PRIu32 "=%" PRIu64 ")", k, c->size, k, k, c->assoc, c->line, way);
-		if (!pow2(c->size / way))
-			return fail(err, errsz, "%s: %" PRIu64 " sets (size/(assoc*line)) is not a power of two",
-				    k, c->size / way);
-	} else if (c->size % c->line) {
-		return fail(err, errsz, "%s.size %" PRIu32 " is not a multiple of %s.line %" PRIu32, k,
-			    c->size, k, c->line);
 	}
 	if (c->repl > UARCH_REPL_RANDOM || c->write > UARCH_WT_NOALLOC)
 		return fail(err, errsz, "%s: bad policy or write value", k);
@@ -90,7 +74,7 @@ static int check_cache(const struct uarch_machine *m, int i, char *err, size_t e
 }
 
 /* Lines grow (or stay) on the way down: a level fills whole lines of the
- * level above it.  The trace cache holds µops, not bytes: exempt. */
+ * level above it. */
 static int check_hierarchy(const struct uarch_machine *m, char *err, size_t errsz)
 {
 	static const int chain[] = { UARCH_L2, UARCH_L3, UARCH_L4 };
@@ -116,7 +100,7 @@ static int check_hierarchy(const struct uarch_machine *m, char *err, size_t errs
 		static const int top[] = { UARCH_L1I, UARCH_L1D, UARCH_MINI };
 		for (int j = 0; j < 3; j++) {
 			int lv = top[j];
-			if (!m->cache[lv].size || (lv == UARCH_L1I && m->l1i_is_tc))
+			if (!m->cache[lv].size)
 				continue;
 			if (m->cache[below].line < m->cache[lv].line)
 				return fail(err, errsz, "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
@@ -138,14 +122,9 @@ static int check_tlb(const struct uarch_machine *m, int i, char *err, size_t err
 	    (i == UARCH_DTLB2 && !m->tlb[UARCH_DTLB].entries))
 		return fail(err, errsz, "%s is present but %s is absent (%s.entries=0)", k,
 			    tlb_key[i - 2], tlb_key[i - 2]);
-	if (t->assoc) {
-		if (t->entries % t->assoc)
-			return fail(err, errsz, "%s.entries %" PRIu32 " is not a multiple of %s.assoc %" PRIu32,
-				    k, t->entries, k, t->assoc);
-		if (!pow2(t->entries / t->assoc))
-			return fail(err, errsz, "%s: %" PRIu32 " sets (entries/assoc) is not a power of two",
-				    k, t->entries / t->assoc);
-	}
+	if (t->assoc && t->entries % t->assoc)
+		return fail(err, errsz, "%s.entries %" PRIu32 " is not a multiple of %s.assoc %" PRIu32,
+			    k, t->entries, k, t->assoc);
 	if (!pow2(t->page) || t->page < 4096)
 		return fail(err, errsz, "%s.page %" PRIu32 " is not a power of two of at least 4096", k,
 			    t->page);
@@ -159,42 +138,33 @@ static int check_bp(const struct uarch_bp_cfg *b, char *err, size_t errsz)
 	switch (b->kind) {
 	case UARCH_BP_STATIC:
 		break;
-	case UARCH_BP_BIMODAL:
 	case UARCH_BP_GSHARE:
-		if (!pow2(b->pht))
-			return fail(err, errsz, "bp.pht %" PRIu32 " is not a power of two", b->pht);
-		if (b->kind == UARCH_BP_GSHARE && (!b->ghist || b->ghist > log2u(b->pht)))
-			return fail(err, errsz,
-				    "bp.ghist %u must be 1..%u (gshare xors it into the %" PRIu32
-				    "-entry table index)", b->ghist, log2u(b->pht), b->pht);
+		if (!b->ghist)
+			return fail(err, errsz, "bp.ghist must be at least 1 for gshare");
+		/* fall through */
+	case UARCH_BP_BIMODAL:
+		if (!b->pht)
+			return fail(err, errsz, "bp.pht must be at least 1 for %s",
+				    b->kind == UARCH_BP_GSHARE ? "gshare" : "bimodal");
 		break;
 	case UARCH_BP_TOURNAMENT:
-		/* 21264: the global table and the choice table are indexed by
-		 * the global history, the local counters by a local history */
-		if (!b->ghist || b->ghist > 24 || b->pht != 1u << b->ghist)
-			return fail(err, errsz, "bp.pht %" PRIu32 " must be 2^bp.ghist (bp.ghist=%u)",
-				    b->pht, b->ghist);
-		if (!pow2(b->choice))
-			return fail(err, errsz, "bp.choice %" PRIu32 " is not a power of two", b->choice);
-		if (!pow2(b->lhist))
-			return fail(err, errsz, "bp.lhist %" PRIu32 " is not a power of two", b->lhist);
-		if (!b->lbits || b->lbits > 24 || b->lpht != 1u << b->lbits)
-			return fail(err, errsz, "bp.lpht %" PRIu32 " must be 2^bp.lbits (bp.lbits=%u)",
-				    b->lpht, b->lbits);
+		if (!b->pht || !b->ghist || !b->choice)
+			return fail(err, errsz,
+				    "bp.pht, bp.ghist and bp.choice must be at least 1 for tournament");
+		if (!b->lhist || !b->lbits || !b->lpht)
+			return fail(err, errsz,
+				    "bp.lhist, bp.lbits and bp.lpht must be at least 1 for tournament");
 		break;
 	default:
 		return fail(err, errsz, "bp.kind %u is not a predictor kind", b->kind);
 	}
-	if (b->btb) {
-		if (b->btb_assoc && b->btb % b->btb_assoc)
-			return fail(err, errsz, "bp.btb %" PRIu32 " is not a multiple of bp.btb_assoc %" PRIu32,
-				    b->btb, b->btb_assoc);
-		if (!pow2(b->btb_assoc ? b->btb / b->btb_assoc : 1))
-			return fail(err, errsz, "bp: %" PRIu32 " BTB sets (btb/btb_assoc) is not a power of two",
-				    b->btb / b->btb_assoc);
-	}
-	if (b->ind && !pow2(b->ind))
-		return fail(err, errsz, "bp.ind %" PRIu32 " is not a power of two", b->ind);
+	if (b->ghist > 32)
+		return fail(err, errsz, "bp.ghist %u is more than 32 bits", b->ghist);
+	if (b->lbits > 16)
+		return fail(err, errsz, "bp.lbits %u is more than 16 bits", b->lbits);
+	if (b->btb && b->btb_assoc && (b->btb_assoc > b->btb || b->btb % b->btb_assoc))
+		return fail(err, errsz, "bp.btb %" PRIu32 " is not a multiple of bp.btb_assoc %" PRIu32,
+			    b->btb, b->btb_assoc);
 	return 0;
 }
 
