@@ -173,11 +173,17 @@ install: $(BUILD)/vpmu
 		install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$$s/; \
 	done
 
+# Every checker runs; the target fails if any of them complained.
 lint:
-	clang-format --dry-run -Werror $(C_FILES)
+	@rc=0; \
+	echo "clang-format --dry-run -Werror ..."; \
+	clang-format --dry-run -Werror $(C_FILES) || rc=1; \
+	echo "cppcheck ..."; \
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
-		--inline-suppr -I. $(SRCDIRS)
-	mandoc -Tlint -Wwarning $(MAN_PAGES)
+		--inline-suppr -I. $(SRCDIRS) || rc=1; \
+	echo "mandoc -Tlint ..."; \
+	mandoc -Tlint -Wwarning $(MAN_PAGES) || rc=1; \
+	exit $$rc
 
 clean:
 	rm -rf $(BUILD)
