@@ -1,7 +1,7 @@
 /* stat.c — `vpmu stat`: run a program on the emulated machine and print,
- * perf-stat style, the functional counts the emulator knows exactly.
- * There is no timing model behind these numbers: only what the
- * interpreter retires, summed over every guest process.
+ * perf-stat style, what it counted: the timing model's events of the chosen
+ * machine (cycles, µops, misses…), or with --no-timing only the functional
+ * counts the interpreter retires.  Summed over every guest process.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,14 +16,21 @@
 #include "core/session.h"
 
 static const char stat_usage[] =
-	"usage: vpmu stat [-v] [-o FILE] [--seed N] [--vtime] [--] PROGRAM [ARGS...]\n"
+	"usage: vpmu stat [-v] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--no-timing]\n"
+	"                 [-o FILE] [--seed N] [--vtime] [--] PROGRAM [ARGS...]\n"
 	"\n"
-	"Run PROGRAM on the emulated machine and print the counts it retired.\n"
+	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
+	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, alpha\n"
+	"        --set KEY=VAL  override machine parameters (see -v for every key)\n"
+	"        --smt          run the guest's threads on the two logical processors\n"
+	"                       and count per processor (p4)\n"
+	"        --no-timing    functional counts only (no timing model; fastest)\n"
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
 	"        --seed N       seed for AT_RANDOM and other guest randomness (default 0)\n"
 	"        --vtime        time system calls report emulated, not host, time\n"
-	"    -v, --verbose      also report unknown system calls and the process count\n"
+	"    -v, --verbose      also print every model event, the machine parameters,\n"
+	"                       unknown system calls and the process count\n"
 	"    -h, --help         show this help\n";
 
 static void line(FILE *out, uint64_t v, const char *name, const char *comment)
@@ -62,6 +69,92 @@ static void print_counts(FILE *out, char **argv, const struct session_result *r,
 	fprintf(out, "\n");
 }
 
+static uint64_t ev_total(const struct session_result *r, int k)
+{
+	const uint64_t(*v)[2] = r->ev.v[k];
+	return v[0][0] + v[0][1] + v[1][0] + v[1][1];
+}
+
+static uint64_t ev_of(const struct session_result *r, const char *name)
+{
+	int k = session_event_find(name);
+	return k < 0 ? 0 : ev_total(r, k);
+}
+
+static void ratio_note(char *buf, size_t n, uint64_t a, uint64_t b, const char *what)
+{
+	if (b)
+		snprintf(buf, n, "%7.2f%% %s", 100.0 * (double)a / (double)b, what);
+	else
+		buf[0] = 0;
+}
+
+static void param_line(void *arg, const char *key, const char *value)
+{
+	fprintf(arg, "  %-24s %s\n", key, value);
+}
+
+/* Counts of the timing model, perf-stat shaped: the generic events first,
+ * with the derived figures perf gives (IPC, miss ratios, clock). */
+static void print_timed(FILE *out, char **argv, const struct session_opts *o,
+			const struct session_result *r, unsigned mhz)
+{
+	uint64_t cyc = ev_of(r, "cycles"), ins = ev_of(r, "instructions");
+	uint64_t br = ev_of(r, "branches"), ld = ev_of(r, "loads");
+	char cmd[512], note[96];
+
+	fprintf(out, "\n Performance counter stats for '%s' (machine %s):\n\n",
+		fmt_argv(argv, cmd, sizeof(cmd)), o->arch);
+	snprintf(note, sizeof(note), "%8.3f GHz (emulated clock)", mhz / 1000.0);
+	line(out, cyc, "cycles", note);
+	if (cyc)
+		snprintf(note, sizeof(note), "%8.2f insn per cycle", (double)ins / (double)cyc);
+	line(out, ins, "instructions", cyc ? note : NULL);
+	if (cyc)
+		snprintf(note, sizeof(note), "%8.2f µops per cycle",
+			 (double)ev_of(r, "uops") / (double)cyc);
+	line(out, ev_of(r, "uops"), "uops", cyc ? note : NULL);
+	line(out, br, "branches", NULL);
+	ratio_note(note, sizeof(note), ev_of(r, "branch-misses"), br, "of all branches");
+	line(out, ev_of(r, "branch-misses"), "branch-misses", note[0] ? note : NULL);
+	ratio_note(note, sizeof(note), ev_of(r, "L1-dcache-load-misses"), ld, "of all loads");
+	line(out, ev_of(r, "L1-dcache-load-misses"), "L1-dcache-load-misses",
+	     note[0] ? note : NULL);
+	ratio_note(note, sizeof(note), ev_of(r, "L1-icache-load-misses"),
+		   ev_of(r, "L1-icache-loads"), "of all I-cache lookups");
+	line(out, ev_of(r, "L1-icache-load-misses"), "L1-icache-load-misses",
+	     note[0] ? note : NULL);
+	ratio_note(note, sizeof(note), ev_of(r, "cache-misses"), ev_of(r, "cache-references"),
+		   "of all LLC references");
+	line(out, ev_of(r, "cache-misses"), "LLC-misses", note[0] ? note : NULL);
+	line(out, ev_of(r, "dTLB-load-misses"), "dTLB-load-misses", NULL);
+	line(out, r->cnt.syscalls, "syscalls", NULL);
+	if (o->smt || o->verbose) {
+		fprintf(out, "\n%18s      %-28s %18s %18s\n", "", "event", "cpu0", "cpu1");
+		for (int k = 0; k < r->ev.n; k++) {
+			char a[32], b[32];
+			const uint64_t(*v)[2] = r->ev.v[k];
+
+			if (!o->verbose && !ev_total(r, k))
+				continue;
+			fprintf(out, "%18s      %-28s %18s %18s\n", "", session_event_name(k),
+				fmt_count(v[0][0] + v[0][1], a, sizeof(a)),
+				fmt_count(v[1][0] + v[1][1], b, sizeof(b)));
+		}
+	}
+	if (mhz)
+		fprintf(out, "\n%18.9f seconds emulated time\n", (double)cyc / (mhz * 1e6));
+	fprintf(out, "%18.9f seconds time elapsed\n", r->seconds);
+	if (r->seconds > 0)
+		fprintf(out, "%18.2f guest MIPS\n", (double)r->cnt.insns / r->seconds / 1e6);
+	if (o->verbose) {
+		fprintf(out, "\n machine %s parameters:\n", o->arch);
+		session_machine_params(o->arch, o->set, param_line, out);
+		fprintf(out, "%18d guest process%s\n", r->nprocs, r->nprocs == 1 ? "" : "es");
+	}
+	fprintf(out, "\n");
+}
+
 static int parse_seed(const char *s, uint64_t *v)
 {
 	char *end;
@@ -79,11 +172,15 @@ int cmd_stat(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "vtime", no_argument, NULL, 't' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "smt", no_argument, NULL, 'T' },
+		{ "no-timing", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct session_opts o = { 0 };
+	struct session_opts o = { .timed = 1, .arch = "p4" };
 	struct session_result r;
 	const char *outpath = NULL;
 	FILE *out = stderr;
@@ -91,7 +188,7 @@ int cmd_stat(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:a:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -105,6 +202,18 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 't':
 			o.vtime = 1;
+			break;
+		case 'a':
+			o.arch = optarg;
+			break;
+		case 'S':
+			o.set = optarg;
+			break;
+		case 'T':
+			o.smt = 1;
+			break;
+		case 'F':
+			o.timed = 0;
 			break;
 		case 'v':
 			o.verbose = 1;
@@ -150,7 +259,10 @@ int cmd_stat(int argc, char **argv)
 	/* perf reports a workload killed by a signal this way, before the counts. */
 	if (r.sig && !r.unsupported)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
-	print_counts(out, o.argv, &r, o.verbose);
+	if (o.timed)
+		print_timed(out, o.argv, &o, &r, session_machine_mhz(o.arch, o.set));
+	else
+		print_counts(out, o.argv, &r, o.verbose);
 	if (out != stderr && fclose(out) != 0) {
 		fprintf(stderr, "vpmu stat: writing '%s': %s\n", outpath, strerror(errno));
 		return 1;

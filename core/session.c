@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "emu/linux/linux.h"
+#include "emu/uarch/events.h"
+#include "emu/uarch/params.h"
 #include "emu/x86/x86.h"
 #include "session.h"
 #include "sym.h"
@@ -202,6 +204,12 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 	r->cnt.stores = t.stores;
 	r->cnt.syscalls = t.syscalls;
 	r->nprocs = 0;
+	r->ev.n = sh->timed ? UARCH_NEV : 0;
+	for (uint32_t i = 0; i < n && sh->timed; i++)
+		for (int e = 0; e < UARCH_NEV; e++)
+			for (int t = 0; t < 2; t++)
+				for (int k = 0; k < 2; k++)
+					r->ev.v[e][t][k] += sh->slot[i].ev.n[e][t][k];
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lx_slot *sl = &sh->slot[i];
 
@@ -268,11 +276,19 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		fprintf(err, "vpmu: %s\n", msg);
 		return rc;
 	}
+	if (o->timed && session_check_machine(o->arch, o->set, msg, sizeof(msg)) < 0) {
+		fprintf(err, "vpmu: %s\n", msg);
+		return 1;
+	}
 	sh = lx_shared_create(&fd);
 	if (!sh) {
 		fprintf(err, "vpmu: cannot create the shared count area: %s\n", strerror(errno));
 		return 1;
 	}
+	sh->timed = o->timed;
+	sh->smt = o->smt;
+	snprintf(sh->arch, sizeof(sh->arch), "%s", o->arch ? o->arch : "p4");
+	snprintf(sh->set, sizeof(sh->set), "%s", o->set ? o->set : "");
 
 	/* Blocked until the child's pid is known, so none is lost in between. */
 	sa.sa_sigaction = forward;
@@ -318,6 +334,76 @@ out:
 		sigaction(forwarded[i], &old[i], NULL);
 	close(fd);
 	return rc;
+}
+
+_Static_assert(UARCH_NEV <= SESSION_MAX_EVENTS, "session_events too small");
+
+const char *session_event_name(int k)
+{
+	return uarch_event_name((unsigned)k);
+}
+
+const char *session_event_desc(int k)
+{
+	return uarch_event_desc((unsigned)k);
+}
+
+int session_event_find(const char *name)
+{
+	for (int k = 0; k < UARCH_NEV; k++)
+		if (!strcmp(uarch_event_name((unsigned)k), name))
+			return k;
+	return -1;
+}
+
+static int machine_of(const char *arch, const char *set, struct uarch_machine *m, char *msg,
+		      size_t msgsz)
+{
+	const struct uarch_machine *base = uarch_machine_find(arch ? arch : "p4");
+
+	if (!base) {
+		size_t len = 0;
+		len += (size_t)snprintf(msg, msgsz, "unknown machine '%s' (machines:", arch);
+		for (int k = 0; uarch_machines[k] && len < msgsz; k++)
+			len += (size_t)snprintf(msg + len, msgsz - len, " %s", uarch_machines[k]->name);
+		if (len < msgsz)
+			snprintf(msg + len, msgsz - len, ")");
+		return -1;
+	}
+	*m = *base;
+	if (set && *set && uarch_params_set(m, set, msg, msgsz) < 0)
+		return -1;
+	if (strlen(set ? set : "") >= sizeof(((struct lx_shared *)0)->set)) {
+		snprintf(msg, msgsz, "--set: the list of overrides is too long");
+		return -1;
+	}
+	return uarch_params_check(m, msg, msgsz);
+}
+
+int session_check_machine(const char *arch, const char *set, char *msg, size_t msgsz)
+{
+	struct uarch_machine m;
+	return machine_of(arch, set, &m, msg, msgsz);
+}
+
+unsigned session_machine_mhz(const char *arch, const char *set)
+{
+	struct uarch_machine m;
+	char msg[256];
+
+	return machine_of(arch, set, &m, msg, sizeof(msg)) < 0 ? 0 : m.core.mhz;
+}
+
+int session_machine_params(const char *arch, const char *set,
+			   void (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+	struct uarch_machine m;
+	char msg[256];
+
+	if (machine_of(arch, set, &m, msg, sizeof(msg)) < 0)
+		return -1;
+	uarch_params_each(&m, fn, arg);
+	return 0;
 }
 
 int session_status(const struct session_result *r)

@@ -17,6 +17,18 @@ struct session_opts {
 	uint64_t seed;	  /* AT_RANDOM and anything else seeded */
 	int verbose;
 	int vtime; /* time syscalls report emulated time */
+	int timed;	 /* run the timing model of the machine */
+	const char *arch; /* machine: p4 (default), ia64, xscale, alpha */
+	const char *set;  /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
+	int smt;	  /* guest threads on the two logical processors */
+};
+
+/* Timing-model events (session_event_name), per logical processor and
+ * privilege level (0 user, 1 kernel). */
+#define SESSION_MAX_EVENTS 64
+struct session_events {
+	int n;
+	uint64_t v[SESSION_MAX_EVENTS][2][2];
 };
 
 /* Functional counts, summed over every process of the guest's tree. */
@@ -26,6 +38,7 @@ struct session_counts {
 
 struct session_result {
 	struct session_counts cnt;
+	struct session_events ev; /* timed runs */
 	double seconds; /* wall time from fork to the guest's exit */
 	int exited;	/* the guest exited: code holds its status */
 	int code;
@@ -33,6 +46,20 @@ struct session_result {
 	int unsupported; /* stopped at an instruction the emulator lacks */
 	int nprocs;	 /* guest processes accounted */
 };
+
+/* Name and description of timing-model event k (0 <= k < ev.n). */
+const char *session_event_name(int k);
+const char *session_event_desc(int k);
+/* Index of the event called name, or -1. */
+int session_event_find(const char *name);
+
+/* Check a machine name and its overrides; 0, or -1 with a one-line reason. */
+int session_check_machine(const char *arch, const char *set, char *msg, size_t msgsz);
+/* The machine's core clock in MHz (0 if unknown). */
+unsigned session_machine_mhz(const char *arch, const char *set);
+/* Every parameter of the machine (with overrides) as key=value through fn. */
+int session_machine_params(const char *arch, const char *set,
+			   void (*fn)(void *arg, const char *key, const char *value), void *arg);
 
 /* Resolve name like a shell (PATH search when it has no '/').  Returns 0
  * with the path in out, or 126/127 with a one-line reason in msg. */

@@ -49,6 +49,7 @@ struct lx_thread {
 	struct x86_cpu cpu;
 	struct lx_proc *p;
 	int tid;
+	int lp; /* logical processor it runs on (0; 0 or 1 with --smt) */
 	int state;	     /* enum lx_tstate */
 	uint64_t blocked;    /* guest signal mask */
 	struct lx_sigq pend; /* thread-directed (tgkill) */
@@ -74,6 +75,8 @@ struct lx_proc {
 	struct lx_slot *slot;
 	struct x86_counts own_cnt; /* when every slot is taken */
 	struct x86_cache *cache;
+	struct uarch *uarch; /* the timing model (timed runs), else NULL */
+	struct uarch_counts own_ev;
 	struct lx_mm mm;
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */
@@ -203,6 +206,12 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
 
 /* syscall.c */
 void lx_syscall(struct x86_cpu *c);
+
+/* timing.c: the timing model of a timed run */
+int lx_timing_init(struct lx_proc *p, char *err, size_t errsz);
+void lx_timing_attach(struct lx_proc *p, struct lx_thread *t);
+void lx_timing_counts(struct lx_proc *p);
+void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result);
 void lx_nosys(struct lx_proc *p, uint32_t nr);
 
 /* stack.c */

@@ -148,6 +148,12 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	p->next_tid = p->pid + 1;
 	lx_take_slot(p);
 	x86_cache_set_code_hook(p->cache, lx_code_hook, p);
+	{
+		char err[512];
+
+		if (lx_timing_init(p, err, sizeof(err)) < 0)
+			fail(p, 1, err);
+	}
 
 	resolve_scripts(p, &path, &argv);
 	if (!realpath(path, p->exe))

@@ -7,6 +7,8 @@
  *
  *   vpmu __exec --shared-fd N --seed S [-v] [--vtime] -- PATH ARGV0 ARGS...
  *
+ * (the machine and its parameters travel in the shared area)
+ *
  * N is the shared area's fd (not close-on-exec), PATH the file the guest
  * named (cmd/exec.c parses this and calls lx_main; #! scripts are
  * interpreted there, as the kernel would).  The host signal mask is set to
@@ -34,6 +36,7 @@ static void point_counts(struct lx_proc *p)
 
 	for (int i = 0; i < p->nth; i++)
 		p->th[i]->cpu.cnt = cnt;
+	lx_timing_counts(p);
 }
 
 void lx_take_slot(struct lx_proc *p)
@@ -50,24 +53,9 @@ void lx_take_slot(struct lx_proc *p)
 	point_counts(p);
 }
 
-/* The instructions of the block now executing are added to the counts by
- * x86_run once the block is done; a process that ends inside the block
- * (exit, exec) adds them itself. */
-static void count_block(struct x86_cpu *c)
-{
-	const struct x86_block *b = c->blk;
-
-	if (!b)
-		return;
-	c->cnt->insns += b->ninsn;
-	c->cnt->loads += b->nload;
-	c->cnt->stores += b->nstore;
-	c->cnt->branches += b->nbranch;
-}
-
 _Noreturn void lx_exit_group(struct lx_proc *p, int status)
 {
-	count_block(&lx_cur(p)->cpu);
+	x86_count_current_block(&lx_cur(p)->cpu);
 	if (p->slot) {
 		p->slot->status = status & 0xff;
 		p->slot->state = LX_SLOT_EXITED;
@@ -264,7 +252,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		hv[k++] = argv[i];
 	hv[k] = NULL;
 
-	count_block(&lx_cur(p)->cpu);
+	x86_count_current_block(&lx_cur(p)->cpu);
 	if (p->slot)
 		p->slot->state = LX_SLOT_EXECED;
 	uint64_t m = lx_cur(p)->blocked;

@@ -471,6 +471,7 @@ void lx_syscall(struct x86_cpu *c)
 		r = nr;
 	}
 	c->r[X86_RAX] = (uint64_t)r;
+	lx_timing_syscall(p, t, nr, r);
 	if (lx_signal_pending(p))
 		c->stop = 1;
 }

@@ -97,6 +97,7 @@ long lx_sys_clone_thread(struct lx_proc *p, uint64_t flags, uint64_t stack, uint
 	n->cpu.stop = 0;
 	n->cpu.os = n;
 	n->cpu.r[X86_RAX] = 0;
+	lx_timing_attach(p, n);
 	if (stack)
 		n->cpu.r[X86_RSP] = stack;
 	if (flags & CLONE_SETTLS)

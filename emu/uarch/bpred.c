@@ -12,9 +12,9 @@
  *    the fall-through when predicted not taken, else the target the BTB,
  *    return stack or indirect cache holds, or the fall-through when none
  *    does (fetch goes on sequentially until decode redirects it).
- *  - The static predictor judges backward/forward from the target the BTB
- *    holds for the branch; a branch the BTB does not know is predicted not
- *    taken (a front end cannot tell it is a branch before decode).
+ *  - The static predictor judges backward/forward from the encoded target
+ *    (the caller passes it for direct branches), else from the target the
+ *    BTB holds; with neither it predicts not taken.
  *  - btb_hit: the fetch-time structure (BTB, return stack, indirect cache)
  *    supplied the target.  A taken direct branch whose target the BTB does
  *    not hold is not a mispredict (decode computes the target) but costs a
@@ -173,10 +173,14 @@ static int bp_dir_predict(const struct uarch_bp *bp, int t, uint64_t pc, struct 
 
 	switch (c->kind) {
 	case UARCH_BP_STATIC: {
-		/* backward taken, forward not */
-		const struct bp_btb_ent *e = bp->btb ? bp_btb_find(bp, pc) : NULL;
+		/* backward taken, forward not: the encoded target when the
+		 * caller knows it, else the one the BTB holds */
+		uint64_t tgt = p->enc;
+		const struct bp_btb_ent *e = !tgt && bp->btb ? bp_btb_find(bp, pc) : NULL;
 
-		return e && e->target <= pc;
+		if (e)
+			tgt = e->target;
+		return tgt && tgt <= pc;
 	}
 	case UARCH_BP_BIMODAL:
 		p->state[0] = bp_idx(pc, c->pht);
@@ -314,7 +318,7 @@ static void bp_tgt_predict(const struct uarch_bp *bp, int t, uint64_t pc, enum u
 }
 
 void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next,
-		      enum uarch_br kind, struct uarch_bp_pred *p)
+		      uint64_t target, enum uarch_br kind, struct uarch_bp_pred *p)
 {
 	int t = thread & (BP_THREADS - 1);
 
@@ -323,6 +327,7 @@ void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t nex
 	p->btb_hit = 0;
 	p->component = 0;
 	p->state[0] = p->state[1] = p->state[2] = p->state[3] = 0;
+	p->enc = target;
 	if (kind == UARCH_BR_COND)
 		p->taken = (uint8_t)bp_dir_predict(bp, t, pc, p);
 	if (kind == UARCH_BR_CALL || kind == UARCH_BR_CALL_IND) {

@@ -40,15 +40,17 @@ struct uarch_bp_pred {
 	uint8_t taken;       /* predicted direction */
 	uint8_t btb_hit;     /* the BTB knew the target */
 	uint8_t component;   /* tournament: 0 local, 1 global (what the choice picked) */
+	uint64_t enc;        /* the encoded target predict was given (0: unknown) */
 	uint32_t state[4];   /* indices/histories needed to update exactly what predicted */
 };
 
 struct uarch_bp *uarch_bp_new(const struct uarch_bp_cfg *cfg);
 void uarch_bp_free(struct uarch_bp *bp);
-/* Predict the branch at pc (fall-through address next). thread selects the
+/* Predict the branch at pc (fall-through address next; target: a direct
+ * branch's encoded target, which decode knows, or 0).  thread selects the
  * per-thread history and return stack (SMT shares the tables). */
 void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next,
-		      enum uarch_br kind, struct uarch_bp_pred *p);
+		      uint64_t target, enum uarch_br kind, struct uarch_bp_pred *p);
 /* Resolve: train with the outcome; returns 1 if the prediction was wrong
  * (direction, or target of a taken branch). */
 int uarch_bp_update(struct uarch_bp *bp, int thread, uint64_t pc, enum uarch_br kind,

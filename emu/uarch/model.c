@@ -90,6 +90,12 @@ void uarch_free(struct uarch *u)
 	free(u);
 }
 
+void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt)
+{
+	u->cnt = cnt;
+	u->ms.cnt = cnt;
+}
+
 const struct uarch_machine *uarch_machine(const struct uarch *u)
 {
 	return &u->m;
@@ -303,7 +309,8 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	f = fetch(u, t, th, i->pc, (unsigned)n);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
-		uarch_bp_predict(u->bp, th, i->pc, i->pc + i->len, k, &pred);
+		uint64_t enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
+		uarch_bp_predict(u->bp, th, i->pc, i->pc + i->len, enc, k, &pred);
 		mispredict = uarch_bp_update(u->bp, th, i->pc, k, tr->taken, tr->next, &pred);
 		count(u, t, th, UARCH_EV_BRANCHES, 1);
 		if (tr->taken)

@@ -15,6 +15,8 @@ struct uarch;
 /* The model of machine m, counting into *cnt (which may be shared memory). */
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed);
 void uarch_free(struct uarch *u);
+/* Count into *cnt from now on (a forked child counts into its own slot). */
+void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt);
 const struct uarch_machine *uarch_machine(const struct uarch *u);
 
 /* One instruction retired by logical processor th (0 or 1). */

@@ -333,6 +333,32 @@ static void account_partial(struct x86_cpu *c)
 	}
 }
 
+void x86_count_current_block(struct x86_cpu *c)
+{
+	const struct x86_block *b = c->blk;
+
+	if (!b)
+		return;
+	if (c->trace) {
+		/* timed mode counts after each instruction: only the one
+		 * that ends the process (exit, exec) is missing */
+		if (c->cur) {
+			struct x86_trace t = { .i = c->cur, .next = c->cur->pc + c->cur->len };
+
+			c->cnt->insns++;
+			c->cnt->loads += !!(c->cur->flags & X86_I_LOAD);
+			c->cnt->stores += !!(c->cur->flags & X86_I_STORE);
+			c->cnt->branches += !!(c->cur->flags & X86_I_BRANCH);
+			c->trace(c->trace_arg, &t);
+		}
+		return;
+	}
+	c->cnt->insns += b->ninsn;
+	c->cnt->loads += b->nload;
+	c->cnt->stores += b->nstore;
+	c->cnt->branches += b->nbranch;
+}
+
 /* ---- the loop ------------------------------------------------------------ */
 
 /* The block loop proper, kept apart from x86_run() so that nothing it

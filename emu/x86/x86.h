@@ -280,6 +280,11 @@ int x86_in_guest(const struct x86_cpu *c);
 /* Raise a guest fault at the current instruction: does not return. */
 _Noreturn void x86_raise(struct x86_cpu *c, int sig, int code, uint64_t addr);
 
+/* A hook that ends the process inside the current block (exit, exec)
+ * adds the block's counts itself with this (in timed mode, where counting
+ * is per instruction, just the instruction running the hook). */
+void x86_count_current_block(struct x86_cpu *c);
+
 /* Raise a trap after the current instruction completes (INT3, and the
  * like): the guest resumes after it, and it counts as executed. */
 _Noreturn void x86_trap(struct x86_cpu *c, int sig, int code, uint64_t addr);

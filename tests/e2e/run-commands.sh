@@ -107,7 +107,7 @@ stat_output_file() {
 }
 
 exact_counts_nolibc() {
-	run_vpmu stat -- "$PROGS/e2e_hello_nolibc"
+	run_vpmu stat --no-timing -- "$PROGS/e2e_hello_nolibc"
 	expect_rc 7 || return 1
 	[ "$(cat out)" = hello ] || fail "stdout: $(cat out)"
 	local want="instructions=8 branches=0 taken-branches=0 loads=0 stores=0 syscalls=2" got=""

@@ -45,7 +45,7 @@ static int cond(struct uarch_bp *bp, int t, uint64_t pc, uint64_t tgt, int taken
 	struct uarch_bp_pred p;
 	int w;
 
-	uarch_bp_predict(bp, t, pc, pc + 2, UARCH_BR_COND, &p);
+	uarch_bp_predict(bp, t, pc, pc + 2, 0, UARCH_BR_COND, &p);
 	w = uarch_bp_update(bp, t, pc, UARCH_BR_COND, taken, taken ? tgt : pc + 2, &p);
 	if (out)
 		*out = p;
@@ -58,7 +58,7 @@ static int other(struct uarch_bp *bp, int t, uint64_t pc, enum uarch_br kind, ui
 {
 	struct uarch_bp_pred p;
 
-	uarch_bp_predict(bp, t, pc, pc + 5, kind, &p);
+	uarch_bp_predict(bp, t, pc, pc + 5, 0, kind, &p);
 	if (hit)
 		*hit = p.btb_hit;
 	return uarch_bp_update(bp, t, pc, kind, 1, target, &p);
@@ -455,7 +455,7 @@ static void test_btb_predicted_target(void **state)
 	/* trained taken, in the BTB: its target comes from the BTB */
 	for (int i = 0; i < 3; i++)
 		cond(bp, 0, 0xd000, 0xd100, 1, NULL);
-	uarch_bp_predict(bp, 0, 0xd000, 0xd002, UARCH_BR_COND, &p);
+	uarch_bp_predict(bp, 0, 0xd000, 0xd002, 0, UARCH_BR_COND, &p);
 	assert_int_equal(p.taken, 1);
 	assert_int_equal(p.btb_hit, 1);
 	assert_int_equal(p.target, 0xd100);
@@ -463,13 +463,13 @@ static void test_btb_predicted_target(void **state)
 	 * sequentially, btb_hit tells the pipeline to charge a redirect; the
 	 * direction was right, so no mispredict */
 	cond(bp, 0, 0xd001, 0xd180, 1, NULL);
-	uarch_bp_predict(bp, 0, 0xd000, 0xd002, UARCH_BR_COND, &p);
+	uarch_bp_predict(bp, 0, 0xd000, 0xd002, 0, UARCH_BR_COND, &p);
 	assert_int_equal(p.taken, 1);
 	assert_int_equal(p.btb_hit, 0);
 	assert_int_equal(p.target, 0xd002);
 	assert_int_equal(uarch_bp_update(bp, 0, 0xd000, UARCH_BR_COND, 1, 0xd100, &p), 0);
 	/* predicted not taken: fall through */
-	uarch_bp_predict(bp, 0, 0xd200, 0xd202, UARCH_BR_COND, &p);
+	uarch_bp_predict(bp, 0, 0xd200, 0xd202, 0, UARCH_BR_COND, &p);
 	assert_int_equal(p.taken, 0);
 	assert_int_equal(p.target, 0xd202);
 	/* actually taken: a direction mispredict */

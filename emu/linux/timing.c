@@ -1,0 +1,94 @@
+/* timing.c — connect a guest process to the timing model: every thread's
+ * retired instructions go to uarch_retire on its logical processor, every
+ * syscall to the kernel cost model with the bytes it moved. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "../uarch/model.h"
+#include "lx_proc.h"
+
+static void trace(void *arg, const struct x86_trace *tr)
+{
+	struct lx_thread *t = arg;
+
+	uarch_retire(t->p->uarch, t->lp, tr);
+}
+
+int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
+{
+	const struct uarch_machine *base;
+	struct uarch_machine m;
+
+	if (!p->sh->timed)
+		return 0;
+	base = uarch_machine_find(p->sh->arch);
+	if (!base) {
+		snprintf(err, errsz, "unknown machine '%s'", p->sh->arch);
+		return -1;
+	}
+	m = *base;
+	if (p->sh->set[0] && uarch_params_set(&m, p->sh->set, err, errsz) < 0)
+		return -1;
+	if (uarch_params_check(&m, err, errsz) < 0)
+		return -1;
+	p->uarch = uarch_new(&m, p->slot ? &p->slot->ev : &p->own_ev, p->cfg->seed);
+	if (!p->uarch) {
+		snprintf(err, errsz, "out of memory for the timing model");
+		return -1;
+	}
+	if (p->sh->smt)
+		uarch_set_threads(p->uarch, 2);
+	for (int i = 0; i < p->nth; i++)
+		lx_timing_attach(p, p->th[i]);
+	return 0;
+}
+
+void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
+{
+	t->cpu.trace = p->uarch ? trace : NULL;
+	t->cpu.trace_arg = t;
+	/* with --smt the guest's threads alternate between the two logical
+	 * processors in creation order; otherwise all share processor 0 */
+	t->lp = 0;
+	for (int i = 0; p->sh->smt && i < p->nth; i++)
+		if (p->th[i] == t)
+			t->lp = i % 2;
+}
+
+void lx_timing_counts(struct lx_proc *p)
+{
+	if (p->uarch)
+		uarch_set_counts(p->uarch, p->slot ? &p->slot->ev : &p->own_ev);
+}
+
+/* Bytes a syscall moved to or from a file or device: the data the bus
+ * carries as I/O transactions. */
+static uint64_t io_bytes(long nr, long result)
+{
+	if (result <= 0)
+		return 0;
+	switch (nr) {
+	case SYS_read:
+	case SYS_write:
+	case SYS_pread64:
+	case SYS_pwrite64:
+	case SYS_readv:
+	case SYS_writev:
+	case SYS_preadv:
+	case SYS_pwritev:
+	case SYS_sendfile:
+	case SYS_recvfrom:
+	case SYS_sendto:
+	case SYS_copy_file_range:
+		return (uint64_t)result;
+	default:
+		return 0;
+	}
+}
+
+void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result)
+{
+	if (p->uarch)
+		uarch_syscall(p->uarch, t->lp, nr, io_bytes(nr, result));
+}

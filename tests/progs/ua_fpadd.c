@@ -1,0 +1,66 @@
+/* ua_fpadd.c — floating-point add latency and throughput (seed 004's
+ * fp_add_latency benchmark).
+ *
+ *   ua_fpadd dep|indep ITERATIONS [THREADS]
+ *
+ * dep: each iteration is 16 serially dependent addsd; indep: 16 addsd into
+ * 8 independent accumulators.  THREADS (1 or 2) copies run concurrently
+ * (two logical processors with vpmu stat --smt). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int indep;
+static long iters;
+
+static void *run(void *arg)
+{
+	long n = iters;
+	(void)arg;
+	if (!indep) {
+		__asm__ volatile("xorpd %%xmm0, %%xmm0\n\t"
+				 "xorpd %%xmm1, %%xmm1\n\t"
+				 "1:\n\t"
+				 ".rept 16\n\taddsd %%xmm1, %%xmm0\n\t.endr\n\t"
+				 "dec %0\n\t"
+				 "jnz 1b"
+				 : "+r"(n)
+				 :
+				 : "cc", "xmm0", "xmm1");
+	} else {
+		__asm__ volatile("xorpd %%xmm0, %%xmm0\n\t"
+				 "1:\n\t"
+				 ".rept 2\n\t"
+				 "addsd %%xmm0, %%xmm1\n\taddsd %%xmm0, %%xmm2\n\t"
+				 "addsd %%xmm0, %%xmm3\n\taddsd %%xmm0, %%xmm4\n\t"
+				 "addsd %%xmm0, %%xmm5\n\taddsd %%xmm0, %%xmm6\n\t"
+				 "addsd %%xmm0, %%xmm7\n\taddsd %%xmm0, %%xmm8\n\t"
+				 ".endr\n\t"
+				 "dec %0\n\t"
+				 "jnz 1b"
+				 : "+r"(n)
+				 :
+				 : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+				   "xmm7", "xmm8");
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3 || (strcmp(argv[1], "dep") && strcmp(argv[1], "indep"))) {
+		fprintf(stderr, "usage: ua_fpadd dep|indep ITERATIONS [THREADS]\n");
+		return 2;
+	}
+	indep = !strcmp(argv[1], "indep");
+	iters = strtol(argv[2], NULL, 0);
+	int threads = argc > 3 ? atoi(argv[3]) : 1;
+	pthread_t t;
+	if (threads > 1 && pthread_create(&t, NULL, run, NULL))
+		return 2;
+	run(NULL);
+	if (threads > 1)
+		pthread_join(t, NULL);
+	return 0;
+}
