@@ -18,11 +18,7 @@ extern const struct uarch_machine uarch_machine_p4, uarch_machine_ia64, uarch_ma
 	uarch_machine_alpha;
 
 const struct uarch_machine *const uarch_machines[] = {
-	&uarch_machine_p4,
-	&uarch_machine_ia64,
-	&uarch_machine_xscale,
-	&uarch_machine_alpha,
-	NULL,
+	&uarch_machine_p4, &uarch_machine_ia64, &uarch_machine_xscale, &uarch_machine_alpha, NULL,
 };
 
 const struct uarch_machine *uarch_machine_find(const char *name)
@@ -46,17 +42,17 @@ static const char *const wpol_names[] = { "back-allocate", "back-noallocate", "t
 static const char *const bpkind_names[] = { "static", "bimodal", "gshare", "tournament", NULL };
 /* Index names of the per-µop-class arrays (enum uarch_uclass order). */
 static const char *const uclass_names[UARCH_NUCLASS + 1] = {
-	"int",	"shift", "imul", "idiv", "branch", "load", "sta",     "std",
+	"int",	"shift", "imul", "idiv", "branch", "load",     "sta",	  "std",
 	"fadd", "fmul",	 "fdiv", "fmov", "simd",   "simd_mul", "complex", NULL,
 };
 
 struct pfield {
 	const char *name;
-	uint8_t type;		   /* enum ptype */
-	size_t off;		   /* from the section's base */
-	uint32_t min, max;	   /* accepted range (numbers) */
-	const char *const *names;  /* enumerated: value names */
-	const char *const *index;  /* array of UARCH_NUCLASS: index names */
+	uint8_t type;		  /* enum ptype */
+	size_t off;		  /* from the section's base */
+	uint32_t min, max;	  /* accepted range (numbers) */
+	const char *const *names; /* enumerated: value names */
+	const char *const *index; /* array of UARCH_NUCLASS: index names */
 };
 
 struct psection {
@@ -66,33 +62,27 @@ struct psection {
 	size_t nfields;
 };
 
-#define U8MAX 0xffu
 #define U16MAX 0xffffu
 #define GIB (1u << 30)
 
-#define NUM(st, f, lo, hi)                                                                        \
-	{                                                                                          \
-		.name = #f, .type = sizeof(((struct st *)0)->f) == 1   ? P_U8                       \
-				    : sizeof(((struct st *)0)->f) == 2 ? P_U16                      \
-								       : P_U32,                     \
-		.off = offsetof(struct st, f), .min = (lo), .max = (hi)                            \
+#define NUMK(st, key, f, lo, hi)                                        \
+	{                                                               \
+		.name = key,                                            \
+		.type = sizeof(((struct st *)0)->f) == 1 ? P_U8 :       \
+			sizeof(((struct st *)0)->f) == 2 ? P_U16 :      \
+							   P_U32,       \
+		.off = offsetof(struct st, f), .min = (lo), .max = (hi) \
 	}
-#define NUMK(st, key, f, lo, hi)                                                                  \
-	{                                                                                          \
-		.name = key, .type = sizeof(((struct st *)0)->f) == 1 ? P_U8                        \
-				     : sizeof(((struct st *)0)->f) == 2 ? P_U16                     \
-									: P_U32,                    \
-		.off = offsetof(struct st, f), .min = (lo), .max = (hi)                            \
+#define NUM(st, f, lo, hi) NUMK(st, #f, f, lo, hi)
+#define ENUMK(st, key, f, tab)                                                      \
+	{                                                                           \
+		.name = key, .type = P_U8, .off = offsetof(struct st, f), .min = 0, \
+		.max = sizeof(tab) / sizeof(tab[0]) - 2, .names = tab               \
 	}
-#define ENUMK(st, key, f, tab)                                                                    \
-	{                                                                                          \
-		.name = key, .type = P_U8, .off = offsetof(struct st, f), .min = 0,                \
-		.max = sizeof(tab) / sizeof(tab[0]) - 2, .names = tab                              \
-	}
-#define ARR(st, f, lo, hi)                                                                        \
-	{                                                                                          \
-		.name = #f, .type = P_U16, .off = offsetof(struct st, f), .min = (lo),             \
-		.max = (hi), .index = uclass_names                                                 \
+#define ARR(st, f, lo, hi)                                                             \
+	{                                                                              \
+		.name = #f, .type = P_U16, .off = offsetof(struct st, f), .min = (lo), \
+		.max = (hi), .index = uclass_names                                     \
 	}
 
 static const struct pfield core_fields[] = {
@@ -151,27 +141,28 @@ static const struct pfield l1i_extra_fields[] = {
 };
 
 static const struct pfield tlb_fields[] = {
-	NUM(uarch_tlb_cfg, entries, 0, 1u << 20),
-	NUM(uarch_tlb_cfg, assoc, 0, 1u << 20),
-	NUM(uarch_tlb_cfg, page, 0, GIB),
-	ENUMK(uarch_tlb_cfg, "policy", repl, repl_names),
+	NUM(uarch_tlb_cfg, entries, 0, 1u << 20), NUM(uarch_tlb_cfg, assoc, 0, 1u << 20),
+	NUM(uarch_tlb_cfg, page, 0, GIB),	  ENUMK(uarch_tlb_cfg, "policy", repl, repl_names),
 	NUM(uarch_tlb_cfg, walk, 0, 10000),
 };
 
 static const struct pfield mem_fields[] = {
-	NUM(uarch_mem_cfg, mshr, 1, 1024),
-	NUM(uarch_mem_cfg, wbuf, 0, 1024),
-	NUM(uarch_mem_cfg, latency, 1, U16MAX),
-	NUM(uarch_mem_cfg, bus_width, 1, 1024),
-	NUM(uarch_mem_cfg, bus_ratio, 1, 1000),
-	NUM(uarch_mem_cfg, pump, 1, 16),
+	NUM(uarch_mem_cfg, mshr, 1, 1024),	NUM(uarch_mem_cfg, wbuf, 0, 1024),
+	NUM(uarch_mem_cfg, latency, 1, U16MAX), NUM(uarch_mem_cfg, bus_width, 1, 1024),
+	NUM(uarch_mem_cfg, bus_ratio, 1, 1000), NUM(uarch_mem_cfg, pump, 1, 16),
 	NUM(uarch_mem_cfg, addr_cycles, 1, 64),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-#define SEC(n, b, f) { n, b, f, NELEM(f) }
-#define CACHE(n, i) SEC(n, offsetof(struct uarch_machine, cache) + (i) * sizeof(struct uarch_cache_cfg), cache_fields)
-#define TLB(n, i) SEC(n, offsetof(struct uarch_machine, tlb) + (i) * sizeof(struct uarch_tlb_cfg), tlb_fields)
+#define SEC(n, b, f)              \
+	{                         \
+		n, b, f, NELEM(f) \
+	}
+#define CACHE(n, i)                                                                          \
+	SEC(n, offsetof(struct uarch_machine, cache) + (i) * sizeof(struct uarch_cache_cfg), \
+	    cache_fields)
+#define TLB(n, i) \
+	SEC(n, offsetof(struct uarch_machine, tlb) + (i) * sizeof(struct uarch_tlb_cfg), tlb_fields)
 
 /* The order of this table is the order uarch_params_each prints. */
 static const struct psection sections[] = {
@@ -281,7 +272,8 @@ static size_t edit_distance(const char *a, const char *b)
 		d[0][j] = j;
 	for (size_t i = 1; i <= la; i++) {
 		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
 			size_t best = d[i - 1][j - 1] + (ca != cb);
 			if (d[i - 1][j] + 1 < best)
 				best = d[i - 1][j] + 1;
@@ -300,8 +292,8 @@ struct find_ctx {
 	const char *want;
 	struct pkey found;
 	int hit;
-	size_t best;		 /* smallest distance so far */
-	char suggestion[64];	 /* the first key at that distance */
+	size_t best;	     /* smallest distance so far */
+	char suggestion[64]; /* the first key at that distance */
 };
 
 static int find_one(void *arg, const struct pkey *k, const char *name)
@@ -425,7 +417,9 @@ static int set_value(struct uarch_machine *m, const struct pkey *k, const char *
 	}
 	if (f->max == 1 && !isdigit((unsigned char)val[0])) {
 		/* flags also take yes/no, true/false, on/off */
-		static const char *const yes[] = { "yes", "true", "on" }, *const no[] = { "no", "false", "off" };
+		static const char *const yes[] = { "yes", "true", "on" }, *const no[] = { "no",
+											  "false",
+											  "off" };
 		for (size_t i = 0; i < 3; i++) {
 			if (strcasecmp(val, yes[i]) == 0 || strcasecmp(val, no[i]) == 0) {
 				field_put(m, k, strcasecmp(val, yes[i]) == 0);
@@ -437,13 +431,13 @@ static int set_value(struct uarch_machine *m, const struct pkey *k, const char *
 	}
 	if (parse_number(val, &v, &ovf) < 0) {
 		seterr(err, errsz,
-		       "bad value '%s' for %s: expected a number (decimal, 0x hex, K/M/G suffix)", val,
-		       key);
+		       "bad value '%s' for %s: expected a number (decimal, 0x hex, K/M/G suffix)",
+		       val, key);
 		return -1;
 	}
 	if (ovf || v < f->min || v > f->max) {
-		seterr(err, errsz, "value %s for %s out of range (%" PRIu32 "..%" PRIu32 ")", val, key,
-		       f->min, f->max);
+		seterr(err, errsz, "value %s for %s out of range (%" PRIu32 "..%" PRIu32 ")", val,
+		       key, f->min, f->max);
 		return -1;
 	}
 	field_put(m, k, (uint32_t)v);
@@ -509,7 +503,8 @@ static int set_one(struct uarch_machine *m, const char *b, const char *e, unsign
 	else
 		snprintf(canon, sizeof(canon), "%s.%s", c.found.sec->name, c.found.f->name);
 	if (c.found.f == &cache_fields[CF_LINE] || c.found.f == &cache_fields[CF_SECTOR])
-		*touched |= 1u << (2 * cache_slot(c.found.sec) + (c.found.f == &cache_fields[CF_SECTOR]));
+		*touched |= 1u << (2 * cache_slot(c.found.sec) +
+				   (c.found.f == &cache_fields[CF_SECTOR]));
 	return set_value(m, &c.found, canon, val, err, errsz);
 }
 

@@ -14,11 +14,12 @@
 static const char *const cache_key[UARCH_NCACHE] = { "l1i", "l1d", "l2", "l3", "l4", "mini" };
 static const char *const tlb_key[UARCH_NTLB] = { "itlb", "dtlb", "itlb2", "dtlb2" };
 static const char *const uclass_key[UARCH_NUCLASS] = {
-	"int",	"shift", "imul", "idiv", "branch", "load", "sta",     "std",
+	"int",	"shift", "imul", "idiv", "branch", "load",     "sta",	  "std",
 	"fadd", "fmul",	 "fdiv", "fmov", "simd",   "simd_mul", "complex",
 };
 
-static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t errsz, const char *fmt, ...)
 {
@@ -44,23 +45,27 @@ static int check_cache(const struct uarch_machine *m, int i, char *err, size_t e
 	if (!c->size)
 		return 0;
 	if (!pow2(c->line) || c->line < 4)
-		return fail(err, errsz, "%s.line %" PRIu32 " is not a power of two of at least 4", k,
-			    c->line);
+		return fail(err, errsz, "%s.line %" PRIu32 " is not a power of two of at least 4",
+			    k, c->line);
 	if (!pow2(c->sector) || c->sector > c->line)
 		return fail(err, errsz,
 			    "%s.sector %" PRIu32 " does not divide %s.line %" PRIu32
-			    " (sector = line when not sectored)", k, c->sector, k, c->line);
+			    " (sector = line when not sectored)",
+			    k, c->sector, k, c->line);
 	if (c->line / c->sector > 32)
-		return fail(err, errsz, "%s: more than 32 sectors per line (%s.line/%s.sector)", k, k, k);
+		return fail(err, errsz, "%s: more than 32 sectors per line (%s.line/%s.sector)", k,
+			    k, k);
 	if (c->size % c->line)
-		return fail(err, errsz, "%s.size %" PRIu32 " is not a multiple of %s.line %" PRIu32, k,
-			    c->size, k, c->line);
+		return fail(err, errsz, "%s.size %" PRIu32 " is not a multiple of %s.line %" PRIu32,
+			    k, c->size, k, c->line);
 	if (c->assoc) {
 		uint64_t way = (uint64_t)c->assoc * c->line;
 		if (c->size % way)
 			return fail(err, errsz,
-				    "%s.size %" PRIu32 " is not a multiple of %s.assoc*%s.line (%" PRIu32
-				    "*%" PRIu32 "=%" PRIu64 ")", k, c->size, k, k, c->assoc, c->line, way);
+				    "%s.size %" PRIu32
+				    " is not a multiple of %s.assoc*%s.line (%" PRIu32 "*%" PRIu32
+				    "=%" PRIu64 ")",
+				    k, c->size, k, k, c->assoc, c->line, way);
 	}
 	if (c->repl > UARCH_REPL_RANDOM || c->write > UARCH_WT_NOALLOC)
 		return fail(err, errsz, "%s: bad policy or write value", k);
@@ -81,20 +86,25 @@ static int check_hierarchy(const struct uarch_machine *m, char *err, size_t errs
 	int below = -1; /* first unified level present */
 
 	if (!m->cache[UARCH_L1I].size || !m->cache[UARCH_L1D].size)
-		return fail(err, errsz, "l1i.size and l1d.size must not be 0 (the model needs both first-level caches)");
+		return fail(
+			err, errsz,
+			"l1i.size and l1d.size must not be 0 (the model needs both first-level caches)");
 	for (int j = 0; j < 3; j++) {
 		int lv = chain[j];
 		if (m->cache[lv].size && j > 0 && !m->cache[chain[j - 1]].size)
 			return fail(err, errsz, "%s is present but %s is absent (%s.size=0)",
-				    cache_key[lv], cache_key[chain[j - 1]], cache_key[chain[j - 1]]);
+				    cache_key[lv], cache_key[chain[j - 1]],
+				    cache_key[chain[j - 1]]);
 		if (m->cache[lv].size && below < 0)
 			below = lv;
 	}
 	for (int j = 1; j < 3; j++) {
 		int lv = chain[j], up = chain[j - 1];
 		if (m->cache[lv].size && m->cache[lv].line < m->cache[up].line)
-			return fail(err, errsz, "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
-				    cache_key[lv], m->cache[lv].line, cache_key[up], m->cache[up].line);
+			return fail(err, errsz,
+				    "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
+				    cache_key[lv], m->cache[lv].line, cache_key[up],
+				    m->cache[up].line);
 	}
 	if (below >= 0) {
 		static const int top[] = { UARCH_L1I, UARCH_L1D, UARCH_MINI };
@@ -103,7 +113,8 @@ static int check_hierarchy(const struct uarch_machine *m, char *err, size_t errs
 			if (!m->cache[lv].size)
 				continue;
 			if (m->cache[below].line < m->cache[lv].line)
-				return fail(err, errsz, "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
+				return fail(err, errsz,
+					    "%s.line %" PRIu32 " is smaller than %s.line %" PRIu32,
 					    cache_key[below], m->cache[below].line, cache_key[lv],
 					    m->cache[lv].line);
 		}
@@ -123,10 +134,12 @@ static int check_tlb(const struct uarch_machine *m, int i, char *err, size_t err
 		return fail(err, errsz, "%s is present but %s is absent (%s.entries=0)", k,
 			    tlb_key[i - 2], tlb_key[i - 2]);
 	if (t->assoc && t->entries % t->assoc)
-		return fail(err, errsz, "%s.entries %" PRIu32 " is not a multiple of %s.assoc %" PRIu32,
-			    k, t->entries, k, t->assoc);
+		return fail(err, errsz,
+			    "%s.entries %" PRIu32 " is not a multiple of %s.assoc %" PRIu32, k,
+			    t->entries, k, t->assoc);
 	if (!pow2(t->page) || t->page < 4096)
-		return fail(err, errsz, "%s.page %" PRIu32 " is not a power of two of at least 4096", k,
+		return fail(err, errsz,
+			    "%s.page %" PRIu32 " is not a power of two of at least 4096", k,
 			    t->page);
 	if (t->repl > UARCH_REPL_RANDOM)
 		return fail(err, errsz, "%s: bad policy value", k);
@@ -149,11 +162,13 @@ static int check_bp(const struct uarch_bp_cfg *b, char *err, size_t errsz)
 		break;
 	case UARCH_BP_TOURNAMENT:
 		if (!b->pht || !b->ghist || !b->choice)
-			return fail(err, errsz,
-				    "bp.pht, bp.ghist and bp.choice must be at least 1 for tournament");
+			return fail(
+				err, errsz,
+				"bp.pht, bp.ghist and bp.choice must be at least 1 for tournament");
 		if (!b->lhist || !b->lbits || !b->lpht)
-			return fail(err, errsz,
-				    "bp.lhist, bp.lbits and bp.lpht must be at least 1 for tournament");
+			return fail(
+				err, errsz,
+				"bp.lhist, bp.lbits and bp.lpht must be at least 1 for tournament");
 		break;
 	default:
 		return fail(err, errsz, "bp.kind %u is not a predictor kind", b->kind);
@@ -163,8 +178,9 @@ static int check_bp(const struct uarch_bp_cfg *b, char *err, size_t errsz)
 	if (b->lbits > 16)
 		return fail(err, errsz, "bp.lbits %u is more than 16 bits", b->lbits);
 	if (b->btb && b->btb_assoc && (b->btb_assoc > b->btb || b->btb % b->btb_assoc))
-		return fail(err, errsz, "bp.btb %" PRIu32 " is not a multiple of bp.btb_assoc %" PRIu32,
-			    b->btb, b->btb_assoc);
+		return fail(err, errsz,
+			    "bp.btb %" PRIu32 " is not a multiple of bp.btb_assoc %" PRIu32, b->btb,
+			    b->btb_assoc);
 	return 0;
 }
 
@@ -175,12 +191,16 @@ static int check_core(const struct uarch_core_cfg *c, char *err, size_t errsz)
 	if (c->threads < 1 || c->threads > 2)
 		return fail(err, errsz, "core.threads %u must be 1 or 2", c->threads);
 	if (!c->fetch || !c->issue || !c->retire || !c->depth)
-		return fail(err, errsz, "core.fetch, core.issue, core.retire and core.depth must be at least 1");
+		return fail(
+			err, errsz,
+			"core.fetch, core.issue, core.retire and core.depth must be at least 1");
 	if (c->rob < c->threads || c->lq < c->threads || c->sq < c->threads || c->iq < c->threads)
-		return fail(err, errsz,
-			    "core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
+		return fail(
+			err, errsz,
+			"core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
 	if (c->replay && !c->ooo)
-		return fail(err, errsz, "core.replay needs core.ooo=1 (replay is an out-of-order scheduler's)");
+		return fail(err, errsz,
+			    "core.replay needs core.ooo=1 (replay is an out-of-order scheduler's)");
 	for (int u = 0; u < UARCH_NUCLASS; u++) {
 		if (!c->lat[u])
 			return fail(err, errsz, "core.lat.%s must be at least 1", uclass_key[u]);
@@ -203,7 +223,8 @@ static int check_mem(const struct uarch_mem_cfg *m, char *err, size_t errsz)
 	if (!pow2(m->bus_width))
 		return fail(err, errsz, "mem.bus_width %u is not a power of two", m->bus_width);
 	if (!m->bus_ratio || !m->pump || !m->addr_cycles)
-		return fail(err, errsz, "mem.bus_ratio, mem.pump and mem.addr_cycles must be at least 1");
+		return fail(err, errsz,
+			    "mem.bus_ratio, mem.pump and mem.addr_cycles must be at least 1");
 	return 0;
 }
 

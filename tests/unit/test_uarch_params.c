@@ -118,19 +118,19 @@ static void test_p4_matches_cpuid(void **state)
 	const struct uarch_machine *m = uarch_machine_find("p4");
 	(void)state;
 
-	assert_int_equal(m->cache[UARCH_L1D].size, 16384);   /* leaf 2 60h, leaf 4 sub 0 */
+	assert_int_equal(m->cache[UARCH_L1D].size, 16384); /* leaf 2 60h, leaf 4 sub 0 */
 	assert_int_equal(m->cache[UARCH_L1D].assoc, 8);
 	assert_int_equal(m->cache[UARCH_L1D].line, 64);
 	assert_int_equal(m->cache[UARCH_L2].size, 2u << 20); /* 7Dh, leaf 4 sub 1 */
 	assert_int_equal(m->cache[UARCH_L2].assoc, 8);
-	assert_int_equal(m->cache[UARCH_L2].line, 128);      /* 2 partitions x 64 */
+	assert_int_equal(m->cache[UARCH_L2].line, 128); /* 2 partitions x 64 */
 	assert_int_equal(m->cache[UARCH_L2].sector, 64);
-	assert_int_equal(m->cache[UARCH_L3].size, 0);        /* 40h */
-	assert_int_equal(m->tlb[UARCH_ITLB].entries, 64);    /* 50h */
-	assert_int_equal(m->tlb[UARCH_DTLB].entries, 64);    /* 5Bh */
-	assert_int_equal(m->core.threads, 2);                /* leaf 1 EBX[23:16] */
-	assert_int_equal(m->core.mhz, 3600);                 /* brand string */
-	assert_int_equal(m->core.lat[UARCH_UC_FADD], 5);     /* seed 004 */
+	assert_int_equal(m->cache[UARCH_L3].size, 0);	  /* 40h */
+	assert_int_equal(m->tlb[UARCH_ITLB].entries, 64); /* 50h */
+	assert_int_equal(m->tlb[UARCH_DTLB].entries, 64); /* 5Bh */
+	assert_int_equal(m->core.threads, 2);		  /* leaf 1 EBX[23:16] */
+	assert_int_equal(m->core.mhz, 3600);		  /* brand string */
+	assert_int_equal(m->core.lat[UARCH_UC_FADD], 5);  /* seed 004 */
 	assert_int_equal(m->core.occupy[UARCH_UC_FADD], 1);
 	assert_true(m->l1i_is_tc);
 }
@@ -160,14 +160,16 @@ static void test_issue_example(void **state)
 static void test_unknown_key(void **state)
 {
 	(void)state;
-	set_fails("p4", "l1d.szie=32768", "unknown parameter 'l1d.szie' (did you mean 'l1d.size'?)");
+	set_fails("p4", "l1d.szie=32768",
+		  "unknown parameter 'l1d.szie' (did you mean 'l1d.size'?)");
 	set_fails("p4", "core.lat.fad=3",
-		     "unknown parameter 'core.lat.fad' (did you mean 'core.lat.fadd'?)");
-	set_fails("p4", "bp.pentaly=3", "unknown parameter 'bp.pentaly' (did you mean 'bp.penalty'?)");
+		  "unknown parameter 'core.lat.fad' (did you mean 'core.lat.fadd'?)");
+	set_fails("p4", "bp.pentaly=3",
+		  "unknown parameter 'bp.pentaly' (did you mean 'bp.penalty'?)");
 	set_fails("p4", "dtlb.entires=3",
-		     "unknown parameter 'dtlb.entires' (did you mean 'dtlb.entries'?)");
+		  "unknown parameter 'dtlb.entires' (did you mean 'dtlb.entries'?)");
 	set_fails("p4", "l2.assoc=8,mem.latncy=3",
-		     "unknown parameter 'mem.latncy' (did you mean 'mem.latency'?)");
+		  "unknown parameter 'mem.latncy' (did you mean 'mem.latency'?)");
 	set_fails("p4", "frobnicate=1", "unknown parameter 'frobnicate'");
 	set_fails("p4", "l1d=1", "unknown parameter 'l1d'");
 }
@@ -175,27 +177,32 @@ static void test_unknown_key(void **state)
 static void test_bad_values(void **state)
 {
 	(void)state;
-	set_fails("p4", "l1d.size=abc",
-		     "bad value 'abc' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
+	set_fails(
+		"p4", "l1d.size=abc",
+		"bad value 'abc' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
 	set_fails("p4", "l1d.size=-1",
-		     "bad value '-1' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
-	set_fails("p4", "l1d.size=32KX",
-		     "bad value '32KX' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
+		  "bad value '-1' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
+	set_fails(
+		"p4", "l1d.size=32KX",
+		"bad value '32KX' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
 	set_fails("p4", "l1d.size=0x",
-		     "bad value '0x' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
+		  "bad value '0x' for l1d.size: expected a number (decimal, 0x hex, K/M/G suffix)");
 	set_fails("p4", "core.rob=99999", "value 99999 for core.rob out of range (1..4096)");
 	set_fails("p4", "core.lat.fadd=0", "value 0 for core.lat.fadd out of range (1..10000)");
 	set_fails("p4", "l2.size=2G", "value 2G for l2.size out of range (0..1073741824)");
 	set_fails("p4", "l1d.size=99999999999999999999999",
-		     "value 99999999999999999999999 for l1d.size out of range (0..1073741824)");
+		  "value 99999999999999999999999 for l1d.size out of range (0..1073741824)");
 	set_fails("p4", "core.threads=3", "value 3 for core.threads out of range (1..2)");
-	set_fails("p4", "l1d.policy=fifo", "bad value 'fifo' for l1d.policy (allowed: lru, rr, random)");
+	set_fails("p4", "l1d.policy=fifo",
+		  "bad value 'fifo' for l1d.policy (allowed: lru, rr, random)");
 	set_fails("p4", "l1d.write=back",
-		     "bad value 'back' for l1d.write (allowed: back-allocate, back-noallocate, "
-		     "through-allocate, through-noallocate)");
-	set_fails("p4", "bp.kind=perceptron",
-		     "bad value 'perceptron' for bp.kind (allowed: static, bimodal, gshare, tournament)");
-	set_fails("p4", "core.replay=maybe", "bad value 'maybe' for core.replay (allowed: 0, 1, yes, no)");
+		  "bad value 'back' for l1d.write (allowed: back-allocate, back-noallocate, "
+		  "through-allocate, through-noallocate)");
+	set_fails(
+		"p4", "bp.kind=perceptron",
+		"bad value 'perceptron' for bp.kind (allowed: static, bimodal, gshare, tournament)");
+	set_fails("p4", "core.replay=maybe",
+		  "bad value 'maybe' for core.replay (allowed: 0, 1, yes, no)");
 	set_fails("p4", "l1d.size", "'l1d.size': expected KEY=VALUE");
 	set_fails("p4", "l1d.size=", "missing value for l1d.size");
 	set_fails("p4", "=5", "'=5': missing parameter name before '='");
@@ -207,39 +214,38 @@ static void test_bad_values(void **state)
 static void test_geometry(void **state)
 {
 	(void)state;
-	set_fails("p4", "l1d.size=1000",
-		     "l1d.size 1000 is not a multiple of l1d.line 64");
+	set_fails("p4", "l1d.size=1000", "l1d.size 1000 is not a multiple of l1d.line 64");
 	set_fails("p4", "l1d.size=1024,l1d.assoc=32",
-		     "l1d.size 1024 is not a multiple of l1d.assoc*l1d.line (32*64=2048)");
+		  "l1d.size 1024 is not a multiple of l1d.assoc*l1d.line (32*64=2048)");
 	set_fails("p4", "l1d.size=12K,l1d.assoc=5",
 		  "l1d.size 12288 is not a multiple of l1d.assoc*l1d.line (5*64=320)");
 	set_fails("p4", "l1d.line=48", "l1d.line 48 is not a power of two of at least 4");
 	set_fails("p4", "l1d.line=32,l1d.sector=64",
-		     "l1d.sector 64 does not divide l1d.line 32 (sector = line when not sectored)");
+		  "l1d.sector 64 does not divide l1d.line 32 (sector = line when not sectored)");
 	set_fails("p4", "l2.sector=48",
-		     "l2.sector 48 does not divide l2.line 128 (sector = line when not sectored)");
+		  "l2.sector 48 does not divide l2.line 128 (sector = line when not sectored)");
 	set_fails("p4", "l2.sector=2", "l2: more than 32 sectors per line (l2.line/l2.sector)");
 	set_fails("p4", "l1d.latency=0", "l1d.latency must be at least 1");
 	set_fails("p4", "l1d.ports=0", "l1d.ports must be at least 1");
 	set_fails("p4", "l1d.size=0",
-		     "l1i.size and l1d.size must not be 0 (the model needs both first-level caches)");
+		  "l1i.size and l1d.size must not be 0 (the model needs both first-level caches)");
 	set_fails("p4", "l2.line=32,l2.sector=32", "l2.line 32 is smaller than l1i.line 64");
 	set_fails("ia64", "l2.size=0", "l3 is present but l2 is absent (l2.size=0)");
 	set_fails("ia64", "l3.line=64", "l3.line 64 is smaller than l2.line 128");
 	set_fails("ia64", "itlb.entries=0", "itlb2 is present but itlb is absent (itlb.entries=0)");
 	set_fails("p4", "dtlb.entries=48,dtlb.assoc=5",
-		     "dtlb.entries 48 is not a multiple of dtlb.assoc 5");
+		  "dtlb.entries 48 is not a multiple of dtlb.assoc 5");
 	set_fails("p4", "dtlb.page=6000", "dtlb.page 6000 is not a power of two of at least 4096");
 	set_fails("p4", "dtlb.page=2048", "dtlb.page 2048 is not a power of two of at least 4096");
 	set_fails("xscale", "core.replay=1",
-		     "core.replay needs core.ooo=1 (replay is an out-of-order scheduler's)");
+		  "core.replay needs core.ooo=1 (replay is an out-of-order scheduler's)");
 	set_fails("xscale", "bp.kind=gshare", "bp.ghist must be at least 1 for gshare");
 	set_fails("xscale", "bp.kind=tournament",
-		     "bp.pht, bp.ghist and bp.choice must be at least 1 for tournament");
+		  "bp.pht, bp.ghist and bp.choice must be at least 1 for tournament");
 	set_fails("p4", "bp.btb_assoc=3", "bp.btb 4096 is not a multiple of bp.btb_assoc 3");
 	set_fails("p4", "bp.kind=bimodal,bp.pht=0", "bp.pht must be at least 1 for bimodal");
 	set_fails("p4", "core.rob=1",
-		     "core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
+		  "core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
 	set_fails("p4", "mem.bus_width=12", "mem.bus_width 12 is not a power of two");
 }
 
@@ -332,7 +338,8 @@ static void test_flags_case_blanks(void **state)
 	assert_int_equal(m.cache[UARCH_L1D].repl, UARCH_REPL_RR);
 	key_is(&m, "l1d.policy", "rr");
 	set_fails("p4", "L1D.SZIE=1", "unknown parameter 'L1D.SZIE' (did you mean 'l1d.size'?)");
-	set_fails("p4", "L1D.policy=FIFO", "bad value 'FIFO' for l1d.policy (allowed: lru, rr, random)");
+	set_fails("p4", "L1D.policy=FIFO",
+		  "bad value 'FIFO' for l1d.policy (allowed: lru, rr, random)");
 }
 
 /* Setting only the line of an unsectored cache keeps it unsectored; a
@@ -359,8 +366,9 @@ static void test_all_or_nothing(void **state)
 {
 	(void)state;
 	set_fails("p4", "l1d.size=32768,l1d.assoc=4,l1d.szie=1",
-		     "unknown parameter 'l1d.szie' (did you mean 'l1d.size'?)");
-	set_fails("p4", "core.rob=100,l1d.line=48", "l1d.line 48 is not a power of two of at least 4");
+		  "unknown parameter 'l1d.szie' (did you mean 'l1d.size'?)");
+	set_fails("p4", "core.rob=100,l1d.line=48",
+		  "l1d.line 48 is not a power of two of at least 4");
 }
 
 static void test_each_order(void **state)
