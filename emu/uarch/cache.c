@@ -58,7 +58,7 @@ struct uarch_cache {
 	uint32_t sets, assoc;
 	uint32_t set_mask; /* sets - 1 when a power of two, else 0 */
 	uint8_t line_shift, sector_shift;
-	uint8_t sect_bits; /* log2(sectors per line) */
+	uint32_t sect_mask; /* sectors per line - 1 */
 	uint8_t wback, walloc;
 	struct way *ways; /* sets * assoc */
 	uint32_t *rr;	  /* round-robin pointer per set */
@@ -272,7 +272,7 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 	c->set_mask = is_pow2(c->sets) ? c->sets - 1 : 0;
 	c->line_shift = log2u(cfg->line);
 	c->sector_shift = log2u(sector);
-	c->sect_bits = (uint8_t)(c->line_shift - c->sector_shift);
+	c->sect_mask = (cfg->line / sector) - 1;
 	c->wback = cfg->write == UARCH_WB_ALLOC || cfg->write == UARCH_WB_NOALLOC;
 	c->walloc = cfg->write == UARCH_WB_ALLOC || cfg->write == UARCH_WT_ALLOC;
 	c->rng = seed ? seed : 0x2545f4914f6cdd1dull; /* xorshift state must not be 0 */
@@ -355,22 +355,16 @@ static uint8_t classify_miss(struct uarch_cache *c, uint64_t unit, int fill)
 	return in_shadow ? UARCH_MISS_CONFLICT : UARCH_MISS_CAPACITY;
 }
 
-void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
-			struct uarch_cache_res *res)
+/* Everything but a plain hit on the first way: kept out of line so that
+ * the hit path needs no stack frame. */
+static __attribute__((noinline)) void access_slow(struct uarch_cache *c, uint64_t addr, int write,
+						  struct uarch_cache_res *res, struct way *w,
+						  uint64_t tag, uint32_t bit)
 {
-	uint64_t tag = addr >> c->line_shift;
-	uint32_t bit = 1u << ((addr >> c->sector_shift) & ((1u << c->sect_bits) - 1));
-	struct way *w = set_of(c, tag);
 	uint32_t a = c->assoc, i;
 	int fill;
 
 	*res = (struct uarch_cache_res){ .hit = 1 };
-
-	/* the common case first: the MRU way (under LRU), sector present */
-	if (w[0].tag == tag && (w[0].sect & bit)) {
-		i = 0;
-		goto hit;
-	}
 	for (i = 0; i < a; i++)
 		if (w[i].tag == tag)
 			break;
@@ -407,10 +401,30 @@ touch:
 	if (write && c->wback)
 		w[i].dirty = 1;
 	if (c->cfg.repl == UARCH_REPL_LRU && i) {
+		/* a plain loop: sets are short, and a memmove call costs more */
 		struct way t = w[i];
-		memmove(w + 1, w, i * sizeof(*w));
+		for (; i; i--)
+			w[i] = w[i - 1];
 		w[0] = t;
 	}
+}
+
+void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
+			struct uarch_cache_res *res)
+{
+	uint64_t tag = addr >> c->line_shift;
+	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
+	struct way *w = set_of(c, tag);
+
+	/* the common case: the first (under LRU the MRU) way, sector present,
+	 * no shadow to update */
+	if (w[0].tag == tag && (w[0].sect & bit) && !c->cfg.classify) {
+		*res = (struct uarch_cache_res){ .hit = 1 };
+		if (write && c->wback)
+			w[0].dirty = 1;
+		return;
+	}
+	access_slow(c, addr, write, res, w, tag, bit);
 }
 
 static struct way *find(const struct uarch_cache *c, uint64_t addr)
