@@ -229,8 +229,13 @@ static int seen_test(struct seen *s, uint64_t k, int add)
 	if (2 * (s->n + 1) > s->mask + 1) {
 		size_t nmask = 2 * s->mask + 1;
 		uint64_t *nk = malloc((nmask + 1) * sizeof(*nk));
-		if (!nk)
-			abort(); /* a growing set on the access path: nothing else to do */
+		if (!nk) {
+			/* out of memory: keep filling the table while it has room,
+			 * then stop recording (classes degrade, nothing breaks) */
+			if (s->n + 2 > s->mask)
+				return 0;
+			goto put;
+		}
 		memset(nk, 0xff, (nmask + 1) * sizeof(*nk));
 		for (size_t i = 0; i <= s->mask; i++)
 			if (s->key[i] != TAG_NONE)
@@ -239,6 +244,7 @@ static int seen_test(struct seen *s, uint64_t k, int add)
 		s->key = nk;
 		s->mask = nmask;
 	}
+put:
 	seen_put(s->key, s->mask, k);
 	s->n++;
 	return 0;
