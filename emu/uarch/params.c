@@ -388,6 +388,22 @@ static int parse_number(const char *s, uint64_t *out, int *ovf)
 	return 0;
 }
 
+/* s as it may appear inside a one-line message: control characters
+ * (a newline in a --set argument, say) written as \xNN. */
+static const char *shown(char *buf, size_t sz, const char *s)
+{
+	size_t n = 0;
+	for (; *s && n + 5 < sz; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch < 0x20 || ch == 0x7f)
+			n += (size_t)snprintf(buf + n, sz - n, "\\x%02x", ch);
+		else
+			buf[n++] = (char)ch;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 static void list_names(char *buf, size_t sz, const char *const *names)
 {
 	size_t used = 0;
@@ -400,6 +416,7 @@ static int set_value(struct uarch_machine *m, const struct pkey *k, const char *
 		     const char *val, char *err, size_t errsz)
 {
 	const struct pfield *f = k->f;
+	char sv[128];
 	uint64_t v;
 	int ovf;
 
@@ -412,7 +429,8 @@ static int set_value(struct uarch_machine *m, const struct pkey *k, const char *
 		}
 		char allowed[128];
 		list_names(allowed, sizeof(allowed), f->names);
-		seterr(err, errsz, "bad value '%s' for %s (allowed: %s)", val, key, allowed);
+		seterr(err, errsz, "bad value '%s' for %s (allowed: %s)",
+		       shown(sv, sizeof(sv), val), key, allowed);
 		return -1;
 	}
 	if (f->max == 1 && !isdigit((unsigned char)val[0])) {
@@ -426,26 +444,29 @@ static int set_value(struct uarch_machine *m, const struct pkey *k, const char *
 				return 0;
 			}
 		}
-		seterr(err, errsz, "bad value '%s' for %s (allowed: 0, 1, yes, no)", val, key);
+		seterr(err, errsz, "bad value '%s' for %s (allowed: 0, 1, yes, no)",
+		       shown(sv, sizeof(sv), val), key);
 		return -1;
 	}
 	if (parse_number(val, &v, &ovf) < 0) {
 		seterr(err, errsz,
 		       "bad value '%s' for %s: expected a number (decimal, 0x hex, K/M/G suffix)",
-		       val, key);
+		       shown(sv, sizeof(sv), val), key);
 		return -1;
 	}
 	if (ovf || v < f->min || v > f->max) {
-		seterr(err, errsz, "value %s for %s out of range (%" PRIu32 "..%" PRIu32 ")", val,
-		       key, f->min, f->max);
+		seterr(err, errsz, "value %s for %s out of range (%" PRIu32 "..%" PRIu32 ")",
+		       shown(sv, sizeof(sv), val), key, f->min, f->max);
 		return -1;
 	}
 	field_put(m, k, (uint32_t)v);
 	return 0;
 }
 
-/* Copy [b, e) into buf without surrounding blanks. */
-static void trim_copy(char *buf, size_t sz, const char *b, const char *e)
+/* Copy [b, e) into buf without surrounding blanks; -1 if it does not fit
+ * (no key or value is anywhere near that long: truncating could turn a
+ * bad one into a good one). */
+static int trim_copy(char *buf, size_t sz, const char *b, const char *e)
 {
 	while (b < e && isspace((unsigned char)*b))
 		b++;
@@ -456,27 +477,32 @@ static void trim_copy(char *buf, size_t sz, const char *b, const char *e)
 		n = sz - 1;
 	memcpy(buf, b, n);
 	buf[n] = 0;
+	return b + n == e ? 0 : -1;
 }
 
 static int set_one(struct uarch_machine *m, const char *b, const char *e, unsigned *touched,
 		   char *err, size_t errsz)
 {
-	char item[160], key[96], val[96];
+	char item[160], key[96], val[96], si[128];
 	const char *eq = memchr(b, '=', (size_t)(e - b));
 
-	trim_copy(item, sizeof(item), b, e);
+	if (trim_copy(item, sizeof(item), b, e) < 0 ||
+	    (eq && (trim_copy(key, sizeof(key), b, eq) < 0 ||
+		    trim_copy(val, sizeof(val), eq + 1, e) < 0))) {
+		seterr(err, errsz, "'%.40s...': parameter too long", shown(si, sizeof(si), item));
+		return -1;
+	}
 	if (!item[0]) {
 		seterr(err, errsz, "empty item in parameter list");
 		return -1;
 	}
 	if (!eq) {
-		seterr(err, errsz, "'%s': expected KEY=VALUE", item);
+		seterr(err, errsz, "'%s': expected KEY=VALUE", shown(si, sizeof(si), item));
 		return -1;
 	}
-	trim_copy(key, sizeof(key), b, eq);
-	trim_copy(val, sizeof(val), eq + 1, e);
 	if (!key[0]) {
-		seterr(err, errsz, "'%s': missing parameter name before '='", item);
+		seterr(err, errsz, "'%s': missing parameter name before '='",
+		       shown(si, sizeof(si), item));
 		return -1;
 	}
 	struct find_ctx c = { .want = key, .best = (size_t)-1 };
@@ -485,10 +511,10 @@ static int set_one(struct uarch_machine *m, const char *b, const char *e, unsign
 		/* suggest only what is plausibly a typo: a third of the name */
 		size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
 		if (c.best <= limit)
-			seterr(err, errsz, "unknown parameter '%s' (did you mean '%s'?)", key,
-			       c.suggestion);
+			seterr(err, errsz, "unknown parameter '%s' (did you mean '%s'?)",
+			       shown(si, sizeof(si), key), c.suggestion);
 		else
-			seterr(err, errsz, "unknown parameter '%s'", key);
+			seterr(err, errsz, "unknown parameter '%s'", shown(si, sizeof(si), key));
 		return -1;
 	}
 	if (!val[0]) {

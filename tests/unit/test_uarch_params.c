@@ -209,6 +209,18 @@ static void test_bad_values(void **state)
 	set_fails("p4", "", "empty item in parameter list");
 	set_fails("p4", "l1d.size=32K,,l1d.assoc=8", "empty item in parameter list");
 	set_fails("p4", "l1d.size=32K,", "empty item in parameter list");
+	/* messages stay on one line whatever the input holds */
+	set_fails("p4", "l1d.si\nze=1",
+		  "unknown parameter 'l1d.si\\x0aze' (did you mean 'l1d.size'?)");
+	set_fails("p4", "l1d.policy=l\tru",
+		  "bad value 'l\\x09ru' for l1d.policy (allowed: lru, rr, random)");
+	/* no truncation that could turn a bad value into a good one */
+	char lng[200];
+	memset(lng, '0', sizeof(lng));
+	memcpy(lng, "l1d.size=", 9);
+	lng[sizeof(lng) - 2] = '1';
+	lng[sizeof(lng) - 1] = 0;
+	set_fails("p4", lng, "'l1d.size=0000000000000000000000000000000...': parameter too long");
 }
 
 static void test_geometry(void **state)
