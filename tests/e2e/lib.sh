@@ -2,8 +2,9 @@
 #
 # A test is a shell function; `t NAME FUNCTION` runs it in a subshell with
 # a fresh scratch directory as cwd and counts it: it passes when it returns
-# 0, and fails with the message it printed otherwise.  `summary` prints the
-# closing "N passed, N failed" line and sets the exit status.
+# 0 and never called `fail`, and fails with what it printed otherwise.
+# `summary` prints the closing "N passed, N failed" line and sets the exit
+# status.
 
 : "${VPMU:?VPMU must name the vpmu binary}"
 : "${PROGS:?PROGS must name the directory of built guest programs}"
@@ -19,9 +20,9 @@ t() { # name function
 	local name=$1 fn=$2 dir out rc
 	dir=$E2E_SCRATCH/$name
 	mkdir -p "$dir"
-	out=$( (cd "$dir" && "$fn") 2>&1)
+	out=$( (cd "$dir" && E2E_MARK=$dir/.failed "$fn") 2>&1)
 	rc=$?
-	if [ $rc -eq 0 ]; then
+	if [ $rc -eq 0 ] && [ ! -e "$dir/.failed" ]; then
 		e2e_pass=$((e2e_pass + 1))
 		echo "ok   $name"
 	else
@@ -39,9 +40,11 @@ summary() {
 	[ "$e2e_fail" -eq 0 ]
 }
 
-# fail MESSAGE: print and return 1 (use as `cond || fail "why"`).
+# fail MESSAGE: print, mark the running test failed (whatever it returns
+# afterwards) and return 1; use as `cond || fail "why"`.
 fail() {
 	echo "$*"
+	: >"${E2E_MARK:-/dev/null}"
 	return 1
 }
 

@@ -78,9 +78,10 @@ stat_usage_errors() {
 	expect_rc 1 && grep -q "cannot open '/nonexistent/dir/file'" err || fail "$(cat err)"
 }
 
+# The functional counts (--no-timing): exactly the six the emulator knows.
 stat_output_shape() {
 	"$PROGS/e2e_loop" 30000 >native
-	run_vpmu stat -- "$PROGS/e2e_loop" 30000
+	run_vpmu stat --no-timing -- "$PROGS/e2e_loop" 30000
 	expect_rc 0 || return 1
 	cmp -s out native || fail "stdout differs from native"
 	grep -q "^ Performance counter stats for '$PROGS/e2e_loop 30000':\$" err ||
@@ -88,14 +89,31 @@ stat_output_shape() {
 	for c in $COUNTERS; do
 		grep -Eq "^ +[0-9][0-9,]*      $c( |\$)" err || fail "no $c line: $(cat err)"
 	done
+	[ "$(grep -Ec '^ +[0-9][0-9,]*      [a-z]' err)" -eq 6 ] || fail "not six counters"
 	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' err || fail "no elapsed time"
 	grep -Eq '^ +[0-9,]+      instructions +# +[0-9.]+ guest MIPS$' err || fail "no MIPS"
 	local insns br taken
 	insns=$(count instructions err) br=$(count branches err) taken=$(count taken-branches err)
 	# 30000 iterations of a loop with a compare-and-branch: a floor, not a guess
-	[ "$insns" -gt 120000 ] || fail "only $insns instructions"
-	[ "$br" -gt 30000 ] && [ "$taken" -le "$br" ] || fail "branches $br taken $taken"
+	[ "${insns:-0}" -gt 120000 ] || fail "only $insns instructions"
+	[ "${br:-0}" -gt 30000 ] && [ "${taken:-0}" -le "$br" ] || fail "branches $br taken $taken"
 	grep -q '% of all branches' err || fail "no taken ratio"
+}
+
+# The default run times the program: same functional counts plus the model's.
+stat_timed_shape() {
+	run_vpmu stat --no-timing -- "$PROGS/e2e_loop" 30000
+	cp err functional
+	run_vpmu stat -- "$PROGS/e2e_loop" 30000
+	expect_rc 0 || return 1
+	for c in cycles instructions branches syscalls; do
+		grep -Eq "^ +[0-9][0-9,]*      $c( |\$)" err || fail "no $c line: $(cat err)"
+	done
+	for c in instructions branches syscalls; do
+		[ "$(count $c err)" = "$(count $c functional)" ] ||
+			fail "$c: $(count $c err) timed, $(count $c functional) functional"
+	done
+	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' err || fail "no elapsed time"
 }
 
 stat_output_file() {
@@ -187,15 +205,23 @@ directory() {
 	[ "$(wc -l <err)" -eq 1 ] && grep -q 'adir' err || fail "stderr: $(cat err)"
 }
 
+# every count line of a report: "value name"
+counts_of() {
+	awk '$1 ~ /^[0-9][0-9,]*$/ && $2 ~ /^[a-zA-Z]/ && $2 != "seconds" { print $1, $2 }' "$1"
+}
+
 determinism() {
-	local c a b
-	"$VPMU" stat -- "$PROGS/example" 20000 >/dev/null 2>one </dev/null || return 1
-	"$VPMU" stat -- "$PROGS/example" 20000 >/dev/null 2>two </dev/null || return 1
-	for c in $COUNTERS; do
-		a=$(count "$c" one) b=$(count "$c" two)
-		[ -n "$a" ] && [ "$a" = "$b" ] || fail "$c: $a vs $b"
+	local c a b mode
+	for mode in --no-timing --vpmu-default; do
+		[ $mode = --vpmu-default ] && mode=
+		"$VPMU" stat $mode -- "$PROGS/example" 20000 >/dev/null 2>one </dev/null || return 1
+		"$VPMU" stat $mode -- "$PROGS/example" 20000 >/dev/null 2>two </dev/null || return 1
+		counts_of one >one.c
+		counts_of two >two.c
+		[ "$(wc -l <one.c)" -ge 6 ] || fail "too few counts: $(cat one)"
+		cmp -s one.c two.c || fail "${mode:-timed}: $(diff one.c two.c | tr '\n' ' ')"
+		[ "$(count instructions one)" -gt 100000 ] || fail "too few instructions"
 	done
-	[ "$(count instructions one)" -gt 100000 ] || fail "too few instructions"
 }
 
 seed_changes_nothing_visible() {
@@ -212,6 +238,19 @@ stdin_passthrough() {
 	expect_rc 0 && cmp -s in out || fail "cat did not copy stdin"
 }
 
+verbose_lists_unknown_syscalls() {
+	"$PROGS/e2e_nosys" >native
+	run_vpmu stat -v -- "$PROGS/e2e_nosys"
+	expect_rc 0 || return 1
+	cmp -s out native || fail "stdout differs: $(cat out)"
+	grep -Eq '^vpmu: guest process [0-9]+: unknown syscall 1000 returned ENOSYS \(2 times\)$' err ||
+		fail "no unknown-syscall line: $(cat err)"
+	grep -Eq '^ +1 guest process$' err || fail "no process count"
+	run_vpmu stat -- "$PROGS/e2e_nosys"
+	grep -q 'unknown syscall' err && fail "listed without -v"
+	return 0
+}
+
 t version version
 t usage usage
 t unknown_command unknown_command
@@ -219,6 +258,7 @@ t help_pages help_pages
 t stat_help_matches_man stat_help_matches_man
 t stat_usage_errors stat_usage_errors
 t stat_output_shape stat_output_shape
+t stat_timed_shape stat_timed_shape
 t stat_output_file stat_output_file
 t exact_counts_nolibc exact_counts_nolibc
 t exit_status exit_status
@@ -231,4 +271,5 @@ t directory directory
 t determinism determinism
 t seed_changes_nothing_visible seed_changes_nothing_visible
 t stdin_passthrough stdin_passthrough
+t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 summary
