@@ -9,12 +9,13 @@
 #
 # Environment: VPMU, PROGS (set by `make bench`); BENCH_SCALE=N divides
 # the workload sizes by N for a quick look; BENCH_RUNNERS limits the runners
-# (default "native vpmu vg-none cachegrind").
+# (default "native vpmu vpmu-timed vg-none cachegrind"; vpmu is the
+# functional mode, --no-timing, vpmu-timed the default run on the model).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${VPMU:=$PWD/build/vpmu}" "${PROGS:=$PWD/build/progs}"
 SCALE=${BENCH_SCALE:-1}
-RUNNERS=${BENCH_RUNNERS:-native vpmu vg-none cachegrind}
+RUNNERS=${BENCH_RUNNERS:-native vpmu vpmu-timed vg-none cachegrind}
 export LC_ALL=C PATH=/usr/bin:/bin
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vpmu-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -54,7 +55,8 @@ run() {
 	t0=$(now)
 	case $r in
 	native) eval "${CMD[$w]}" >/dev/null ;;
-	vpmu) eval "\"$VPMU\" stat -o \"$WORK/$w.stat\" -- ${CMD[$w]}" >/dev/null ;;
+	vpmu) eval "\"$VPMU\" stat --no-timing -o \"$WORK/$w.stat\" -- ${CMD[$w]}" >/dev/null ;;
+	vpmu-timed) eval "\"$VPMU\" stat -o \"$WORK/$w.timed\" -- ${CMD[$w]}" >/dev/null ;;
 	vg-none) eval "valgrind -q --tool=none ${CMD[$w]}" >/dev/null ;;
 	cachegrind) eval "valgrind -q --tool=cachegrind --cachegrind-out-file=/dev/null ${CMD[$w]}" \
 		>/dev/null 2>&1 ;;
@@ -76,9 +78,12 @@ for w in $ORDER; do
 		fi
 	done
 	insns=0
-	if [ -s "$WORK/$w.stat" ]; then
-		insns=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1; exit }' "$WORK/$w.stat")
-	fi
+	for f in "$WORK/$w.stat" "$WORK/$w.timed"; do
+		if [ -s "$f" ]; then
+			insns=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1; exit }' "$f")
+			break
+		fi
+	done
 	printf '%-8s %12.1f' "$w" "$(awk -v i="${insns:-0}" 'BEGIN { print i / 1e6 }')"
 	for r in $RUNNERS; do
 		s=${secs[$r]}
