@@ -77,6 +77,12 @@ done
 if [ -x tests/diff/run.sh ]; then
 	run "diff" 900 tests/diff/run.sh
 fi
+if [ -x tests/uarch/run.sh ]; then
+	run "uarch/cachegrind" 600 tests/uarch/run.sh "$BUILD"
+fi
+if [ -x tests/uarch/run-timing.sh ]; then
+	run "uarch/timing" 900 tests/uarch/run-timing.sh
+fi
 for t in tests/e2e/run-*.sh; do
 	[ -x "$t" ] || continue
 	n=${t##*/run-}

@@ -173,7 +173,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		if (lx_signal_pending(p))
 			lx_signal_deliver(p);
 		multi = p->nth > 1;
-		e = x86_run(c, multi ? LX_QUANTUM : UINT64_MAX);
+		/* on two logical processors, threads interleave block by block */
+		e = x86_run(c, !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM);
 		if (e == X86_EXIT_FAULT) {
 			lx_signal_fault(p);
 		} else if (e == X86_EXIT_UNSUPPORTED) {

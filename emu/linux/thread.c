@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../uarch/model.h"
 #include "lx_proc.h"
 
 #ifndef CLONE_SETTLS
@@ -384,6 +385,25 @@ void lx_schedule(struct lx_proc *p, int rotate)
 	p->nth = n;
 	p->cur = at;
 	cur->yield = 0;
+	if (p->uarch && p->sh->smt) {
+		/* two logical processors: run next the runnable thread whose
+		 * processor is furthest behind, so their clocks stay within a
+		 * block of each other; dual-thread mode while two run */
+		int best = -1, nrun = 0;
+		for (int i = 0; i < p->nth; i++) {
+			struct lx_thread *t = p->th[i];
+			if (t->state != LX_T_RUN)
+				continue;
+			nrun++;
+			if (best < 0 || uarch_now(p->uarch, t->lp) < uarch_now(p->uarch, p->th[best]->lp))
+				best = i;
+		}
+		uarch_set_threads(p->uarch, nrun > 1 ? 2 : 1);
+		if (best >= 0) {
+			at = best;
+			rotate = 0;
+		}
+	}
 	for (int idle = 0;; idle++) {
 		int need_time = 0;
 

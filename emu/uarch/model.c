@@ -18,8 +18,17 @@
 #include "model.h"
 
 #define NDEP 36   /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
-#define MAXUNIT 8
 #define SQ 16     /* stores remembered for store-to-load forwarding */
+#define CAL 16384 /* cycles of execution-unit reservations remembered */
+
+/* Which cycles a class of units is busy: with two logical processors each
+ * running ahead of the other by up to a block, a µop may take a unit in a
+ * cycle "before" one already reserved, so units are a calendar rather than
+ * a next-free time. */
+struct cal {
+	uint64_t stamp[CAL];
+	uint8_t busy[CAL];
+};
 
 struct uth {
 	uint64_t fetch;   /* cycle the next instruction is fetched */
@@ -47,7 +56,7 @@ struct uarch {
 	struct uarch_memsys ms;
 	struct uarch_bp *bp;
 	struct uarch_counts *cnt;
-	uint64_t unit_free[UARCH_NUCLASS][MAXUNIT];
+	struct cal *cal; /* [UARCH_NUCLASS] */
 	int nthreads;
 	unsigned rob; /* per-thread share */
 	struct uth th[2];
@@ -65,7 +74,8 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
 	u->bp = uarch_bp_new(&u->m.bp);
-	if (!u->bp)
+	u->cal = calloc(UARCH_NUCLASS, sizeof(*u->cal));
+	if (!u->bp || !u->cal)
 		goto fail;
 	for (int t = 0; t < 2; t++) {
 		u->th[t].robq = calloc(u->rob, sizeof(uint64_t));
@@ -85,6 +95,7 @@ void uarch_free(struct uarch *u)
 		return;
 	uarch_memsys_free(&u->ms);
 	uarch_bp_free(u->bp);
+	free(u->cal);
 	free(u->th[0].robq);
 	free(u->th[1].robq);
 	free(u);
@@ -113,7 +124,7 @@ void uarch_set_threads(struct uarch *u, int n)
 
 uint64_t uarch_now(const struct uarch *u, int th)
 {
-	return u->th[th].retire;
+	return u->th[th].fetch;
 }
 
 void uarch_flush_tlbs(struct uarch *u)
@@ -210,21 +221,39 @@ static int crack(const struct x86_trace *t, struct uop *u)
 	return n;
 }
 
-/* Take the earliest unit of class cls free at or after t. */
+static inline unsigned cal_busy(struct cal *k, uint64_t c)
+{
+	unsigned slot = (unsigned)(c % CAL);
+	return k->stamp[slot] == c ? k->busy[slot] : 0;
+}
+
+/* Take a unit of class cls at the first cycle >= t where one is free for
+ * the class's occupancy (1: pipelined; more: the unit stays busy). */
 static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 {
-	unsigned n = u->m.core.units[cls], best = 0;
-	uint64_t *f = u->unit_free[cls];
-	if (!n)
-		n = 1;
-	if (n > MAXUNIT)
-		n = MAXUNIT;
-	for (unsigned k = 1; k < n; k++)
-		if (f[k] < f[best])
-			best = k;
-	if (f[best] > t)
-		t = f[best];
-	f[best] = t + (u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1);
+	struct cal *k = &u->cal[cls];
+	unsigned n = u->m.core.units[cls] ? u->m.core.units[cls] : 1;
+	unsigned occ = u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1;
+
+	if (occ > CAL)
+		occ = CAL;
+	for (;; t++) {
+		unsigned j;
+		for (j = 0; j < occ && cal_busy(k, t + j) < n; j++)
+			;
+		if (j == occ)
+			break;
+		t += j; /* cycle t + j is full: start after it */
+	}
+	for (unsigned j = 0; j < occ; j++) {
+		uint64_t c = t + j;
+		unsigned slot = (unsigned)(c % CAL);
+		if (k->stamp[slot] != c) {
+			k->stamp[slot] = c;
+			k->busy[slot] = 0;
+		}
+		k->busy[slot]++;
+	}
 	return t;
 }
 
@@ -343,6 +372,11 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (t->nuop >= u->rob && slot > disp) {
 			count(u, t, th, UARCH_EV_STALL_ROB, slot - disp);
 			disp = slot;
+			/* a full window stalls the front end too */
+			if (slot - cc->depth > t->fetch) {
+				t->fetch = slot - cc->depth;
+				t->fetched = 0;
+			}
 		}
 		ready = disp;
 		for (uint64_t s = o->src; s; s &= s - 1) {
@@ -392,6 +426,19 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (miss) {
 				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1);
 				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1);
+			}
+			if (miss && cc->replay) {
+				/* P4 replay: scheduled for an L1 hit, the load goes
+				 * round the replay loop and re-executes on the load
+				 * port each trip until its data has arrived (Boggs et
+				 * al., Intel Technology Journal 8(1), 2004, "replay");
+				 * the loop is taken as the load latency plus the 3-cycle
+				 * check (≈) */
+				uint64_t loop = cc->lat[UARCH_UC_LOAD] + 3;
+				for (uint64_t at = issue + loop; at < complete; at += loop) {
+					at = take_unit(u, UARCH_UC_LOAD, at);
+					count(u, t, th, UARCH_EV_REPLAYS, 1);
+				}
 			}
 			if (miss && cc->replay)
 				for (uint64_t d = o->dst; d; d &= d - 1)

@@ -74,7 +74,8 @@ struct uarch_machine {
 	struct uarch_cache_cfg cache[UARCH_NCACHE]; /* size 0 = absent */
 	struct uarch_tlb_cfg tlb[UARCH_NTLB];       /* entries 0 = absent */
 	struct uarch_mem_cfg mem;
-	uint8_t l1i_is_tc;  /* p4: the L1I slot is the trace cache (size in µops) */
+	uint8_t l1i_is_tc;  /* p4: the L1I slot is the trace cache, looked up by address
+			     * (12K µops taken as 12 KB of code); fetch width counts µops */
 };
 
 /* The built-in machine called name, or NULL. */
