@@ -49,6 +49,12 @@ help_pages() {
 	expect_rc 0 && grep -q 'EXIT STATUS' out || fail "vpmu help help is not vpmu(1)"
 	run_vpmu help stst
 	expect_rc 1 && grep -q "Did you mean 'stat'" err || fail "help of a typo: $(cat err)"
+	# without man(1), help names the page it would have shown
+	PATH=/nonexistent timeout 60 "$VPMU" help stat >out 2>err
+	rc=$?
+	expect_rc 1 || return 1
+	grep -Eq "^vpmu: 'man' is not installed; the page is /.*/vpmu-stat\.1\$" err &&
+		[ -f "$(sed 's/.*the page is //' err)" ] || fail "without man: $(cat err)"
 }
 
 # The options `vpmu stat -h` lists are exactly those man/vpmu-stat.1 documents.
