@@ -50,7 +50,7 @@ help_pages() {
 	run_vpmu help stst
 	expect_rc 1 && grep -q "Did you mean 'stat'" err || fail "help of a typo: $(cat err)"
 	# without man(1), help names the page it would have shown
-	PATH=/nonexistent timeout 60 "$VPMU" help stat >out 2>err
+	timeout 60 env PATH=/nonexistent "$VPMU" help stat >out 2>err
 	rc=$?
 	expect_rc 1 || return 1
 	grep -Eq "^vpmu: 'man' is not installed; the page is /.*/vpmu-stat\.1\$" err &&
