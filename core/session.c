@@ -365,7 +365,8 @@ static int machine_of(const char *arch, const char *set, struct uarch_machine *m
 		size_t len = 0;
 		len += (size_t)snprintf(msg, msgsz, "unknown machine '%s' (machines:", arch);
 		for (int k = 0; uarch_machines[k] && len < msgsz; k++)
-			len += (size_t)snprintf(msg + len, msgsz - len, " %s", uarch_machines[k]->name);
+			len += (size_t)snprintf(msg + len, msgsz - len, " %s",
+						uarch_machines[k]->name);
 		if (len < msgsz)
 			snprintf(msg + len, msgsz - len, ")");
 		return -1;

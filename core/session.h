@@ -16,8 +16,8 @@ struct session_opts {
 	char **argv;	  /* argv[0] as the guest sees it, NULL-terminated */
 	uint64_t seed;	  /* AT_RANDOM and anything else seeded */
 	int verbose;
-	int vtime; /* time syscalls report emulated time */
-	int timed;	 /* run the timing model of the machine */
+	int vtime;	  /* time syscalls report emulated time */
+	int timed;	  /* run the timing model of the machine */
 	const char *arch; /* machine: p4 (default), ia64, xscale, alpha */
 	const char *set;  /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
 	int smt;	  /* guest threads on the two logical processors */
@@ -39,8 +39,8 @@ struct session_counts {
 struct session_result {
 	struct session_counts cnt;
 	struct session_events ev; /* timed runs */
-	double seconds; /* wall time from fork to the guest's exit */
-	int exited;	/* the guest exited: code holds its status */
+	double seconds;		  /* wall time from fork to the guest's exit */
+	int exited;		  /* the guest exited: code holds its status */
 	int code;
 	int sig;	 /* the guest died of this signal (0: it did not) */
 	int unsupported; /* stopped at an instruction the emulator lacks */
