@@ -211,6 +211,7 @@ void lx_syscall(struct x86_cpu *c);
 int lx_timing_init(struct lx_proc *p, char *err, size_t errsz);
 void lx_timing_attach(struct lx_proc *p, struct lx_thread *t);
 void lx_timing_counts(struct lx_proc *p);
+void lx_timing_flush(struct lx_proc *p); /* before the process ends */
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result);
 void lx_nosys(struct lx_proc *p, uint32_t nr);
 

@@ -178,6 +178,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		if (e == X86_EXIT_FAULT) {
 			lx_signal_fault(p);
 		} else if (e == X86_EXIT_UNSUPPORTED) {
+			lx_timing_flush(p);
 			if (p->slot) {
 				p->slot->fault = c->fault;
 				p->slot->status = 132;

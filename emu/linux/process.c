@@ -56,6 +56,7 @@ void lx_take_slot(struct lx_proc *p)
 _Noreturn void lx_exit_group(struct lx_proc *p, int status)
 {
 	x86_count_current_block(&lx_cur(p)->cpu);
+	lx_timing_flush(p);
 	if (p->slot) {
 		p->slot->status = status & 0xff;
 		p->slot->state = LX_SLOT_EXITED;
@@ -253,6 +254,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	hv[k] = NULL;
 
 	x86_count_current_block(&lx_cur(p)->cpu);
+	lx_timing_flush(p);
 	if (p->slot)
 		p->slot->state = LX_SLOT_EXECED;
 	uint64_t m = lx_cur(p)->blocked;

@@ -74,6 +74,7 @@ _Noreturn void lx_die(struct lx_proc *p, int sig)
 	struct lx_sigaction dfl = { (uint64_t)SIG_DFL, 0, 0, 0 };
 	uint64_t m = LX_SIGBIT(sig);
 
+	lx_timing_flush(p);
 	if (p->slot) {
 		p->slot->status = sig;
 		p->slot->state = LX_SLOT_KILLED;

@@ -56,6 +56,12 @@ void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 			t->lp = i % 2;
 }
 
+void lx_timing_flush(struct lx_proc *p)
+{
+	if (p->uarch)
+		uarch_flush(p->uarch);
+}
+
 void lx_timing_counts(struct lx_proc *p)
 {
 	if (p->uarch)

@@ -15,12 +15,24 @@
  * through the caches like any data (4-level x86-64 tables, 8-byte entries). */
 #define PT_BASE 0x7e0000000000ull
 
+void uarch_mem_flush_tlbs(struct uarch_memsys *ms)
+{
+	for (int k = 0; k < UARCH_NTLB; k++) {
+		if (ms->t[k])
+			uarch_tlb_flush(ms->t[k]);
+		ms->tlb_last[k] = ~0ull;
+	}
+}
+
 int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		      struct uarch_counts *cnt, uint64_t seed)
 {
 	static const int data_levels[] = { UARCH_L1D, UARCH_L2, UARCH_L3, UARCH_L4 };
 
 	memset(ms, 0, sizeof(*ms));
+	ms->l1_last = ~0ull;
+	for (int k = 0; k < UARCH_NTLB; k++)
+		ms->tlb_last[k] = ~0ull;
 	ms->m = m;
 	ms->cnt = cnt;
 	for (int k = 0; k < UARCH_NCACHE; k++) {
@@ -33,9 +45,11 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 	for (size_t k = 0; k < sizeof(data_levels) / sizeof(data_levels[0]); k++)
 		if (ms->c[data_levels[k]])
 			ms->order[ms->ndata++] = data_levels[k];
+	ms->l1_shift = ms->ndata ? (unsigned)__builtin_ctz(m->cache[ms->order[0]].line) : 6;
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
+		ms->tlb_shift[k] = (unsigned)__builtin_ctz(m->tlb[k].page);
 		ms->t[k] = uarch_tlb_new(&m->tlb[k], seed + 17 + (uint64_t)k);
 		if (!ms->t[k])
 			return -1;
@@ -144,6 +158,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (k == ms->ndata - 1 && k > 0)
 			uarch_count(ms->cnt, r, UARCH_EV_LLC_ACCESS, 1);
 		uarch_cache_access(ms->c[lvl], addr, write, &res);
+		if (k == 0)
+			ms->l1_last = addr >> ms->l1_shift;
 		latency = cfg->latency;
 		if (res.evicted && res.dirty)
 			write_back(ms, r, k, res.victim, t);
@@ -165,10 +181,13 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, int l1, int l2,
 			  unsigned ev, uint64_t addr, uint64_t t)
 {
-	uint64_t extra;
+	uint64_t extra, page = addr >> ms->tlb_shift[l1];
 	int lvl;
 
-	if (!ms->t[l1] || uarch_tlb_access(ms->t[l1], addr))
+	if (!ms->t[l1] || page == ms->tlb_last[l1])
+		return 0; /* the most recently used entry: a hit that changes nothing */
+	ms->tlb_last[l1] = page;
+	if (uarch_tlb_access(ms->t[l1], addr))
 		return 0;
 	uarch_count(ms->cnt, r, ev, 1);
 	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
@@ -191,6 +210,10 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 	int lvl;
 
 	*l1miss = 0;
+	if (ms->ndata && addr >> ms->l1_shift == last >> ms->l1_shift &&
+	    addr >> ms->l1_shift == ms->l1_last &&
+	    (!ms->t[UARCH_DTLB] || addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
+		return now + ms->m->cache[ms->order[0]].latency; /* same line again */
 	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
 	for (uint64_t a = addr & ~(uint64_t)(line - 1); a <= last; a += line) {
 		uint64_t t = now, got;
@@ -207,6 +230,7 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		}
 		if (got > done)
 			done = got;
+		ms->l1_last = a >> ms->l1_shift;
 	}
 	return done;
 }
@@ -227,6 +251,7 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		int through = l1->write == UARCH_WT_ALLOC || l1->write == UARCH_WT_NOALLOC;
 		int alloc = l1->write == UARCH_WB_ALLOC || l1->write == UARCH_WT_ALLOC;
 
+		ms->l1_last = ~0ull; /* a store may reorder the set (write-back) or not touch L1 */
 		if (uarch_cache_probe(ms->c[ms->order[0]], a)) {
 			uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
 		} else {

@@ -21,6 +21,12 @@ struct uarch_memsys {
 	int order[UARCH_NCACHE];
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;    /* first cycle the data bus is idle */
+	/* The line the last L1D access touched: it is the most recently used
+	 * of its set, so another load of it hits and changes no state. */
+	uint64_t l1_last;
+	/* Likewise the page each first-level TLB translated last. */
+	uint64_t tlb_last[UARCH_NTLB];
+	unsigned l1_shift, tlb_shift[UARCH_NTLB]; /* log2 of L1D line and page sizes */
 	struct uarch_counts *cnt;
 };
 
@@ -45,6 +51,8 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
  * cycle its bytes are available. */
 uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
 			 uint64_t now);
+/* Translations changed: drop every TLB's contents. */
+void uarch_mem_flush_tlbs(struct uarch_memsys *ms);
 /* I/O of n bytes moved by the kernel at cycle now (bus I/O transactions). */
 void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t n, uint64_t now);
 

@@ -18,16 +18,16 @@
 #include "model.h"
 
 #define NDEP 36   /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
-#define SQ 16     /* stores remembered for store-to-load forwarding */
-#define CAL 16384 /* cycles of execution-unit reservations remembered */
+#define SQ 64     /* store-forwarding table: recent stores by 8-byte chunk */
+#define FLUSH_EVERY 65536
+#define CAL 4096  /* cycles of execution-unit reservations remembered */
 
 /* Which cycles a class of units is busy: with two logical processors each
  * running ahead of the other by up to a block, a µop may take a unit in a
  * cycle "before" one already reserved, so units are a calendar rather than
  * a next-free time. */
 struct cal {
-	uint64_t stamp[CAL];
-	uint8_t busy[CAL];
+	uint64_t slot[CAL]; /* cycle << 8 | units busy in it */
 };
 
 struct uth {
@@ -38,17 +38,22 @@ struct uth {
 	uint8_t tainted[NDEP]; /* produced by a load that missed L1 (P4 replay) */
 	uint64_t *robq;   /* retire cycle of the last rob µops, a ring */
 	uint64_t nuop;
+	unsigned robi;    /* nuop modulo the window */
 	uint64_t retire;  /* cycle the last µop retired */
 	uint32_t rcount;  /* µops retired in that cycle */
 	uint64_t issue;   /* in-order cores: cycle of the last issue */
 	uint32_t icount;  /* µops issued in that cycle */
 	uint64_t counted; /* cycles already added to CYCLES */
 	int kernel;
+	/* events not yet added to the shared counts (at the current
+	 * privilege): flushed at every privilege change, every FLUSH_EVERY
+	 * instructions and by uarch_flush() */
+	uint64_t ev[UARCH_NEV];
+	uint32_t unflushed;
 	struct {
 		uint64_t addr, ready;
 		uint32_t size;
-	} sq[SQ];
-	unsigned sqn;
+	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
 };
 
 struct uarch {
@@ -103,6 +108,12 @@ void uarch_free(struct uarch *u)
 
 void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt)
 {
+	/* what is not flushed yet belongs to the old counts' owner (a forked
+	 * child's parent flushes its own copy) */
+	for (int th = 0; th < 2; th++) {
+		memset(u->th[th].ev, 0, sizeof(u->th[th].ev));
+		u->th[th].unflushed = 0;
+	}
 	u->cnt = cnt;
 	u->ms.cnt = cnt;
 }
@@ -120,6 +131,9 @@ void uarch_set_threads(struct uarch *u, int n)
 	u->rob = u->m.core.rob / (unsigned)u->nthreads;
 	if (!u->rob)
 		u->rob = 1;
+	for (int t = 0; t < 2; t++)
+		if (u->th[t].robi >= u->rob)
+			u->th[t].robi = 0;
 }
 
 uint64_t uarch_now(const struct uarch *u, int th)
@@ -129,14 +143,30 @@ uint64_t uarch_now(const struct uarch *u, int th)
 
 void uarch_flush_tlbs(struct uarch *u)
 {
-	for (int k = 0; k < UARCH_NTLB; k++)
-		if (u->ms.t[k])
-			uarch_tlb_flush(u->ms.t[k]);
+	uarch_mem_flush_tlbs(&u->ms);
 }
 
-static inline void count(struct uarch *u, const struct uth *t, int th, unsigned ev, uint64_t n)
+static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n)
 {
-	u->cnt->n[ev][th][t->kernel] += n;
+	(void)u;
+	(void)th;
+	t->ev[ev] += n;
+}
+
+static void flush(struct uarch *u, int th)
+{
+	struct uth *t = &u->th[th];
+	for (int e = 0; e < UARCH_NEV; e++) {
+		u->cnt->n[e][th][t->kernel] += t->ev[e];
+		t->ev[e] = 0;
+	}
+	t->unflushed = 0;
+}
+
+void uarch_flush(struct uarch *u)
+{
+	flush(u, 0);
+	flush(u, 1);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -221,10 +251,10 @@ static int crack(const struct x86_trace *t, struct uop *u)
 	return n;
 }
 
-static inline unsigned cal_busy(struct cal *k, uint64_t c)
+static inline unsigned cal_busy(const struct cal *k, uint64_t c)
 {
-	unsigned slot = (unsigned)(c % CAL);
-	return k->stamp[slot] == c ? k->busy[slot] : 0;
+	uint64_t v = k->slot[c % CAL];
+	return v >> 8 == c ? (unsigned)(v & 0xff) : 0;
 }
 
 /* Take a unit of class cls at the first cycle >= t where one is free for
@@ -246,13 +276,8 @@ static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 		t += j; /* cycle t + j is full: start after it */
 	}
 	for (unsigned j = 0; j < occ; j++) {
-		uint64_t c = t + j;
-		unsigned slot = (unsigned)(c % CAL);
-		if (k->stamp[slot] != c) {
-			k->stamp[slot] = c;
-			k->busy[slot] = 0;
-		}
-		k->busy[slot]++;
+		uint64_t c = t + j, *v = &k->slot[c % CAL];
+		*v = *v >> 8 == c ? *v + 1 : c << 8 | 1;
 	}
 	return t;
 }
@@ -279,6 +304,7 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 	unsigned width = cc->fetch ? cc->fetch : 1, line = u->m.cache[UARCH_L1I].line;
+	unsigned shift = line ? (unsigned)__builtin_ctz(line) : 0;
 	unsigned cost = u->m.l1i_is_tc ? nuops : 1;
 	struct uarch_req r = { th, t->kernel, 0 };
 
@@ -286,9 +312,9 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 		t->fetch++;
 		t->fetched = 0;
 	}
-	if (line && pc / line != t->iline) {
+	if (line && pc >> shift != t->iline) {
 		uint64_t avail = uarch_mem_fetch(&u->ms, &r, pc, t->fetch);
-		t->iline = pc / line;
+		t->iline = pc >> shift;
 		if (avail > t->fetch) {
 			count(u, t, th, UARCH_EV_STALL_FETCH, avail - t->fetch);
 			t->fetch = avail;
@@ -366,7 +392,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	for (int k = 0; k < n; k++) {
 		struct uop *o = &uops[k];
 		uint64_t disp = f + cc->depth, ready, issue, complete;
-		uint64_t slot = t->robq[t->nuop % u->rob];
+		uint64_t slot = t->robq[t->robi];
 		int replay = 0;
 
 		if (t->nuop >= u->rob && slot > disp) {
@@ -410,13 +436,10 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			uint64_t a = tr->addr[o->mem];
 			uint64_t fwd = 0;
 			/* store-to-load forwarding from a covering older store */
-			for (unsigned s = 0; s < SQ && s < t->sqn; s++) {
-				unsigned e = (t->sqn - 1 - s) % SQ;
-				if (a >= t->sq[e].addr && a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size) {
-					fwd = t->sq[e].ready + 1;
-					break;
-				}
-			}
+			unsigned e = (unsigned)(a >> 3) % SQ;
+			if (t->sq[e].size && a >= t->sq[e].addr &&
+			    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
+				fwd = t->sq[e].ready + 1;
 			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
 			if (complete < issue + cc->lat[o->cls])
 				complete = issue + cc->lat[o->cls];
@@ -444,10 +467,15 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				for (uint64_t d = o->dst; d; d &= d - 1)
 					t->tainted[__builtin_ctzll(d)] = 1;
 		} else if (o->kind == U_STD) {
-			unsigned e = t->sqn++ % SQ;
-			t->sq[e].addr = tr->addr[o->mem];
-			t->sq[e].size = tr->size[o->mem];
-			t->sq[e].ready = complete;
+			uint64_t a = tr->addr[o->mem];
+			uint32_t sz = tr->size[o->mem];
+			/* remember it under each chunk it covers (small stores) */
+			for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
+				unsigned e = (unsigned)c % SQ;
+				t->sq[e].addr = a;
+				t->sq[e].size = sz;
+				t->sq[e].ready = complete;
+			}
 			count(u, t, th, UARCH_EV_STORES, 1);
 		}
 		if (replay && cc->replay)
@@ -464,12 +492,17 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		uint64_t r = retire_at(u, t, th, complete);
 		if (o->kind == U_STD)
 			uarch_mem_store(&u->ms, &req, tr->addr[o->mem], tr->size[o->mem], r);
-		t->robq[t->nuop++ % u->rob] = r;
+		t->robq[t->robi] = r;
+		t->nuop++;
+		if (++t->robi >= u->rob)
+			t->robi = 0;
 		if (o->cls == UARCH_UC_BRANCH)
 			branch_done = complete;
 	}
 	count(u, t, th, UARCH_EV_INSNS, 1);
 	count(u, t, th, UARCH_EV_UOPS, (uint64_t)n);
+	if (++t->unflushed >= FLUSH_EVERY)
+		flush(u, th);
 	if (mispredict) {
 		/* the front end restarts once the branch resolves */
 		unsigned pen = u->m.bp.penalty, depth = cc->depth;
@@ -493,6 +526,7 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	uint64_t now = max64(t->fetch, t->retire);
 
 	/* the kernel runs serialised after everything in flight */
+	flush(u, th);
 	t->kernel = 1;
 	count(u, t, th, UARCH_EV_SYSCALLS, 1);
 	for (unsigned k = 0; k < cc->syscall_lines; k++) {
@@ -511,5 +545,6 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	t->fetch = now;
 	t->fetched = 0;
 	t->iline = ~0ull;
+	flush(u, th);
 	t->kernel = 0;
 }

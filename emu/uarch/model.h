@@ -19,13 +19,17 @@ void uarch_free(struct uarch *u);
 void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt);
 const struct uarch_machine *uarch_machine(const struct uarch *u);
 
+/* Add the events counted so far to the counts (the model batches them;
+ * done at every syscall and every 64K instructions; call before exit). */
+void uarch_flush(struct uarch *u);
 /* One instruction retired by logical processor th (0 or 1). */
 void uarch_retire(struct uarch *u, int th, const struct x86_trace *t);
 /* A system call by th: the kernel cost model (cycles and cache lines at
  * privilege level kernel), io = bytes the call moved to or from a file or
  * device (bus I/O transactions). */
 void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io);
-/* Logical processor th's clock: the cycle its last instruction retired. */
+/* Logical processor th's clock: the cycle its next instruction is fetched
+ * (SMT interleaves the two processors by it). */
 uint64_t uarch_now(const struct uarch *u, int th);
 /* Whether both logical processors are active (dual-thread mode: the
  * reorder buffer and queues are partitioned). */
