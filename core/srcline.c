@@ -1,0 +1,233 @@
+/* srcline.c — source positions for guest addresses: the DWARF line table
+ * (file:line of an address), the inline chain (which functions were
+ * inlined at an address, and where they were called from), and the text
+ * of source lines for annotate.  The modules come from core/sym.c, which
+ * reports every file at bias 0, so libdw is asked with file addresses.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym.h"
+
+struct sym_src {
+	struct sym_src *next;
+	char *path;
+	char *text;    /* NULL: unreadable */
+	size_t *lines; /* offsets of line starts */
+	size_t nlines;
+};
+
+void sym_src_free(struct sym_src *c)
+{
+	while (c) {
+		struct sym_src *n = c->next;
+
+		free(c->path);
+		free(c->text);
+		free(c->lines);
+		free(c);
+		c = n;
+	}
+}
+
+int sym_has_dwarf(struct sym *s, uint64_t addr)
+{
+	uint64_t a;
+	Dwarf_Addr bias;
+	Dwfl_Module *mod = sym_module(s, addr, &a);
+
+	return mod && dwfl_module_getdwarf(mod, &bias) != NULL;
+}
+
+int sym_srcline(struct sym *s, uint64_t addr, struct sym_srcline *out)
+{
+	uint64_t a;
+	Dwfl_Module *mod = sym_module(s, addr, &a);
+	Dwfl_Line *line = mod ? dwfl_module_getsrc(mod, a) : NULL;
+	Dwarf_Addr la;
+	int lineno = 0, col = 0;
+	const char *file;
+
+	memset(out, 0, sizeof(*out));
+	if (!line)
+		return -1;
+	file = dwfl_lineinfo(line, &la, &lineno, &col, NULL, NULL);
+	if (!file)
+		return -1;
+	out->file = file;
+	out->line = lineno > 0 ? (unsigned)lineno : 0;
+	out->col = col > 0 ? (unsigned)col : 0;
+	return 0;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	/* the symbol name when DWARF records one (C++), else the source name;
+	 * both are followed through abstract origins and specifications */
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	return name ? name : dwarf_diename(die);
+}
+
+static int is_function(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* The call site of inlined-subroutine DIE: DW_AT_call_file/line/column,
+ * the file index resolved in the DIE's own compilation unit. */
+static void call_site(Dwarf_Die *die, struct sym_frame *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
+	    dwarf_diecu(die, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
+	    v < nfiles)
+		f->file = dwarf_filesrc(files, v, NULL, NULL);
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &v) == 0)
+		f->line = (unsigned)v;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_column, &attr), &v) == 0)
+		f->col = (unsigned)v;
+}
+
+int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
+{
+	uint64_t a;
+	Dwfl_Module *mod = sym_module(s, addr, &a);
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cudie, *scopes = NULL, innermost;
+	struct sym_srcline sl;
+	int n, nf = 0;
+
+	if (!mod || max <= 0)
+		return 0;
+	cudie = dwfl_module_addrdie(mod, a, &bias);
+	if (!cudie)
+		return 0;
+	/* dwarf_getscopes() continues past an inlined instance into its
+	 * abstract origin's scopes; the physical nesting — which function
+	 * holds the inlined copy — comes from dwarf_getscopes_die() on the
+	 * innermost scope (as eu-addr2line -i does). */
+	n = dwarf_getscopes(cudie, a - bias, &scopes);
+	if (n <= 0) {
+		free(scopes);
+		return 0;
+	}
+	innermost = scopes[0];
+	free(scopes);
+	scopes = NULL;
+	n = dwarf_getscopes_die(&innermost, &scopes);
+	if (n <= 0) {
+		free(scopes);
+		return 0;
+	}
+	memset(f, 0, sizeof(*f) * (size_t)max);
+	if (sym_srcline(s, addr, &sl) == 0) {
+		f[0].file = sl.file;
+		f[0].line = sl.line;
+		f[0].col = sl.col;
+	}
+	for (int i = 0; i < n && nf < max; i++) {
+		if (!is_function(&scopes[i]))
+			continue;
+		f[nf].func = die_name(&scopes[i]);
+		nf++;
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			break;
+		if (nf < max)
+			call_site(&scopes[i], &f[nf]);
+	}
+	free(scopes);
+	return nf;
+}
+
+static struct sym_src *load_source(struct sym_src **cache, const char *file)
+{
+	struct sym_src *c;
+	FILE *fp;
+	size_t cap = 0, len = 0;
+
+	for (c = *cache; c; c = c->next)
+		if (!strcmp(c->path, file))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->path = strdup(file);
+	if (!c->path) {
+		free(c);
+		return NULL;
+	}
+	c->next = *cache;
+	*cache = c;
+	fp = fopen(file, "r");
+	if (!fp)
+		return c;
+	for (;;) {
+		char *n;
+		size_t got;
+
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			n = realloc(c->text, cap);
+			if (!n)
+				break;
+			c->text = n;
+		}
+		got = fread(c->text + len, 1, cap - len - 1, fp);
+		len += got;
+		if (!got)
+			break;
+	}
+	fclose(fp);
+	if (!c->text)
+		return c;
+	c->text[len] = 0;
+	for (size_t i = 0; i < len; i++)
+		if (c->text[i] == '\n')
+			c->nlines++;
+	if (len && c->text[len - 1] != '\n')
+		c->nlines++;
+	c->lines = malloc((c->nlines + 1) * sizeof(*c->lines));
+	if (!c->lines) {
+		c->nlines = 0;
+		return c;
+	}
+	c->lines[0] = 0;
+	for (size_t i = 0, k = 1; i < len && k <= c->nlines; i++)
+		if (c->text[i] == '\n')
+			c->lines[k++] = i + 1;
+	c->lines[c->nlines] = len;
+	return c;
+}
+
+const char *sym_source_line(struct sym *s, const char *file, unsigned line, size_t *len)
+{
+	struct sym_src *c = file ? load_source(sym_src_cache(s), file) : NULL;
+	size_t b, e;
+
+	if (!c || !c->text || !line || line > c->nlines)
+		return NULL;
+	b = c->lines[line - 1];
+	e = c->lines[line];
+	if (e > b && c->text[e - 1] == '\n')
+		e--;
+	if (len)
+		*len = e - b;
+	return c->text + b;
+}
