@@ -51,12 +51,15 @@ static void put(struct buf *b, const char *fmt, ...)
 		b->len = b->len + (size_t)k < b->n ? b->len + (size_t)k : b->n - 1;
 }
 
-/* " <sym>" or " <sym+0xoff>" for an address s knows. */
+/* " <sym>" or " <sym+0xoff>" for an address inside a function or data
+ * object s knows.  (objdump also names addresses past a symbol's end by
+ * the nearest symbol before them, and GOT slots by their relocation's
+ * symbol; those stay unnamed here.) */
 static void put_symbol(struct buf *b, struct sym *s, uint64_t a)
 {
 	struct sym_info si;
 
-	if (!s || sym_lookup(s, a, &si) != 0)
+	if (!s || (sym_lookup(s, a, &si) != 0 && sym_lookup_data(s, a, &si) != 0))
 		return;
 	if (si.off)
 		put(b, " <%s+0x%" PRIx64 ">", si.name, si.off);

@@ -13,13 +13,57 @@
 
 #include "sym.h"
 
+/* One source file: its absolute name (interned: every srcline names a
+ * file by one of these), and its text once annotate asks for it. */
 struct sym_src {
 	struct sym_src *next;
 	char *path;
-	char *text;    /* NULL: unreadable */
+	const char *raw; /* the name as libdw gave it, a fast key */
+	int loaded;
+	char *text;    /* NULL: unread or unreadable */
 	size_t *lines; /* offsets of line starts */
 	size_t nlines;
 };
+
+/* The interned absolute name of FILE, relative names being relative to the
+ * compilation directory DIR (DWARF 5 line tables name files relative to
+ * directory entries that are often relative themselves); as addr2line
+ * composes them.  FILE is a key for later calls when it is STABLE (owned
+ * by libdw).  Falls back to FILE when out of memory. */
+static const char *intern(struct sym *s, const char *dir, const char *file, int stable)
+{
+	struct sym_src **cache = sym_src_cache(s), *c;
+	char *full;
+
+	for (c = *cache; stable && c; c = c->next)
+		if (c->raw == file)
+			return c->path;
+	if (file[0] != '/' && dir && dir[0]) {
+		full = malloc(strlen(dir) + strlen(file) + 2);
+		if (full)
+			sprintf(full, "%s/%s", dir, file);
+	} else {
+		full = strdup(file);
+	}
+	if (!full)
+		return file;
+	for (c = *cache; c; c = c->next) {
+		if (!strcmp(c->path, full)) {
+			free(full);
+			return c->path;
+		}
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		free(full);
+		return file;
+	}
+	c->path = full;
+	c->raw = stable ? file : NULL;
+	c->next = *cache;
+	*cache = c;
+	return c->path;
+}
 
 void sym_src_free(struct sym_src *c)
 {
@@ -58,7 +102,7 @@ int sym_srcline(struct sym *s, uint64_t addr, struct sym_srcline *out)
 	file = dwfl_lineinfo(line, &la, &lineno, &col, NULL, NULL);
 	if (!file)
 		return -1;
-	out->file = file;
+	out->file = intern(s, dwfl_line_comp_dir(line), file, 1);
 	out->line = lineno > 0 ? (unsigned)lineno : 0;
 	out->col = col > 0 ? (unsigned)col : 0;
 	return 0;
@@ -87,18 +131,19 @@ static int is_function(Dwarf_Die *die)
 
 /* The call site of inlined-subroutine DIE: DW_AT_call_file/line/column,
  * the file index resolved in the DIE's own compilation unit. */
-static void call_site(Dwarf_Die *die, struct sym_frame *f)
+static void call_site(struct sym *s, Dwarf_Die *die, struct sym_frame *f)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word v;
 	Dwarf_Die cu;
 	Dwarf_Files *files;
 	size_t nfiles;
+	const char *file;
 
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
 	    dwarf_diecu(die, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
-	    v < nfiles)
-		f->file = dwarf_filesrc(files, v, NULL, NULL);
+	    v < nfiles && (file = dwarf_filesrc(files, v, NULL, NULL)))
+		f->file = intern(s, dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr)), file, 1);
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &v) == 0)
 		f->line = (unsigned)v;
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_column, &attr), &v) == 0)
@@ -116,17 +161,28 @@ int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 
 	if (!mod || max <= 0)
 		return 0;
+	memset(f, 0, sizeof(*f) * (size_t)max);
+	if (sym_srcline(s, addr, &sl) == 0) {
+		f[0].file = sl.file;
+		f[0].line = sl.line;
+		f[0].col = sl.col;
+	}
 	cudie = dwfl_module_addrdie(mod, a, &bias);
-	if (!cudie)
-		return 0;
 	/* dwarf_getscopes() continues past an inlined instance into its
 	 * abstract origin's scopes; the physical nesting — which function
 	 * holds the inlined copy — comes from dwarf_getscopes_die() on the
 	 * innermost scope (as eu-addr2line -i does). */
-	n = dwarf_getscopes(cudie, a - bias, &scopes);
+	n = cudie ? dwarf_getscopes(cudie, a - bias, &scopes) : -1;
 	if (n <= 0) {
+		struct sym_info si;
+
+		/* a line but no function DIE (padding, assembly): the symbol */
 		free(scopes);
-		return 0;
+		if (!f[0].file)
+			return 0;
+		if (sym_lookup(s, addr, &si) == 0)
+			f[0].func = si.name;
+		return 1;
 	}
 	innermost = scopes[0];
 	free(scopes);
@@ -136,12 +192,6 @@ int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 		free(scopes);
 		return 0;
 	}
-	memset(f, 0, sizeof(*f) * (size_t)max);
-	if (sym_srcline(s, addr, &sl) == 0) {
-		f[0].file = sl.file;
-		f[0].line = sl.line;
-		f[0].col = sl.col;
-	}
 	for (int i = 0; i < n && nf < max; i++) {
 		if (!is_function(&scopes[i]))
 			continue;
@@ -150,32 +200,26 @@ int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			break;
 		if (nf < max)
-			call_site(&scopes[i], &f[nf]);
+			call_site(s, &scopes[i], &f[nf]);
 	}
 	free(scopes);
 	return nf;
 }
 
-static struct sym_src *load_source(struct sym_src **cache, const char *file)
+static struct sym_src *load_source(struct sym *s, const char *file)
 {
 	struct sym_src *c;
+	const char *name = intern(s, NULL, file, 0);
 	FILE *fp;
 	size_t cap = 0, len = 0;
 
-	for (c = *cache; c; c = c->next)
-		if (!strcmp(c->path, file))
-			return c;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
-	c->path = strdup(file);
-	if (!c->path) {
-		free(c);
-		return NULL;
-	}
-	c->next = *cache;
-	*cache = c;
-	fp = fopen(file, "r");
+	for (c = *sym_src_cache(s); c; c = c->next)
+		if (c->path == name)
+			break;
+	if (!c || c->loaded)
+		return c;
+	c->loaded = 1;
+	fp = fopen(c->path, "r");
 	if (!fp)
 		return c;
 	for (;;) {
@@ -218,7 +262,7 @@ static struct sym_src *load_source(struct sym_src **cache, const char *file)
 
 const char *sym_source_line(struct sym *s, const char *file, unsigned line, size_t *len)
 {
-	struct sym_src *c = file ? load_source(sym_src_cache(s), file) : NULL;
+	struct sym_src *c = file ? load_source(s, file) : NULL;
 	size_t b, e;
 
 	if (!c || !c->text || !line || line > c->nlines)
