@@ -140,8 +140,8 @@ static struct sym_mod *module(struct sym *s, const char *path)
 		return NULL;
 	}
 	m->dso = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
-	/* Pseudo-images ("[vdso]") stay ranges. */
-	if (path[0] == '/') {
+	/* Pseudo-images ("[vdso]", "[anon]") stay ranges. */
+	if (path[0] && path[0] != '[') {
 		m->dwfl = dwfl_begin(&s->cb);
 		if (m->dwfl) {
 			dwfl_report_begin(m->dwfl);

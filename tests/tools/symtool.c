@@ -5,7 +5,7 @@
  *   -m FILE[@BIAS]  map FILE's loadable segments at load bias BIAS (hex)
  *   sym ADDR...     function: "ADDR NAME+0xOFF SIZE DSO" or "ADDR [unknown] DSO"
  *   data ADDR...    data object, same format
- *   line ADDR...    "FILE:LINE" or "??:0"
+ *   line ADDR...    "FILE:LINE" or "??:?"
  *   inline ADDR...  the inline chain as `addr2line -f -i` prints it
  *   find NAME       "START SIZE DSO" of function NAME
  *   funcs           "START SIZE NAME" for every function of the first image
@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +58,18 @@ static int parse_hex(const char *s, uint64_t *v)
 /* Map FILE at BIAS over the span of its PT_LOAD segments. */
 static int add_image(struct tool *t, const char *arg)
 {
-	char path[4096];
+	char name[4096], path[PATH_MAX];
 	const char *at = strrchr(arg, '@');
 	uint64_t bias = 0, lo = UINT64_MAX, hi = 0;
 	size_t nph;
 	Elf *elf;
 	int fd;
 
-	snprintf(path, sizeof(path), "%.*s", at ? (int)(at - arg) : (int)strlen(arg), arg);
+	snprintf(name, sizeof(name), "%.*s", at ? (int)(at - arg) : (int)strlen(arg), arg);
+	if (!realpath(name, path)) {
+		fprintf(stderr, "symtool: cannot open '%s'\n", name);
+		return -1;
+	}
 	if (at && parse_hex(at + 1, &bias)) {
 		fprintf(stderr, "symtool: bad bias '%s'\n", at + 1);
 		return -1;
@@ -134,14 +139,15 @@ static int each_addr(struct tool *t, const char *cmd, int argc, char **argv)
 			if (sym_srcline(t->s, a, &sl) == 0)
 				printf("%s:%u\n", sl.file, sl.line);
 			else
-				printf("??:0\n");
+				printf("??:?\n");
 		} else {
 			n = sym_inlines(t->s, a, f, 32);
 			if (!n) {
-				/* addr2line -f without DWARF: the symbol, no line */
-				int rc = sym_lookup(t->s, a, &si);
-
-				printf("%s\n??:0\n", rc == 0 ? si.name : "??");
+				/* as addr2line -f without DWARF: the symbol, no line */
+				if (sym_lookup(t->s, a, &si) == 0)
+					printf("%s\n??:?\n", si.name);
+				else
+					printf("??\n??:0\n");
 			}
 			for (int k = 0; k < n; k++)
 				printf("%s\n%s:%u\n", f[k].func ? f[k].func : "??",
