@@ -614,6 +614,7 @@ static void intel(struct ctx *c, struct buf *b)
 				  ZYDIS_PADDING_DISABLED);
 	ZydisFormatterSetProperty(&f, ZYDIS_FORMATTER_PROP_DISP_PADDING, ZYDIS_PADDING_DISABLED);
 	ZydisFormatterSetProperty(&f, ZYDIS_FORMATTER_PROP_IMM_PADDING, ZYDIS_PADDING_DISABLED);
+	ZydisFormatterSetProperty(&f, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE);
 	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&f, c->in, c->op,
 							 c->in->operand_count_visible, text,
 							 sizeof(text), c->addr, NULL)))
