@@ -21,7 +21,7 @@
 # 1 when a harness failed to build or found a crash; 0 with a notice when
 # clang cannot build fuzzers here (nothing ran).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 SECONDS_EACH=10
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
 	SECONDS_EACH=$1
@@ -51,7 +51,7 @@ field() {
 # .c files on the clang command of the header comment (backslash-continued).
 comment_sources() {
 	awk '/^[ *]*clang /{on=1} on{print; if ($0 !~ /\\[[:space:]]*$/) exit}' "$1" |
-		tr ' \\' '\n\n' | grep -E '\.c$' | grep -v "^$1\$" || true
+		tr -s ' \134' '\n' | grep -E '\.c$' | grep -v "^$1\$" || true
 }
 
 harnesses=()
@@ -110,7 +110,7 @@ for h in "${harnesses[@]}"; do
 		# shellcheck disable=SC2086
 		"$bin" $opts -merge=1 "$seeds" "$work" >>"$log" 2>&1
 	fi
-	echo "fuzz_$name: ${runs:-?} inputs in ${SECONDS_EACH}s, ${cov:-cov: ?}, corpus $(ls "$work" | wc -l): 1 passed, 0 failed"
+	echo "fuzz_$name: ${runs:-?} inputs in ${SECONDS_EACH}s, ${cov:-cov: ?}, corpus $(find "$work" -type f | wc -l): 1 passed, 0 failed"
 	pass=$((pass + 1))
 done
 echo "$pass passed, $fail failed"

@@ -13,6 +13,7 @@
 #include "tests/unit/test_core_sfile_util.h"
 
 #define NREC 600
+#define SFILE_PROFILEME_MAX_TEST 1024 /* SFILE_PROFILEME_MAX in core/sfile_rec.h */
 
 struct blk {
 	uint64_t off, len; /* file offset and size with header */
@@ -578,6 +579,70 @@ static void test_big_record(void **state)
 	free(chain);
 }
 
+/* Strings, byte strings and arrays of every length around the padding
+ * boundaries come back whole, and the records after them stay aligned. */
+static void test_lengths(void **state)
+{
+	struct fixture *fx = *state;
+	char err[256], name[80];
+	uint8_t pm[SFILE_PROFILEME_MAX_TEST];
+	uint64_t chain[20];
+	struct sfile_writer *w = sfile_create(fx->path, err, sizeof(err));
+	struct sfile_reader *r;
+	struct sfile_rec rec;
+	unsigned n;
+
+	assert_non_null(w);
+	for (unsigned i = 0; i < sizeof(pm); i++)
+		pm[i] = (uint8_t)(i * 7 + 1);
+	for (unsigned i = 0; i < 20; i++)
+		chain[i] = ~(uint64_t)i;
+	assert_int_equal(sfile_add_attr(w, &T_ATTRS[0]), 0);
+	for (n = 0; n < 70; n++) {
+		struct sfile_mmap m = { n, 0, n, n, n, n % (SFILE_BUILD_ID_MAX + 1), pm, name };
+		struct sfile_sample s = { .id = 1,
+					  .ip = n,
+					  .profileme_len = n * 14,
+					  .profileme = pm,
+					  .ncallchain = n % 20,
+					  .callchain = chain };
+
+		memset(name, 'a' + n % 26, n);
+		name[n] = 0;
+		assert_int_equal(sfile_add_comm(w, &(struct sfile_comm){ n, n, name }), 0);
+		assert_int_equal(sfile_add_mmap(w, &m), 0);
+		assert_int_equal(sfile_add_sample(w, &s), 0);
+	}
+	assert_int_equal(sfile_close(w, err, sizeof(err)), 0);
+	r = sfile_open(fx->path, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(sfile_next(r, &rec), 1);
+	for (n = 0; n < 70; n++) {
+		memset(name, 'a' + n % 26, n);
+		name[n] = 0;
+		assert_int_equal(sfile_next(r, &rec), 1);
+		assert_int_equal(rec.type, SFILE_COMM);
+		assert_string_equal(rec.comm.name, name);
+		assert_int_equal(rec.size % 8, 0);
+		assert_int_equal(sfile_next(r, &rec), 1);
+		assert_int_equal(rec.type, SFILE_MMAP);
+		assert_int_equal(rec.mmap.build_id_len, n % (SFILE_BUILD_ID_MAX + 1));
+		assert_memory_equal(rec.mmap.build_id, pm, rec.mmap.build_id_len);
+		assert_string_equal(rec.mmap.path, name);
+		assert_int_equal(sfile_next(r, &rec), 1);
+		assert_int_equal(rec.type, SFILE_SAMPLE);
+		assert_int_equal(rec.sample.ip, n);
+		assert_int_equal(rec.sample.profileme_len, n * 14);
+		assert_memory_equal(rec.sample.profileme, pm, n * 14);
+		assert_int_equal(rec.sample.ncallchain, n % 20);
+		assert_memory_equal(rec.sample.callchain, chain, (n % 20) * 8);
+	}
+	assert_int_equal(sfile_next(r, &rec), 1);
+	assert_int_equal(rec.type, SFILE_FINISHED);
+	assert_int_equal(sfile_next(r, &rec), 0);
+	sfile_rclose(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_minor, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_big_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lengths, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
