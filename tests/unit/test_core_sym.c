@@ -1,4 +1,5 @@
-/* Unit tests for core/sym.c: symbolise addresses of this very program. */
+/* Unit tests for core/sym.c: symbolise addresses of this very program
+ * (functions, data objects, name lookups, code bytes, overlapping images). */
 #define _GNU_SOURCE
 #include <link.h>
 #include <limits.h>
@@ -19,6 +20,9 @@ __attribute__((noinline)) int sym_test_target(int x)
 	__asm__ volatile("" : "+r"(x));
 	return x * 3 + 1;
 }
+
+/* A data object with a known size. */
+uint32_t sym_test_object[16] = { 1 };
 
 static int first_object(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -104,12 +108,151 @@ static void test_bad_files_never_crash(void **state)
 	sym_free(NULL);
 }
 
+static struct sym *self_session(void)
+{
+	char exe[PATH_MAX];
+	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_target;
+	struct sym *s = sym_new();
+
+	assert_non_null(s);
+	self_path(exe, sizeof(exe));
+	assert_int_equal(sym_add_image(s, exe, self_bias(), addr + 0x400000, self_bias()), 0);
+	return s;
+}
+
+static void test_size_and_dso(void **state)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_target;
+	struct sym *s = self_session();
+	struct sym_info si, end;
+
+	(void)state;
+	assert_int_equal(sym_lookup(s, addr, &si), 0);
+	assert_int_equal(si.start, addr);
+	assert_true(si.size > 2 && si.size < 64);
+	assert_string_equal(si.dso, "test_core_sym");
+	/* the last byte is in, the next is not this symbol */
+	assert_int_equal(sym_lookup(s, addr + si.size - 1, &end), 0);
+	assert_string_equal(end.name, "sym_test_target");
+	assert_int_equal(end.off, si.size - 1);
+	if (sym_lookup(s, addr + si.size, &end) == 0)
+		assert_string_not_equal(end.name, "sym_test_target");
+	sym_free(s);
+}
+
+static void test_data_objects(void **state)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)sym_test_object;
+	struct sym *s = self_session();
+	struct sym_info si;
+
+	(void)state;
+	assert_int_equal(sym_lookup_data(s, addr + 13, &si), 0);
+	assert_string_equal(si.name, "sym_test_object");
+	assert_int_equal(si.off, 13);
+	assert_int_equal(si.size, sizeof(sym_test_object));
+	/* data is not code, code is not data */
+	assert_int_equal(sym_lookup(s, addr, &si), 1);
+	assert_int_equal(sym_lookup_data(s, (uint64_t)(uintptr_t)&sym_test_target, &si), 1);
+	sym_free(s);
+}
+
+struct walk {
+	int seen;
+	uint64_t last;
+	int sorted;
+};
+
+static int walk_fn(const struct sym_info *si, void *arg)
+{
+	struct walk *w = arg;
+
+	if (si->start < w->last)
+		w->sorted = 0;
+	w->last = si->start;
+	w->seen++;
+	return !strcmp(si->name, "sym_test_target") ? 7 : 0;
+}
+
+static void test_find_and_walk(void **state)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_target;
+	struct sym *s = self_session();
+	struct sym_info si;
+	struct walk w = { 0, 0, 1 };
+	const uint8_t *code;
+
+	(void)state;
+	assert_int_equal(sym_find_func(s, "sym_test_target", &si), 0);
+	assert_int_equal(si.start, addr);
+	assert_int_equal(sym_find_func(s, "no_such_function_here", &si), -1);
+	/* the walk stops at sym_test_target, returning what the callback did */
+	assert_int_equal(sym_foreach_func(s, addr, walk_fn, &w), 7);
+	assert_true(w.seen > 1);
+	assert_int_equal(w.last, addr);
+	assert_true(w.sorted);
+	assert_int_equal(sym_foreach_func(s, 0x10, walk_fn, &w), -1);
+	/* the file's bytes are the bytes that run */
+	assert_int_equal(sym_find_func(s, "sym_test_target", &si), 0);
+	code = sym_code(s, si.start, si.size);
+	assert_non_null(code);
+	assert_memory_equal(code, (const void *)(uintptr_t)addr, si.size);
+	assert_null(sym_code(s, 0x10, 4));
+	assert_null(sym_code(s, addr, 1ull << 40));
+	sym_free(s);
+}
+
+static void test_build_id(void **state)
+{
+	struct sym *s = self_session();
+	const uint8_t *id;
+
+	(void)state;
+	/* gcc on Debian links with --build-id: a 20-byte SHA-1 */
+	assert_int_equal(sym_build_id(s, (uint64_t)(uintptr_t)&sym_test_target, &id), 20);
+	assert_non_null(id);
+	assert_int_equal(sym_build_id(s, 0x10, &id), 0);
+	assert_null(id);
+	sym_free(s);
+}
+
+/* A later image replaces what it overlaps, as mmap does; the parts of the
+ * older one left on either side keep their attribution. */
+static void test_overlapping_images(void **state)
+{
+	struct sym *s = sym_new();
+	struct sym_info si;
+
+	(void)state;
+	sym_add_image(s, "[a]", 0x10000, 0x20000, 0x10000);
+	sym_add_image(s, "[b]", 0x14000, 0x15000, 0x14000);
+	assert_int_equal(sym_lookup(s, 0x13fff, &si), 1);
+	assert_string_equal(si.dso, "[a]");
+	assert_int_equal(sym_lookup(s, 0x14000, &si), 1);
+	assert_string_equal(si.dso, "[b]");
+	assert_int_equal(si.file_addr, 0);
+	assert_int_equal(sym_lookup(s, 0x15000, &si), 1);
+	assert_string_equal(si.dso, "[a]");
+	assert_int_equal(si.file_addr, 0x5000);
+	sym_add_image(s, "[c]", 0x8000, 0x30000, 0);
+	assert_int_equal(sym_lookup(s, 0x14800, &si), 1);
+	assert_string_equal(si.dso, "[c]");
+	assert_int_equal(sym_add_image(s, "[d]", 0x5000, 0x5000, 0), -1); /* empty */
+	assert_int_equal(sym_lookup(s, 0x5000, &si), -1);
+	sym_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finds_own_function),
 		cmocka_unit_test(test_two_images),
 		cmocka_unit_test(test_bad_files_never_crash),
+		cmocka_unit_test(test_size_and_dso),
+		cmocka_unit_test(test_data_objects),
+		cmocka_unit_test(test_find_and_walk),
+		cmocka_unit_test(test_build_id),
+		cmocka_unit_test(test_overlapping_images),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
