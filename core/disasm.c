@@ -87,8 +87,8 @@ static char suffix(unsigned bits)
 static const char *objdump_cc(const char *cc)
 {
 	static const char *const map[][2] = {
-		{ "nb", "ae" }, { "z", "e" }, { "nz", "ne" }, { "nbe", "a" },
-		{ "nl", "ge" }, { "nle", "g" },
+		{ "nb", "ae" }, { "z", "e" },	{ "nz", "ne" },
+		{ "nbe", "a" }, { "nl", "ge" }, { "nle", "g" },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -286,7 +286,7 @@ static int is_mem(const ZydisDecodedOperand *o)
  * real operands, "s"/"l"/"ll" for integer ones (the fi* forms). */
 static const char *x87_suffix(const char *name, unsigned bits)
 {
-	static const char *const real[] = { "fld",  "fst",  "fstp", "fadd", "fsub", "fsubr",
+	static const char *const real[] = { "fld",  "fst",  "fstp",  "fadd", "fsub", "fsubr",
 					    "fmul", "fdiv", "fdivr", "fcom", "fcomp" };
 
 	if (name[0] == 'f' && name[1] == 'i')
@@ -321,10 +321,10 @@ static void x87_swap(const ZydisDecodedInstruction *in, char *mn, size_t n)
 static const char *cmp_predicate(const char *name, uint64_t imm, size_t *at)
 {
 	static const char *const sse[] = {
-		"eq",	 "lt",	   "le",     "unord",  "neq",	 "nlt",	   "nle",    "ord",
-		"eq_uq", "nge",	   "ngt",    "false",  "neq_oq", "ge",	   "gt",     "true",
-		"eq_os", "lt_oq",  "le_oq",  "unord_s", "neq_us", "nlt_uq", "nle_uq", "ord_s",
-		"eq_us", "nge_uq", "ngt_uq", "false_os", "neq_os", "ge_oq", "gt_oq", "true_us",
+		"eq",	 "lt",	   "le",     "unord",	 "neq",	   "nlt",    "nle",    "ord",
+		"eq_uq", "nge",	   "ngt",    "false",	 "neq_oq", "ge",     "gt",     "true",
+		"eq_os", "lt_oq",  "le_oq",  "unord_s",	 "neq_us", "nlt_uq", "nle_uq", "ord_s",
+		"eq_us", "nge_uq", "ngt_uq", "false_os", "neq_os", "ge_oq",  "gt_oq",  "true_us",
 	};
 	static const char *const pcmp[] = { "eq", "lt", "le", "false", "neq", "nlt", "nle", "true" };
 	static const char *const tails[] = { "ps", "pd", "ss", "sd" };
@@ -442,7 +442,7 @@ static void att(struct ctx *c, struct buf *b)
 {
 	const ZydisDecodedInstruction *in = c->in;
 	const ZydisDecodedOperand *op = c->op;
-	const ZydisDecodedOperand *show[ZYDIS_MAX_OPERAND_COUNT];
+	const ZydisDecodedOperand *show[ZYDIS_MAX_OPERAND_COUNT] = { 0 };
 	const char *name = ZydisMnemonicGetString(in->mnemonic);
 	int cat = in->meta.category, n = 0, has_mem = 0, has_reg = 0, reverse = 1;
 	char pre[64], mn[48], head[112], ops[sizeof(((struct disasm_insn *)0)->text)] = "";
@@ -493,15 +493,17 @@ static void att(struct ctx *c, struct buf *b)
 			snprintf(mn, sizeof(mn), "%.*s%s", (int)k, name, objdump_cc(name + k));
 	} else if (in->mnemonic == ZYDIS_MNEMONIC_MOVZX || in->mnemonic == ZYDIS_MNEMONIC_MOVSX ||
 		   in->mnemonic == ZYDIS_MNEMONIC_MOVSXD) {
-		snprintf(mn, sizeof(mn), "mov%c%c%c", in->mnemonic == ZYDIS_MNEMONIC_MOVZX ? 'z' : 's',
-			 suffix(op[1].size), suffix(op[0].size));
+		snprintf(mn, sizeof(mn), "mov%c%c%c",
+			 in->mnemonic == ZYDIS_MNEMONIC_MOVZX ? 'z' : 's', suffix(op[1].size),
+			 suffix(op[0].size));
 	} else if (in->mnemonic == ZYDIS_MNEMONIC_CBW || in->mnemonic == ZYDIS_MNEMONIC_CWDE ||
 		   in->mnemonic == ZYDIS_MNEMONIC_CDQE || in->mnemonic == ZYDIS_MNEMONIC_CWD ||
 		   in->mnemonic == ZYDIS_MNEMONIC_CDQ || in->mnemonic == ZYDIS_MNEMONIC_CQO) {
-		static const char *const att_name[] = { "cbtw", "cwtl", "cltq", "cwtd", "cltd", "cqto" };
-		static const ZydisMnemonic intel[] = { ZYDIS_MNEMONIC_CBW, ZYDIS_MNEMONIC_CWDE,
+		static const char *const att_name[] = { "cbtw", "cwtl", "cltq",
+							"cwtd", "cltd", "cqto" };
+		static const ZydisMnemonic intel[] = { ZYDIS_MNEMONIC_CBW,  ZYDIS_MNEMONIC_CWDE,
 						       ZYDIS_MNEMONIC_CDQE, ZYDIS_MNEMONIC_CWD,
-						       ZYDIS_MNEMONIC_CDQ, ZYDIS_MNEMONIC_CQO };
+						       ZYDIS_MNEMONIC_CDQ,  ZYDIS_MNEMONIC_CQO };
 
 		for (size_t i = 0; i < 6; i++)
 			if (in->mnemonic == intel[i])
@@ -616,8 +618,8 @@ static void intel(struct ctx *c, struct buf *b)
 	ZydisFormatterSetProperty(&f, ZYDIS_FORMATTER_PROP_IMM_PADDING, ZYDIS_PADDING_DISABLED);
 	ZydisFormatterSetProperty(&f, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE);
 	if (ZYAN_FAILED(ZydisFormatterFormatInstruction(&f, c->in, c->op,
-							 c->in->operand_count_visible, text,
-							 sizeof(text), c->addr, NULL)))
+							c->in->operand_count_visible, text,
+							sizeof(text), c->addr, NULL)))
 		return;
 	if (c->waited && !strncmp(text, "fn", 2))
 		put(b, "f%s", text + 2);

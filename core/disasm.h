@@ -21,10 +21,10 @@ enum disasm_branch {
 
 struct disasm_insn {
 	uint64_t addr;
-	uint8_t len;   /* bytes taken (1 for an undecodable byte) */
+	uint8_t len; /* bytes taken (1 for an undecodable byte) */
 	uint8_t bytes[15];
-	uint8_t ok;    /* 0: undecodable, text is "(bad)" */
-	uint8_t cond;  /* a conditional branch */
+	uint8_t ok;   /* 0: undecodable, text is "(bad)" */
+	uint8_t cond; /* a conditional branch */
 	enum disasm_branch branch;
 	uint8_t has_target; /* target: a direct branch's destination */
 	uint8_t has_ref;    /* ref: the address a rip-relative operand names */
@@ -39,11 +39,11 @@ size_t disasm_one(const uint8_t *code, size_t n, uint64_t addr, enum disasm_synt
 		  struct sym *s, struct disasm_insn *insn);
 
 struct disasm_func {
-	struct sym_info sym;	   /* the function */
-	size_t n;		   /* instructions */
-	struct disasm_insn *insn;  /* [n] */
-	struct sym_srcline *src;   /* [n]: each instruction's line (file NULL: none) */
-	int has_source;		   /* DWARF lines were found for some instruction */
+	struct sym_info sym;	  /* the function */
+	size_t n;		  /* instructions */
+	struct disasm_insn *insn; /* [n] */
+	struct sym_srcline *src;  /* [n]: each instruction's line (file NULL: none) */
+	int has_source;		  /* DWARF lines were found for some instruction */
 };
 
 /* Disassemble the whole function holding addr, from the image file's

@@ -143,7 +143,8 @@ static void call_site(struct sym *s, Dwarf_Die *die, struct sym_frame *f)
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
 	    dwarf_diecu(die, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
 	    v < nfiles && (file = dwarf_filesrc(files, v, NULL, NULL)))
-		f->file = intern(s, dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr)), file, 1);
+		f->file = intern(s, dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr)), file,
+				 1);
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &v) == 0)
 		f->line = (unsigned)v;
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_column, &attr), &v) == 0)

@@ -461,7 +461,8 @@ static void add_plt(struct sym_mod *m, Elf *elf)
 				if (p[k] != 0xff || p[k + 1] != 0x25)
 					continue;
 				memcpy(&disp, p + k + 2, 4);
-				name = slot_name(slots, nslots, sh.sh_addr + o + k + 6 + (int64_t)disp);
+				name = slot_name(slots, nslots,
+						 sh.sh_addr + o + k + 6 + (int64_t)disp);
 				if (!name)
 					break;
 				full = malloc(strlen(name) + 5);

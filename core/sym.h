@@ -21,7 +21,7 @@ struct sym_info {
 	const char *dso;    /* its short name (the last path component) */
 	uint64_t file_addr; /* the address as an ELF vaddr of that image */
 	const char *name;   /* symbol, or NULL */
-	uint64_t start;     /* the symbol's runtime address */
+	uint64_t start;	    /* the symbol's runtime address */
 	uint64_t size;	    /* its size (a 0 in the file reaches the next symbol) */
 	uint64_t off;	    /* address - start */
 };

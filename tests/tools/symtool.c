@@ -182,8 +182,8 @@ static int disasm(struct tool *t, const char *what)
 		fprintf(stderr, "symtool: cannot disassemble '%s' (%d)\n", what, rc);
 		return 1;
 	}
-	printf("%" PRIx64 " <%s>: %" PRIu64 " bytes, %zu instructions%s\n", f.sym.start,
-	       f.sym.name, f.sym.size, f.n, f.has_source ? "" : ", no source lines");
+	printf("%" PRIx64 " <%s>: %" PRIu64 " bytes, %zu instructions%s\n", f.sym.start, f.sym.name,
+	       f.sym.size, f.n, f.has_source ? "" : ", no source lines");
 	for (size_t i = 0; i < f.n; i++) {
 		const struct sym_srcline *l = &f.src[i];
 

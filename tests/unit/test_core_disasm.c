@@ -151,7 +151,7 @@ static void test_branches(void **state)
 
 static void test_bad_and_truncated(void **state)
 {
-	const uint8_t bad[] = { 0x06, 0x90 };	     /* push %es: invalid in 64-bit mode */
+	const uint8_t bad[] = { 0x06, 0x90 };	    /* push %es: invalid in 64-bit mode */
 	const uint8_t cut[] = { 0x48, 0x8d, 0x05 }; /* lea missing its displacement */
 	struct disasm_insn d;
 
