@@ -309,6 +309,8 @@ static void tab_finish(struct sym_tab *t)
 {
 	size_t n = 0;
 
+	if (!t->n)
+		return;
 	qsort(t->e, t->n, sizeof(*t->e), ent_cmp);
 	for (size_t i = 0; i < t->n; i++)
 		if (!n || t->e[i].start != t->e[n - 1].start)

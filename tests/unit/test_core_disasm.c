@@ -184,6 +184,34 @@ static void test_intel(void **state)
 	assert_string_equal(d.text, "fstcw [rsp+0xe]");
 }
 
+/* Any bytes decode to something printable without reading past the end. */
+static void test_random_bytes(void **state)
+{
+	static uint8_t buf[1 << 16];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t off = 0, bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	while (off < sizeof(buf)) {
+		struct disasm_insn d;
+		size_t len = disasm_one(buf + off, sizeof(buf) - off, 0x400000 + off,
+					off & 1 ? DISASM_INTEL : DISASM_ATT, NULL, &d);
+
+		assert_true(len >= 1 && len <= 15 && len <= sizeof(buf) - off);
+		assert_true(d.text[0] != 0);
+		assert_non_null(memchr(d.text, 0, sizeof(d.text)));
+		bad += !d.ok;
+		off += len;
+	}
+	assert_true(bad < sizeof(buf) / 8); /* most random bytes are instructions */
+}
+
 /* ---- whole functions of this program ------------------------------------ */
 
 __attribute__((noinline)) int disasm_test_target(int x, int n)
@@ -264,11 +292,9 @@ static void test_function(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_att_matches_objdump),
-		cmocka_unit_test(test_branches),
-		cmocka_unit_test(test_bad_and_truncated),
-		cmocka_unit_test(test_intel),
-		cmocka_unit_test(test_function),
+		cmocka_unit_test(test_att_matches_objdump), cmocka_unit_test(test_branches),
+		cmocka_unit_test(test_bad_and_truncated),   cmocka_unit_test(test_intel),
+		cmocka_unit_test(test_random_bytes),	    cmocka_unit_test(test_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
