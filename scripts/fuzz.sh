@@ -102,7 +102,11 @@ for h in "${harnesses[@]}"; do
 	if [ $rc -ne 0 ]; then
 		sed 's/^/    | /' "$log" | grep -v '^    | #' | tail -n 40
 		crash=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$log" | tail -n1)
-		echo "fuzz_$name: CRASH after ${runs:-?} inputs, input in ${crash:-$OUT}: 0 passed, 1 failed"
+		if [ -n "$crash" ]; then
+			echo "fuzz_$name: CRASH after ${runs:-?} inputs, input in $crash: 0 passed, 1 failed"
+		else
+			echo "fuzz_$name: stopped with exit status $rc: 0 passed, 1 failed"
+		fi
 		fail=$((fail + 1))
 		continue
 	fi

@@ -2,13 +2,18 @@
  * (core/sfile_read.c, core/sfile_rec.c).
  *
  * The first byte of an input picks how the rest is used:
- *   even: the rest is a whole file, header and blocks, as found on disk;
- *   odd:  the rest is the uncompressed contents of blocks (records), which
- *         the harness wraps in a valid file header and blocks with correct
- *         lengths and checksums, so that mutations reach the record
- *         decoder instead of dying at a CRC.  The first byte's bits 1-7
- *         say where to split the records into two blocks (so an attr and
- *         its samples can land in different blocks).
+ *   0 mod 4: the rest is a whole file, header and blocks, as on disk;
+ *   odd:     the rest is the uncompressed contents of blocks (records),
+ *            which the harness wraps in a valid file header and blocks
+ *            with correct lengths and checksums, so that mutations reach
+ *            the record decoder instead of dying at a CRC.  Bits 1-7 of
+ *            the first byte say where to split the records into two
+ *            blocks (so an attr and its samples can land in different
+ *            blocks);
+ *   2 mod 4: the rest drives the writer (record types and their fields,
+ *            flushes); the file it writes must read back to the same
+ *            records: each one read, encoded again, gives the bytes of the
+ *            record written.
  * The reader must then hold to what its interface promises, or the
  * harness aborts (libFuzzer reports a crash):
  *   - sfile_next ends (0) without error on a memory file, after at most
@@ -21,17 +26,18 @@
  *
  * Build and run (scripts/fuzz.sh does this for every harness):
  *
- * fuzz-sources: core/sfile_read.c core/sfile_rec.c
+ * fuzz-sources: core/sfile_read.c core/sfile_rec.c core/sfile_write.c
  * fuzz-libs: -lz
  * fuzz-options: -max_len=65536
  *
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
- *       -o /tmp/fuzz_sfile tests/fuzz/fuzz_sfile.c core/sfile_read.c core/sfile_rec.c -lz
+ *       -o /tmp/fuzz_sfile tests/fuzz/fuzz_sfile.c core/sfile_*.c -lz
  *   /tmp/fuzz_sfile -max_total_time=60 /tmp/corpus tests/fuzz/corpus/sfile
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -39,6 +45,7 @@
 #include <zlib.h>
 
 #include "core/sfile.h"
+#include "core/sfile_rec.h"
 
 static void le32(uint8_t *p, uint32_t v)
 {
@@ -143,6 +150,222 @@ static void touch(const struct sfile_reader *r, const struct sfile_rec *rec)
 	sink += s;
 }
 
+/* ---- writer-driven inputs ---------------------------------------------- */
+
+struct in {
+	const uint8_t *p;
+	size_t n;
+	char str[8][300]; /* strings of the record being built */
+	const char *argv[8];
+	struct sfile_param params[4];
+	uint64_t u64s[2][32];
+	struct sfile_branch br[16];
+	uint8_t bytes[2][SFILE_PROFILEME_MAX + 1];
+};
+
+static uint64_t take(struct in *in, unsigned nbytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < nbytes && in->n; i++, in->p++, in->n--)
+		v |= (uint64_t)in->p[0] << 8 * i;
+	return v;
+}
+
+/* String k: a length byte, then that many bytes (NULs made 'x'). */
+static const char *take_str(struct in *in, unsigned k)
+{
+	unsigned len = (unsigned)take(in, 1);
+	unsigned i;
+
+	for (i = 0; i < len && in->n; i++) {
+		uint8_t c = (uint8_t)take(in, 1);
+
+		in->str[k][i] = c ? (char)c : 'x';
+	}
+	in->str[k][i] = 0;
+	return in->str[k];
+}
+
+static void build(struct in *in, struct sfile_rec *r, unsigned op)
+{
+	memset(r, 0, sizeof(*r));
+	switch (op) {
+	case SFILE_ATTR:
+		r->attr = (struct sfile_attr){ (uint32_t)take(in, 1) % 4,
+					       (uint16_t)take(in, 2),
+					       (uint16_t)take(in, 2),
+					       take(in, 8),
+					       take(in, 8),
+					       take(in, 8),
+					       take(in, 1),
+					       take_str(in, 0),
+					       take_str(in, 1) };
+		break;
+	case SFILE_CMDLINE:
+		r->cmdline.argc = (uint32_t)take(in, 1) % 8;
+		for (unsigned i = 0; i < r->cmdline.argc; i++)
+			in->argv[i] = take_str(in, i);
+		r->cmdline.argv = in->argv;
+		break;
+	case SFILE_MACHINE:
+		r->machine.name = take_str(in, 0);
+		r->machine.nparams = (uint32_t)take(in, 1) % 4;
+		for (unsigned i = 0; i < r->machine.nparams; i++)
+			in->params[i] = (struct sfile_param){ take_str(in, 1 + 2 * i),
+							      take_str(in, 2 + 2 * i) };
+		r->machine.params = in->params;
+		break;
+	case SFILE_MMAP:
+		r->mmap = (struct sfile_mmap){ (uint32_t)take(in, 4), (uint32_t)take(in, 1),
+					       take(in, 8),	      take(in, 8),
+					       take(in, 8),	      (uint32_t)take(in, 1) % 70,
+					       in->bytes[0],	      take_str(in, 0) };
+		break;
+	case SFILE_COMM:
+		r->comm = (struct sfile_comm){ (uint32_t)take(in, 4), (uint32_t)take(in, 4),
+					       take_str(in, 0) };
+		break;
+	case SFILE_SAMPLE: {
+		struct sfile_sample *s = &r->sample;
+
+		s->id = (uint32_t)take(in, 1) % 5;
+		s->pid = (uint32_t)take(in, 4);
+		s->tid = (uint32_t)take(in, 4);
+		s->ip = take(in, 8);
+		s->time = take(in, 8);
+		s->addr = take(in, 8);
+		s->weight = take(in, 2);
+		s->nregs = (uint32_t)take(in, 1) % 32;
+		s->regs = in->u64s[0];
+		s->ear = (struct sfile_ear){ (uint16_t)take(in, 1), (uint16_t)take(in, 1),
+					     (uint32_t)take(in, 4), take(in, 8), take(in, 8) };
+		s->nbranches = (uint32_t)take(in, 1) % 16;
+		s->branches = in->br;
+		s->profileme_len = (uint32_t)take(in, 2) % (SFILE_PROFILEME_MAX + 2);
+		s->profileme = in->bytes[1];
+		s->ncallchain = (uint32_t)take(in, 1) % 32;
+		s->callchain = in->u64s[1];
+		break;
+	}
+	case SFILE_TOTALS:
+		r->totals = (struct sfile_totals){ (uint32_t)take(in, 1), take(in, 8), take(in, 8),
+						   take(in, 8) };
+		break;
+	case SFILE_LOST:
+		r->lost = (struct sfile_lost){ (uint32_t)take(in, 1), take(in, 8) };
+		break;
+	}
+}
+
+static int add(struct sfile_writer *w, unsigned op, const struct sfile_rec *r)
+{
+	switch (op) {
+	case SFILE_ATTR:
+		return sfile_add_attr(w, &r->attr);
+	case SFILE_CMDLINE:
+		return sfile_add_cmdline(w, &r->cmdline);
+	case SFILE_MACHINE:
+		return sfile_add_machine(w, &r->machine);
+	case SFILE_MMAP:
+		return sfile_add_mmap(w, &r->mmap);
+	case SFILE_COMM:
+		return sfile_add_comm(w, &r->comm);
+	case SFILE_SAMPLE:
+		return sfile_add_sample(w, &r->sample);
+	case SFILE_TOTALS:
+		return sfile_add_totals(w, &r->totals);
+	case SFILE_LOST:
+		return sfile_add_lost(w, &r->lost);
+	}
+	return sfile_flush(w);
+}
+
+static char *tmp_dir, tmp_path[64];
+
+static void cleanup(void)
+{
+	unlink(tmp_path);
+	rmdir(tmp_dir);
+}
+
+static uint64_t st_of(uint64_t st[5], const struct sfile_rec *r)
+{
+	return r->type == SFILE_SAMPLE ? st[r->sample.id % 5] : 0;
+}
+
+static void drive_writer(const uint8_t *data, size_t size)
+{
+	static char tmpl[] = "/tmp/fuzz_sfile.XXXXXX";
+	struct in *in = calloc(1, sizeof(*in));
+	struct sfile_enc want = { 0 }, got = { 0 };
+	uint64_t st[5] = { 0 };
+	int has[5] = { 0 };
+	char err[256];
+	struct sfile_writer *w;
+	struct sfile_reader *r;
+	struct sfile_rec rec;
+	unsigned nrec = 0;
+
+	if (!tmp_dir) {
+		tmp_dir = mkdtemp(tmpl);
+		if (!tmp_dir)
+			abort();
+		snprintf(tmp_path, sizeof(tmp_path), "%s/f", tmp_dir);
+		atexit(cleanup);
+	}
+	for (unsigned i = 0; i < 32; i++)
+		in->u64s[0][i] = i * 0x0101010101010101ull, in->u64s[1][i] = ~(uint64_t)i;
+	for (unsigned i = 0; i < 16; i++)
+		in->br[i] = (struct sfile_branch){ i, i * 3, i & 3 };
+	for (unsigned i = 0; i <= SFILE_PROFILEME_MAX; i++)
+		in->bytes[0][i] = in->bytes[1][i] = (uint8_t)(i * 31);
+	in->p = data;
+	in->n = size;
+	w = sfile_create(tmp_path, err, sizeof(err));
+	if (!w)
+		abort();
+	while (in->n && nrec < 256) {
+		unsigned op = (unsigned)take(in, 1) % 9 + 1;
+		struct sfile_rec one;
+
+		build(in, &one, op);
+		one.type = (uint16_t)op;
+		if (add(w, op, &one))
+			continue; /* refused: a duplicate id, a field too long, ... */
+		if (op == SFILE_FINISHED)
+			continue; /* a flush */
+		if (op == SFILE_ATTR && !has[one.attr.id]) {
+			has[one.attr.id] = 1;
+			st[one.attr.id] = one.attr.sample_type;
+		}
+		if (sfile_enc_record(&want, one.type, &one.attr, st_of(st, &one)))
+			abort();
+		nrec++;
+	}
+	if (sfile_close(w, err, sizeof(err)))
+		abort();
+	r = sfile_open(tmp_path, err, sizeof(err));
+	if (!r)
+		abort();
+	while (sfile_next(r, &rec) == 1) {
+		if (rec.type == SFILE_FINISHED) {
+			if (rec.finished.records != nrec)
+				abort();
+			continue;
+		}
+		if (sfile_enc_record(&got, rec.type, &rec.attr, st_of(st, &rec)))
+			abort();
+	}
+	if (!sfile_finished(r) || got.len != want.len ||
+	    (got.len && memcmp(got.p, want.p, got.len)))
+		abort();
+	sfile_rclose(r);
+	free(want.p);
+	free(got.p);
+	free(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
@@ -159,6 +382,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	if ((data[0] & 3) == 2) {
+		drive_writer(data + 1, size - 1);
+		return 0;
+	}
 	if (fd < 0 && (fd = memfd_create("fuzz.data", MFD_CLOEXEC)) < 0)
 		abort();
 	if (data[0] & 1) {
