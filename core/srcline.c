@@ -15,8 +15,8 @@
 
 /* One source file: its absolute name (interned: every srcline names a
  * file by one of these), and its text once annotate asks for it. */
-struct sym_src {
-	struct sym_src *next;
+struct src_file {
+	struct src_file *next;
 	char *path;
 	const char *raw; /* the name as libdw gave it, a fast key */
 	int loaded;
@@ -25,6 +25,34 @@ struct sym_src {
 	size_t nlines;
 };
 
+/* Inline chains cost a walk of the compilation unit's DIE tree
+ * (microseconds), and reports ask again for the same hot addresses, so
+ * chains up to INL_MAX deep are kept in a direct-mapped cache keyed by
+ * module and file address. */
+#define INL_SLOTS 4096
+#define INL_MAX 8
+
+struct inl_slot {
+	const void *mod; /* NULL: empty */
+	uint64_t addr;
+	int n;
+	struct sym_frame f[INL_MAX];
+};
+
+struct sym_src {
+	struct src_file *files;
+	struct inl_slot *inl; /* [INL_SLOTS], allocated on first use */
+};
+
+static struct sym_src *state(struct sym *s)
+{
+	struct sym_src **st = sym_src_cache(s);
+
+	if (!*st)
+		*st = calloc(1, sizeof(**st));
+	return *st;
+}
+
 /* The interned absolute name of FILE, relative names being relative to the
  * compilation directory DIR (DWARF 5 line tables name files relative to
  * directory entries that are often relative themselves); as addr2line
@@ -32,10 +60,13 @@ struct sym_src {
  * by libdw).  Falls back to FILE when out of memory. */
 static const char *intern(struct sym *s, const char *dir, const char *file, int stable)
 {
-	struct sym_src **cache = sym_src_cache(s), *c;
+	struct sym_src *st = state(s);
+	struct src_file *c;
 	char *full;
 
-	for (c = *cache; stable && c; c = c->next)
+	if (!st)
+		return file;
+	for (c = st->files; stable && c; c = c->next)
 		if (c->raw == file)
 			return c->path;
 	if (file[0] != '/' && dir && dir[0]) {
@@ -47,7 +78,7 @@ static const char *intern(struct sym *s, const char *dir, const char *file, int 
 	}
 	if (!full)
 		return file;
-	for (c = *cache; c; c = c->next) {
+	for (c = st->files; c; c = c->next) {
 		if (!strcmp(c->path, full)) {
 			free(full);
 			return c->path;
@@ -60,15 +91,17 @@ static const char *intern(struct sym *s, const char *dir, const char *file, int 
 	}
 	c->path = full;
 	c->raw = stable ? file : NULL;
-	c->next = *cache;
-	*cache = c;
+	c->next = st->files;
+	st->files = c;
 	return c->path;
 }
 
-void sym_src_free(struct sym_src *c)
+void sym_src_free(struct sym_src *st)
 {
+	struct src_file *c = st ? st->files : NULL;
+
 	while (c) {
-		struct sym_src *n = c->next;
+		struct src_file *n = c->next;
 
 		free(c->path);
 		free(c->text);
@@ -76,6 +109,9 @@ void sym_src_free(struct sym_src *c)
 		free(c);
 		c = n;
 	}
+	if (st)
+		free(st->inl);
+	free(st);
 }
 
 int sym_has_dwarf(struct sym *s, uint64_t addr)
@@ -151,7 +187,7 @@ static void call_site(struct sym *s, Dwarf_Die *die, struct sym_frame *f)
 		f->col = (unsigned)v;
 }
 
-int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
+static int inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 {
 	uint64_t a;
 	Dwfl_Module *mod = sym_module(s, addr, &a);
@@ -207,14 +243,45 @@ int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 	return nf;
 }
 
-static struct sym_src *load_source(struct sym *s, const char *file)
+int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 {
-	struct sym_src *c;
+	uint64_t a;
+	struct Dwfl_Module *mod = sym_module(s, addr, &a);
+	struct sym_src *st = mod ? state(s) : NULL;
+	struct inl_slot *e;
+	int n;
+
+	if (!mod || max <= 0)
+		return 0;
+	if (st && !st->inl)
+		st->inl = calloc(INL_SLOTS, sizeof(*st->inl));
+	if (!st || !st->inl)
+		return inlines(s, addr, f, max);
+	e = &st->inl[(a ^ (a >> 12) ^ ((uintptr_t)mod >> 4)) % INL_SLOTS];
+	if (e->mod != mod || e->addr != a) {
+		n = inlines(s, addr, e->f, INL_MAX);
+		if (n >= INL_MAX) {
+			/* possibly cut short: deep chains are not cached */
+			e->mod = NULL;
+			return inlines(s, addr, f, max);
+		}
+		e->mod = mod;
+		e->addr = a;
+		e->n = n;
+	}
+	n = e->n < max ? e->n : max;
+	memcpy(f, e->f, sizeof(*f) * (size_t)n);
+	return n;
+}
+
+static struct src_file *load_source(struct sym *s, const char *file)
+{
+	struct src_file *c;
 	const char *name = intern(s, NULL, file, 0);
 	FILE *fp;
 	size_t cap = 0, len = 0;
 
-	for (c = *sym_src_cache(s); c; c = c->next)
+	for (c = state(s) ? state(s)->files : NULL; c; c = c->next)
 		if (c->path == name)
 			break;
 	if (!c || c->loaded)
@@ -263,7 +330,7 @@ static struct sym_src *load_source(struct sym *s, const char *file)
 
 const char *sym_source_line(struct sym *s, const char *file, unsigned line, size_t *len)
 {
-	struct sym_src *c = file ? load_source(s, file) : NULL;
+	struct src_file *c = file ? load_source(s, file) : NULL;
 	size_t b, e;
 
 	if (!c || !c->text || !line || line > c->nlines)
