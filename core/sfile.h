@@ -168,7 +168,8 @@ struct sfile_finished {
 	uint64_t samples;
 };
 
-/* One decoded record; pointers stay valid until the next sfile_next. */
+/* One decoded record; its pointers stay valid until the next sfile_next,
+ * except sample.attr, which (like sfile_attr's) lives until sfile_rclose. */
 struct sfile_rec {
 	uint16_t type; /* enum sfile_type */
 	uint16_t flags;

@@ -46,6 +46,7 @@ struct sfile_reader {
 	struct sfile_arena arena;
 	struct rattr **attrs;
 	size_t nattrs, attrcap;
+	size_t lastattr; /* index of the attr found last, SIZE_MAX for none */
 	struct sfile_damage dmg[MAX_DAMAGE];
 	size_t ndmg;
 	struct sfile_rstats st;
@@ -221,7 +222,17 @@ static int load_block(struct sfile_reader *r)
 
 static const struct sfile_attr *lookup(void *ctx, uint32_t id)
 {
-	return sfile_attr(ctx, id);
+	struct sfile_reader *r = ctx;
+
+	/* keep_attr resets the cache, so a hit is still the newest of id */
+	if (r->lastattr < r->nattrs && r->attrs[r->lastattr]->a.id == id)
+		return &r->attrs[r->lastattr]->a;
+	for (size_t i = r->nattrs; i-- > 0;)
+		if (r->attrs[i]->a.id == id) {
+			r->lastattr = i;
+			return &r->attrs[i]->a;
+		}
+	return NULL;
 }
 
 const struct sfile_attr *sfile_attr(const struct sfile_reader *r, uint32_t id)
@@ -260,6 +271,7 @@ static const char *keep_attr(struct sfile_reader *r, const struct sfile_attr *a)
 	k->a.name = k->name;
 	k->a.machine = k->machine;
 	r->attrs[r->nattrs++] = k;
+	r->lastattr = SIZE_MAX;
 	return NULL;
 }
 
@@ -397,6 +409,7 @@ struct sfile_reader *sfile_open_fd(int fd, const char *name, char *err, size_t e
 		return NULL;
 	}
 	r->fd = fd;
+	r->lastattr = SIZE_MAX;
 	if (fstat(fd, &sb)) {
 		msg(err, errsz, "cannot read %s: %s", name, strerror(errno));
 		goto fail;

@@ -434,6 +434,60 @@ static void test_unknown_and_bad_records(void **state)
 	sfile_rclose(r);
 }
 
+static size_t attr_payload(uint8_t *pl, uint32_t id, uint64_t sample_type)
+{
+	memset(pl, 0, 56);
+	t_le32(pl, id);
+	t_le32(pl + 32, (uint32_t)sample_type);
+	t_le32(pl + 40, 1); /* name "a" */
+	pl[44] = 'a';
+	t_le32(pl + 48, 1); /* machine "b" */
+	pl[52] = 'b';
+	return 56;
+}
+
+/* An attr seen again for the same id decodes the samples after it; the
+ * samples before it keep the attr they were read with. */
+static void test_attr_redefined(void **state)
+{
+	struct fixture *fx = *state;
+	uint8_t buf[512], pl[64];
+	size_t n = 0;
+	FILE *f = raw_file(fx->path);
+	struct sfile_reader *r;
+	struct sfile_rec rec;
+	const struct sfile_attr *first;
+	char err[256];
+
+	n += put_rec(buf + n, SFILE_ATTR, pl, (uint32_t)attr_payload(pl, 1, SFILE_S_ADDR));
+	memset(pl, 0, sizeof(pl));
+	pl[0] = 1;     /* id */
+	pl[40] = 0xaa; /* addr */
+	n += put_rec(buf + n, SFILE_SAMPLE, pl, 48);
+	n += put_rec(buf + n, SFILE_ATTR, pl, (uint32_t)attr_payload(pl, 1, SFILE_S_WEIGHT));
+	memset(pl, 0, sizeof(pl));
+	pl[0] = 1;
+	pl[40] = 0x77; /* weight */
+	n += put_rec(buf + n, SFILE_SAMPLE, pl, 48);
+	t_raw_block(f, 0, buf, n, 4);
+	fclose(f);
+	r = sfile_open(fx->path, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(sfile_next(r, &rec), 1);
+	assert_int_equal(sfile_next(r, &rec), 1);
+	assert_int_equal(rec.sample.fields, SFILE_S_ADDR);
+	assert_int_equal(rec.sample.addr, 0xaa);
+	first = rec.sample.attr;
+	assert_int_equal(sfile_next(r, &rec), 1);
+	assert_int_equal(sfile_next(r, &rec), 1);
+	assert_int_equal(rec.sample.fields, SFILE_S_WEIGHT);
+	assert_int_equal(rec.sample.weight, 0x77);
+	assert_ptr_not_equal(rec.sample.attr, first);
+	assert_int_equal(first->sample_type, SFILE_S_ADDR); /* still valid */
+	assert_ptr_equal(sfile_attr(r, 1), rec.sample.attr);
+	sfile_rclose(r);
+}
+
 static void expect_open_error(const char *path, const char *what)
 {
 	char err[256];
@@ -652,6 +706,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_flip_in_every_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_between_blocks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_and_bad_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_attr_redefined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_minor, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_big_record, setup, teardown),
