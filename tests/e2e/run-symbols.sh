@@ -331,7 +331,7 @@ shared_library_bias() {
 	# lines and inline chains at every instruction, against addr2line at
 	# the file address
 	"$TOOL" -m libsymlib.so disasm lib_sum_squares | awk -F'\t' 'NR > 1 { print $1 }' >faddrs
-	awk -v b=$((0x$bias)) '{ printf "%x\n", strtonum("0x" $1) + b }' faddrs >raddrs
+	gawk -v b=$((0x$bias)) '{ printf "%x\n", strtonum("0x" $1) + b }' faddrs >raddrs
 	# shellcheck disable=SC2046
 	addr2line -f -i -e libsymlib.so $(cat faddrs) | sed 's/ (discriminator [0-9]*)$//' >want
 	# shellcheck disable=SC2046
@@ -347,7 +347,7 @@ shared_library_bias() {
 	head -n 1 dis | grep -q "^$(printf %x $((0x$v + 0x$bias))) <lib_sum_squares>:" ||
 		fail "disasm header: $(head -n 1 dis)"
 	"$TOOL" -m libsymlib.so disasm lib_sum_squares | tail -n +2 | cut -f2- >at0
-	tail -n +2 dis | cut -f2- | awk -v b=$((0x$bias)) '{
+	tail -n +2 dis | cut -f2- | gawk -v b=$((0x$bias)) '{
 		if (match($0, /^j[a-z]+ +[0-9a-f]+ /)) {
 			split(substr($0, 1, RLENGTH - 1), f, / +/)
 			t = sprintf("%x", strtonum("0x" f[2]) - b)
