@@ -207,7 +207,7 @@ struct sfile_writer *sfile_create(const char *path, char *err, size_t errsz)
 		return NULL;
 	}
 	w->fd = -1;
-	w->level = Z_DEFAULT_COMPRESSION;
+	w->level = SFILE_LEVEL;
 	file_header(hdr);
 	if (!*path) {
 		msg(err, errsz, "cannot create an output file with an empty name");
