@@ -360,8 +360,9 @@ static void put_mask(const ZydisDecodedInstruction *in, struct buf *b)
 		return;
 	if (in->avx.mask.reg != ZYDIS_REGISTER_NONE && in->avx.mask.reg != ZYDIS_REGISTER_K0)
 		put(b, "{%%%s}", ZydisRegisterGetString(in->avx.mask.reg));
-	/* compares into a mask register always zero (CONTROL_ZEROING): no {z} */
-	if (in->avx.mask.mode == ZYDIS_MASK_MODE_ZEROING)
+	/* the encoded EVEX.z bit: Zydis reports compares into a mask register
+	 * as zeroing whatever it says */
+	if (in->raw.evex.z)
 		put(b, "{z}");
 }
 
