@@ -17,7 +17,7 @@
 
 static const char stat_usage[] =
 	"usage: vpmu stat [-v] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--no-timing]\n"
-	"                 [-o FILE] [--seed N] [--vtime] [--] PROGRAM [ARGS...]\n"
+	"                 [-o FILE] [--seed N] [--vtime] [--timeout LIMIT] [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
@@ -29,6 +29,12 @@ static const char stat_usage[] =
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
 	"        --seed N       seed for AT_RANDOM and other guest randomness (default 0)\n"
 	"        --vtime        time system calls report emulated, not host, time\n"
+	"        --timeout LIMIT\n"
+	"                       stop the program cleanly after LIMIT, print what it\n"
+	"                       counted, exit with status 124; LIMIT is wall-clock\n"
+	"                       time (5, 5s, 500ms, 2m, 1h) or emulated instructions\n"
+	"                       summed over its processes (1000000insn, 1e9insn);\n"
+	"                       may be given twice, once of each kind\n"
 	"    -v, --verbose      also print every model event, the machine parameters,\n"
 	"                       unknown system calls and the process count\n"
 	"    -h, --help         show this help\n";
@@ -166,6 +172,48 @@ static int parse_seed(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
+/* --timeout LIMIT: a number (decimal, may have a fraction or exponent)
+ * with a unit: none or s, ms, m, h for wall-clock time; insn or insns
+ * for emulated instructions (then a whole number). */
+static int parse_timeout(const char *s, struct session_opts *o)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} wall[] = { { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 } };
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !(v > 0) || *s == '-' || *s == '+' || strchr(s, 'x') ||
+	    strchr(s, 'X') || (end[0] && end[0] >= '0' && end[0] <= '9'))
+		return -1;
+	if (!strcmp(end, "insn") || !strcmp(end, "insns")) {
+		if (v != (double)(uint64_t)v || v >= 0x1p63)
+			return -1;
+		o->max_insns = (uint64_t)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(wall) / sizeof(wall[0]); i++)
+		if (!strcmp(end, wall[i].unit) && v * wall[i].scale < 1e9) {
+			o->timeout = v * wall[i].scale;
+			return 0;
+		}
+	return -1;
+}
+
+/* The note printed when a limit stopped the run, before the counts. */
+static void timeout_note(const struct session_opts *o, const struct session_result *r)
+{
+	if (r->timeout == SESSION_TIMEOUT_WALL)
+		fprintf(stderr, "%s: stopped by --timeout after %.3f s of wall-clock time\n",
+			o->prog, o->timeout);
+	else if (r->timeout == SESSION_TIMEOUT_INSNS)
+		fprintf(stderr, "%s: stopped by --timeout after %llu emulated instructions\n",
+			o->prog, (unsigned long long)o->max_insns);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -176,6 +224,7 @@ int cmd_stat(int argc, char **argv)
 		{ "set", required_argument, NULL, 'S' },
 		{ "smt", no_argument, NULL, 'T' },
 		{ "no-timing", no_argument, NULL, 'F' },
+		{ "timeout", required_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -214,6 +263,15 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 'F':
 			o.timed = 0;
+			break;
+		case 'L':
+			if (parse_timeout(optarg, &o)) {
+				fprintf(stderr,
+					"vpmu stat: --timeout wants a time (5s, 500ms, 2m, 1h) or "
+					"an instruction count (1000000insn), not '%s'\n",
+					optarg);
+				return 1;
+			}
 			break;
 		case 'v':
 			o.verbose = 1;
@@ -257,7 +315,9 @@ int cmd_stat(int argc, char **argv)
 		return rc;
 	}
 	/* perf reports a workload killed by a signal this way, before the counts. */
-	if (r.sig && !r.unsupported)
+	if (r.timeout)
+		timeout_note(&o, &r);
+	else if (r.sig && !r.unsupported)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
 	if (o.timed)
 		print_timed(out, o.argv, &o, &r, session_machine_mhz(o.arch, o.set));

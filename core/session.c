@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "emu/linux/linux.h"
+#include "emu/linux/lx_limits.h"
 #include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 #include "emu/x86/x86.h"
@@ -225,6 +226,15 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 			if (sl->fault.sig)
 				report_fault(sl, err);
 			break;
+		case LX_SLOT_RUNNING:
+			/* every way out of the Linux layer updates the slot:
+			 * only SIGKILL or a fault of vpmu itself do not */
+			if (kill(sl->pid, 0) < 0 && errno == ESRCH)
+				fprintf(err,
+					"vpmu: guest process %d ended without a word (SIGKILL, or a "
+					"failure of vpmu): its counts end at its last block\n",
+					sl->pid);
+			break;
 		default:
 			break;
 		}
@@ -236,6 +246,61 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 	if (sh->next > LX_MAX_SLOTS)
 		fprintf(err, "vpmu: %u guest processes, only the first %d were counted\n", sh->next,
 			LX_MAX_SLOTS);
+}
+
+#define SESSION_GRACE 5.0 /* seconds a stopped guest gets before SIGKILL */
+#define SESSION_POLL_NS 2000000
+
+static void nap(void)
+{
+	struct timespec ts = { 0, SESSION_POLL_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+/* SIGKILL every guest process that still runs (a stop request was
+ * ignored: stopped by a debugger, or stuck where no signal reaches). */
+static void kill_running(struct lx_shared *sh)
+{
+	int32_t pids[LX_MAX_SLOTS];
+	int n = lx_limits_running(sh, pids, LX_MAX_SLOTS);
+
+	for (int i = 0; i < n && i < LX_MAX_SLOTS; i++)
+		kill(pids[i], SIGKILL);
+}
+
+/* Wait for the guest under limits: stop the run when wall time is up or a
+ * guest process reached the instruction limit, then wait for every guest
+ * process (not only the child) to end, at most SESSION_GRACE seconds. */
+static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_t pid, int *st,
+			double t0)
+{
+	struct lx_limits *l = lx_limits_of(sh);
+	double grace = 0;
+	int done = 0;
+
+	for (;;) {
+		pid_t w = done ? 0 : waitpid(pid, st, WNOHANG);
+		double t = now();
+
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (w == pid)
+			done = 1;
+		if (!grace && (l->stop || (o->timeout > 0 && t - t0 >= o->timeout))) {
+			lx_limits_stop(sh, l->stop ? LX_LIMIT_INSNS : LX_LIMIT_WALL);
+			grace = t + SESSION_GRACE;
+		}
+		if (done && (!grace || !lx_limits_running(sh, NULL, 0)))
+			return 0;
+		if (grace && t >= grace) {
+			kill_running(sh);
+			if (!done)
+				kill(pid, SIGKILL);
+			grace = t + 3600; /* once */
+		}
+		nap();
+	}
 }
 
 static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd,
@@ -289,6 +354,10 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	sh->smt = o->smt;
 	snprintf(sh->arch, sizeof(sh->arch), "%s", o->arch ? o->arch : "p4");
 	snprintf(sh->set, sizeof(sh->set), "%s", o->set ? o->set : "");
+	if (o->timeout > 0 || o->max_insns) {
+		lx_limits_of(sh)->owner = getpid();
+		lx_limits_of(sh)->max_insns = o->max_insns;
+	}
 
 	/* Blocked until the child's pid is known, so none is lost in between. */
 	sa.sa_sigaction = forward;
@@ -312,14 +381,25 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		child_main(o, path, fd, old, &oldmask);
 	session_child = pid;
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
+	if (lx_limits_of(sh)->owner) {
+		if (wait_limited(o, sh, pid, &st, t0) < 0) {
 			fprintf(err, "vpmu: waitpid: %s\n", strerror(errno));
 			rc = 1;
 			goto out;
 		}
+	} else {
+		while (waitpid(pid, &st, 0) < 0) {
+			if (errno != EINTR) {
+				fprintf(err, "vpmu: waitpid: %s\n", strerror(errno));
+				rc = 1;
+				goto out;
+			}
+		}
 	}
 	r->seconds = now() - t0;
+	r->timeout = lx_limits_of(sh)->fired == LX_LIMIT_INSNS ? SESSION_TIMEOUT_INSNS :
+		     lx_limits_of(sh)->fired == LX_LIMIT_WALL  ? SESSION_TIMEOUT_WALL :
+								 SESSION_RAN;
 	if (WIFEXITED(st)) {
 		r->exited = 1;
 		r->code = WEXITSTATUS(st);
@@ -409,6 +489,8 @@ int session_machine_params(const char *arch, const char *set,
 
 int session_status(const struct session_result *r)
 {
+	if (r->timeout)
+		return SESSION_TIMEOUT_STATUS;
 	if (r->unsupported)
 		return 132;
 	if (r->sig)
@@ -418,7 +500,7 @@ int session_status(const struct session_result *r)
 
 _Noreturn void session_exit(const struct session_result *r)
 {
-	if (!r->unsupported && r->sig) {
+	if (!r->timeout && !r->unsupported && r->sig) {
 		struct rlimit no_core = { 0, 0 };
 		sigset_t set;
 

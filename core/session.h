@@ -16,12 +16,18 @@ struct session_opts {
 	char **argv;	  /* argv[0] as the guest sees it, NULL-terminated */
 	uint64_t seed;	  /* AT_RANDOM and anything else seeded */
 	int verbose;
-	int vtime;	  /* time syscalls report emulated time */
-	int timed;	  /* run the timing model of the machine */
-	const char *arch; /* machine: p4 (default), ia64, xscale, alpha */
-	const char *set;  /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
-	int smt;	  /* guest threads on the two logical processors */
+	int vtime;	    /* time syscalls report emulated time */
+	int timed;	    /* run the timing model of the machine */
+	const char *arch;   /* machine: p4 (default), ia64, xscale, alpha */
+	const char *set;    /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
+	int smt;	    /* guest threads on the two logical processors */
+	double timeout;	    /* stop the run after this many wall-clock seconds (0: never) */
+	uint64_t max_insns; /* ... or this many emulated instructions, all processes (0: no limit) */
 };
+
+/* Why a run ended early (session_result.timeout). */
+enum { SESSION_RAN, SESSION_TIMEOUT_INSNS, SESSION_TIMEOUT_WALL };
+#define SESSION_TIMEOUT_STATUS 124 /* as timeout(1) */
 
 /* Timing-model events (session_event_name), per logical processor and
  * privilege level (0 user, 1 kernel). */
@@ -45,6 +51,7 @@ struct session_result {
 	int sig;	 /* the guest died of this signal (0: it did not) */
 	int unsupported; /* stopped at an instruction the emulator lacks */
 	int nprocs;	 /* guest processes accounted */
+	int timeout;	 /* SESSION_TIMEOUT_*: a limit stopped every guest process */
 };
 
 /* Name and description of timing-model event k (0 <= k < ev.n). */
@@ -65,14 +72,17 @@ int session_machine_params(const char *arch, const char *set,
  * with the path in out, or 126/127 with a one-line reason in msg. */
 int session_resolve(const char *name, char *out, size_t outsz, char *msg, size_t msgsz);
 
-/* Run the guest to completion.  Diagnostics (unsupported instruction,
+/* Run the guest to completion, or until a limit of o (timeout,
+ * max_insns) stops every guest process between two instructions with its
+ * counts kept.  Diagnostics (unsupported instruction,
  * guest faults, with verbose the unknown syscalls) go to err.  Returns 0
  * when the guest ran, or a shell-style status (126/127, 1) after printing
  * one line to err when it could not be started. */
 int session_run(const struct session_opts *o, struct session_result *r, FILE *err);
 
 /* The exit status vpmu should give for a result: the guest's exit code,
- * 132 for an unsupported instruction, 128+signal for a death by signal. */
+ * 132 for an unsupported instruction, 128+signal for a death by signal,
+ * SESSION_TIMEOUT_STATUS when a limit stopped the run. */
 int session_status(const struct session_result *r);
 
 /* Leave the way the guest did: re-raise its fatal signal on vpmu itself

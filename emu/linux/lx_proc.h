@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "linux.h"
+#include "lx_limits.h"
 #include "lx_mm.h"
 
 #define LX_NSIG 64
@@ -93,6 +94,12 @@ struct lx_proc {
 	 * lx_copy_in/out jumps back here instead of killing vpmu */
 	volatile int guard;
 	sigjmp_buf guard_jb;
+
+	/* the run's limits (lx_limits.h), NULL when it has none; the tree's
+	 * instruction total and this process's own count at the last look */
+	struct lx_limits *lim;
+	uint64_t lim_total, lim_own;
+	int lim_seen;
 };
 
 static inline struct lx_thread *lx_cur(struct lx_proc *p)
@@ -214,6 +221,18 @@ void lx_timing_counts(struct lx_proc *p);
 void lx_timing_flush(struct lx_proc *p); /* before the process ends */
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result);
 void lx_nosys(struct lx_proc *p, uint32_t nr);
+
+/* limits.c: --timeout.  lx_limit_ready: after the host handlers are
+ * installed (on) / before an exec replaces them (off). */
+void lx_limit_ready(struct lx_proc *p, int on);
+int lx_limit_stopping(const struct lx_proc *p);
+/* The budget for the next x86_run (at most want); ends the process when
+ * the run must stop.  Called between x86_run calls only. */
+uint64_t lx_limit_budget(struct lx_proc *p, uint64_t want);
+/* End this process because the run stops (between blocks only). */
+_Noreturn void lx_limit_end(struct lx_proc *p);
+/* From the host handler: 1 when this is the session's stop wake-up. */
+int lx_limit_signal(struct lx_proc *p, int sig, const siginfo_t *si);
 
 /* stack.c */
 struct lx_stack_args {

@@ -159,11 +159,13 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	if (!realpath(path, p->exe))
 		snprintf(p->exe, sizeof(p->exe), "%s", path);
 	lx_signal_init(p);
+	lx_limit_ready(p, 1);
 	setup(p, path, argv);
 
 	for (;;) {
 		struct x86_cpu *c;
 		enum x86_exit e;
+		uint64_t budget;
 		int multi;
 
 		t = lx_cur(p);
@@ -174,7 +176,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 			lx_signal_deliver(p);
 		multi = p->nth > 1;
 		/* on two logical processors, threads interleave block by block */
-		e = x86_run(c, !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM);
+		budget = !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM;
+		e = x86_run(c, lx_limit_budget(p, budget));
 		if (e == X86_EXIT_FAULT) {
 			lx_signal_fault(p);
 		} else if (e == X86_EXIT_UNSUPPORTED) {

@@ -104,6 +104,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 		struct lx_slot *ps = p->slot;
 
 		lx_take_slot(p);
+		lx_limit_ready(p, 1); /* the handlers came with the fork */
 		if (p->slot && ps) {
 			int n = ps->nimages;
 
@@ -255,6 +256,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 
 	x86_count_current_block(&lx_cur(p)->cpu);
 	lx_timing_flush(p);
+	lx_limit_ready(p, 0); /* the new image has no handler until it installs one */
 	if (p->slot)
 		p->slot->state = LX_SLOT_EXECED;
 	uint64_t m = lx_cur(p)->blocked;
@@ -274,6 +276,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	lx_signal_sync_mask(p);
 	if (p->slot)
 		p->slot->state = LX_SLOT_RUNNING;
+	lx_limit_ready(p, 1);
 out:
 	free(hv);
 	free(argv);

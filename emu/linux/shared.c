@@ -1,7 +1,8 @@
 /* shared.c — the area of per-process counts shared by every guest process
  * of a run (and the parent that reports them).  A memfd, so it survives the
  * host execve() that a guest execve() becomes; its fd is moved high so the
- * guest, which sees it as closed, is unlikely to stumble on it.
+ * guest, which sees it as closed, is unlikely to stumble on it.  The run's
+ * limits (lx_limits.h) follow struct lx_shared on the next page.
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
@@ -12,9 +13,14 @@
 #include <unistd.h>
 
 #include "linux.h"
+#include "lx_limits.h"
+#include "lx_mm.h"
 
 #define LX_SHARED_MAGIC 0x7670756du /* "vpum" */
+#define LX_LIMITS_MAGIC 0x766c696du /* "vlim" */
 #define LX_SHARED_FD_MIN 900
+#define LX_LIMITS_OFF lx_page_up(sizeof(struct lx_shared))
+#define LX_SHARED_SIZE (LX_LIMITS_OFF + lx_page_up(sizeof(struct lx_limits)))
 
 struct lx_shared *lx_shared_create(int *fd)
 {
@@ -33,13 +39,14 @@ struct lx_shared *lx_shared_create(int *fd)
 			f = hi;
 		}
 	}
-	if (ftruncate(f, sizeof(*sh)) < 0)
+	if (ftruncate(f, (off_t)LX_SHARED_SIZE) < 0)
 		goto fail;
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+	sh = mmap(NULL, LX_SHARED_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
 	if (sh == MAP_FAILED)
 		goto fail;
 	sh->magic = LX_SHARED_MAGIC;
 	sh->nslots = LX_MAX_SLOTS;
+	lx_limits_of(sh)->magic = LX_LIMITS_MAGIC;
 	*fd = f;
 	return sh;
 fail:;
@@ -54,15 +61,16 @@ struct lx_shared *lx_shared_map(int fd)
 	struct lx_shared *sh;
 	off_t size = lseek(fd, 0, SEEK_END);
 
-	if (size < (off_t)sizeof(*sh)) {
+	if (size < (off_t)LX_SHARED_SIZE) {
 		errno = EINVAL;
 		return NULL;
 	}
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	sh = mmap(NULL, LX_SHARED_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (sh == MAP_FAILED)
 		return NULL;
-	if (sh->magic != LX_SHARED_MAGIC || sh->nslots != LX_MAX_SLOTS) {
-		munmap(sh, sizeof(*sh));
+	if (sh->magic != LX_SHARED_MAGIC || sh->nslots != LX_MAX_SLOTS ||
+	    lx_limits_of(sh)->magic != LX_LIMITS_MAGIC) {
+		munmap(sh, LX_SHARED_SIZE);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -84,4 +92,9 @@ void lx_shared_total(const struct lx_shared *sh, struct x86_counts *out)
 		out->stores += c->stores;
 		out->syscalls += c->syscalls;
 	}
+}
+
+struct lx_limits *lx_limits_of(struct lx_shared *sh)
+{
+	return (struct lx_limits *)((char *)sh + LX_LIMITS_OFF);
 }

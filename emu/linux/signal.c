@@ -114,6 +114,8 @@ static void on_host_signal(int sig, siginfo_t *si, void *uc)
 		host_sigaction(sig, &dfl, NULL);
 		return;
 	}
+	if (lx_limit_signal(p, sig, si))
+		return;
 	if (p->act[sig].handler == (uint64_t)SIG_IGN)
 		return;
 	if (p->act[sig].handler == (uint64_t)SIG_DFL) {
@@ -250,9 +252,11 @@ static uint64_t deliverable(struct lx_proc *p, struct lx_thread *t)
 	return (p->pend.set | t->pend.set) & ~t->blocked;
 }
 
+/* A stop request of the run's limits counts as pending: every wait of the
+ * Linux layer ends on it, and lx_signal_deliver ends the process. */
 int lx_signal_pending(struct lx_proc *p)
 {
-	return deliverable(p, lx_cur(p)) != 0;
+	return deliverable(p, lx_cur(p)) != 0 || lx_limit_stopping(p);
 }
 
 long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
@@ -270,7 +274,7 @@ long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
 	hm = t->blocked & ~FAULT_SIGS;
 	/* the host sigsuspend is atomic, so a signal cannot slip in between
 	 * the check and the wait; its handler queues it for delivery */
-	while (!deliverable(p, t))
+	while (!deliverable(p, t) && !lx_limit_stopping(p))
 		lx_host_syscall(130, (long)&hm, 8, 0, 0, 0, 0);
 	return -EINTR;
 }
@@ -448,6 +452,8 @@ void lx_signal_deliver(struct lx_proc *p)
 	siginfo_t si;
 	int sig;
 
+	if (lx_limit_stopping(p))
+		lx_limit_end(p);
 	while ((sig = dequeue(p, t, ~t->blocked, &si))) {
 		struct lx_sigaction *a = &p->act[sig];
 

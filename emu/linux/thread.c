@@ -407,6 +407,9 @@ void lx_schedule(struct lx_proc *p, int rotate)
 	for (int idle = 0;; idle++) {
 		int need_time = 0;
 
+		if (lx_limit_stopping(p))
+			lx_limit_end(p); /* the run stops while every thread waits */
+
 		for (int i = 0; i < p->nth; i++)
 			need_time |= p->th[i]->deadline >= 0 && p->th[i]->state != LX_T_RUN;
 		wake_waiters(p, need_time ? lx_now_ns() : 0, idle > 0);
