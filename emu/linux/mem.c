@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 
 #include "lx_proc.h"
 
@@ -289,6 +290,77 @@ move:;
 	if (!(flags & MREMAP_DONTUNMAP))
 		lx_mm_del(&p->mm, old, old + olen);
 	lx_mm_add(&p->mm, (uint64_t)r, (uint64_t)r + nlen, prot, kind);
+	return r;
+}
+
+/* madvise, and the other calls that act on a range of memory without
+ * mapping it (mseal, remap_file_pages): only on the guest's own memory.
+ * Elsewhere the range is vpmu's (MADV_DONTNEED would zero its heap,
+ * MADV_DONTFORK take it from a guest fork) or unmapped: the guest gets
+ * the kernel's answer for unmapped memory. */
+long lx_sys_range(struct lx_proc *p, long nr, uint64_t addr, uint64_t len, uint64_t a2,
+		  uint64_t a3, uint64_t a4)
+{
+	uint64_t end = lx_page_up(addr + len);
+
+	if ((addr & (LX_PAGE - 1)) || end < addr)
+		return -EINVAL;
+	if (len && !lx_mm_covered(&p->mm, addr, end))
+		return nr == 216 ? -EINVAL : -ENOMEM; /* remap_file_pages: EINVAL */
+	return lx_host_syscall(nr, (long)addr, (long)len, (long)a2, (long)a3, (long)a4, 0);
+}
+
+/* shmat: attach at an address of the guest's region (the kernel's own
+ * choice would be among vpmu's mappings), never over vpmu's memory (what
+ * SHM_REMAP would do), and track the segment as guest memory. */
+long lx_sys_shmat(struct lx_proc *p, int id, uint64_t addr, int flags)
+{
+	struct shmid_ds ds;
+	uint64_t len;
+	long r;
+
+	if (lx_host_syscall(31, id, IPC_STAT, (long)&ds, 0, 0, 0) < 0)
+		return lx_host_syscall(30, id, (long)addr, flags, 0, 0, 0); /* its error */
+	len = lx_page_up(ds.shm_segsz);
+	if (!len)
+		return -EINVAL;
+	if (flags & SHM_RND)
+		addr &= ~(uint64_t)(SHMLBA - 1);
+	if (addr) {
+		if (addr + len < addr || !fixed_ok(p, addr, addr + len))
+			return -EINVAL;
+		if (lx_mm_is_free(&p->mm, addr, addr + len))
+			flags |= SHM_REMAP; /* over the probe fixed_ok left */
+	} else {
+		addr = pick(p, len, 0);
+		if (!addr || !fixed_ok(p, addr, addr + len))
+			return -ENOMEM;
+		flags |= SHM_REMAP;
+	}
+	r = lx_host_syscall(30, id, (long)addr, flags, 0, 0, 0);
+	if (r < 0)
+		return r;
+	code_forget(p, (uint64_t)r, (uint64_t)r + len);
+	lx_mm_add(&p->mm, (uint64_t)r, (uint64_t)r + len,
+		  flags & SHM_RDONLY ? PROT_READ : PROT_READ | PROT_WRITE, LX_MAP_FILE);
+	return r;
+}
+
+long lx_sys_shmdt(struct lx_proc *p, uint64_t addr)
+{
+	const struct lx_map *m = lx_mm_lookup(&p->mm, addr);
+	uint64_t start, end;
+	long r;
+
+	if (!m || m->start != addr || m->kind != LX_MAP_FILE)
+		return -EINVAL;
+	start = m->start;
+	end = m->end;
+	r = lx_host_syscall(67, (long)addr, 0, 0, 0, 0, 0);
+	if (r < 0)
+		return r;
+	code_forget(p, start, end);
+	lx_mm_del(&p->mm, start, end);
 	return r;
 }
 

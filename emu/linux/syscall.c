@@ -311,6 +311,14 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		return lx_sys_sched_yield(p);
 	case 25:
 		return lx_sys_mremap(p, a0, a1, a2, (int)a3, a4);
+	case 28:  /* madvise */
+	case 216: /* remap_file_pages */
+	case 462: /* mseal */
+		return lx_sys_range(p, nr, a0, a1, a2, a3, a4);
+	case 30:
+		return lx_sys_shmat(p, (int)a0, a1, (int)a2);
+	case 67:
+		return lx_sys_shmdt(p, a0);
 	case 32: /* dup */
 	case 72: /* fcntl */
 	case 81: /* fchdir */
@@ -386,7 +394,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	case 131:
 		return lx_sys_sigaltstack(p, a0, a1);
 	case 157: /* prctl */
-		if (a0 == PR_SET_SECCOMP)
+		/* PR_SET_MM would move vpmu's own brk and stack bounds */
+		if (a0 == PR_SET_SECCOMP || a0 == PR_SET_MM)
 			return -EINVAL;
 		break;
 	case 158:
