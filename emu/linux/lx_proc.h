@@ -100,6 +100,10 @@ struct lx_proc {
 	struct lx_limits *lim;
 	uint64_t lim_total, lim_own;
 	int lim_seen;
+
+	/* the handler of a decoded instruction made a resync point after a
+	 * store into its block (mem.c) */
+	x86_fn smc_fn;
 };
 
 static inline struct lx_thread *lx_cur(struct lx_proc *p)

@@ -178,7 +178,9 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		/* on two logical processors, threads interleave block by block */
 		budget = !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM;
 		e = x86_run(c, lx_limit_budget(p, budget));
-		if (e == X86_EXIT_FAULT) {
+		if (e == X86_EXIT_FAULT && !c->fault.sig) {
+			/* a resync after self-modifying code (mem.c): go on */
+		} else if (e == X86_EXIT_FAULT) {
 			lx_signal_fault(p);
 		} else if (e == X86_EXIT_UNSUPPORTED) {
 			lx_timing_flush(p);

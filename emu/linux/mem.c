@@ -69,6 +69,40 @@ void lx_code_hook(void *arg, uint64_t page)
 		p->mm.wprot[p->mm.nwprot++] = page;
 }
 
+/* The decoded instruction after a store into the rest of its own block
+ * (see cut_block): put its handler back and leave x86_run at its address
+ * with the instructions before it counted; the main loop goes on there,
+ * decoding the new bytes.  Not a guest fault: fault.sig is 0. */
+static void smc_resync(struct x86_cpu *c, const struct x86_insn *i)
+{
+	struct lx_thread *t = c->os;
+
+	((struct x86_insn *)i)->fn = t->p->smc_fn;
+	x86_raise(c, 0, 0, i->pc);
+}
+
+/* x86 executes what a store wrote into the instruction stream ahead of
+ * it, even in the instructions already fetched (SDM vol. 3A, 11.6), but the
+ * interpreter would run the rest of the current block as decoded before.
+ * When the written page holds instructions after the storing one in this
+ * block, the next decoded instruction becomes a resync point; the block
+ * itself is discarded at the cache flush x86_cache_invalidate asked for. */
+static void cut_block(struct lx_proc *p, uint64_t page)
+{
+	struct x86_cpu *c = &lx_cur(p)->cpu;
+	const struct x86_block *b = c->blk;
+	struct x86_insn *next;
+
+	if (!x86_in_guest(c) || !b || !c->cur || c->cur < b->insn ||
+	    c->cur + 1 >= b->insn + b->ninsn)
+		return;
+	next = (struct x86_insn *)(c->cur + 1);
+	if (page >= b->end || page + LX_PAGE <= next->pc || next->fn == smc_resync)
+		return;
+	p->smc_fn = next->fn;
+	next->fn = smc_resync;
+}
+
 /* From the SIGSEGV handler: async-signal-safe (syscalls and reads only). */
 int lx_code_write_fault(struct lx_proc *p, uint64_t addr)
 {
@@ -82,6 +116,7 @@ int lx_code_write_fault(struct lx_proc *p, uint64_t addr)
 	lx_host_syscall(10, (long)page, LX_PAGE, m ? m->prot : PROT_READ | PROT_WRITE, 0, 0, 0);
 	p->mm.wprot[i] = p->mm.wprot[--p->mm.nwprot];
 	x86_cache_invalidate(p->cache, page, LX_PAGE);
+	cut_block(p, page);
 	return 1;
 }
 
