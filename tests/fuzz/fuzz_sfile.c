@@ -281,14 +281,6 @@ static int add(struct sfile_writer *w, unsigned op, const struct sfile_rec *r)
 	return sfile_flush(w);
 }
 
-static char *tmp_dir, tmp_path[64];
-
-static void cleanup(void)
-{
-	unlink(tmp_path);
-	rmdir(tmp_dir);
-}
-
 static uint64_t st_of(uint64_t st[5], const struct sfile_rec *r)
 {
 	return r->type == SFILE_SAMPLE ? st[r->sample.id % 5] : 0;
@@ -296,7 +288,7 @@ static uint64_t st_of(uint64_t st[5], const struct sfile_rec *r)
 
 static void drive_writer(const uint8_t *data, size_t size)
 {
-	static char tmpl[] = "/tmp/fuzz_sfile.XXXXXX";
+	char dir[] = "/tmp/fuzz_sfile.XXXXXX", path[sizeof(dir) + 2];
 	struct in *in = calloc(1, sizeof(*in));
 	struct sfile_enc want = { 0 }, got = { 0 };
 	uint64_t st[5] = { 0 };
@@ -307,13 +299,11 @@ static void drive_writer(const uint8_t *data, size_t size)
 	struct sfile_rec rec;
 	unsigned nrec = 0;
 
-	if (!tmp_dir) {
-		tmp_dir = mkdtemp(tmpl);
-		if (!tmp_dir)
-			abort();
-		snprintf(tmp_path, sizeof(tmp_path), "%s/f", tmp_dir);
-		atexit(cleanup);
-	}
+	/* A directory per input: libFuzzer may end with _exit, so nothing
+	 * may be left to clean up at exit. */
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/f", dir);
 	for (unsigned i = 0; i < 32; i++)
 		in->u64s[0][i] = i * 0x0101010101010101ull, in->u64s[1][i] = ~(uint64_t)i;
 	for (unsigned i = 0; i < 16; i++)
@@ -322,7 +312,7 @@ static void drive_writer(const uint8_t *data, size_t size)
 		in->bytes[0][i] = in->bytes[1][i] = (uint8_t)(i * 31);
 	in->p = data;
 	in->n = size;
-	w = sfile_create(tmp_path, err, sizeof(err));
+	w = sfile_create(path, err, sizeof(err));
 	if (!w)
 		abort();
 	while (in->n && nrec < 256) {
@@ -345,7 +335,7 @@ static void drive_writer(const uint8_t *data, size_t size)
 	}
 	if (sfile_close(w, err, sizeof(err)))
 		abort();
-	r = sfile_open(tmp_path, err, sizeof(err));
+	r = sfile_open(path, err, sizeof(err));
 	if (!r)
 		abort();
 	while (sfile_next(r, &rec) == 1) {
@@ -361,6 +351,8 @@ static void drive_writer(const uint8_t *data, size_t size)
 	    (got.len && memcmp(got.p, want.p, got.len)))
 		abort();
 	sfile_rclose(r);
+	unlink(path);
+	rmdir(dir);
 	free(want.p);
 	free(got.p);
 	free(in);
