@@ -18,99 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lx_elf.h"
 #include "lx_proc.h"
-
-#define LX_SHEBANG_MAX 256 /* BINPRM_BUF_SIZE */
-#define LX_MAX_PHNUM 128
-
-struct lx_elf {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph[LX_MAX_PHNUM];
-	uint64_t lo, hi; /* page-aligned span of the PT_LOADs (ELF vaddrs) */
-	char interp[256];
-};
-
-static int read_full(int fd, void *buf, size_t n, off_t off)
-{
-	ssize_t r = pread(fd, buf, n, off);
-
-	return r == (ssize_t)n ? 0 : -1;
-}
-
-/* Parse and validate; errno-style result with a reason in msg. */
-static int elf_parse(int fd, const char *path, struct lx_elf *e, char *msg, size_t msgsz)
-{
-	struct stat st;
-	int nload = 0;
-
-	if (fstat(fd, &st) < 0) {
-		snprintf(msg, msgsz, "%s: %s", path, strerror(errno));
-		return errno;
-	}
-	memset(e, 0, sizeof(*e));
-	if (pread(fd, &e->eh, sizeof(e->eh), 0) < 4 || memcmp(e->eh.e_ident, ELFMAG, SELFMAG)) {
-		snprintf(msg, msgsz, "%s: cannot execute binary file: Exec format error", path);
-		return ENOEXEC;
-	}
-	if ((size_t)st.st_size < sizeof(e->eh)) {
-		snprintf(msg, msgsz, "%s: truncated ELF file", path);
-		return ENOEXEC;
-	}
-	if (e->eh.e_ident[EI_CLASS] != ELFCLASS64) {
-		snprintf(msg, msgsz, "%s: cannot execute binary file: 32-bit ELF, not x86-64",
-			 path);
-		return ENOEXEC;
-	}
-	if (e->eh.e_ident[EI_DATA] != ELFDATA2LSB || e->eh.e_machine != EM_X86_64) {
-		snprintf(msg, msgsz,
-			 "%s: cannot execute binary file: ELF for machine %u, not x86-64", path,
-			 e->eh.e_machine);
-		return ENOEXEC;
-	}
-	if (e->eh.e_type != ET_EXEC && e->eh.e_type != ET_DYN) {
-		snprintf(msg, msgsz, "%s: cannot execute binary file: not an executable ELF", path);
-		return ENOEXEC;
-	}
-	if (e->eh.e_phentsize != sizeof(Elf64_Phdr) || e->eh.e_phnum == 0 ||
-	    e->eh.e_phnum > LX_MAX_PHNUM ||
-	    e->eh.e_phoff + (uint64_t)e->eh.e_phnum * sizeof(Elf64_Phdr) > (uint64_t)st.st_size ||
-	    read_full(fd, e->ph, e->eh.e_phnum * sizeof(Elf64_Phdr), (off_t)e->eh.e_phoff)) {
-		snprintf(msg, msgsz, "%s: truncated or bad ELF program headers", path);
-		return ENOEXEC;
-	}
-	e->lo = UINT64_MAX;
-	for (int i = 0; i < e->eh.e_phnum; i++) {
-		const Elf64_Phdr *ph = &e->ph[i];
-
-		if (ph->p_type == PT_INTERP) {
-			if (ph->p_filesz < 2 || ph->p_filesz > sizeof(e->interp) ||
-			    read_full(fd, e->interp, ph->p_filesz, (off_t)ph->p_offset) ||
-			    e->interp[ph->p_filesz - 1]) {
-				snprintf(msg, msgsz, "%s: bad PT_INTERP", path);
-				return ENOEXEC;
-			}
-		}
-		if (ph->p_type != PT_LOAD)
-			continue;
-		if (ph->p_filesz > ph->p_memsz ||
-		    ph->p_offset + ph->p_filesz > (uint64_t)st.st_size ||
-		    (ph->p_offset & (LX_PAGE - 1)) != (ph->p_vaddr & (LX_PAGE - 1)) ||
-		    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr >= (1ull << 46)) {
-			snprintf(msg, msgsz, "%s: truncated or bad ELF segment", path);
-			return ENOEXEC;
-		}
-		nload++;
-		if (lx_page_down(ph->p_vaddr) < e->lo)
-			e->lo = lx_page_down(ph->p_vaddr);
-		if (lx_page_up(ph->p_vaddr + ph->p_memsz) > e->hi)
-			e->hi = lx_page_up(ph->p_vaddr + ph->p_memsz);
-	}
-	if (!nload) {
-		snprintf(msg, msgsz, "%s: no loadable segment", path);
-		return ENOEXEC;
-	}
-	return 0;
-}
 
 /* Open path as an executable the way execve(2) checks it. */
 static int open_exec(const char *path, char *msg, size_t msgsz)
@@ -138,47 +47,6 @@ static int open_exec(const char *path, char *msg, size_t msgsz)
 		return -e;
 	}
 	return fd;
-}
-
-int lx_shebang(const char *path, char *interp, size_t isz, char *arg, size_t asz)
-{
-	char buf[LX_SHEBANG_MAX + 1];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	char *s, *e;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, LX_SHEBANG_MAX);
-	close(fd);
-	if (n < 2 || buf[0] != '#' || buf[1] != '!')
-		return 0;
-	buf[n] = 0;
-	e = strchr(buf, '\n');
-	if (e)
-		*e = 0;
-	else if (n == LX_SHEBANG_MAX)
-		return -ENOEXEC; /* the line does not fit, as in fs/binfmt_script.c */
-	for (s = buf + 2; *s == ' ' || *s == '\t'; s++)
-		;
-	if (!*s)
-		return -ENOEXEC;
-	for (e = s; *e && *e != ' ' && *e != '\t'; e++)
-		;
-	if ((size_t)(e - s) >= isz)
-		return -ENAMETOOLONG;
-	memcpy(interp, s, (size_t)(e - s));
-	interp[e - s] = 0;
-	for (s = e; *s == ' ' || *s == '\t'; s++)
-		;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	if ((size_t)(e - s) >= asz)
-		return -ENAMETOOLONG;
-	memcpy(arg, s, (size_t)(e - s));
-	arg[e - s] = 0;
-	return 1;
 }
 
 /* execve's verdict on path: 0, or a positive errno with msg. */
@@ -216,7 +84,7 @@ static int check_path(const char *path, char *msg, size_t msgsz, int depth)
 		snprintf(msg, msgsz, "%s: out of memory", path);
 		return ENOMEM;
 	}
-	r = elf_parse(fd, path, e, msg, msgsz);
+	r = lx_elf_parse(fd, path, e, msg, msgsz);
 	close(fd);
 	if (!r && e->interp[0]) {
 		struct lx_elf *ie = malloc(sizeof(*ie));
@@ -228,7 +96,7 @@ static int check_path(const char *path, char *msg, size_t msgsz, int depth)
 			snprintf(msg, msgsz, "%s: interpreter %s: %s", path, e->interp,
 				 strerror(r));
 		} else {
-			r = elf_parse(fd, e->interp, ie, imsg, sizeof(imsg));
+			r = lx_elf_parse(fd, e->interp, ie, imsg, sizeof(imsg));
 			if (r)
 				snprintf(msg, msgsz, "%s: interpreter %s", path, imsg);
 			close(fd);
@@ -291,7 +159,7 @@ void lx_image_note_mmap(struct lx_proc *p, uint64_t addr, uint64_t len, int fd, 
 	if (n > 0) {
 		path[n] = 0;
 		/* a loader maps the whole span of the object first */
-		if (!elf_parse(fd, path, e, msg, sizeof(msg)) && len >= e->hi - e->lo)
+		if (!lx_elf_parse(fd, path, e, msg, sizeof(msg)) && len >= e->hi - e->lo)
 			lx_image_add(p, path, addr, addr + (e->hi - e->lo),
 				     e->eh.e_type == ET_DYN ? addr - e->lo : 0);
 	}
@@ -373,7 +241,7 @@ int lx_elf_load(struct lx_proc *p, const char *path, struct lx_loaded *out, char
 		r = -fd;
 		goto done;
 	}
-	r = elf_parse(fd, path, e, msg, msgsz);
+	r = lx_elf_parse(fd, path, e, msg, msgsz);
 	if (r)
 		goto done;
 	if (e->interp[0]) {
@@ -382,7 +250,7 @@ int lx_elf_load(struct lx_proc *p, const char *path, struct lx_loaded *out, char
 			r = -ifd;
 			goto done;
 		}
-		r = elf_parse(ifd, e->interp, ie, msg, msgsz);
+		r = lx_elf_parse(ifd, e->interp, ie, msg, msgsz);
 		if (r)
 			goto done;
 	}

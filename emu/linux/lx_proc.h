@@ -137,8 +137,6 @@ void lx_image_add(struct lx_proc *p, const char *path, uint64_t start, uint64_t 
 /* After a file-backed guest mmap at addr of fd at offset off: record it when
  * the file is an ELF object. */
 void lx_image_note_mmap(struct lx_proc *p, uint64_t addr, uint64_t len, int fd, uint64_t off);
-/* Resolve a #! script: on success path/argv are replaced (malloc'd argv). */
-int lx_shebang(const char *path, char *interp, size_t isz, char *arg, size_t asz);
 
 /* mem.c: memory syscalls */
 long lx_sys_mmap(struct lx_proc *p, uint64_t addr, uint64_t len, int prot, int flags, int fd,

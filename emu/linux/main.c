@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "lx_elf.h"
 #include "lx_proc.h"
 
 #define LX_QUANTUM 100000  /* instructions per turn when several threads run */
