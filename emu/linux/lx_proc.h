@@ -147,8 +147,8 @@ long lx_sys_mremap(struct lx_proc *p, uint64_t old, uint64_t olen, uint64_t nlen
 		   uint64_t naddr);
 long lx_sys_brk(struct lx_proc *p, uint64_t addr);
 /* madvise, mseal, remap_file_pages (nr): on guest memory only */
-long lx_sys_range(struct lx_proc *p, long nr, uint64_t addr, uint64_t len, uint64_t a2,
-		  uint64_t a3, uint64_t a4);
+long lx_sys_range(struct lx_proc *p, long nr, uint64_t addr, uint64_t len, uint64_t a2, uint64_t a3,
+		  uint64_t a4);
 long lx_sys_shmat(struct lx_proc *p, int id, uint64_t addr, int flags);
 long lx_sys_shmdt(struct lx_proc *p, uint64_t addr);
 /* Map anonymous memory for the loader/stack at exactly addr. */

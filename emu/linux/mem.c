@@ -333,8 +333,8 @@ move:;
  * Elsewhere the range is vpmu's (MADV_DONTNEED would zero its heap,
  * MADV_DONTFORK take it from a guest fork) or unmapped: the guest gets
  * the kernel's answer for unmapped memory. */
-long lx_sys_range(struct lx_proc *p, long nr, uint64_t addr, uint64_t len, uint64_t a2,
-		  uint64_t a3, uint64_t a4)
+long lx_sys_range(struct lx_proc *p, long nr, uint64_t addr, uint64_t len, uint64_t a2, uint64_t a3,
+		  uint64_t a4)
 {
 	uint64_t end = lx_page_up(addr + len);
 
