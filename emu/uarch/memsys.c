@@ -81,9 +81,14 @@ static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	uint64_t clocks = (bytes + per - 1) / (per ? per : 1);
 	uint64_t xfer = clocks * (mc->bus_ratio ? mc->bus_ratio : 1);
 
-	if (ms->bus_free + xfer > ready)
-		ready = ms->bus_free + xfer;
-	ms->bus_free = ready;
+	/* Wrong-path requests are counted but do not reserve the bus: issued
+	 * out of order ahead of the real path, they would push its next-free
+	 * time without bound. */
+	if (!r->spec) {
+		if (ms->bus_free + xfer > ready)
+			ready = ms->bus_free + xfer;
+		ms->bus_free = ready;
+	}
 	uarch_count(ms->cnt, r, ev, 1);
 	uarch_count(ms->cnt, r, UARCH_EV_BUS_DATA_CYCLES, clocks);
 	uarch_count(ms->cnt, r, UARCH_EV_BUS_ADDR_CYCLES, mc->addr_cycles);
@@ -215,10 +220,15 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 	    (!ms->t[UARCH_DTLB] || addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
 		return now + ms->m->cache[ms->order[0]].latency; /* same line again */
 	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
-	for (uint64_t a = addr & ~(uint64_t)(line - 1); a <= last; a += line) {
+	if (last < addr)
+		last = ~0ull; /* wraps at the top of the address space: stop there */
+	for (uint64_t a = addr & ~(uint64_t)(line - 1), nl = ((last - a) >> ms->l1_shift) + 1; nl;
+	     nl--, a += line) {
 		uint64_t t = now, got;
-		if (ms->ndata && uarch_cache_probe(ms->c[ms->order[0]], a)) {
+		if (r->spec || (ms->ndata && uarch_cache_probe(ms->c[ms->order[0]], a))) {
+			/* (wrong-path loads take no miss-status register either) */
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
+			*l1miss |= lvl > 0;
 		} else {
 			int slot;
 			t = mshr_take(ms, t, &slot);
@@ -246,7 +256,10 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
 	if (!ms->ndata)
 		return now;
-	for (uint64_t a = addr & ~(uint64_t)(line - 1); a <= last; a += line) {
+	if (last < addr)
+		last = ~0ull;
+	for (uint64_t a = addr & ~(uint64_t)(line - 1), nl = ((last - a) >> ms->l1_shift) + 1; nl;
+	     nl--, a += line) {
 		const struct uarch_cache_cfg *l1 = &ms->m->cache[ms->order[0]];
 		int through = l1->write == UARCH_WT_ALLOC || l1->write == UARCH_WT_NOALLOC;
 		int alloc = l1->write == UARCH_WB_ALLOC || l1->write == UARCH_WT_ALLOC;

@@ -64,6 +64,7 @@ struct uarch {
 	struct cal *cal; /* [UARCH_NUCLASS] */
 	int nthreads;
 	unsigned rob; /* per-thread share */
+	struct x86_cpu scratch; /* registers of a mispredicted path */
 	struct uth th[2];
 };
 
@@ -348,6 +349,101 @@ static uint64_t retire_at(struct uarch *u, struct uth *t, int th, uint64_t ready
 	return r;
 }
 
+/* Whether a wrong-path instruction can be evaluated on a scratch copy of
+ * the registers: integer register-only work (address arithmetic), which
+ * cannot fault and touches nothing outside the cpu. */
+static int evaluable(const struct x86_insn *i)
+{
+	if (i->mact || i->imp || i->flags & (X86_I_LOCK | X86_I_REP | X86_I_REPNE))
+		return 0;
+	if (i->xclass != X86_XC_INT && i->xclass != X86_XC_MOVE && i->xclass != X86_XC_SHIFT &&
+	    i->xclass != X86_XC_IMUL)
+		return 0;
+	for (int k = 0; k < i->nops; k++)
+		if (i->op[k].kind != X86_OP_GPR && i->op[k].kind != X86_OP_GPR8H &&
+		    i->op[k].kind != X86_OP_IMM)
+			return 0;
+	return i->wr & ~(0xffffull | X86_DEP_FLAGS) ? 0 : 1;
+}
+
+/* The front end down a mispredicted path, from cycle from until the branch
+ * resolves at until: instructions are fetched (I-cache and ITLB effects)
+ * and their loads issued to the memory system, with real cache and TLB
+ * effects.  Integer register arithmetic is evaluated on a scratch copy of
+ * the registers (as they are at the branch), so addresses formed on the
+ * path are known; loaded values are not (nothing reads memory), so what
+ * depends on them is skipped.  Nothing architectural happens, nothing
+ * faults, the predictors are not trained; the µops count as speculative.
+ * The walk follows decoded code only (never decodes), falls through
+ * blocks, takes direct jumps and stops at other branches. */
+static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_trace *tr,
+		       uint64_t pc, uint64_t from, uint64_t until)
+{
+	const struct uarch_core_cfg *cc = &u->m.core;
+	unsigned width = cc->fetch ? cc->fetch : 1, max = u->rob < 128 ? u->rob : 128, n = 0;
+	unsigned shift = u->m.cache[UARCH_L1I].line ? (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) : 6;
+	uint64_t unknown = 0, iline = ~0ull;
+	struct uarch_req r = { th, t->kernel, 1 };
+	struct x86_counts scratch_cnt = { 0 };
+	struct x86_cpu *s = &u->scratch;
+
+	if (!tr->cpu)
+		return;
+	*s = *tr->cpu;
+	s->jb = NULL;
+	s->cnt = &scratch_cnt;
+	s->trace = NULL;
+	s->syscall = NULL;
+	while (n < max) {
+		const struct x86_block *b = x86_cache_peek(s->cache, pc);
+		if (!b)
+			return;
+		for (uint32_t k = 0; k < b->ninsn && n < max; k++, n++) {
+			const struct x86_insn *i = &b->insn[k];
+			uint64_t when = from + n / width;
+			int miss;
+
+			if (when >= until)
+				return;
+			if (i->pc >> shift != iline) {
+				iline = i->pc >> shift;
+				uarch_mem_fetch(&u->ms, &r, i->pc, when);
+			}
+			count(u, t, th, UARCH_EV_UOPS_SPEC, 1);
+			if ((i->mact & 1) && !(addr_deps(i) & unknown)) {
+				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) + (uint64_t)i->disp;
+				unsigned size = 8;
+				if (i->asz == 4)
+					a = (uint32_t)a;
+				a += s->seg_base[i->seg];
+				for (int o = 0; o < i->nops; o++)
+					if (i->op[o].kind == X86_OP_MEM && i->op[o].size)
+						size = i->op[o].size;
+				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
+				count(u, t, th, UARCH_EV_UOPS_SPEC, 1);
+				if (miss)
+					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1);
+			}
+			if (evaluable(i) && !(i->rd & unknown)) {
+				s->cur = i;
+				i->fn(s, i);
+				unknown &= ~i->wr;
+			} else {
+				unknown |= i->wr;
+			}
+			if (is_branch(i->xclass)) {
+				if (i->xclass != X86_XC_JMP)
+					return;
+				pc = (uint64_t)i->imm;
+				n++;
+				goto next_block;
+			}
+		}
+		pc = b->end;
+next_block:;
+	}
+}
+
 void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
@@ -504,9 +600,12 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	if (++t->unflushed >= FLUSH_EVERY)
 		flush(u, th);
 	if (mispredict) {
-		/* the front end restarts once the branch resolves */
+		/* the front end went down the predicted path until the branch
+		 * resolved, then restarts on the right one */
 		unsigned pen = u->m.bp.penalty, depth = cc->depth;
 		uint64_t restart = branch_done + (pen > depth ? pen - depth : 1);
+
+		wrong_path(u, t, th, tr, pred.target, f + 1, branch_done);
 		if (restart > t->fetch) {
 			t->fetch = restart;
 			t->fetched = 0;

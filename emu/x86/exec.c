@@ -217,6 +217,16 @@ static struct x86_block *build(struct x86_cache *cc, uint64_t pc)
 	return b;
 }
 
+const struct x86_block *x86_cache_peek(const struct x86_cache *cc, uint64_t pc)
+{
+	if (cc->flush_pending)
+		return NULL;
+	for (const struct x86_block *b = cc->hash[hash_pc(pc)]; b; b = b->hnext)
+		if (b->pc == pc)
+			return b;
+	return NULL;
+}
+
 static inline struct x86_block *lookup(struct x86_cache *cc, uint64_t pc)
 {
 	for (struct x86_block *b = cc->hash[hash_pc(pc)]; b; b = b->hnext)
@@ -343,7 +353,7 @@ void x86_count_current_block(struct x86_cpu *c)
 		/* timed mode counts after each instruction: only the one
 		 * that ends the process (exit, exec) is missing */
 		if (c->cur) {
-			struct x86_trace t = { .i = c->cur, .next = c->cur->pc + c->cur->len };
+			struct x86_trace t = { .i = c->cur, .cpu = c, .next = c->cur->pc + c->cur->len };
 
 			c->cnt->insns++;
 			c->cnt->loads += !!(c->cur->flags & X86_I_LOAD);
@@ -502,6 +512,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			if (i->imp)
 				implicit_accesses(c, i, &rb, &t);
 			t.i = i;
+			t.cpu = c;
 			t.taken = cnt->taken != taken0;
 			t.next = i + 1 < e ? i->pc + i->len : c->rip;
 			/* counted before the report, so the model sees the count
@@ -528,7 +539,9 @@ enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget)
 	c->jb = &jb;
 	how = setjmp(jb);
 	if (how) {
-		account_partial(c);
+		/* (timed mode counts each instruction as it completes) */
+		if (!c->trace)
+			account_partial(c);
 		why = how == JUMP_UNSUPPORTED ? X86_EXIT_UNSUPPORTED : X86_EXIT_FAULT;
 	} else {
 		why = c->trace ? run_blocks_timed(c, budget) : run_blocks(c, budget);

@@ -164,6 +164,9 @@ enum {
 /* One retired instruction as timed mode reports it (cpu->trace). */
 struct x86_trace {
 	const struct x86_insn *i;
+	const struct x86_cpu *cpu; /* state after the instruction (the timing
+				    * model's front end reads registers and
+				    * decoded code on a mispredicted path) */
 	uint64_t next;     /* address of the next instruction executed */
 	uint64_t addr[2];  /* data accesses: explicit operand, or implicit ones */
 	uint32_t size[2];  /* bytes; a rep string op: all its iterations */
@@ -250,6 +253,9 @@ void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_
 /* Forget every decoded block (code was written or unmapped).  Safe to call
  * from a signal handler or a hook: the flush happens at the next block. */
 void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len);
+/* The decoded block starting at pc, if there is one (never decodes: a
+ * timing model following a mispredicted path must not touch memory). */
+const struct x86_block *x86_cache_peek(const struct x86_cache *cc, uint64_t pc);
 /* Whether any decoded block overlaps [addr, addr+len). */
 int x86_cache_has_code(struct x86_cache *cc, uint64_t addr, uint64_t len);
 

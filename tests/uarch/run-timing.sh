@@ -10,6 +10,8 @@
 #     of l1_miss lose combined throughput;
 #   - branch predictors on guest programs: an alternating branch defeats a
 #     2-bit counter and not gshare;
+#   - wrong-path execution: loads shadowed by a mispredicted branch miss
+#     the cache speculatively far more often than retired loads do;
 #   - the same run twice gives identical counts.
 # Every figure comes from the difference of two runs that differ only in
 # the length of the timed loop, so start-up costs cancel exactly.
@@ -171,6 +173,19 @@ predictors() {
 	fi
 }
 
+# wrong-path execution: loads in the shadow of a mispredicted branch miss
+# the cache without retiring (the seed's point about speculative counts)
+shadow() {
+	stat "$WORK/a" -a p4 "$PROGS/ua_shadow" 200000 || { bad shadow "vpmu failed"; return; }
+	local ret=$(ev L1-dcache-load-misses "$WORK/a") spec=$(ev L1-dcache-load-misses-spec "$WORK/a")
+	local wp=$(ev uops-spec "$WORK/a")
+	if [ "$wp" -gt 0 ] && [ "$spec" -gt $((ret * 13 / 10)) ]; then
+		ok shadow "L1 load misses: $ret retired, $spec with the wrong path; $wp wrong-path µops"
+	else
+		bad shadow "L1 load misses: $ret retired, $spec with the wrong path; $wp wrong-path µops"
+	fi
+}
+
 determinism() {
 	stat "$WORK/a" -a p4 "$PROGS/ua_chase" 262144 10000 && stat "$WORK/b" -a p4 "$PROGS/ua_chase" 262144 10000 || {
 		bad determinism "vpmu failed"
@@ -189,6 +204,7 @@ done
 fpadd
 smt
 predictors
+shadow
 determinism
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $failn failed"
