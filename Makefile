@@ -5,6 +5,7 @@
 #   make example         build and run `vpmu stat` on tests/progs/example.c
 #   make install PREFIX=/usr/local   binary and man pages
 #   make bench           scripts/bench.sh
+#   make fuzz            every libFuzzer harness, FUZZ_SECONDS (300) each
 #   make lint            clang-format (check mode), cppcheck, mandoc -Tlint
 #   make clean
 #
@@ -69,7 +70,7 @@ prog_ldmode = $(strip \
 	$(if $(filter %_static,$1),-static -pthread -lm,-pthread -lm))))
 prog_extra = $$(sed -n 's/.*vpmu-cflags:[[:space:]]*//p' $1 | sed 's/[[:space:]]*\*\/.*//')
 
-.PHONY: all deps check unit progs example install bench lint clean
+.PHONY: all deps check unit progs example install bench fuzz lint clean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vpmu $(if $(filter build,$(BUILD)),vpmu)
@@ -160,6 +161,11 @@ check: all unit progs $(DIFF_BIN)
 
 example: all $(BUILD)/progs/example
 	$(BUILD)/vpmu stat $(BUILD)/progs/example
+
+# libFuzzer harnesses tests/fuzz/fuzz_*.c (make check runs each briefly)
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	@BUILD=$(BUILD) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 bench: all $(BUILD)/progs/bench_qsort
 	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \

@@ -10,6 +10,7 @@ PKGS="
 build-essential pkg-config
 libzydis-dev libdw-dev libelf-dev libunwind-dev zlib1g-dev libcmocka-dev
 mandoc man-db cppcheck clang-format valgrind python3
+clang libclang-rt-14-dev binutils
 coreutils gzip bzip2 grep sed gawk tar findutils sqlite3 perl lua5.4 xz-utils file
 "
 

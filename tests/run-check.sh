@@ -77,6 +77,9 @@ done
 if [ -x tests/diff/run.sh ]; then
 	run "diff" 900 tests/diff/run.sh
 fi
+if [ -x scripts/fuzz.sh ]; then
+	run "fuzz" 600 scripts/fuzz.sh 10
+fi
 if [ -x tests/uarch/run.sh ]; then
 	run "uarch/cachegrind" 600 tests/uarch/run.sh "$BUILD"
 fi
