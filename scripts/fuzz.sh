@@ -12,8 +12,9 @@
 #   $BUILD/fuzz/fuzz_NAME FILE
 #
 # What a harness is built from, in this order:
-#   - lines `fuzz-sources: FILES`, `fuzz-libs: FLAGS`, `fuzz-options: FLAGS`
-#     anywhere in the harness (its header comment);
+#   - lines `fuzz-sources: FILES` (globs allowed), `fuzz-libs: FLAGS`,
+#     `fuzz-options: FLAGS` (libFuzzer's) and `fuzz-sanitize: FLAGS` (instead
+#     of -fsanitize=fuzzer,address,undefined) anywhere in the harness;
 #   - otherwise the .c files named on the `clang ...` command line of its
 #     header comment, and that comment's -max_len option.
 #
@@ -74,13 +75,15 @@ for h in "${harnesses[@]}"; do
 	srcs=$(field "$h" sources)
 	libs=$(field "$h" libs)
 	opts=$(field "$h" options)
+	san=$(field "$h" sanitize)
+	san=${san:--fsanitize=fuzzer,address,undefined}
 	if [ -z "$srcs" ]; then
 		srcs=$(comment_sources "$h" | tr '\n' ' ')
 		libs=${libs:-}
 		opts=${opts:-$(grep -o -- '-max_len=[0-9]*' "$h" | head -n1)}
 	fi
 	# shellcheck disable=SC2086 # word splitting (and globs) intended
-	if ! "$CC" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
+	if ! "$CC" -std=gnu11 -g -O1 $san -I. \
 		-o "$bin" "$h" $srcs $libs >"$log" 2>&1; then
 		sed 's/^/    | /' "$log" | tail -n 20
 		echo "fuzz_$name: build failed: 0 passed, 1 failed"

@@ -47,7 +47,7 @@ struct lx_slot {
 	int32_t status; /* exit status, or the signal number when KILLED */
 	int32_t nimages, nnosys;
 	struct x86_counts cnt;	/* summed over the process's threads */
-	struct uarch_counts ev;	/* timing-model events (timed runs) */
+	struct uarch_counts ev; /* timing-model events (timed runs) */
 	struct x86_fault fault; /* for KILLED by a guest fault, and UNSUPPORTED */
 	struct lx_image image[LX_MAX_IMAGES];
 	struct {
@@ -58,10 +58,10 @@ struct lx_slot {
 struct lx_shared {
 	uint32_t magic, nslots;
 	volatile uint32_t next; /* next free slot, taken with an atomic add */
-	int32_t timed;  /* run the timing model */
-	int32_t smt;    /* guest threads run on the two logical processors */
-	char arch[16];  /* machine name (emu/uarch/params.h) */
-	char set[1024]; /* --set overrides, applied to it */
+	int32_t timed;		/* run the timing model */
+	int32_t smt;		/* guest threads run on the two logical processors */
+	char arch[16];		/* machine name (emu/uarch/params.h) */
+	char set[1024];		/* --set overrides, applied to it */
 	struct lx_slot slot[LX_MAX_SLOTS];
 };
 

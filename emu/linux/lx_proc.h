@@ -50,7 +50,7 @@ struct lx_thread {
 	struct x86_cpu cpu;
 	struct lx_proc *p;
 	int tid;
-	int lp; /* logical processor it runs on (0; 0 or 1 with --smt) */
+	int lp;		     /* logical processor it runs on (0; 0 or 1 with --smt) */
 	int state;	     /* enum lx_tstate */
 	uint64_t blocked;    /* guest signal mask */
 	struct lx_sigq pend; /* thread-directed (tgkill) */

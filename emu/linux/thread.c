@@ -395,7 +395,8 @@ void lx_schedule(struct lx_proc *p, int rotate)
 			if (t->state != LX_T_RUN)
 				continue;
 			nrun++;
-			if (best < 0 || uarch_now(p->uarch, t->lp) < uarch_now(p->uarch, p->th[best]->lp))
+			if (best < 0 ||
+			    uarch_now(p->uarch, t->lp) < uarch_now(p->uarch, p->th[best]->lp))
 				best = i;
 		}
 		uarch_set_threads(p->uarch, nrun > 1 ? 2 : 1);

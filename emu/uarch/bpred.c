@@ -317,8 +317,8 @@ static void bp_tgt_predict(const struct uarch_bp *bp, int t, uint64_t pc, enum u
 	}
 }
 
-void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next,
-		      uint64_t target, enum uarch_br kind, struct uarch_bp_pred *p)
+void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next, uint64_t target,
+		      enum uarch_br kind, struct uarch_bp_pred *p)
 {
 	int t = thread & (BP_THREADS - 1);
 

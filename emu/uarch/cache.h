@@ -11,28 +11,28 @@
 #include "uarch.h"
 
 struct uarch_cache_cfg {
-	uint32_t size;    /* bytes */
-	uint32_t assoc;   /* ways; 0 = fully associative */
-	uint32_t line;    /* bytes per line (power of two) */
-	uint32_t sector;  /* bytes per sector; == line when not sectored */
-	uint8_t repl;     /* enum uarch_repl */
-	uint8_t write;    /* enum uarch_wpol */
+	uint32_t size;	   /* bytes */
+	uint32_t assoc;	   /* ways; 0 = fully associative */
+	uint32_t line;	   /* bytes per line (power of two) */
+	uint32_t sector;   /* bytes per sector; == line when not sectored */
+	uint8_t repl;	   /* enum uarch_repl */
+	uint8_t write;	   /* enum uarch_wpol */
 	uint8_t inclusive; /* evictions back-invalidate the levels above */
-	uint8_t classify; /* keep the shadow structures for miss classes */
-	uint16_t latency; /* load-to-use cycles on a hit */
-	uint16_t ports;   /* accesses per cycle */
+	uint8_t classify;  /* keep the shadow structures for miss classes */
+	uint16_t latency;  /* load-to-use cycles on a hit */
+	uint16_t ports;	   /* accesses per cycle */
 };
 
 struct uarch_cache;
 
 /* What one access did. */
 struct uarch_cache_res {
-	uint8_t hit;        /* line and sector present */
+	uint8_t hit;	     /* line and sector present */
 	uint8_t sector_miss; /* line present, sector not (sectored caches) */
-	uint8_t miss_class; /* enum uarch_miss (UARCH_HIT on a hit; needs cfg.classify) */
-	uint8_t evicted;    /* a valid line was replaced */
-	uint8_t dirty;      /* ... and it was dirty: a write-back is due */
-	uint64_t victim;    /* line address of the replaced line */
+	uint8_t miss_class;  /* enum uarch_miss (UARCH_HIT on a hit; needs cfg.classify) */
+	uint8_t evicted;     /* a valid line was replaced */
+	uint8_t dirty;	     /* ... and it was dirty: a write-back is due */
+	uint64_t victim;     /* line address of the replaced line */
 };
 
 struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t seed);

@@ -7,58 +7,59 @@
 
 #include <stdint.h>
 
-#define UARCH_EVENTS(X)                                                                  \
-	X(CYCLES, "cycles", "core cycles")                                              \
-	X(INSNS, "instructions", "instructions retired")                                \
-	X(UOPS, "uops", "µops retired")                                                 \
-	X(UOPS_SPEC, "uops-spec", "µops executed on a mispredicted path (never retired)") \
-	X(BRANCHES, "branches", "branches retired")                                     \
-	X(BR_TAKEN, "branches-taken", "taken branches retired")                         \
-	X(BR_MISP, "branch-misses", "mispredicted branches retired")                    \
-	X(BR_COND, "branches-cond", "conditional branches retired")                     \
-	X(BR_COND_MISP, "branch-misses-cond", "mispredicted conditional branches retired") \
-	X(BR_IND, "branches-indirect", "indirect jumps and calls retired")              \
-	X(BR_CALL, "calls", "calls retired")                                            \
-	X(BR_RET, "returns", "returns retired")                                         \
-	X(BR_RET_MISP, "return-misses", "mispredicted returns retired")                 \
-	X(BTB_MISS, "btb-misses", "taken branches whose target the BTB did not hold")   \
-	X(LOADS, "loads", "load µops retired")                                          \
-	X(STORES, "stores", "store µops retired")                                       \
-	X(L1D_LD_MISS, "L1-dcache-load-misses", "retired loads that missed the L1 data cache") \
-	X(L1D_LD_MISS_SPEC, "L1-dcache-load-misses-spec", "loads that missed the L1 data cache, wrong path included") \
-	X(L1D_ST_MISS, "L1-dcache-store-misses", "stores that missed the L1 data cache") \
-	X(L1I_ACCESS, "L1-icache-loads", "instruction-cache (or trace-cache) lookups")   \
-	X(L1I_MISS, "L1-icache-load-misses", "instruction-cache (or trace-cache) misses") \
-	X(L2_ACCESS, "l2-references", "accesses to the second-level cache")             \
-	X(L2_MISS, "l2-misses", "second-level cache misses")                            \
-	X(L3_ACCESS, "l3-references", "accesses to the third-level cache")              \
-	X(L3_MISS, "l3-misses", "third-level cache misses")                             \
-	X(LLC_ACCESS, "cache-references", "accesses to the last-level cache")           \
-	X(LLC_MISS, "cache-misses", "last-level cache misses")                          \
-	X(DTLB_MISS, "dTLB-load-misses", "data TLB misses")                             \
-	X(ITLB_MISS, "iTLB-load-misses", "instruction TLB misses")                      \
-	X(WRITEBACKS, "writebacks", "dirty lines written back from the last-level cache") \
-	X(BUS_BRL, "bus-read-line", "bus read-line transactions (BRL)")                 \
-	X(BUS_BRIL, "bus-read-invalidate", "bus read-invalidate-line transactions (BRIL)") \
-	X(BUS_BWL, "bus-write-line", "bus write-line transactions (BWL, write-backs)")   \
-	X(BUS_BRP, "bus-read-partial", "bus partial reads (BRP)")                       \
-	X(BUS_BWP, "bus-write-partial", "bus partial writes (BWP)")                     \
-	X(BUS_IO, "bus-io", "bus transactions for I/O (data moved by syscalls)")        \
-	X(BUS_DATA_CYCLES, "bus-data-cycles", "bus clocks carrying data")               \
-	X(BUS_ADDR_CYCLES, "bus-addr-cycles", "bus clocks carrying addresses")          \
-	X(MEM_READ_LAT, "mem-read-latency", "sum of memory read latencies, cycles")     \
-	X(MEM_READS, "mem-reads", "memory reads (line fills from memory)")              \
-	X(REPLAYS, "replays", "µops re-executed because a load they depended on missed") \
-	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry") \
+#define UARCH_EVENTS(X)                                                                          \
+	X(CYCLES, "cycles", "core cycles")                                                       \
+	X(INSNS, "instructions", "instructions retired")                                         \
+	X(UOPS, "uops", "µops retired")                                                          \
+	X(UOPS_SPEC, "uops-spec", "µops executed on a mispredicted path (never retired)")        \
+	X(BRANCHES, "branches", "branches retired")                                              \
+	X(BR_TAKEN, "branches-taken", "taken branches retired")                                  \
+	X(BR_MISP, "branch-misses", "mispredicted branches retired")                             \
+	X(BR_COND, "branches-cond", "conditional branches retired")                              \
+	X(BR_COND_MISP, "branch-misses-cond", "mispredicted conditional branches retired")       \
+	X(BR_IND, "branches-indirect", "indirect jumps and calls retired")                       \
+	X(BR_CALL, "calls", "calls retired")                                                     \
+	X(BR_RET, "returns", "returns retired")                                                  \
+	X(BR_RET_MISP, "return-misses", "mispredicted returns retired")                          \
+	X(BTB_MISS, "btb-misses", "taken branches whose target the BTB did not hold")            \
+	X(LOADS, "loads", "load µops retired")                                                   \
+	X(STORES, "stores", "store µops retired")                                                \
+	X(L1D_LD_MISS, "L1-dcache-load-misses", "retired loads that missed the L1 data cache")   \
+	X(L1D_LD_MISS_SPEC, "L1-dcache-load-misses-spec",                                        \
+	  "loads that missed the L1 data cache, wrong path included")                            \
+	X(L1D_ST_MISS, "L1-dcache-store-misses", "stores that missed the L1 data cache")         \
+	X(L1I_ACCESS, "L1-icache-loads", "instruction-cache (or trace-cache) lookups")           \
+	X(L1I_MISS, "L1-icache-load-misses", "instruction-cache (or trace-cache) misses")        \
+	X(L2_ACCESS, "l2-references", "accesses to the second-level cache")                      \
+	X(L2_MISS, "l2-misses", "second-level cache misses")                                     \
+	X(L3_ACCESS, "l3-references", "accesses to the third-level cache")                       \
+	X(L3_MISS, "l3-misses", "third-level cache misses")                                      \
+	X(LLC_ACCESS, "cache-references", "accesses to the last-level cache")                    \
+	X(LLC_MISS, "cache-misses", "last-level cache misses")                                   \
+	X(DTLB_MISS, "dTLB-load-misses", "data TLB misses")                                      \
+	X(ITLB_MISS, "iTLB-load-misses", "instruction TLB misses")                               \
+	X(WRITEBACKS, "writebacks", "dirty lines written back from the last-level cache")        \
+	X(BUS_BRL, "bus-read-line", "bus read-line transactions (BRL)")                          \
+	X(BUS_BRIL, "bus-read-invalidate", "bus read-invalidate-line transactions (BRIL)")       \
+	X(BUS_BWL, "bus-write-line", "bus write-line transactions (BWL, write-backs)")           \
+	X(BUS_BRP, "bus-read-partial", "bus partial reads (BRP)")                                \
+	X(BUS_BWP, "bus-write-partial", "bus partial writes (BWP)")                              \
+	X(BUS_IO, "bus-io", "bus transactions for I/O (data moved by syscalls)")                 \
+	X(BUS_DATA_CYCLES, "bus-data-cycles", "bus clocks carrying data")                        \
+	X(BUS_ADDR_CYCLES, "bus-addr-cycles", "bus clocks carrying addresses")                   \
+	X(MEM_READ_LAT, "mem-read-latency", "sum of memory read latencies, cycles")              \
+	X(MEM_READS, "mem-reads", "memory reads (line fills from memory)")                       \
+	X(REPLAYS, "replays", "µops re-executed because a load they depended on missed")         \
+	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry")      \
 	X(STALL_FETCH, "stall-fetch", "cycles the front end waited on instruction fetch misses") \
-	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                  \
+	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                            \
 	X(SYSCALLS, "syscalls", "system calls")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,
 	UARCH_EVENTS(UARCH_EV_ENUM)
 #undef UARCH_EV_ENUM
-	UARCH_NEV
+		UARCH_NEV
 };
 
 /* [event][logical processor][privilege: 0 user, 1 kernel] */

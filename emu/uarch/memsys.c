@@ -66,10 +66,12 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 }
 
 static const unsigned level_access_ev[UARCH_NCACHE] = {
-	[UARCH_L2] = UARCH_EV_L2_ACCESS, [UARCH_L3] = UARCH_EV_L3_ACCESS,
+	[UARCH_L2] = UARCH_EV_L2_ACCESS,
+	[UARCH_L3] = UARCH_EV_L3_ACCESS,
 };
 static const unsigned level_miss_ev[UARCH_NCACHE] = {
-	[UARCH_L2] = UARCH_EV_L2_MISS, [UARCH_L3] = UARCH_EV_L3_MISS,
+	[UARCH_L2] = UARCH_EV_L2_MISS,
+	[UARCH_L3] = UARCH_EV_L3_MISS,
 };
 
 /* A line travels over the bus at cycle now: returns its arrival. */
@@ -107,8 +109,8 @@ static uint64_t from_memory(struct uarch_memsys *ms, const struct uarch_req *r, 
 }
 
 /* Write a dirty victim of level index li to the next level (or memory). */
-static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int li,
-		       uint64_t victim, uint64_t t)
+static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int li, uint64_t victim,
+		       uint64_t t)
 {
 	struct uarch_cache_res res;
 	for (int k = li + 1; k < ms->ndata; k++) {

@@ -17,10 +17,10 @@ struct uarch_memsys {
 	const struct uarch_machine *m;
 	struct uarch_cache *c[UARCH_NCACHE];
 	struct uarch_tlb *t[UARCH_NTLB];
-	int ndata;            /* data-side levels in order: l1d, l2, l3, l4 present */
+	int ndata; /* data-side levels in order: l1d, l2, l3, l4 present */
 	int order[UARCH_NCACHE];
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
-	uint64_t bus_free;    /* first cycle the data bus is idle */
+	uint64_t bus_free;	       /* first cycle the data bus is idle */
 	/* The line the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */
 	uint64_t l1_last;

@@ -17,10 +17,10 @@
 #include "memsys.h"
 #include "model.h"
 
-#define NDEP 36   /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
-#define SQ 64     /* store-forwarding table: recent stores by 8-byte chunk */
+#define NDEP 36 /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
+#define SQ 64	/* store-forwarding table: recent stores by 8-byte chunk */
 #define FLUSH_EVERY 65536
-#define CAL 4096  /* cycles of execution-unit reservations remembered */
+#define CAL 4096 /* cycles of execution-unit reservations remembered */
 
 /* Which cycles a class of units is busy: with two logical processors each
  * running ahead of the other by up to a block, a µop may take a unit in a
@@ -31,17 +31,17 @@ struct cal {
 };
 
 struct uth {
-	uint64_t fetch;   /* cycle the next instruction is fetched */
+	uint64_t fetch;	  /* cycle the next instruction is fetched */
 	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
-	uint64_t iline;   /* line of the last fetch */
+	uint64_t iline;	  /* line of the last fetch */
 	uint64_t ready[NDEP];
 	uint8_t tainted[NDEP]; /* produced by a load that missed L1 (P4 replay) */
-	uint64_t *robq;   /* retire cycle of the last rob µops, a ring */
+	uint64_t *robq;	       /* retire cycle of the last rob µops, a ring */
 	uint64_t nuop;
-	unsigned robi;    /* nuop modulo the window */
+	unsigned robi;	  /* nuop modulo the window */
 	uint64_t retire;  /* cycle the last µop retired */
 	uint32_t rcount;  /* µops retired in that cycle */
-	uint64_t issue;   /* in-order cores: cycle of the last issue */
+	uint64_t issue;	  /* in-order cores: cycle of the last issue */
 	uint32_t icount;  /* µops issued in that cycle */
 	uint64_t counted; /* cycles already added to CYCLES */
 	int kernel;
@@ -63,7 +63,7 @@ struct uarch {
 	struct uarch_counts *cnt;
 	struct cal *cal; /* [UARCH_NUCLASS] */
 	int nthreads;
-	unsigned rob; /* per-thread share */
+	unsigned rob;		/* per-thread share */
 	struct x86_cpu scratch; /* registers of a mispredicted path */
 	struct uth th[2];
 };
@@ -178,26 +178,37 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 /* A µop to schedule. */
 struct uop {
 	uint8_t cls;
-	uint8_t kind;   /* U_OP, U_LOAD, U_STA, U_STD */
-	uint8_t mem;    /* trace access index for loads and stores */
-	uint64_t src;   /* dependency bits read */
-	uint64_t dst;   /* dependency bits written */
-	int prev;       /* also waits for this earlier µop of the instruction (-1: none) */
+	uint8_t kind; /* U_OP, U_LOAD, U_STA, U_STD */
+	uint8_t mem;  /* trace access index for loads and stores */
+	uint64_t src; /* dependency bits read */
+	uint64_t dst; /* dependency bits written */
+	int prev;     /* also waits for this earlier µop of the instruction (-1: none) */
 };
 enum { U_OP, U_LOAD, U_STA, U_STD };
 
 static const uint8_t uclass_of[X86_NXCLASS] = {
-	[X86_XC_NOP] = UARCH_UC_INT,      [X86_XC_INT] = UARCH_UC_INT,
-	[X86_XC_MOVE] = UARCH_UC_INT,     [X86_XC_SHIFT] = UARCH_UC_SHIFT,
-	[X86_XC_IMUL] = UARCH_UC_IMUL,    [X86_XC_IDIV] = UARCH_UC_IDIV,
-	[X86_XC_JCC] = UARCH_UC_BRANCH,   [X86_XC_JMP] = UARCH_UC_BRANCH,
-	[X86_XC_JMP_IND] = UARCH_UC_BRANCH, [X86_XC_CALL] = UARCH_UC_BRANCH,
-	[X86_XC_CALL_IND] = UARCH_UC_BRANCH, [X86_XC_RET] = UARCH_UC_BRANCH,
-	[X86_XC_FADD] = UARCH_UC_FADD,    [X86_XC_FMUL] = UARCH_UC_FMUL,
-	[X86_XC_FDIV] = UARCH_UC_FDIV,    [X86_XC_FMOV] = UARCH_UC_FMOV,
-	[X86_XC_SIMD] = UARCH_UC_SIMD,    [X86_XC_SIMD_MUL] = UARCH_UC_SIMD_MUL,
-	[X86_XC_X87_COMPLEX] = UARCH_UC_COMPLEX, [X86_XC_STRING] = UARCH_UC_COMPLEX,
-	[X86_XC_SYSCALL] = UARCH_UC_COMPLEX, [X86_XC_COMPLEX] = UARCH_UC_COMPLEX,
+	[X86_XC_NOP] = UARCH_UC_INT,
+	[X86_XC_INT] = UARCH_UC_INT,
+	[X86_XC_MOVE] = UARCH_UC_INT,
+	[X86_XC_SHIFT] = UARCH_UC_SHIFT,
+	[X86_XC_IMUL] = UARCH_UC_IMUL,
+	[X86_XC_IDIV] = UARCH_UC_IDIV,
+	[X86_XC_JCC] = UARCH_UC_BRANCH,
+	[X86_XC_JMP] = UARCH_UC_BRANCH,
+	[X86_XC_JMP_IND] = UARCH_UC_BRANCH,
+	[X86_XC_CALL] = UARCH_UC_BRANCH,
+	[X86_XC_CALL_IND] = UARCH_UC_BRANCH,
+	[X86_XC_RET] = UARCH_UC_BRANCH,
+	[X86_XC_FADD] = UARCH_UC_FADD,
+	[X86_XC_FMUL] = UARCH_UC_FMUL,
+	[X86_XC_FDIV] = UARCH_UC_FDIV,
+	[X86_XC_FMOV] = UARCH_UC_FMOV,
+	[X86_XC_SIMD] = UARCH_UC_SIMD,
+	[X86_XC_SIMD_MUL] = UARCH_UC_SIMD_MUL,
+	[X86_XC_X87_COMPLEX] = UARCH_UC_COMPLEX,
+	[X86_XC_STRING] = UARCH_UC_COMPLEX,
+	[X86_XC_SYSCALL] = UARCH_UC_COMPLEX,
+	[X86_XC_COMPLEX] = UARCH_UC_COMPLEX,
 	[X86_XC_FENCE] = UARCH_UC_COMPLEX,
 };
 
@@ -207,10 +218,14 @@ static uint64_t addr_deps(const struct x86_insn *i)
 	uint64_t d = 0;
 	switch (i->imp) {
 	case X86_IMP_PUSH:
-	case X86_IMP_POP: return X86_DEP_GPR(X86_RSP);
-	case X86_IMP_LEAVE: return X86_DEP_GPR(X86_RBP);
-	case X86_IMP_NONE: break;
-	default: return X86_DEP_GPR(X86_RSI) | X86_DEP_GPR(X86_RDI) | X86_DEP_GPR(X86_RCX);
+	case X86_IMP_POP:
+		return X86_DEP_GPR(X86_RSP);
+	case X86_IMP_LEAVE:
+		return X86_DEP_GPR(X86_RBP);
+	case X86_IMP_NONE:
+		break;
+	default:
+		return X86_DEP_GPR(X86_RSI) | X86_DEP_GPR(X86_RDI) | X86_DEP_GPR(X86_RCX);
 	}
 	if (i->base < 16)
 		d |= X86_DEP_GPR(i->base);
@@ -286,12 +301,18 @@ static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 static enum uarch_br br_kind(unsigned xc)
 {
 	switch (xc) {
-	case X86_XC_JMP: return UARCH_BR_JMP;
-	case X86_XC_JMP_IND: return UARCH_BR_IND;
-	case X86_XC_CALL: return UARCH_BR_CALL;
-	case X86_XC_CALL_IND: return UARCH_BR_CALL_IND;
-	case X86_XC_RET: return UARCH_BR_RET;
-	default: return UARCH_BR_COND;
+	case X86_XC_JMP:
+		return UARCH_BR_JMP;
+	case X86_XC_JMP_IND:
+		return UARCH_BR_IND;
+	case X86_XC_CALL:
+		return UARCH_BR_CALL;
+	case X86_XC_CALL_IND:
+		return UARCH_BR_CALL_IND;
+	case X86_XC_RET:
+		return UARCH_BR_RET;
+	default:
+		return UARCH_BR_COND;
 	}
 }
 
@@ -381,7 +402,9 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 	unsigned width = cc->fetch ? cc->fetch : 1, max = u->rob < 128 ? u->rob : 128, n = 0;
-	unsigned shift = u->m.cache[UARCH_L1I].line ? (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) : 6;
+	unsigned shift = u->m.cache[UARCH_L1I].line ?
+				 (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) :
+				 6;
 	uint64_t unknown = 0, iline = ~0ull;
 	struct uarch_req r = { th, t->kernel, 1 };
 	struct x86_counts scratch_cnt = { 0 };
@@ -411,7 +434,8 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			}
 			count(u, t, th, UARCH_EV_UOPS_SPEC, 1);
 			if ((i->mact & 1) && !(addr_deps(i) & unknown)) {
-				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) + (uint64_t)i->disp;
+				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) +
+					     (uint64_t)i->disp;
 				unsigned size = 8;
 				if (i->asz == 4)
 					a = (uint32_t)a;

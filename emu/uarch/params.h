@@ -14,50 +14,50 @@
 
 /* µop classes: what the pipeline schedules and what latencies attach to. */
 enum uarch_uclass {
-	UARCH_UC_INT,      /* simple integer ALU, moves, lea */
-	UARCH_UC_SHIFT,    /* shifts and rotates */
+	UARCH_UC_INT,	/* simple integer ALU, moves, lea */
+	UARCH_UC_SHIFT, /* shifts and rotates */
 	UARCH_UC_IMUL,
 	UARCH_UC_IDIV,
 	UARCH_UC_BRANCH,
 	UARCH_UC_LOAD,
-	UARCH_UC_STA,      /* store address */
-	UARCH_UC_STD,      /* store data */
-	UARCH_UC_FADD,     /* x87/SSE floating add, compare, convert */
+	UARCH_UC_STA,  /* store address */
+	UARCH_UC_STD,  /* store data */
+	UARCH_UC_FADD, /* x87/SSE floating add, compare, convert */
 	UARCH_UC_FMUL,
-	UARCH_UC_FDIV,     /* divide and square root */
-	UARCH_UC_FMOV,     /* FP/SIMD register moves, shuffles, logic */
-	UARCH_UC_SIMD,     /* packed integer */
+	UARCH_UC_FDIV, /* divide and square root */
+	UARCH_UC_FMOV, /* FP/SIMD register moves, shuffles, logic */
+	UARCH_UC_SIMD, /* packed integer */
 	UARCH_UC_SIMD_MUL,
-	UARCH_UC_COMPLEX,  /* microcoded: cpuid, string setup, transcendental x87… */
+	UARCH_UC_COMPLEX, /* microcoded: cpuid, string setup, transcendental x87… */
 	UARCH_NUCLASS
 };
 
 struct uarch_core_cfg {
-	uint8_t ooo;        /* 1: out-of-order (p4, alpha); 0: in-order (xscale, ia64) */
-	uint8_t threads;    /* logical processors on the core (2: Hyper-Threading) */
-	uint16_t fetch;     /* instructions (or µops from a trace cache) per cycle */
-	uint16_t issue;     /* µops issued per cycle */
-	uint16_t retire;    /* µops retired per cycle */
-	uint16_t rob;       /* reorder buffer / in-flight window; halved per thread in dual-thread mode */
-	uint16_t iq;        /* issue-queue entries */
-	uint16_t lq, sq;    /* load and store queue entries */
-	uint16_t depth;     /* front-end stages, fetch to first possible issue */
-	uint16_t lat[UARCH_NUCLASS];   /* result latency, cycles */
-	uint16_t units[UARCH_NUCLASS]; /* units that can start one per cycle */
+	uint8_t ooo;	 /* 1: out-of-order (p4, alpha); 0: in-order (xscale, ia64) */
+	uint8_t threads; /* logical processors on the core (2: Hyper-Threading) */
+	uint16_t fetch;	 /* instructions (or µops from a trace cache) per cycle */
+	uint16_t issue;	 /* µops issued per cycle */
+	uint16_t retire; /* µops retired per cycle */
+	uint16_t rob; /* reorder buffer / in-flight window; halved per thread in dual-thread mode */
+	uint16_t iq;  /* issue-queue entries */
+	uint16_t lq, sq;		/* load and store queue entries */
+	uint16_t depth;			/* front-end stages, fetch to first possible issue */
+	uint16_t lat[UARCH_NUCLASS];	/* result latency, cycles */
+	uint16_t units[UARCH_NUCLASS];	/* units that can start one per cycle */
 	uint16_t occupy[UARCH_NUCLASS]; /* cycles a unit stays busy (1 = pipelined; divides > 1) */
-	uint8_t replay;     /* P4 replay: dependents of a missing load are re-executed */
-	uint32_t mhz;       /* core clock, for seconds and GHz figures */
+	uint8_t replay;		 /* P4 replay: dependents of a missing load are re-executed */
+	uint32_t mhz;		 /* core clock, for seconds and GHz figures */
 	uint16_t syscall_cycles; /* kernel-mode cycles charged per syscall (cost model) */
-	uint16_t syscall_lines;  /* kernel cache lines touched per syscall (cost model) */
+	uint16_t syscall_lines;	 /* kernel cache lines touched per syscall (cost model) */
 };
 
 struct uarch_mem_cfg {
-	uint16_t mshr;      /* outstanding misses (fill buffers) */
-	uint16_t wbuf;      /* write-buffer entries */
-	uint16_t latency;   /* memory access latency, core cycles, from request to first data */
-	uint16_t bus_width; /* bytes per transfer */
-	uint16_t bus_ratio; /* core cycles per bus clock */
-	uint8_t pump;       /* transfers per bus clock (4: quad-pumped) */
+	uint16_t mshr;	     /* outstanding misses (fill buffers) */
+	uint16_t wbuf;	     /* write-buffer entries */
+	uint16_t latency;    /* memory access latency, core cycles, from request to first data */
+	uint16_t bus_width;  /* bytes per transfer */
+	uint16_t bus_ratio;  /* core cycles per bus clock */
+	uint8_t pump;	     /* transfers per bus clock (4: quad-pumped) */
 	uint8_t addr_cycles; /* bus clocks of address phase per transaction */
 };
 
@@ -67,14 +67,14 @@ enum { UARCH_L1I, UARCH_L1D, UARCH_L2, UARCH_L3, UARCH_L4, UARCH_MINI };
 enum { UARCH_ITLB, UARCH_DTLB, UARCH_ITLB2, UARCH_DTLB2 };
 
 struct uarch_machine {
-	const char *name;   /* "p4", "ia64", "xscale", "alpha" */
+	const char *name; /* "p4", "ia64", "xscale", "alpha" */
 	const char *desc;
 	struct uarch_core_cfg core;
 	struct uarch_bp_cfg bp;
 	struct uarch_cache_cfg cache[UARCH_NCACHE]; /* size 0 = absent */
-	struct uarch_tlb_cfg tlb[UARCH_NTLB];       /* entries 0 = absent */
+	struct uarch_tlb_cfg tlb[UARCH_NTLB];	    /* entries 0 = absent */
 	struct uarch_mem_cfg mem;
-	uint8_t l1i_is_tc;  /* p4: the L1I slot is the trace cache, looked up by address
+	uint8_t l1i_is_tc; /* p4: the L1I slot is the trace cache, looked up by address
 			     * (12K µops taken as 12 KB of code); fetch width counts µops */
 };
 

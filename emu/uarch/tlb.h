@@ -8,10 +8,10 @@
 
 struct uarch_tlb_cfg {
 	uint32_t entries;
-	uint32_t assoc;  /* 0 = fully associative */
-	uint32_t page;   /* bytes */
-	uint8_t repl;    /* enum uarch_repl */
-	uint16_t walk;   /* first level: page-walk cycles on top of the walk's own cache
+	uint32_t assoc; /* 0 = fully associative */
+	uint32_t page;	/* bytes */
+	uint8_t repl;	/* enum uarch_repl */
+	uint16_t walk;	/* first level: page-walk cycles on top of the walk's own cache
 			  * accesses; second level: the cost of a hit there */
 };
 

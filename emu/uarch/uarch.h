@@ -28,10 +28,10 @@ enum uarch_wpol { UARCH_WB_ALLOC, UARCH_WB_NOALLOC, UARCH_WT_ALLOC, UARCH_WT_NOA
 
 /* Branch kinds as the predictors see them. */
 enum uarch_br {
-	UARCH_BR_COND,     /* jcc, loop, jrcxz */
-	UARCH_BR_JMP,      /* direct unconditional */
-	UARCH_BR_IND,      /* indirect jmp */
-	UARCH_BR_CALL,     /* direct call */
+	UARCH_BR_COND,	   /* jcc, loop, jrcxz */
+	UARCH_BR_JMP,	   /* direct unconditional */
+	UARCH_BR_IND,	   /* indirect jmp */
+	UARCH_BR_CALL,	   /* direct call */
 	UARCH_BR_CALL_IND, /* indirect call */
 	UARCH_BR_RET,
 };

@@ -19,11 +19,16 @@ static uint64_t reg_dep(ZydisRegister r)
 		return X86_DEP_GPR(id < 4 ? id : id < 8 ? id - 4 : id - 4);
 	case ZYDIS_REGCLASS_GPR16:
 	case ZYDIS_REGCLASS_GPR32:
-	case ZYDIS_REGCLASS_GPR64: return X86_DEP_GPR(id);
-	case ZYDIS_REGCLASS_XMM: return X86_DEP_XMM(id);
-	case ZYDIS_REGCLASS_X87: return X86_DEP_X87;
-	case ZYDIS_REGCLASS_MMX: return X86_DEP_MMX;
-	case ZYDIS_REGCLASS_FLAGS: return X86_DEP_FLAGS;
+	case ZYDIS_REGCLASS_GPR64:
+		return X86_DEP_GPR(id);
+	case ZYDIS_REGCLASS_XMM:
+		return X86_DEP_XMM(id);
+	case ZYDIS_REGCLASS_X87:
+		return X86_DEP_X87;
+	case ZYDIS_REGCLASS_MMX:
+		return X86_DEP_MMX;
+	case ZYDIS_REGCLASS_FLAGS:
+		return X86_DEP_FLAGS;
 	default:
 		if (r == ZYDIS_REGISTER_MXCSR || r == ZYDIS_REGISTER_X87CONTROL ||
 		    r == ZYDIS_REGISTER_X87STATUS || r == ZYDIS_REGISTER_X87TAG)
@@ -91,8 +96,8 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 			if (z->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE)
 				wr |= d;
 			/* a partial write of a GPR merges: it reads the rest */
-			if ((z->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) && z->size && z->size < 32 &&
-			    (d & 0xffff))
+			if ((z->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) && z->size &&
+			    z->size < 32 && (d & 0xffff))
 				rd |= d;
 		} else if (z->type == ZYDIS_OPERAND_TYPE_MEMORY) {
 			if (z->mem.base != ZYDIS_REGISTER_NONE)
@@ -120,17 +125,25 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 
 	switch (zi->meta.category) {
 	case ZYDIS_CATEGORY_NOP:
-	case ZYDIS_CATEGORY_WIDENOP: i->xclass = X86_XC_NOP; break;
-	case ZYDIS_CATEGORY_COND_BR: i->xclass = X86_XC_JCC; break;
+	case ZYDIS_CATEGORY_WIDENOP:
+		i->xclass = X86_XC_NOP;
+		break;
+	case ZYDIS_CATEGORY_COND_BR:
+		i->xclass = X86_XC_JCC;
+		break;
 	case ZYDIS_CATEGORY_UNCOND_BR:
 		i->xclass = i->op[0].kind == X86_OP_REL ? X86_XC_JMP : X86_XC_JMP_IND;
 		break;
 	case ZYDIS_CATEGORY_CALL:
 		i->xclass = i->op[0].kind == X86_OP_REL ? X86_XC_CALL : X86_XC_CALL_IND;
 		break;
-	case ZYDIS_CATEGORY_RET: i->xclass = X86_XC_RET; break;
+	case ZYDIS_CATEGORY_RET:
+		i->xclass = X86_XC_RET;
+		break;
 	case ZYDIS_CATEGORY_SHIFT:
-	case ZYDIS_CATEGORY_ROTATE: i->xclass = X86_XC_SHIFT; break;
+	case ZYDIS_CATEGORY_ROTATE:
+		i->xclass = X86_XC_SHIFT;
+		break;
 	case ZYDIS_CATEGORY_DATAXFER:
 	case ZYDIS_CATEGORY_PUSH:
 	case ZYDIS_CATEGORY_POP:
@@ -139,38 +152,64 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 	case ZYDIS_CATEGORY_CONVERT:
 		i->xclass = X86_XC_MOVE;
 		break;
-	case ZYDIS_CATEGORY_STRINGOP: i->xclass = X86_XC_STRING; break;
-	case ZYDIS_CATEGORY_SYSCALL: i->xclass = X86_XC_SYSCALL; break;
+	case ZYDIS_CATEGORY_STRINGOP:
+		i->xclass = X86_XC_STRING;
+		break;
+	case ZYDIS_CATEGORY_SYSCALL:
+		i->xclass = X86_XC_SYSCALL;
+		break;
 	case ZYDIS_CATEGORY_X87_ALU:
-	case ZYDIS_CATEGORY_FCMOV: i->xclass = fp_class(m, 1); break;
+	case ZYDIS_CATEGORY_FCMOV:
+		i->xclass = fp_class(m, 1);
+		break;
 	case ZYDIS_CATEGORY_SSE:
 	case ZYDIS_CATEGORY_MMX:
-	case ZYDIS_CATEGORY_LOGICAL_FP: i->xclass = fp_class(m, 0); break;
+	case ZYDIS_CATEGORY_LOGICAL_FP:
+		i->xclass = fp_class(m, 0);
+		break;
 	case ZYDIS_CATEGORY_SEMAPHORE:
 	case ZYDIS_CATEGORY_SYSTEM:
 	case ZYDIS_CATEGORY_MISC:
 	case ZYDIS_CATEGORY_INTERRUPT:
-	case ZYDIS_CATEGORY_FLAGOP: i->xclass = X86_XC_COMPLEX; break;
-	default: i->xclass = X86_XC_INT; break;
+	case ZYDIS_CATEGORY_FLAGOP:
+		i->xclass = X86_XC_COMPLEX;
+		break;
+	default:
+		i->xclass = X86_XC_INT;
+		break;
 	}
 	switch (zi->mnemonic) {
 	case ZYDIS_MNEMONIC_IMUL:
-	case ZYDIS_MNEMONIC_MUL: i->xclass = X86_XC_IMUL; break;
+	case ZYDIS_MNEMONIC_MUL:
+		i->xclass = X86_XC_IMUL;
+		break;
 	case ZYDIS_MNEMONIC_DIV:
-	case ZYDIS_MNEMONIC_IDIV: i->xclass = X86_XC_IDIV; break;
+	case ZYDIS_MNEMONIC_IDIV:
+		i->xclass = X86_XC_IDIV;
+		break;
 	case ZYDIS_MNEMONIC_LFENCE:
 	case ZYDIS_MNEMONIC_SFENCE:
-	case ZYDIS_MNEMONIC_MFENCE: i->xclass = X86_XC_FENCE; break;
+	case ZYDIS_MNEMONIC_MFENCE:
+		i->xclass = X86_XC_FENCE;
+		break;
 	case ZYDIS_MNEMONIC_PUSH:
 	case ZYDIS_MNEMONIC_PUSHFQ:
-	case ZYDIS_MNEMONIC_CALL: i->imp = X86_IMP_PUSH; break;
+	case ZYDIS_MNEMONIC_CALL:
+		i->imp = X86_IMP_PUSH;
+		break;
 	case ZYDIS_MNEMONIC_POP:
 	case ZYDIS_MNEMONIC_POPFQ:
-	case ZYDIS_MNEMONIC_RET: i->imp = X86_IMP_POP; break;
-	case ZYDIS_MNEMONIC_LEAVE: i->imp = X86_IMP_LEAVE; break;
+	case ZYDIS_MNEMONIC_RET:
+		i->imp = X86_IMP_POP;
+		break;
+	case ZYDIS_MNEMONIC_LEAVE:
+		i->imp = X86_IMP_LEAVE;
+		break;
 	case ZYDIS_MNEMONIC_MOVSB:
 	case ZYDIS_MNEMONIC_MOVSW:
-	case ZYDIS_MNEMONIC_MOVSQ: i->imp = X86_IMP_MOVS; break;
+	case ZYDIS_MNEMONIC_MOVSQ:
+		i->imp = X86_IMP_MOVS;
+		break;
 	case ZYDIS_MNEMONIC_MOVSD:
 	case ZYDIS_MNEMONIC_CMPSD:
 		/* the string forms have no explicit operands */
@@ -182,18 +221,27 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 	case ZYDIS_MNEMONIC_STOSB:
 	case ZYDIS_MNEMONIC_STOSW:
 	case ZYDIS_MNEMONIC_STOSD:
-	case ZYDIS_MNEMONIC_STOSQ: i->imp = X86_IMP_STOS; break;
+	case ZYDIS_MNEMONIC_STOSQ:
+		i->imp = X86_IMP_STOS;
+		break;
 	case ZYDIS_MNEMONIC_LODSB:
 	case ZYDIS_MNEMONIC_LODSW:
 	case ZYDIS_MNEMONIC_LODSD:
-	case ZYDIS_MNEMONIC_LODSQ: i->imp = X86_IMP_LODS; break;
+	case ZYDIS_MNEMONIC_LODSQ:
+		i->imp = X86_IMP_LODS;
+		break;
 	case ZYDIS_MNEMONIC_CMPSB:
 	case ZYDIS_MNEMONIC_CMPSW:
-	case ZYDIS_MNEMONIC_CMPSQ: i->imp = X86_IMP_CMPS; break;
+	case ZYDIS_MNEMONIC_CMPSQ:
+		i->imp = X86_IMP_CMPS;
+		break;
 	case ZYDIS_MNEMONIC_SCASB:
 	case ZYDIS_MNEMONIC_SCASW:
 	case ZYDIS_MNEMONIC_SCASD:
-	case ZYDIS_MNEMONIC_SCASQ: i->imp = X86_IMP_SCAS; break;
-	default: break;
+	case ZYDIS_MNEMONIC_SCASQ:
+		i->imp = X86_IMP_SCAS;
+		break;
+	default:
+		break;
 	}
 }

@@ -44,14 +44,46 @@ static int map_reg(ZydisRegister r, struct x86_op *o)
 			o->reg = (uint8_t)(id < 4 ? id : id - 4);
 		}
 		return 0;
-	case ZYDIS_REGCLASS_GPR16: o->kind = X86_OP_GPR; o->size = 2; o->reg = (uint8_t)id; return 0;
-	case ZYDIS_REGCLASS_GPR32: o->kind = X86_OP_GPR; o->size = 4; o->reg = (uint8_t)id; return 0;
-	case ZYDIS_REGCLASS_GPR64: o->kind = X86_OP_GPR; o->size = 8; o->reg = (uint8_t)id; return 0;
-	case ZYDIS_REGCLASS_XMM: o->kind = X86_OP_XMM; o->size = 16; o->reg = (uint8_t)id; return 0;
-	case ZYDIS_REGCLASS_MMX: o->kind = X86_OP_MMX; o->size = 8; o->reg = (uint8_t)id; return 0;
-	case ZYDIS_REGCLASS_X87: o->kind = X86_OP_ST; o->size = 10; o->reg = (uint8_t)id; return 0;
-	case ZYDIS_REGCLASS_SEGMENT: o->kind = X86_OP_SEG; o->size = 2; o->reg = (uint8_t)id; return 0;
-	default: o->kind = X86_OP_OTHER; o->size = 0; o->reg = (uint8_t)r; return 0;
+	case ZYDIS_REGCLASS_GPR16:
+		o->kind = X86_OP_GPR;
+		o->size = 2;
+		o->reg = (uint8_t)id;
+		return 0;
+	case ZYDIS_REGCLASS_GPR32:
+		o->kind = X86_OP_GPR;
+		o->size = 4;
+		o->reg = (uint8_t)id;
+		return 0;
+	case ZYDIS_REGCLASS_GPR64:
+		o->kind = X86_OP_GPR;
+		o->size = 8;
+		o->reg = (uint8_t)id;
+		return 0;
+	case ZYDIS_REGCLASS_XMM:
+		o->kind = X86_OP_XMM;
+		o->size = 16;
+		o->reg = (uint8_t)id;
+		return 0;
+	case ZYDIS_REGCLASS_MMX:
+		o->kind = X86_OP_MMX;
+		o->size = 8;
+		o->reg = (uint8_t)id;
+		return 0;
+	case ZYDIS_REGCLASS_X87:
+		o->kind = X86_OP_ST;
+		o->size = 10;
+		o->reg = (uint8_t)id;
+		return 0;
+	case ZYDIS_REGCLASS_SEGMENT:
+		o->kind = X86_OP_SEG;
+		o->size = 2;
+		o->reg = (uint8_t)id;
+		return 0;
+	default:
+		o->kind = X86_OP_OTHER;
+		o->size = 0;
+		o->reg = (uint8_t)r;
+		return 0;
 	}
 }
 
@@ -117,11 +149,17 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 			if (visible && !have_mem) {
 				have_mem = 1;
 				if (z->mem.type != ZYDIS_MEMOP_TYPE_AGEN)
-					i->mact = (uint8_t)((z->actions & ZYDIS_OPERAND_ACTION_MASK_READ ? 1 : 0) |
-							    (z->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE ? 2 : 0));
+					i->mact =
+						(uint8_t)((z->actions & ZYDIS_OPERAND_ACTION_MASK_READ ?
+								   1 :
+								   0) |
+							  (z->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE ?
+								   2 :
+								   0));
 				i->seg = seg_of(z->mem.segment);
 				i->disp = z->mem.disp.value;
-				if (z->mem.base == ZYDIS_REGISTER_RIP || z->mem.base == ZYDIS_REGISTER_EIP) {
+				if (z->mem.base == ZYDIS_REGISTER_RIP ||
+				    z->mem.base == ZYDIS_REGISTER_EIP) {
 					i->base = X86_RNONE;
 					i->disp += (int64_t)(pc + zi.length);
 					if (zi.address_width == 32)
@@ -130,8 +168,10 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 					i->base = addr_reg(z->mem.base);
 				}
 				i->index = addr_reg(z->mem.index);
-				i->shift = z->mem.scale == 8 ? 3 : z->mem.scale == 4 ? 2
-					 : z->mem.scale == 2 ? 1 : 0;
+				i->shift = z->mem.scale == 8 ? 3 :
+					   z->mem.scale == 4 ? 2 :
+					   z->mem.scale == 2 ? 1 :
+							       0;
 			} else if (!visible && !have_mem) {
 				/* implicit memory (string ops): keep the segment override */
 				i->seg = seg_of(z->mem.segment);
@@ -200,9 +240,8 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 		i->flags |= X86_I_END;
 
 	x86_classify(&zi, zo, i);
-	if (zi.mnemonic == ZYDIS_MNEMONIC_NOP)
-	{
-		i->flags &= (uint8_t)~(X86_I_LOAD | X86_I_STORE); /* 0F 1F /0 reads nothing */
+	if (zi.mnemonic == ZYDIS_MNEMONIC_NOP) {
+		i->flags &= (uint8_t) ~(X86_I_LOAD | X86_I_STORE); /* 0F 1F /0 reads nothing */
 		i->mact = 0;
 	}
 	i->fn = zi.mnemonic < X86_NMNEM ? d->tab[zi.mnemonic] : NULL;

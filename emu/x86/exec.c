@@ -81,7 +81,8 @@ static int page_has(const struct x86_cache *cc, uint64_t pn)
 {
 	if (!cc->cap)
 		return 0;
-	for (size_t k = (pn * 0x9e3779b97f4a7c15ull) & (cc->cap - 1);; k = (k + 1) & (cc->cap - 1)) {
+	for (size_t k = (pn * 0x9e3779b97f4a7c15ull) & (cc->cap - 1);;
+	     k = (k + 1) & (cc->cap - 1)) {
 		if (cc->pages[k] == pn + 1)
 			return 1;
 		if (!cc->pages[k])
@@ -107,7 +108,8 @@ static void page_add(struct x86_cache *cc, uint64_t pn)
 				page_add(cc, old[k] - 1);
 		free(old);
 	}
-	for (size_t k = (pn * 0x9e3779b97f4a7c15ull) & (cc->cap - 1);; k = (k + 1) & (cc->cap - 1)) {
+	for (size_t k = (pn * 0x9e3779b97f4a7c15ull) & (cc->cap - 1);;
+	     k = (k + 1) & (cc->cap - 1)) {
 		if (!cc->pages[k]) {
 			cc->pages[k] = pn + 1;
 			cc->npages++;
@@ -271,8 +273,8 @@ static void fp_leave(struct x86_cpu *c)
 
 enum { JUMP_FAULT = 1, JUMP_UNSUPPORTED = 2 };
 
-static _Noreturn void leave_block(struct x86_cpu *c, int sig, int code, uint64_t addr,
-				  uint64_t pc, int how)
+static _Noreturn void leave_block(struct x86_cpu *c, int sig, int code, uint64_t addr, uint64_t pc,
+				  int how)
 {
 	c->fault.sig = sig;
 	c->fault.code = code;
@@ -353,7 +355,9 @@ void x86_count_current_block(struct x86_cpu *c)
 		/* timed mode counts after each instruction: only the one
 		 * that ends the process (exit, exec) is missing */
 		if (c->cur) {
-			struct x86_trace t = { .i = c->cur, .cpu = c, .next = c->cur->pc + c->cur->len };
+			struct x86_trace t = { .i = c->cur,
+					       .cpu = c,
+					       .next = c->cur->pc + c->cur->len };
 
 			c->cnt->insns++;
 			c->cnt->loads += !!(c->cur->flags & X86_I_LOAD);
@@ -451,10 +455,17 @@ static void implicit_accesses(const struct x86_cpu *c, const struct x86_insn *i,
 	uint64_t reps, bytes, si, di;
 
 	switch (i->imp) {
-	case X86_IMP_PUSH: add_access(t, c->r[X86_RSP], stk, 0, 1); return;
-	case X86_IMP_POP: add_access(t, b->sp, stk, 1, 0); return;
-	case X86_IMP_LEAVE: add_access(t, b->bp, stk, 1, 0); return;
-	default: break;
+	case X86_IMP_PUSH:
+		add_access(t, c->r[X86_RSP], stk, 0, 1);
+		return;
+	case X86_IMP_POP:
+		add_access(t, b->sp, stk, 1, 0);
+		return;
+	case X86_IMP_LEAVE:
+		add_access(t, b->bp, stk, 1, 0);
+		return;
+	default:
+		break;
 	}
 	reps = (i->flags & (X86_I_REP | X86_I_REPNE)) ? b->cx - c->r[X86_RCX] : 1;
 	if (i->asz == 4)
@@ -468,12 +479,25 @@ static void implicit_accesses(const struct x86_cpu *c, const struct x86_insn *i,
 	di = (c->eflags & X86_DF) ? b->di - bytes + el : b->di;
 	si += c->seg_base[i->seg];
 	switch (i->imp) {
-	case X86_IMP_MOVS: add_access(t, si, (uint32_t)bytes, 1, 0); add_access(t, di, (uint32_t)bytes, 0, 1); break;
-	case X86_IMP_STOS: add_access(t, di, (uint32_t)bytes, 0, 1); break;
-	case X86_IMP_LODS: add_access(t, si, (uint32_t)bytes, 1, 0); break;
-	case X86_IMP_CMPS: add_access(t, si, (uint32_t)bytes, 1, 0); add_access(t, di, (uint32_t)bytes, 1, 0); break;
-	case X86_IMP_SCAS: add_access(t, di, (uint32_t)bytes, 1, 0); break;
-	default: break;
+	case X86_IMP_MOVS:
+		add_access(t, si, (uint32_t)bytes, 1, 0);
+		add_access(t, di, (uint32_t)bytes, 0, 1);
+		break;
+	case X86_IMP_STOS:
+		add_access(t, di, (uint32_t)bytes, 0, 1);
+		break;
+	case X86_IMP_LODS:
+		add_access(t, si, (uint32_t)bytes, 1, 0);
+		break;
+	case X86_IMP_CMPS:
+		add_access(t, si, (uint32_t)bytes, 1, 0);
+		add_access(t, di, (uint32_t)bytes, 1, 0);
+		break;
+	case X86_IMP_SCAS:
+		add_access(t, di, (uint32_t)bytes, 1, 0);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -506,7 +530,8 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			t.nmem = t.load = t.store = 0;
 			t.reps = 0;
 			if (i->mact)
-				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1, i->mact >> 1);
+				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
+					   i->mact >> 1);
 			c->cur = i;
 			i->fn(c, i);
 			if (i->imp)

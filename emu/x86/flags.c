@@ -34,14 +34,21 @@ static uint32_t lazy_cf(const struct x86_cpu *c, unsigned kind, unsigned lg)
 	unsigned bits = 8u << lg;
 
 	switch (kind) {
-	case X86_LF_ADD: return r < d;
-	case X86_LF_ADC: return c->lf_aux ? r <= d : r < d;
-	case X86_LF_SUB: return d < s;
-	case X86_LF_SBB: return c->lf_aux ? d <= s : d < s;
-	case X86_LF_LOGIC: return 0;
+	case X86_LF_ADD:
+		return r < d;
+	case X86_LF_ADC:
+		return c->lf_aux ? r <= d : r < d;
+	case X86_LF_SUB:
+		return d < s;
+	case X86_LF_SBB:
+		return c->lf_aux ? d <= s : d < s;
+	case X86_LF_LOGIC:
+		return 0;
 	case X86_LF_INC:
-	case X86_LF_DEC: return (uint32_t)c->lf_aux; /* CF is preserved */
-	case X86_LF_NEG: return s != 0;
+	case X86_LF_DEC:
+		return (uint32_t)c->lf_aux; /* CF is preserved */
+	case X86_LF_NEG:
+		return s != 0;
 	case X86_LF_SHL: /* last bit shifted out; count 1..bits (masked count, may exceed for 8/16) */
 		return s <= bits ? (d >> (bits - s)) & 1 : 0;
 	case X86_LF_SHR:
@@ -59,19 +66,28 @@ static uint32_t lazy_of(const struct x86_cpu *c, unsigned kind, unsigned lg)
 
 	switch (kind) {
 	case X86_LF_ADD:
-	case X86_LF_ADC: return ((d ^ r) & (s ^ r) & sb) != 0;
+	case X86_LF_ADC:
+		return ((d ^ r) & (s ^ r) & sb) != 0;
 	case X86_LF_SUB:
-	case X86_LF_SBB: return ((d ^ s) & (d ^ r) & sb) != 0;
-	case X86_LF_LOGIC: return 0;
-	case X86_LF_INC: return r == sb;
-	case X86_LF_DEC: return r == sb - 1;
-	case X86_LF_NEG: return r == sb;
+	case X86_LF_SBB:
+		return ((d ^ s) & (d ^ r) & sb) != 0;
+	case X86_LF_LOGIC:
+		return 0;
+	case X86_LF_INC:
+		return r == sb;
+	case X86_LF_DEC:
+		return r == sb - 1;
+	case X86_LF_NEG:
+		return r == sb;
 	/* Shifts: OF is defined for a count of 1; for larger counts the SDM
 	 * leaves it undefined and this follows what Intel and AMD cores
 	 * compute with the same formula. */
-	case X86_LF_SHL: return (((r & sb) != 0) ^ lazy_cf(c, kind, lg)) & 1;
-	case X86_LF_SHR: return (d & sb) != 0; /* MSB of the original operand */
-	case X86_LF_SAR: return 0;
+	case X86_LF_SHL:
+		return (((r & sb) != 0) ^ lazy_cf(c, kind, lg)) & 1;
+	case X86_LF_SHR:
+		return (d & sb) != 0; /* MSB of the original operand */
+	case X86_LF_SAR:
+		return 0;
 	}
 	return 0;
 }
@@ -83,10 +99,13 @@ static uint32_t lazy_af(const struct x86_cpu *c, unsigned kind)
 	case X86_LF_ADC:
 	case X86_LF_SUB:
 	case X86_LF_SBB:
-	case X86_LF_NEG: return ((c->lf_dst ^ c->lf_src ^ c->lf_res) >> 4) & 1;
+	case X86_LF_NEG:
+		return ((c->lf_dst ^ c->lf_src ^ c->lf_res) >> 4) & 1;
 	case X86_LF_INC:
-	case X86_LF_DEC: return ((c->lf_dst ^ 1 ^ c->lf_res) >> 4) & 1;
-	default: return 0; /* logic ops and shifts: undefined; 0 */
+	case X86_LF_DEC:
+		return ((c->lf_dst ^ 1 ^ c->lf_res) >> 4) & 1;
+	default:
+		return 0; /* logic ops and shifts: undefined; 0 */
 	}
 }
 
@@ -139,35 +158,75 @@ int x86_cond(struct x86_cpu *c, unsigned cc)
 		uint64_t m = mask_of(lg), d = c->lf_dst & m, s = c->lf_src & m;
 		int64_t sd = (int64_t)x86_sext(d, 1u << lg), ss = (int64_t)x86_sext(s, 1u << lg);
 		switch (cc >> 1) {
-		case 1: r = d < s; goto out;                 /* B */
-		case 2: r = d == s; goto out;                /* E */
-		case 3: r = d <= s; goto out;                /* BE */
-		case 6: r = sd < ss; goto out;               /* L */
-		case 7: r = sd <= ss; goto out;              /* LE */
+		case 1:
+			r = d < s;
+			goto out; /* B */
+		case 2:
+			r = d == s;
+			goto out; /* E */
+		case 3:
+			r = d <= s;
+			goto out; /* BE */
+		case 6:
+			r = sd < ss;
+			goto out; /* L */
+		case 7:
+			r = sd <= ss;
+			goto out; /* LE */
 		}
 	} else if (kind == X86_LF_LOGIC) {
 		uint64_t v = c->lf_res & mask_of(lg);
 		int neg = (v & signbit_of(lg)) != 0;
 		switch (cc >> 1) {
-		case 0: r = 0; goto out;           /* O */
-		case 1: r = 0; goto out;           /* B */
-		case 2: r = v == 0; goto out;      /* E */
-		case 3: r = v == 0; goto out;      /* BE */
-		case 4: r = neg; goto out;         /* S */
-		case 6: r = neg; goto out;         /* L: SF != OF, OF = 0 */
-		case 7: r = v == 0 || neg; goto out; /* LE */
+		case 0:
+			r = 0;
+			goto out; /* O */
+		case 1:
+			r = 0;
+			goto out; /* B */
+		case 2:
+			r = v == 0;
+			goto out; /* E */
+		case 3:
+			r = v == 0;
+			goto out; /* BE */
+		case 4:
+			r = neg;
+			goto out; /* S */
+		case 6:
+			r = neg;
+			goto out; /* L: SF != OF, OF = 0 */
+		case 7:
+			r = v == 0 || neg;
+			goto out; /* LE */
 		}
 	}
 	f = x86_flags(c);
 	switch (cc >> 1) {
-	case 0: r = (f & X86_OF) != 0; break;
-	case 1: r = (f & X86_CF) != 0; break;
-	case 2: r = (f & X86_ZF) != 0; break;
-	case 3: r = (f & (X86_CF | X86_ZF)) != 0; break;
-	case 4: r = (f & X86_SF) != 0; break;
-	case 5: r = (f & X86_PF) != 0; break;
-	case 6: r = !(f & X86_SF) != !(f & X86_OF); break;
-	default: r = (f & X86_ZF) || (!(f & X86_SF) != !(f & X86_OF)); break;
+	case 0:
+		r = (f & X86_OF) != 0;
+		break;
+	case 1:
+		r = (f & X86_CF) != 0;
+		break;
+	case 2:
+		r = (f & X86_ZF) != 0;
+		break;
+	case 3:
+		r = (f & (X86_CF | X86_ZF)) != 0;
+		break;
+	case 4:
+		r = (f & X86_SF) != 0;
+		break;
+	case 5:
+		r = (f & X86_PF) != 0;
+		break;
+	case 6:
+		r = !(f & X86_SF) != !(f & X86_OF);
+		break;
+	default:
+		r = (f & X86_ZF) || (!(f & X86_SF) != !(f & X86_OF));
+		break;
 	}
 out:
 	return (cc & 1) ? !r : r;

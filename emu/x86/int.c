@@ -58,10 +58,18 @@ static void h_xchg(struct x86_cpu *c, const struct x86_insn *i)
 		int m = i->op[0].kind == X86_OP_MEM ? 0 : 1;
 		uint64_t a = x86_ea(c, i), r = x86_get(c, i, 1 - m), old;
 		switch (sz) {
-		case 1: old = __atomic_exchange_n((uint8_t *)a, (uint8_t)r, __ATOMIC_SEQ_CST); break;
-		case 2: old = __atomic_exchange_n((uint16_t *)a, (uint16_t)r, __ATOMIC_SEQ_CST); break;
-		case 4: old = __atomic_exchange_n((uint32_t *)a, (uint32_t)r, __ATOMIC_SEQ_CST); break;
-		default: old = __atomic_exchange_n((uint64_t *)a, r, __ATOMIC_SEQ_CST); break;
+		case 1:
+			old = __atomic_exchange_n((uint8_t *)a, (uint8_t)r, __ATOMIC_SEQ_CST);
+			break;
+		case 2:
+			old = __atomic_exchange_n((uint16_t *)a, (uint16_t)r, __ATOMIC_SEQ_CST);
+			break;
+		case 4:
+			old = __atomic_exchange_n((uint32_t *)a, (uint32_t)r, __ATOMIC_SEQ_CST);
+			break;
+		default:
+			old = __atomic_exchange_n((uint64_t *)a, r, __ATOMIC_SEQ_CST);
+			break;
 		}
 		x86_put(c, i, 1 - m, old);
 		return;
@@ -100,10 +108,16 @@ static inline uint64_t alu_calc(struct x86_cpu *c, enum alu op, unsigned sz, uin
 		x86_setlf(c, X86_LF_SBB, sz, d, s, r);
 		c->lf_aux = cin;
 		return r;
-	case ALU_OR: r = d | s; break;
+	case ALU_OR:
+		r = d | s;
+		break;
 	case ALU_AND:
-	case ALU_TEST: r = d & s; break;
-	default: r = d ^ s; break;
+	case ALU_TEST:
+		r = d & s;
+		break;
+	default:
+		r = d ^ s;
+		break;
 	}
 	x86_setlf(c, X86_LF_LOGIC, sz, d, s, r);
 	return r;
@@ -112,10 +126,26 @@ static inline uint64_t alu_calc(struct x86_cpu *c, enum alu op, unsigned sz, uin
 static inline int cas(uint64_t a, unsigned sz, uint64_t expect, uint64_t v)
 {
 	switch (sz) {
-	case 1: { uint8_t e = (uint8_t)expect; return __atomic_compare_exchange_n((uint8_t *)a, &e, (uint8_t)v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
-	case 2: { uint16_t e = (uint16_t)expect; return __atomic_compare_exchange_n((uint16_t *)a, &e, (uint16_t)v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
-	case 4: { uint32_t e = (uint32_t)expect; return __atomic_compare_exchange_n((uint32_t *)a, &e, (uint32_t)v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
-	default: { uint64_t e = expect; return __atomic_compare_exchange_n((uint64_t *)a, &e, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+	case 1: {
+		uint8_t e = (uint8_t)expect;
+		return __atomic_compare_exchange_n((uint8_t *)a, &e, (uint8_t)v, 0,
+						   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
+	case 2: {
+		uint16_t e = (uint16_t)expect;
+		return __atomic_compare_exchange_n((uint16_t *)a, &e, (uint16_t)v, 0,
+						   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
+	case 4: {
+		uint32_t e = (uint32_t)expect;
+		return __atomic_compare_exchange_n((uint32_t *)a, &e, (uint32_t)v, 0,
+						   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
+	default: {
+		uint64_t e = expect;
+		return __atomic_compare_exchange_n((uint64_t *)a, &e, v, 0, __ATOMIC_SEQ_CST,
+						   __ATOMIC_SEQ_CST);
+	}
 	}
 }
 
@@ -146,8 +176,11 @@ static inline void alu(struct x86_cpu *c, const struct x86_insn *i, enum alu op)
 		x86_put(c, i, 0, r);
 }
 
-#define ALU_HANDLER(name, op) \
-	static void name(struct x86_cpu *c, const struct x86_insn *i) { alu(c, i, op); }
+#define ALU_HANDLER(name, op)                                         \
+	static void name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                             \
+		alu(c, i, op);                                        \
+	}
 ALU_HANDLER(h_add, ALU_ADD)
 ALU_HANDLER(h_or, ALU_OR)
 ALU_HANDLER(h_adc, ALU_ADC)
@@ -202,10 +235,22 @@ static inline void unop(struct x86_cpu *c, const struct x86_insn *i, enum unop o
 	x86_put(c, i, 0, unop_calc(c, op, sz, d));
 }
 
-static void h_inc(struct x86_cpu *c, const struct x86_insn *i) { unop(c, i, UN_INC); }
-static void h_dec(struct x86_cpu *c, const struct x86_insn *i) { unop(c, i, UN_DEC); }
-static void h_neg(struct x86_cpu *c, const struct x86_insn *i) { unop(c, i, UN_NEG); }
-static void h_not(struct x86_cpu *c, const struct x86_insn *i) { unop(c, i, UN_NOT); }
+static void h_inc(struct x86_cpu *c, const struct x86_insn *i)
+{
+	unop(c, i, UN_INC);
+}
+static void h_dec(struct x86_cpu *c, const struct x86_insn *i)
+{
+	unop(c, i, UN_DEC);
+}
+static void h_neg(struct x86_cpu *c, const struct x86_insn *i)
+{
+	unop(c, i, UN_NEG);
+}
+static void h_not(struct x86_cpu *c, const struct x86_insn *i)
+{
+	unop(c, i, UN_NOT);
+}
 
 /* ---- conditions -------------------------------------------------------------- */
 
@@ -291,16 +336,20 @@ void x86_int_register(x86_fn *t)
 	t[ZYDIS_MNEMONIC_NEG] = h_neg;
 	t[ZYDIS_MNEMONIC_NOT] = h_not;
 	static const ZydisMnemonic setcc[] = {
-		ZYDIS_MNEMONIC_SETO, ZYDIS_MNEMONIC_SETNO, ZYDIS_MNEMONIC_SETB, ZYDIS_MNEMONIC_SETNB,
-		ZYDIS_MNEMONIC_SETZ, ZYDIS_MNEMONIC_SETNZ, ZYDIS_MNEMONIC_SETBE, ZYDIS_MNEMONIC_SETNBE,
-		ZYDIS_MNEMONIC_SETS, ZYDIS_MNEMONIC_SETNS, ZYDIS_MNEMONIC_SETP, ZYDIS_MNEMONIC_SETNP,
-		ZYDIS_MNEMONIC_SETL, ZYDIS_MNEMONIC_SETNL, ZYDIS_MNEMONIC_SETLE, ZYDIS_MNEMONIC_SETNLE,
+		ZYDIS_MNEMONIC_SETO,   ZYDIS_MNEMONIC_SETNO,  ZYDIS_MNEMONIC_SETB,
+		ZYDIS_MNEMONIC_SETNB,  ZYDIS_MNEMONIC_SETZ,   ZYDIS_MNEMONIC_SETNZ,
+		ZYDIS_MNEMONIC_SETBE,  ZYDIS_MNEMONIC_SETNBE, ZYDIS_MNEMONIC_SETS,
+		ZYDIS_MNEMONIC_SETNS,  ZYDIS_MNEMONIC_SETP,   ZYDIS_MNEMONIC_SETNP,
+		ZYDIS_MNEMONIC_SETL,   ZYDIS_MNEMONIC_SETNL,  ZYDIS_MNEMONIC_SETLE,
+		ZYDIS_MNEMONIC_SETNLE,
 	};
 	static const ZydisMnemonic cmovcc[] = {
-		ZYDIS_MNEMONIC_CMOVO, ZYDIS_MNEMONIC_CMOVNO, ZYDIS_MNEMONIC_CMOVB, ZYDIS_MNEMONIC_CMOVNB,
-		ZYDIS_MNEMONIC_CMOVZ, ZYDIS_MNEMONIC_CMOVNZ, ZYDIS_MNEMONIC_CMOVBE, ZYDIS_MNEMONIC_CMOVNBE,
-		ZYDIS_MNEMONIC_CMOVS, ZYDIS_MNEMONIC_CMOVNS, ZYDIS_MNEMONIC_CMOVP, ZYDIS_MNEMONIC_CMOVNP,
-		ZYDIS_MNEMONIC_CMOVL, ZYDIS_MNEMONIC_CMOVNL, ZYDIS_MNEMONIC_CMOVLE, ZYDIS_MNEMONIC_CMOVNLE,
+		ZYDIS_MNEMONIC_CMOVO,	ZYDIS_MNEMONIC_CMOVNO,	ZYDIS_MNEMONIC_CMOVB,
+		ZYDIS_MNEMONIC_CMOVNB,	ZYDIS_MNEMONIC_CMOVZ,	ZYDIS_MNEMONIC_CMOVNZ,
+		ZYDIS_MNEMONIC_CMOVBE,	ZYDIS_MNEMONIC_CMOVNBE, ZYDIS_MNEMONIC_CMOVS,
+		ZYDIS_MNEMONIC_CMOVNS,	ZYDIS_MNEMONIC_CMOVP,	ZYDIS_MNEMONIC_CMOVNP,
+		ZYDIS_MNEMONIC_CMOVL,	ZYDIS_MNEMONIC_CMOVNL,	ZYDIS_MNEMONIC_CMOVLE,
+		ZYDIS_MNEMONIC_CMOVNLE,
 	};
 	for (int k = 0; k < 16; k++) {
 		t[setcc[k]] = h_setcc;

@@ -14,32 +14,74 @@
 
 /* ---- guest memory: guest address = host address ------------------------ */
 
-static inline uint8_t x86_ld8(uint64_t a) { return *(const volatile uint8_t *)a; }
-static inline uint16_t x86_ld16(uint64_t a) { uint16_t v; memcpy(&v, (const void *)a, 2); return v; }
-static inline uint32_t x86_ld32(uint64_t a) { uint32_t v; memcpy(&v, (const void *)a, 4); return v; }
-static inline uint64_t x86_ld64(uint64_t a) { uint64_t v; memcpy(&v, (const void *)a, 8); return v; }
-static inline void x86_st8(uint64_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
-static inline void x86_st16(uint64_t a, uint16_t v) { memcpy((void *)a, &v, 2); }
-static inline void x86_st32(uint64_t a, uint32_t v) { memcpy((void *)a, &v, 4); }
-static inline void x86_st64(uint64_t a, uint64_t v) { memcpy((void *)a, &v, 8); }
+static inline uint8_t x86_ld8(uint64_t a)
+{
+	return *(const volatile uint8_t *)a;
+}
+static inline uint16_t x86_ld16(uint64_t a)
+{
+	uint16_t v;
+	memcpy(&v, (const void *)a, 2);
+	return v;
+}
+static inline uint32_t x86_ld32(uint64_t a)
+{
+	uint32_t v;
+	memcpy(&v, (const void *)a, 4);
+	return v;
+}
+static inline uint64_t x86_ld64(uint64_t a)
+{
+	uint64_t v;
+	memcpy(&v, (const void *)a, 8);
+	return v;
+}
+static inline void x86_st8(uint64_t a, uint8_t v)
+{
+	*(volatile uint8_t *)a = v;
+}
+static inline void x86_st16(uint64_t a, uint16_t v)
+{
+	memcpy((void *)a, &v, 2);
+}
+static inline void x86_st32(uint64_t a, uint32_t v)
+{
+	memcpy((void *)a, &v, 4);
+}
+static inline void x86_st64(uint64_t a, uint64_t v)
+{
+	memcpy((void *)a, &v, 8);
+}
 
 static inline uint64_t x86_ld(uint64_t a, unsigned size)
 {
 	switch (size) {
-	case 1: return x86_ld8(a);
-	case 2: return x86_ld16(a);
-	case 4: return x86_ld32(a);
-	default: return x86_ld64(a);
+	case 1:
+		return x86_ld8(a);
+	case 2:
+		return x86_ld16(a);
+	case 4:
+		return x86_ld32(a);
+	default:
+		return x86_ld64(a);
 	}
 }
 
 static inline void x86_st(uint64_t a, unsigned size, uint64_t v)
 {
 	switch (size) {
-	case 1: x86_st8(a, (uint8_t)v); break;
-	case 2: x86_st16(a, (uint16_t)v); break;
-	case 4: x86_st32(a, (uint32_t)v); break;
-	default: x86_st64(a, v); break;
+	case 1:
+		x86_st8(a, (uint8_t)v);
+		break;
+	case 2:
+		x86_st16(a, (uint16_t)v);
+		break;
+	case 4:
+		x86_st32(a, (uint32_t)v);
+		break;
+	default:
+		x86_st64(a, v);
+		break;
 	}
 }
 
@@ -51,10 +93,14 @@ static inline uint64_t x86_mask(unsigned size)
 static inline uint64_t x86_sext(uint64_t v, unsigned size)
 {
 	switch (size) {
-	case 1: return (uint64_t)(int64_t)(int8_t)v;
-	case 2: return (uint64_t)(int64_t)(int16_t)v;
-	case 4: return (uint64_t)(int64_t)(int32_t)v;
-	default: return v;
+	case 1:
+		return (uint64_t)(int64_t)(int8_t)v;
+	case 2:
+		return (uint64_t)(int64_t)(int16_t)v;
+	case 4:
+		return (uint64_t)(int64_t)(int32_t)v;
+	default:
+		return v;
 	}
 }
 
@@ -76,12 +122,17 @@ static inline uint64_t x86_get(struct x86_cpu *c, const struct x86_insn *i, int 
 {
 	const struct x86_op *o = &i->op[k];
 	switch (o->kind) {
-	case X86_OP_GPR: return c->r[o->reg] & x86_mask(o->size);
-	case X86_OP_GPR8H: return (c->r[o->reg] >> 8) & 0xff;
-	case X86_OP_MEM: return x86_ld(x86_ea(c, i), o->size);
+	case X86_OP_GPR:
+		return c->r[o->reg] & x86_mask(o->size);
+	case X86_OP_GPR8H:
+		return (c->r[o->reg] >> 8) & 0xff;
+	case X86_OP_MEM:
+		return x86_ld(x86_ea(c, i), o->size);
 	case X86_OP_IMM:
-	case X86_OP_REL: return (uint64_t)i->imm & x86_mask(o->size);
-	default: return 0;
+	case X86_OP_REL:
+		return (uint64_t)i->imm & x86_mask(o->size);
+	default:
+		return 0;
 	}
 }
 
@@ -90,10 +141,18 @@ static inline uint64_t x86_get(struct x86_cpu *c, const struct x86_insn *i, int 
 static inline void x86_put_gpr(struct x86_cpu *c, unsigned reg, unsigned size, uint64_t v)
 {
 	switch (size) {
-	case 8: c->r[reg] = v; break;
-	case 4: c->r[reg] = (uint32_t)v; break;
-	case 2: c->r[reg] = (c->r[reg] & ~0xffffull) | (v & 0xffff); break;
-	default: c->r[reg] = (c->r[reg] & ~0xffull) | (v & 0xff); break;
+	case 8:
+		c->r[reg] = v;
+		break;
+	case 4:
+		c->r[reg] = (uint32_t)v;
+		break;
+	case 2:
+		c->r[reg] = (c->r[reg] & ~0xffffull) | (v & 0xffff);
+		break;
+	default:
+		c->r[reg] = (c->r[reg] & ~0xffull) | (v & 0xff);
+		break;
 	}
 }
 
@@ -101,12 +160,17 @@ static inline void x86_put(struct x86_cpu *c, const struct x86_insn *i, int k, u
 {
 	const struct x86_op *o = &i->op[k];
 	switch (o->kind) {
-	case X86_OP_GPR: x86_put_gpr(c, o->reg, o->size, v); break;
+	case X86_OP_GPR:
+		x86_put_gpr(c, o->reg, o->size, v);
+		break;
 	case X86_OP_GPR8H:
 		c->r[o->reg] = (c->r[o->reg] & ~0xff00ull) | ((v & 0xff) << 8);
 		break;
-	case X86_OP_MEM: x86_st(x86_ea(c, i), o->size, v); break;
-	default: break;
+	case X86_OP_MEM:
+		x86_st(x86_ea(c, i), o->size, v);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -155,7 +219,7 @@ static inline void x86_setlf(struct x86_cpu *c, unsigned kind, unsigned size, ui
 	c->lf_res = res;
 }
 
-uint32_t x86_flags(struct x86_cpu *c); /* the six arithmetic flags, materialised */
+uint32_t x86_flags(struct x86_cpu *c);	      /* the six arithmetic flags, materialised */
 int x86_cond(struct x86_cpu *c, unsigned cc); /* condition code 0..15 (Jcc encoding) */
 /* Set arithmetic flags eagerly: bits in mask take their value from val. */
 void x86_set_flags(struct x86_cpu *c, uint32_t mask, uint32_t val);
@@ -164,14 +228,14 @@ void x86_set_flags(struct x86_cpu *c, uint32_t mask, uint32_t val);
  * Each semantics file registers its handlers by Zydis mnemonic; the decoder
  * looks them up.  A mnemonic with no handler decodes to the unsupported
  * handler, which stops the run with a report. */
-void x86_int_register(x86_fn *tab);   /* int.c & co.: integer, control, stack */
-void x86_int2_register(x86_fn *tab);  /* int_*.c: mul/div, shifts, bits, atomics, flags ops */
-void x86_str_register(x86_fn *tab);   /* string.c: movs/stos/lods/cmps/scas */
-void x86_sse_register(x86_fn *tab);   /* sse*.c: SSE/SSE2/SSE3, MXCSR, MMX */
-void x86_x87_register(x86_fn *tab);   /* x87*.c */
-void x86_sys_register(x86_fn *tab);   /* sys.c: syscall, cpuid, rdtsc, fences, fxsave */
+void x86_int_register(x86_fn *tab);  /* int.c & co.: integer, control, stack */
+void x86_int2_register(x86_fn *tab); /* int_*.c: mul/div, shifts, bits, atomics, flags ops */
+void x86_str_register(x86_fn *tab);  /* string.c: movs/stos/lods/cmps/scas */
+void x86_sse_register(x86_fn *tab);  /* sse*.c: SSE/SSE2/SSE3, MXCSR, MMX */
+void x86_x87_register(x86_fn *tab);  /* x87*.c */
+void x86_sys_register(x86_fn *tab);  /* sys.c: syscall, cpuid, rdtsc, fences, fxsave */
 
-void x86_ctl_register(x86_fn *tab);   /* ctl.c: jumps, calls, stack */
+void x86_ctl_register(x86_fn *tab); /* ctl.c: jumps, calls, stack */
 
 /* Hot forms get specialised handlers chosen at decode time. */
 void x86_int_specialise(struct x86_insn *i);

@@ -15,16 +15,39 @@
 /* General registers in encoding order; slot 16 always reads 0 so an absent
  * base or index costs nothing in address arithmetic. */
 enum {
-	X86_RAX, X86_RCX, X86_RDX, X86_RBX, X86_RSP, X86_RBP, X86_RSI, X86_RDI,
-	X86_R8, X86_R9, X86_R10, X86_R11, X86_R12, X86_R13, X86_R14, X86_R15,
-	X86_RNONE, X86_NREG
+	X86_RAX,
+	X86_RCX,
+	X86_RDX,
+	X86_RBX,
+	X86_RSP,
+	X86_RBP,
+	X86_RSI,
+	X86_RDI,
+	X86_R8,
+	X86_R9,
+	X86_R10,
+	X86_R11,
+	X86_R12,
+	X86_R13,
+	X86_R14,
+	X86_R15,
+	X86_RNONE,
+	X86_NREG
 };
 
 /* RFLAGS bits (SDM vol. 1, 3.4.3). */
 enum {
-	X86_CF = 1u << 0, X86_PF = 1u << 2, X86_AF = 1u << 4, X86_ZF = 1u << 6,
-	X86_SF = 1u << 7, X86_TF = 1u << 8, X86_IF = 1u << 9, X86_DF = 1u << 10,
-	X86_OF = 1u << 11, X86_AC = 1u << 18, X86_ID = 1u << 21,
+	X86_CF = 1u << 0,
+	X86_PF = 1u << 2,
+	X86_AF = 1u << 4,
+	X86_ZF = 1u << 6,
+	X86_SF = 1u << 7,
+	X86_TF = 1u << 8,
+	X86_IF = 1u << 9,
+	X86_DF = 1u << 10,
+	X86_OF = 1u << 11,
+	X86_AC = 1u << 18,
+	X86_ID = 1u << 21,
 	X86_ARITH = X86_CF | X86_PF | X86_AF | X86_ZF | X86_SF | X86_OF,
 };
 
@@ -32,9 +55,18 @@ enum {
  * lf_op = (kind << 2) | log2(size). X86_LF_EAGER means cpu->eflags already
  * holds the six arithmetic flags. */
 enum {
-	X86_LF_EAGER, X86_LF_ADD, X86_LF_ADC, X86_LF_SUB, X86_LF_SBB,
-	X86_LF_LOGIC, X86_LF_INC, X86_LF_DEC, X86_LF_NEG, X86_LF_SHL,
-	X86_LF_SHR, X86_LF_SAR,
+	X86_LF_EAGER,
+	X86_LF_ADD,
+	X86_LF_ADC,
+	X86_LF_SUB,
+	X86_LF_SBB,
+	X86_LF_LOGIC,
+	X86_LF_INC,
+	X86_LF_DEC,
+	X86_LF_NEG,
+	X86_LF_SHL,
+	X86_LF_SHR,
+	X86_LF_SAR,
 };
 
 typedef union {
@@ -55,10 +87,10 @@ typedef union {
  * ST(i) is st[(top + i) & 7]. */
 struct x86_fpu {
 	long double st[8];
-	uint16_t fcw;  /* control word */
-	uint16_t fsw;  /* status word with TOP bits cleared */
+	uint16_t fcw; /* control word */
+	uint16_t fsw; /* status word with TOP bits cleared */
 	uint8_t top;
-	uint8_t tag;   /* abridged tag word: bit i set = st[i] valid */
+	uint8_t tag; /* abridged tag word: bit i set = st[i] valid */
 	uint16_t fop;
 	uint64_t fip, fdp;
 };
@@ -67,10 +99,10 @@ struct x86_fpu {
  * point cpu->cnt at shared memory so counts survive a killed guest. */
 struct x86_counts {
 	uint64_t insns;
-	uint64_t branches;   /* control transfers retired (jcc, jmp, call, ret, loop…) */
-	uint64_t taken;      /* of those, taken */
-	uint64_t loads;      /* instructions that read memory */
-	uint64_t stores;     /* instructions that write memory */
+	uint64_t branches; /* control transfers retired (jcc, jmp, call, ret, loop…) */
+	uint64_t taken;	   /* of those, taken */
+	uint64_t loads;	   /* instructions that read memory */
+	uint64_t stores;   /* instructions that write memory */
 	uint64_t syscalls;
 };
 
@@ -123,16 +155,16 @@ struct x86_insn {
 	int64_t imm;   /* immediate, sign-extended to 64 bits */
 	uint16_t mnem; /* ZydisMnemonic */
 	uint8_t len;
-	uint8_t osz;   /* operation size in bytes (effective operand size) */
-	uint8_t asz;   /* address size in bytes: 8, or 4 with a 0x67 prefix */
+	uint8_t osz;			 /* operation size in bytes (effective operand size) */
+	uint8_t asz;			 /* address size in bytes: 8, or 4 with a 0x67 prefix */
 	uint8_t base, index, shift, seg; /* memory operand */
-	uint8_t nops;  /* explicit operands in op[] */
-	uint8_t flags; /* X86_I_* */
-	uint8_t imm2;  /* second immediate (enter, extrq…) */
-	uint8_t cc;    /* condition code 0..15 for jcc/setcc/cmovcc/fcmov */
-	uint8_t xclass; /* X86_XC_*: what kind of operation, for timing models */
-	uint8_t imp;    /* X86_IMP_*: implicit memory access (stack, strings) */
-	uint8_t mact;   /* the explicit memory operand: bit 0 read, bit 1 written */
+	uint8_t nops;			 /* explicit operands in op[] */
+	uint8_t flags;			 /* X86_I_* */
+	uint8_t imm2;			 /* second immediate (enter, extrq…) */
+	uint8_t cc;			 /* condition code 0..15 for jcc/setcc/cmovcc/fcmov */
+	uint8_t xclass;			 /* X86_XC_*: what kind of operation, for timing models */
+	uint8_t imp;			 /* X86_IMP_*: implicit memory access (stack, strings) */
+	uint8_t mact; /* the explicit memory operand: bit 0 read, bit 1 written */
 	struct x86_op op[4];
 	uint64_t rd, wr; /* architectural state read / written: X86_DEP_* bits */
 };
@@ -140,21 +172,47 @@ struct x86_insn {
 /* Operation classes (insn.xclass).  Architectural kinds only; how a machine
  * splits them into µops and how long they take is emu/uarch's business. */
 enum {
-	X86_XC_NOP, X86_XC_INT, X86_XC_MOVE, X86_XC_SHIFT, X86_XC_IMUL, X86_XC_IDIV,
-	X86_XC_JCC, X86_XC_JMP, X86_XC_JMP_IND, X86_XC_CALL, X86_XC_CALL_IND, X86_XC_RET,
-	X86_XC_FADD, X86_XC_FMUL, X86_XC_FDIV, X86_XC_FMOV, X86_XC_SIMD,
-	X86_XC_SIMD_MUL, X86_XC_X87_COMPLEX, X86_XC_STRING, X86_XC_SYSCALL, X86_XC_COMPLEX,
-	X86_XC_FENCE, X86_NXCLASS
+	X86_XC_NOP,
+	X86_XC_INT,
+	X86_XC_MOVE,
+	X86_XC_SHIFT,
+	X86_XC_IMUL,
+	X86_XC_IDIV,
+	X86_XC_JCC,
+	X86_XC_JMP,
+	X86_XC_JMP_IND,
+	X86_XC_CALL,
+	X86_XC_CALL_IND,
+	X86_XC_RET,
+	X86_XC_FADD,
+	X86_XC_FMUL,
+	X86_XC_FDIV,
+	X86_XC_FMOV,
+	X86_XC_SIMD,
+	X86_XC_SIMD_MUL,
+	X86_XC_X87_COMPLEX,
+	X86_XC_STRING,
+	X86_XC_SYSCALL,
+	X86_XC_COMPLEX,
+	X86_XC_FENCE,
+	X86_NXCLASS
 };
 
 /* Implicit memory accesses (insn.imp). */
 enum {
-	X86_IMP_NONE, X86_IMP_PUSH, X86_IMP_POP, X86_IMP_LEAVE, X86_IMP_MOVS, X86_IMP_STOS,
-	X86_IMP_LODS, X86_IMP_CMPS, X86_IMP_SCAS
+	X86_IMP_NONE,
+	X86_IMP_PUSH,
+	X86_IMP_POP,
+	X86_IMP_LEAVE,
+	X86_IMP_MOVS,
+	X86_IMP_STOS,
+	X86_IMP_LODS,
+	X86_IMP_CMPS,
+	X86_IMP_SCAS
 };
 
 /* Dependency bits of insn.rd / insn.wr. */
-#define X86_DEP_GPR(n) (1ull << (n))        /* 0..15 */
+#define X86_DEP_GPR(n) (1ull << (n))	    /* 0..15 */
 #define X86_DEP_XMM(n) (1ull << (16 + (n))) /* 16..31 */
 #define X86_DEP_FLAGS (1ull << 32)
 #define X86_DEP_X87 (1ull << 33)   /* the x87 stack, as one resource */
@@ -167,19 +225,19 @@ struct x86_trace {
 	const struct x86_cpu *cpu; /* state after the instruction (the timing
 				    * model's front end reads registers and
 				    * decoded code on a mispredicted path) */
-	uint64_t next;     /* address of the next instruction executed */
-	uint64_t addr[2];  /* data accesses: explicit operand, or implicit ones */
-	uint32_t size[2];  /* bytes; a rep string op: all its iterations */
-	uint8_t nmem;      /* 0..2 */
-	uint8_t load;      /* bit k: access k reads */
-	uint8_t store;     /* bit k: access k writes (both: read-modify-write) */
-	uint8_t taken;     /* a control transfer that went to its target */
-	uint32_t reps;     /* iterations of a rep-prefixed string instruction */
+	uint64_t next;		   /* address of the next instruction executed */
+	uint64_t addr[2];	   /* data accesses: explicit operand, or implicit ones */
+	uint32_t size[2];	   /* bytes; a rep string op: all its iterations */
+	uint8_t nmem;		   /* 0..2 */
+	uint8_t load;		   /* bit k: access k reads */
+	uint8_t store;		   /* bit k: access k writes (both: read-modify-write) */
+	uint8_t taken;		   /* a control transfer that went to its target */
+	uint32_t reps;		   /* iterations of a rep-prefixed string instruction */
 };
 
 struct x86_block {
-	uint64_t pc, end;         /* guest bytes [pc, end) */
-	struct x86_block *hnext;  /* hash chain */
+	uint64_t pc, end;	   /* guest bytes [pc, end) */
+	struct x86_block *hnext;   /* hash chain */
 	struct x86_block *succ[2]; /* chaining cache: last two successors */
 	uint32_t ninsn, nload, nstore, nbranch;
 	struct x86_insn insn[];
@@ -188,16 +246,16 @@ struct x86_block {
 /* Why x86_run() returned. */
 enum x86_exit {
 	X86_EXIT_BUDGET,      /* instruction budget used up */
-	X86_EXIT_STOP,        /* the OS layer set cpu->stop (exit, switch thread, signal) */
-	X86_EXIT_FAULT,       /* a guest fault: cpu->fault holds it */
+	X86_EXIT_STOP,	      /* the OS layer set cpu->stop (exit, switch thread, signal) */
+	X86_EXIT_FAULT,	      /* a guest fault: cpu->fault holds it */
 	X86_EXIT_UNSUPPORTED, /* an instruction the emulator does not implement */
 };
 
 struct x86_fault {
-	int sig;       /* SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP */
-	int code;      /* si_code */
-	uint64_t addr; /* si_addr: faulting data address, or the instruction */
-	uint64_t pc;   /* instruction at which the fault happened */
+	int sig;	   /* SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP */
+	int code;	   /* si_code */
+	uint64_t addr;	   /* si_addr: faulting data address, or the instruction */
+	uint64_t pc;	   /* instruction at which the fault happened */
 	uint8_t bytes[16]; /* for X86_EXIT_UNSUPPORTED: the instruction bytes */
 	uint8_t nbytes;
 };
@@ -224,14 +282,14 @@ struct x86_cpu {
 	struct x86_fpu fpu;
 
 	/* execution */
-	const struct x86_insn *cur;    /* instruction executing now */
-	const struct x86_block *blk;   /* block executing now */
+	const struct x86_insn *cur;  /* instruction executing now */
+	const struct x86_block *blk; /* block executing now */
 	struct x86_counts *cnt;
-	struct x86_cache *cache;       /* may be shared by the threads of a process */
+	struct x86_cache *cache; /* may be shared by the threads of a process */
 	const struct x86_model *model;
-	volatile int stop;             /* set by hooks to leave x86_run() */
+	volatile int stop; /* set by hooks to leave x86_run() */
 	struct x86_fault fault;
-	jmp_buf *jb;                   /* active while inside x86_run() */
+	jmp_buf *jb; /* active while inside x86_run() */
 
 	/* timed mode: called for every retired instruction when set */
 	void (*trace)(void *arg, const struct x86_trace *t);
@@ -239,7 +297,7 @@ struct x86_cpu {
 
 	/* services of the OS layer */
 	void (*syscall)(struct x86_cpu *c); /* rax = number; result into rax */
-	void *os;                           /* the OS layer's per-thread state */
+	void *os;			    /* the OS layer's per-thread state */
 };
 
 /* Create an empty block cache; destroy it. */
@@ -248,8 +306,7 @@ void x86_cache_free(struct x86_cache *cc);
 /* Called once for every guest page the first time code is decoded from it,
  * so the OS layer can write-protect writable code pages and learn of
  * self-modifying writes. */
-void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_t page),
-			     void *arg);
+void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_t page), void *arg);
 /* Forget every decoded block (code was written or unmapped).  Safe to call
  * from a signal handler or a hook: the flush happens at the next block. */
 void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len);
@@ -303,15 +360,14 @@ void x86_set_rflags(struct x86_cpu *c, uint64_t v);
  * Returns its length, or 0 when the bytes do not decode. */
 int x86_decode_one(uint64_t pc, const uint8_t *bytes, size_t n, struct x86_insn *i);
 /* Format the instruction at bytes (AT&T unless intel) into buf. */
-int x86_format(uint64_t pc, const uint8_t *bytes, size_t n, int intel, char *buf,
-	       size_t bufsz);
+int x86_format(uint64_t pc, const uint8_t *bytes, size_t n, int intel, char *buf, size_t bufsz);
 
 /* CPUID as the emulated processor answers it. */
 struct x86_model {
-	const char *vendor;  /* 12 characters */
-	const char *brand;   /* up to 48 characters */
-	uint32_t signature;  /* leaf 1 EAX: stepping, model, family */
-	uint32_t logical;    /* logical processors per package (HT) */
+	const char *vendor; /* 12 characters */
+	const char *brand;  /* up to 48 characters */
+	uint32_t signature; /* leaf 1 EAX: stepping, model, family */
+	uint32_t logical;   /* logical processors per package (HT) */
 };
 extern const struct x86_model x86_model_p4_xeon;
 void x86_cpuid(const struct x86_model *m, uint32_t leaf, uint32_t sub, uint32_t out[4]);

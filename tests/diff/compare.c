@@ -15,7 +15,7 @@
 
 static const char *const gpr_name[16] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
 uint32_t diff_flag_mask(const struct diff_form *f, const struct diff_state *in)
@@ -143,14 +143,14 @@ static int mem_ignored(const struct diff_form *f, size_t off)
 	return 0;
 }
 
-#define MISMATCH(...)                                                                              \
-	do {                                                                                       \
-		n++;                                                                               \
-		if (print) {                                                                       \
-			if (n == 1)                                                                \
-				show_inputs(in);                                                   \
-			printf(__VA_ARGS__);                                                       \
-		}                                                                                  \
+#define MISMATCH(...)                            \
+	do {                                     \
+		n++;                             \
+		if (print) {                     \
+			if (n == 1)              \
+				show_inputs(in); \
+			printf(__VA_ARGS__);     \
+		}                                \
 	} while (0)
 
 static int compare_fp(const struct diff_form *f, const struct diff_state *in,
@@ -160,7 +160,7 @@ static int compare_fp(const struct diff_form *f, const struct diff_state *in,
 	unsigned top = (hfsw >> 11) & 7;
 
 	if (f->opts & O_FU)
-		fswm &= (uint16_t)~(f->opts & O_C2 ? 0x4100 : 0x4500); /* C0 (C2) C3 */
+		fswm &= (uint16_t) ~(f->opts & O_C2 ? 0x4100 : 0x4500); /* C0 (C2) C3 */
 	if (f->opts & O_C1U)
 		fswm &= (uint16_t)~0x0200;
 	if ((hfsw ^ efsw) & fswm)
@@ -179,8 +179,8 @@ static int compare_fp(const struct diff_form *f, const struct diff_state *in,
 				long double x = 0, y = 0;
 				memcpy(&x, a, 10);
 				memcpy(&y, b, 10);
-				MISMATCH("    st%u: host %04x%016llx (%Lg) emu %04x%016llx (%Lg)\n", i,
-					 get16(a + 8), get64(a), x, get16(b + 8), get64(b), y);
+				MISMATCH("    st%u: host %04x%016llx (%Lg) emu %04x%016llx (%Lg)\n",
+					 i, get16(a + 8), get64(a), x, get16(b + 8), get64(b), y);
 			} else {
 				n++;
 			}
@@ -221,9 +221,10 @@ int diff_compare(const struct diff_form *f, const struct diff_state *in, const u
 	}
 	if (host->fault || emu->fault) {
 		if (host->fault != emu->fault || host->code != emu->code)
-			MISMATCH("    fault: host signal %d code %d at %#llx, emu signal %d code %d\n",
-				 host->fault, host->code, (unsigned long long)host->pc, emu->fault,
-				 emu->code);
+			MISMATCH(
+				"    fault: host signal %d code %d at %#llx, emu signal %d code %d\n",
+				host->fault, host->code, (unsigned long long)host->pc, emu->fault,
+				emu->code);
 	} else {
 		for (unsigned i = 0; i < 16; i++)
 			if (h->r[i] != e->r[i])

@@ -18,7 +18,7 @@
 #define DIFF_SRC (DIFF_BUF + 0x300)    /* rsi of string forms (+0..0x100) */
 #define DIFF_DST (DIFF_BUF + 0xb00)    /* rdi of string forms (+0..0x100) */
 #define DIFF_STACK (DIFF_BUF + 0x1800) /* rsp of every form */
-#define DIFF_TARGET 64                 /* taken-branch target: code + 64 */
+#define DIFF_TARGET 64		       /* taken-branch target: code + 64 */
 
 /* struct diff_state offsets (checked by _Static_assert below) */
 #define DS_R 0
@@ -34,61 +34,61 @@
 #define FL_SF 0x080
 #define FL_OF 0x800
 #define FL_ALL 0x8d5
-#define FL_LOGIC (FL_ALL & ~FL_AF)         /* and/or/xor/test: AF undefined */
-#define FL_MUL (FL_CF | FL_OF)             /* mul/imul: SF ZF AF PF undefined */
-#define FL_BT (FL_CF | FL_ZF)              /* bt*: OF SF AF PF undefined */
-#define FL_BSF FL_ZF                       /* bsf/bsr: CF OF SF AF PF undefined */
+#define FL_LOGIC (FL_ALL & ~FL_AF) /* and/or/xor/test: AF undefined */
+#define FL_MUL (FL_CF | FL_OF)	   /* mul/imul: SF ZF AF PF undefined */
+#define FL_BT (FL_CF | FL_ZF)	   /* bt*: OF SF AF PF undefined */
+#define FL_BSF FL_ZF		   /* bsf/bsr: CF OF SF AF PF undefined */
 #define FL_NONE 0
 
 /* Options: how inputs are prepared and what is compared */
-#define O_MEM 0x001  /* rbx = DIFF_MEM */
-#define O_IDX 0x002  /* r12 = small signed index */
-#define O_STR 0x004  /* rsi/rdi into the buffer, small rcx, repetitive memory */
-#define O_BR 0x008   /* may branch to code + DIFF_TARGET */
-#define O_FU 0x010   /* x87: C0 C2 C3 undefined afterwards */
-#define O_FAULT 0x020 /* faults are expected on some inputs: compare them */
-#define O_RCX 0x040  /* rcx = 0..3 (loop, jrcxz) */
-#define O_TGT 0x080  /* rax and [rbx] = code + DIFF_TARGET (indirect jmp/call) */
-#define O_RET 0x100  /* [rsp] = code + DIFF_TARGET (ret) */
+#define O_MEM 0x001    /* rbx = DIFF_MEM */
+#define O_IDX 0x002    /* r12 = small signed index */
+#define O_STR 0x004    /* rsi/rdi into the buffer, small rcx, repetitive memory */
+#define O_BR 0x008     /* may branch to code + DIFF_TARGET */
+#define O_FU 0x010     /* x87: C0 C2 C3 undefined afterwards */
+#define O_FAULT 0x020  /* faults are expected on some inputs: compare them */
+#define O_RCX 0x040    /* rcx = 0..3 (loop, jrcxz) */
+#define O_TGT 0x080    /* rax and [rbx] = code + DIFF_TARGET (indirect jmp/call) */
+#define O_RET 0x100    /* [rsp] = code + DIFF_TARGET (ret) */
 #define O_APPROX 0x200 /* rcp/rsqrt: lanes compared within the SDM's error bound */
-#define O_C1U 0x400  /* x87: C1 undefined afterwards too */
-#define O_M80 0x800  /* [rbx] holds an 80-bit extended value */
-#define O_M64 0x1000 /* [rbx] holds a double */
-#define O_M32 0x2000 /* [rbx] holds a float */
-#define O_PS 0x4000  /* approximation lanes are 4 floats (else 1) */
-#define O_C2 0x8000  /* x87: C2 defined even with O_FU (trigonometry) */
+#define O_C1U 0x400    /* x87: C1 undefined afterwards too */
+#define O_M80 0x800    /* [rbx] holds an 80-bit extended value */
+#define O_M64 0x1000   /* [rbx] holds a double */
+#define O_M32 0x2000   /* [rbx] holds a float */
+#define O_PS 0x4000    /* approximation lanes are 4 floats (else 1) */
+#define O_C2 0x8000    /* x87: C2 defined even with O_FU (trigonometry) */
 #define O_CX16 0x10000 /* needs CPUID.CX16: skipped when the emulated CPUID lacks it */
 
 /* Classes: input constraints and flag masks that depend on the inputs.
  * cls word = class | size << 8 | arg << 16 */
 #define CLS(c, sz, arg) ((c) | ((sz) << 8) | ((arg) << 16))
 #define C_NONE 0
-#define C_SHL 1    /* shl/sal: arg = immediate count, 0xff = %cl */
+#define C_SHL 1 /* shl/sal: arg = immediate count, 0xff = %cl */
 #define C_SHR 2
 #define C_SAR 3
-#define C_ROT 4    /* rol/ror */
-#define C_RCX 5    /* rcl/rcr */
-#define C_SHD 6    /* shld/shrd */
-#define C_DIV 7    /* div: arg 0 = divisor %rcx, 1 = divisor (%rbx) */
+#define C_ROT 4 /* rol/ror */
+#define C_RCX 5 /* rcl/rcr */
+#define C_SHD 6 /* shld/shrd */
+#define C_DIV 7 /* div: arg 0 = divisor %rcx, 1 = divisor (%rbx) */
 #define C_IDIV 8
-#define C_DIVF 9   /* div that faults: divisor 0 or quotient overflow */
+#define C_DIVF 9 /* div that faults: divisor 0 or quotient overflow */
 #define C_IDIVF 10
-#define C_BTM 11   /* bt* with memory and register offset: rcx in [-1024, 1023] */
-#define C_NZ 12    /* source %rcx non-zero (rep bsf = tzcnt on newer hosts) */
-#define C_CMPX 13  /* cmpxchg: arg 0 dest %rdx, 1 dest (%rbx); rax often equal */
-#define C_CMPX2 14 /* cmpxchg8b/16b: rdx:rax often equal to memory */
-#define C_POPF 15  /* popf: [rsp] holds flags user mode may set */
-#define C_LEAVE 16 /* rbp points into the stack */
-#define C_LDMX 17  /* [rbx] = a valid MXCSR value */
-#define C_LDCW 18  /* [rbx] = a valid x87 control word (exceptions masked) */
-#define C_FXRS 19  /* [rbx] = a valid FXSAVE image */
-#define C_FENV 20  /* [rbx] = a valid 28-byte x87 environment */
-#define C_XCNT 21  /* SSE shift by register: xmm2 and [rbx] hold small counts */
-#define C_FXSAVE 22 /* fxsave: image fields hardware leaves alone are not compared */
+#define C_BTM 11     /* bt* with memory and register offset: rcx in [-1024, 1023] */
+#define C_NZ 12	     /* source %rcx non-zero (rep bsf = tzcnt on newer hosts) */
+#define C_CMPX 13    /* cmpxchg: arg 0 dest %rdx, 1 dest (%rbx); rax often equal */
+#define C_CMPX2 14   /* cmpxchg8b/16b: rdx:rax often equal to memory */
+#define C_POPF 15    /* popf: [rsp] holds flags user mode may set */
+#define C_LEAVE 16   /* rbp points into the stack */
+#define C_LDMX 17    /* [rbx] = a valid MXCSR value */
+#define C_LDCW 18    /* [rbx] = a valid x87 control word (exceptions masked) */
+#define C_FXRS 19    /* [rbx] = a valid FXSAVE image */
+#define C_FENV 20    /* [rbx] = a valid 28-byte x87 environment */
+#define C_XCNT 21    /* SSE shift by register: xmm2 and [rbx] hold small counts */
+#define C_FXSAVE 22  /* fxsave: image fields hardware leaves alone are not compared */
 #define C_MASKMOV 23 /* maskmovdqu: rdi = DIFF_MEM */
-#define C_FSTENV 24 /* fnstenv/fnsave: instruction/operand pointer fields not compared */
-#define C_BCD 25    /* [rbx] = valid packed BCD (fbld) */
-#define C_FRSTOR 26 /* [rbx] = a valid 108-byte fnsave image */
+#define C_FSTENV 24  /* fnstenv/fnsave: instruction/operand pointer fields not compared */
+#define C_BCD 25     /* [rbx] = valid packed BCD (fbld) */
+#define C_FRSTOR 26  /* [rbx] = a valid 108-byte fnsave image */
 
 #ifndef __ASSEMBLER__
 #include <setjmp.h>
@@ -102,8 +102,8 @@ struct diff_form {
 	const uint8_t *code, *end;
 	const char *text;
 	uint32_t flags; /* FL_*: arithmetic flags defined afterwards */
-	uint32_t opts;  /* O_* */
-	uint32_t cls;   /* CLS() */
+	uint32_t opts;	/* O_* */
+	uint32_t cls;	/* CLS() */
 	uint32_t pad;
 };
 
@@ -125,17 +125,22 @@ _Static_assert(offsetof(struct diff_state, fx) == DS_FX, "DS_FX");
 
 /* FXSAVE image offsets (SDM vol. 1, 10.5.1, table 10-2) */
 enum {
-	FX_FCW = 0, FX_FSW = 2, FX_FTW = 4, FX_MXCSR = 24, FX_ST = 32, FX_XMM = 160,
+	FX_FCW = 0,
+	FX_FSW = 2,
+	FX_FTW = 4,
+	FX_MXCSR = 24,
+	FX_ST = 32,
+	FX_XMM = 160,
 };
 
 /* How one run ended. */
 struct diff_out {
 	struct diff_state s;
-	int fault;       /* signal number, 0 when the run reached an exit */
-	int code;        /* si_code */
-	uint64_t pc;     /* faulting instruction */
+	int fault;	 /* signal number, 0 when the run reached an exit */
+	int code;	 /* si_code */
+	uint64_t pc;	 /* faulting instruction */
 	int unsupported; /* the emulator does not implement the instruction */
-	int lost;        /* the emulator ran off somewhere else (message in why) */
+	int lost;	 /* the emulator ran off somewhere else (message in why) */
 	char why[96];
 	uint8_t mem[DIFF_BUFSZ];
 };
@@ -166,8 +171,8 @@ void diff_runner_free(struct diff_runner *r);
 void diff_runner_form(struct diff_runner *r, const struct diff_form *f);
 void diff_run_emu(struct diff_runner *r, const struct diff_form *f, const struct diff_state *in,
 		  const uint8_t *mem, struct diff_out *o);
-void diff_run_native(struct diff_runner *r, const struct diff_form *f,
-		     const struct diff_state *in, const uint8_t *mem, struct diff_out *o);
+void diff_run_native(struct diff_runner *r, const struct diff_form *f, const struct diff_state *in,
+		     const uint8_t *mem, struct diff_out *o);
 /* Run raw code in the emulator until it faults (ud2 ends it): for sys.c. */
 enum x86_exit diff_run_code(struct diff_runner *r, struct x86_cpu *c, const uint8_t *code,
 			    size_t n);

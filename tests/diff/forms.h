@@ -9,7 +9,7 @@
  */
 #include "diff.h"
 
-	.macro F fl:req, op:req, cls:req, insn:vararg
+.macro F fl:req, op:req, cls:req, insn:vararg
 	.pushsection diff_forms, "aw"
 	.balign 8
 	.quad .Lcode\@, .Lend\@, .Ltext\@

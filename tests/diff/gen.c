@@ -13,9 +13,26 @@
 #include "diff.h"
 
 static const uint64_t gpr_special[] = {
-	0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff,
-	0x80000000, 0xffffffff, 0x100000000ull, 0x7fffffffffffffffull,
-	0x8000000000000000ull, 0xffffffffffffffffull, 0xfffffffffffffffeull, 0x8000000000000001ull,
+	0,
+	1,
+	2,
+	0x7f,
+	0x80,
+	0xff,
+	0x100,
+	0x7fff,
+	0x8000,
+	0xffff,
+	0x10000,
+	0x7fffffff,
+	0x80000000,
+	0xffffffff,
+	0x100000000ull,
+	0x7fffffffffffffffull,
+	0x8000000000000000ull,
+	0xffffffffffffffffull,
+	0xfffffffffffffffeull,
+	0x8000000000000001ull,
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -33,15 +50,20 @@ uint64_t diff_gen_gpr(struct diff_rng *g)
 	uint64_t m = w == 64 ? ~0ull : (1ull << w) - 1;
 
 	switch (pick(g, 10)) {
-	case 0: return pick(g, 66);
-	case 1: return -pick(g, 66);
-	case 2: return gpr_special[pick(g, NELEM(gpr_special))];
+	case 0:
+		return pick(g, 66);
+	case 1:
+		return -pick(g, 66);
+	case 2:
+		return gpr_special[pick(g, NELEM(gpr_special))];
 	case 3: /* random high part, special low part of a random width */
 		return (r & ~m) | (gpr_special[pick(g, NELEM(gpr_special))] & m);
 	case 4: /* sign-extended from a random width */
 		return w == 64 ? r : (r & (1ull << (w - 1))) ? r | ~m : r & m;
-	case 5: return (uint32_t)r;
-	default: return r;
+	case 5:
+		return (uint32_t)r;
+	default:
+		return r;
 	}
 }
 
@@ -53,7 +75,7 @@ static uint64_t gen_f64(struct diff_rng *g)
 		0x0000000000000000ull, 0x8000000000000000ull, /* ±0 */
 		0x7ff0000000000000ull, 0xfff0000000000000ull, /* ±inf */
 		0x7ff8000000000000ull, 0xfff8000000000000ull, /* default NaN */
-		0x7ff4000000000001ull,                        /* sNaN */
+		0x7ff4000000000001ull,			      /* sNaN */
 		0x0010000000000000ull, 0x000fffffffffffffull, /* min normal, max denormal */
 		0x0000000000000001ull, 0x7fefffffffffffffull, /* min denormal, max */
 		0x3ff0000000000000ull, 0xbff0000000000000ull, /* ±1 */
@@ -68,18 +90,21 @@ static uint64_t gen_f64(struct diff_rng *g)
 
 	switch (pick(g, 10)) {
 	case 0:
-	case 1: return sp[pick(g, NELEM(sp))];
+	case 1:
+		return sp[pick(g, NELEM(sp))];
 	case 2: /* NaN with payload, either kind */
-		return (r & 0x800fffffffffffffull) | 0x7ff0000000000000ull | (r & 1 ? 0 : 1ull << 51)
-		       | 2;
-	case 3: return r & 0x800fffffffffffffull; /* denormal */
-	case 4: { /* integer-valued, in or near the int32 range */
+		return (r & 0x800fffffffffffffull) | 0x7ff0000000000000ull |
+		       (r & 1 ? 0 : 1ull << 51) | 2;
+	case 3:
+		return r & 0x800fffffffffffffull; /* denormal */
+	case 4: {				  /* integer-valued, in or near the int32 range */
 		int64_t v = (int64_t)(r >> 20) - (1ll << 43);
 		double d = (double)(pick(g, 2) ? (int32_t)v : v) / (pick(g, 2) ? 1 : 2);
 		memcpy(&r, &d, 8);
 		return r;
 	}
-	case 5: return r;
+	case 5:
+		return r;
 	default: /* normal, exponent near 1.0 */
 		return (r & 0x800fffffffffffffull) | ((uint64_t)(1023 - 40 + pick(g, 80)) << 52);
 	}
@@ -97,16 +122,21 @@ static uint32_t gen_f32(struct diff_rng *g)
 
 	switch (pick(g, 10)) {
 	case 0:
-	case 1: return sp[pick(g, NELEM(sp))];
-	case 2: return (r & 0x807fffff) | 0x7f800000 | (r & 1 ? 0 : 1u << 22) | 2;
-	case 3: return r & 0x807fffff;
+	case 1:
+		return sp[pick(g, NELEM(sp))];
+	case 2:
+		return (r & 0x807fffff) | 0x7f800000 | (r & 1 ? 0 : 1u << 22) | 2;
+	case 3:
+		return r & 0x807fffff;
 	case 4: {
 		float f = (float)(int32_t)(r >> pick(g, 16)) / (pick(g, 2) ? 1 : 2);
 		memcpy(&r, &f, 4);
 		return r;
 	}
-	case 5: return r;
-	default: return (r & 0x807fffff) | ((uint32_t)(127 - 20 + pick(g, 40)) << 23);
+	case 5:
+		return r;
+	default:
+		return (r & 0x807fffff) | ((uint32_t)(127 - 20 + pick(g, 40)) << 23);
 	}
 }
 
@@ -118,12 +148,30 @@ static void gen_f80(struct diff_rng *g, uint8_t *out)
 	unsigned e;
 
 	switch (pick(g, 12)) {
-	case 0: e = 0; m = 0; break;                                /* ±0 */
-	case 1: e = 0x7fff; m = 1ull << 63; break;                  /* ±inf */
-	case 2: e = 0x7fff; m |= 3ull << 62; break;                 /* qNaN */
-	case 3: e = 0x7fff; m = (m | 1ull << 63 | 1) & ~(1ull << 62); break; /* sNaN */
-	case 4: e = 0; m &= ~(1ull << 63); break;                   /* denormal */
-	case 5: e = 1 + (unsigned)pick(g, 0x7ffe); m |= 1ull << 63; break;
+	case 0:
+		e = 0;
+		m = 0;
+		break; /* ±0 */
+	case 1:
+		e = 0x7fff;
+		m = 1ull << 63;
+		break; /* ±inf */
+	case 2:
+		e = 0x7fff;
+		m |= 3ull << 62;
+		break; /* qNaN */
+	case 3:
+		e = 0x7fff;
+		m = (m | 1ull << 63 | 1) & ~(1ull << 62);
+		break; /* sNaN */
+	case 4:
+		e = 0;
+		m &= ~(1ull << 63);
+		break; /* denormal */
+	case 5:
+		e = 1 + (unsigned)pick(g, 0x7ffe);
+		m |= 1ull << 63;
+		break;
 	case 6: { /* an integer, or a double widened */
 		long double v;
 		if (pick(g, 2)) {
@@ -138,8 +186,14 @@ static void gen_f80(struct diff_rng *g, uint8_t *out)
 		memcpy(out, &v, 10);
 		return;
 	}
-	case 7: e = 16383; m = 1ull << 63; break;                   /* ±1 */
-	default: e = 16383 - 64 + (unsigned)pick(g, 128); m |= 1ull << 63; break;
+	case 7:
+		e = 16383;
+		m = 1ull << 63;
+		break; /* ±1 */
+	default:
+		e = 16383 - 64 + (unsigned)pick(g, 128);
+		m |= 1ull << 63;
+		break;
 	}
 	memcpy(out, &m, 8);
 	e |= (unsigned)sign << 15;
@@ -150,9 +204,12 @@ static void gen_f80(struct diff_rng *g, uint8_t *out)
 static uint64_t gen_chunk(struct diff_rng *g)
 {
 	switch (pick(g, 4)) {
-	case 0: return diff_gen_gpr(g);
-	case 1: return gen_f64(g);
-	default: return gen_f32(g) | (uint64_t)gen_f32(g) << 32;
+	case 0:
+		return diff_gen_gpr(g);
+	case 1:
+		return gen_f64(g);
+	default:
+		return gen_f32(g) | (uint64_t)gen_f32(g) << 32;
 	}
 }
 
@@ -160,7 +217,8 @@ static uint32_t gen_mxcsr(struct diff_rng *g)
 {
 	uint32_t v = 0x1f80;
 	if (pick(g, 2))
-		v |= (uint32_t)pick(g, 4) << 13 | (uint32_t)(diff_rand(g) & 0x8040); /* RC, FTZ, DAZ */
+		v |= (uint32_t)pick(g, 4) << 13 |
+		     (uint32_t)(diff_rand(g) & 0x8040); /* RC, FTZ, DAZ */
 	if (pick(g, 2))
 		v |= (uint32_t)(diff_rand(g) & 0x3f); /* sticky exception flags */
 	return v;
@@ -224,10 +282,14 @@ static uint64_t gen_count(struct diff_rng *g, unsigned size)
 {
 	unsigned bits = size * 8;
 	switch (pick(g, 6)) {
-	case 0: return pick(g, 2);
-	case 1: return bits - 1 + pick(g, 3);
-	case 2: return diff_rand(g) & 0xff;
-	default: return pick(g, bits);
+	case 0:
+		return pick(g, 2);
+	case 1:
+		return bits - 1 + pick(g, 3);
+	case 2:
+		return diff_rand(g) & 0xff;
+	default:
+		return pick(g, bits);
 	}
 }
 
@@ -464,7 +526,8 @@ void diff_gen(struct diff_rng *g, const struct diff_form *f, struct diff_state *
 				src[k] = (uint8_t)(a + ((bits >> (k & 63)) & pick(g, 2)));
 				dst[k] = pick(g, 16) ? src[k] : (uint8_t)diff_rand(g);
 			}
-			s->r[X86_RAX] = (s->r[X86_RAX] & ~0xffull) | (pick(g, 2) ? a : (uint8_t)(a + 1));
+			s->r[X86_RAX] = (s->r[X86_RAX] & ~0xffull) |
+					(pick(g, 2) ? a : (uint8_t)(a + 1));
 			if (pick(g, 2)) /* same pattern in every byte of rax */
 				s->r[X86_RAX] = 0x0101010101010101ull * (uint8_t)s->r[X86_RAX];
 		}

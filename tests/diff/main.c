@@ -31,8 +31,8 @@ static uint64_t hash_text(const char *s)
 }
 
 /* Run every case of one form; returns 1 when all matched. */
-static int run_form(struct diff_runner *r, const struct diff_form *f, unsigned ncases,
-		    int verbose, unsigned long *cases)
+static int run_form(struct diff_runner *r, const struct diff_form *f, unsigned ncases, int verbose,
+		    unsigned long *cases)
 {
 	static struct diff_state in;
 	static struct diff_out host, emu;
@@ -96,9 +96,14 @@ int main(int argc, char **argv)
 			ncases = (unsigned)v;
 			break;
 		}
-		case 'f': filter = optarg; break;
-		case 'v': verbose = 1; break;
-		default: usage();
+		case 'f':
+			filter = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			usage();
 		}
 	}
 	if (optind != argc)

@@ -221,8 +221,7 @@ void diff_run_emu(struct diff_runner *r, const struct diff_form *f, const struct
 		 (unsigned long long)c->fault.pc);
 }
 
-enum x86_exit diff_run_code(struct diff_runner *r, struct x86_cpu *c, const uint8_t *code,
-			    size_t n)
+enum x86_exit diff_run_code(struct diff_runner *r, struct x86_cpu *c, const uint8_t *code, size_t n)
 {
 	memcpy((void *)DIFF_CODE, code, n);
 	x86_cache_invalidate(r->cache, DIFF_CODE, DIFF_PAGE);
@@ -244,8 +243,8 @@ static void host_fp_reset(void)
 	__builtin_ia32_ldmxcsr(0x1f80);
 }
 
-void diff_run_native(struct diff_runner *r, const struct diff_form *f,
-		     const struct diff_state *in, const uint8_t *mem, struct diff_out *o)
+void diff_run_native(struct diff_runner *r, const struct diff_form *f, const struct diff_state *in,
+		     const uint8_t *mem, struct diff_out *o)
 {
 	uint8_t *code = (uint8_t *)DIFF_CODE;
 	size_t len = (size_t)(f->end - f->code);

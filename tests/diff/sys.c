@@ -74,8 +74,8 @@ static int check_bit(const char *what, uint32_t reg, int bit, int want)
 
 static int test_cpuid(struct diff_runner *r, unsigned long *cases)
 {
-	static const uint32_t leaves[] = { 0, 1, 7, 0x80000000, 0x80000001, 0x80000002,
-					   0x80000003, 0x80000004 };
+	static const uint32_t leaves[] = { 0,	       1,	   7,	       0x80000000,
+					   0x80000001, 0x80000002, 0x80000003, 0x80000004 };
 	struct diff_rng g = { 0xc0ffee };
 	const struct x86_model *m = &x86_model_p4_xeon;
 	uint32_t v[8][4], again[4], direct[4];
@@ -90,14 +90,16 @@ static int test_cpuid(struct diff_runner *r, unsigned long *cases)
 			bad += run_cpuid(r, &g, leaves[k], 0, again);
 			(*cases)++;
 			if (memcmp(again, v[k], sizeof(again))) {
-				printf("FAIL cpuid leaf %#x: answers differ between runs\n", leaves[k]);
+				printf("FAIL cpuid leaf %#x: answers differ between runs\n",
+				       leaves[k]);
 				bad++;
 				break;
 			}
 		}
 		x86_cpuid(m, leaves[k], 0, direct);
 		if (memcmp(direct, v[k], sizeof(direct))) {
-			printf("FAIL cpuid leaf %#x: instruction and x86_cpuid() differ\n", leaves[k]);
+			printf("FAIL cpuid leaf %#x: instruction and x86_cpuid() differ\n",
+			       leaves[k]);
 			bad++;
 		}
 	}

@@ -21,6 +21,12 @@
  * guest memcpy at 0xfffffffffffffffc; UBSan: null, nonnull-attribute and
  * pointer-overflow at guest address 0, seeds null-* in the corpus).
  *
+ * For scripts/fuzz.sh:
+ * fuzz-sources: emu/x86/[a-z]*.c
+ * fuzz-libs: -lZydis -lZycore -lm
+ * fuzz-sanitize: -fsanitize=fuzzer,undefined -fno-sanitize=null,nonnull-attribute,pointer-overflow -fno-sanitize-recover=undefined
+ * fuzz-options: -max_len=64
+ *
  * Build and run (from the top of the tree; Debian: apt-get install clang):
  *
  *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,undefined \

@@ -24,8 +24,19 @@
 
 /* volatile: the compiler must not fold what the processor has to compute */
 static volatile long double v[] = {
-	1.0L, -2.5L, 0.1L, 3.0e4000L, -1.0e-4940L, 0.0L, -0.0L, 7.0L, 1e19L, 2.5L,
-	0x1.fffffffffffffffep16383L, 0x1p-16382L, 3.14159265358979323846264338327950288L,
+	1.0L,
+	-2.5L,
+	0.1L,
+	3.0e4000L,
+	-1.0e-4940L,
+	0.0L,
+	-0.0L,
+	7.0L,
+	1e19L,
+	2.5L,
+	0x1.fffffffffffffffep16383L,
+	0x1p-16382L,
+	3.14159265358979323846264338327950288L,
 };
 #define NV (sizeof(v) / sizeof(v[0]))
 
@@ -56,7 +67,8 @@ static void arith(void)
 			h = hash_ld(h, x / y);
 			h = hash_ld(h, fmodl(x, y));
 			h = hash_ld(h, remainderl(x, y));
-			h = fnv(h, (int[]){ x < y, x <= y, x == y, isunordered(x, y) }, 4 * sizeof(int));
+			h = fnv(h, (int[]){ x < y, x <= y, x == y, isunordered(x, y) },
+				4 * sizeof(int));
 		}
 		h = hash_ld(h, sqrtl(v[a]));
 	}
@@ -103,9 +115,18 @@ static void precision(void)
 
 static void conversions(void)
 {
-	static const char *s[] = { "0.1", "1e4932", "1.2e4932", "1e-4950", "0x1.8p-16445",
-				   "3.14159265358979323846264338327950288", "-0", "inf", "-nan",
-				   "nan(0x123)", "123456789012345678901234567890", "4.9e-324",
+	static const char *s[] = { "0.1",
+				   "1e4932",
+				   "1.2e4932",
+				   "1e-4950",
+				   "0x1.8p-16445",
+				   "3.14159265358979323846264338327950288",
+				   "-0",
+				   "inf",
+				   "-nan",
+				   "nan(0x123)",
+				   "123456789012345678901234567890",
+				   "4.9e-324",
 				   "1.18973149535723176502e+4932" };
 	unsigned k;
 
@@ -158,17 +179,19 @@ static void functions(void)
 static void classify(void)
 {
 	static const char *cls[] = { "nan", "inf", "zero", "subnormal", "normal" };
-	long double w[] = { v[0], v[3] * v[3], v[4], v[5], v[6], v[3] * v[3] - v[3] * v[3],
+	long double w[] = { v[0],     v[3] * v[3], v[4], v[5], v[6], v[3] * v[3] - v[3] * v[3],
 			    v[11] / 4 };
 	unsigned k;
 
 	for (k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
 		int c = fpclassify(w[k]), e;
 		long double ip, m = frexpl(w[k], &e);
-		printf("%La: %s signbit %d isnan %d isinf %d frexp %La %d modf %La ",
-		       w[k],
-		       cls[c == FP_NAN ? 0 : c == FP_INFINITE ? 1 : c == FP_ZERO ? 2 :
-			   c == FP_SUBNORMAL ? 3 : 4],
+		printf("%La: %s signbit %d isnan %d isinf %d frexp %La %d modf %La ", w[k],
+		       cls[c == FP_NAN	     ? 0 :
+			   c == FP_INFINITE  ? 1 :
+			   c == FP_ZERO	     ? 2 :
+			   c == FP_SUBNORMAL ? 3 :
+					       4],
 		       signbit(w[k]) != 0, isnan(w[k]) != 0, isinf(w[k]) != 0, m, e,
 		       modfl(w[k], &ip));
 		printf("logb %La ldexp %La scalbn %La\n", logbl(w[k]), ldexpl(w[k], 100),

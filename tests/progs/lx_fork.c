@@ -88,7 +88,8 @@ int main(void)
 	/* a #! script: the kernel runs its interpreter */
 	char script[] = "/tmp/lx_fork_script_XXXXXX";
 	int fd = mkstemp(script);
-	const char body[] = "#!/bin/sh -e\necho script says \"$0\" \"$1\" | sed 's|/tmp/[^ ]*|SCRIPT|'\n";
+	const char body[] =
+		"#!/bin/sh -e\necho script says \"$0\" \"$1\" | sed 's|/tmp/[^ ]*|SCRIPT|'\n";
 	if (fd < 0 || write(fd, body, strlen(body)) != (ssize_t)strlen(body))
 		return 1;
 	fchmod(fd, 0700);

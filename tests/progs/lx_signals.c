@@ -179,8 +179,8 @@ int main(void)
 	recurse_ptr = recurse;
 	if (!jr)
 		recurse(0);
-	printf("overflow: sig %d on-altstack %d deep %d back-on-altstack %d\n", last_sig,
-	       last_code, depth_reached > 1000, on_alt());
+	printf("overflow: sig %d on-altstack %d deep %d back-on-altstack %d\n", last_sig, last_code,
+	       depth_reached > 1000, on_alt());
 
 	/* 10. the FP state a handler changes comes back */
 	signal(SIGUSR2, fp_clobber);

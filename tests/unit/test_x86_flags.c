@@ -19,32 +19,43 @@ static uint64_t rnd(void)
 	rnd_state ^= rnd_state << 25;
 	rnd_state ^= rnd_state >> 27;
 	uint64_t v = rnd_state * 0x2545f4914f6cdd1dull;
-	static const uint64_t edge[] = { 0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff,
-					 0x7fffffff, 0x80000000, 0xffffffff, 0x7fffffffffffffff,
-					 0x8000000000000000, ~0ull };
+	static const uint64_t edge[] = { 0,
+					 1,
+					 0x7f,
+					 0x80,
+					 0xff,
+					 0x7fff,
+					 0x8000,
+					 0xffff,
+					 0x7fffffff,
+					 0x80000000,
+					 0xffffffff,
+					 0x7fffffffffffffff,
+					 0x8000000000000000,
+					 ~0ull };
 	return (v & 3) ? v : edge[(v >> 2) % (sizeof(edge) / sizeof(edge[0]))];
 }
 
 #define ARITH 0x8d5u /* CF PF AF ZF SF OF */
 
 /* Host flags of `op` on 64/32/16/8-bit operands, with CF in as given. */
-#define HOST2(insn, suffix, reg_d, reg_s, type)                                        \
+#define HOST2(insn, suffix, reg_d, reg_s, type)                                            \
 	static uint32_t host_##insn##suffix(uint64_t d, uint64_t s, int cf, uint64_t *res) \
-	{                                                                          \
-		type dd = (type)d, ss = (type)s;                                    \
-		uint64_t f;                                                        \
+	{                                                                                  \
+		type dd = (type)d, ss = (type)s;                                           \
+		uint64_t f;                                                                \
 		__asm__("bt $0, %q[cf]\n\t" #insn " %" reg_s "[s], %" reg_d "[d]\n\t"      \
-			"pushfq\n\tpopq %[f]"                                      \
-			: [d] "+r"(dd), [f] "=r"(f)                                \
-			: [s] "r"(ss), [cf] "r"((uint64_t)cf)                      \
-			: "cc");                                                   \
-		*res = (uint64_t)dd;                                               \
-		return (uint32_t)f & ARITH;                                        \
+			"pushfq\n\tpopq %[f]"                                              \
+			: [d] "+r"(dd), [f] "=r"(f)                                        \
+			: [s] "r"(ss), [cf] "r"((uint64_t)cf)                              \
+			: "cc");                                                           \
+		*res = (uint64_t)dd;                                                       \
+		return (uint32_t)f & ARITH;                                                \
 	}
-#define HOST_ALL(insn)                                                                 \
-	HOST2(insn, q, "q", "q", uint64_t)                                             \
-	HOST2(insn, l, "k", "k", uint32_t)                                             \
-	HOST2(insn, w, "w", "w", uint16_t)                                             \
+#define HOST_ALL(insn)                     \
+	HOST2(insn, q, "q", "q", uint64_t) \
+	HOST2(insn, l, "k", "k", uint32_t) \
+	HOST2(insn, w, "w", "w", uint16_t) \
 	HOST2(insn, b, "b", "b", uint8_t)
 HOST_ALL(add)
 HOST_ALL(adc)
@@ -75,8 +86,8 @@ static void check_kind(int kind, host_fn h[4], int logic)
 			got &= ~(uint32_t)X86_AF;
 		}
 		if (got != want)
-			fail_msg("kind %d size %u d=%#llx s=%#llx cf=%d: flags %#x, host %#x", kind, sz,
-				 (unsigned long long)d, (unsigned long long)s, cf, got, want);
+			fail_msg("kind %d size %u d=%#llx s=%#llx cf=%d: flags %#x, host %#x", kind,
+				 sz, (unsigned long long)d, (unsigned long long)s, cf, got, want);
 		/* every condition code agrees with the materialised flags */
 		for (unsigned cc = 0; cc < 16; cc++) {
 			struct x86_cpu e;
@@ -87,12 +98,36 @@ static void check_kind(int kind, host_fn h[4], int logic)
 	}
 }
 
-static void test_add(void **s) { (void)s; check_kind(X86_LF_ADD, (host_fn[]){ host_addq, host_addl, host_addw, host_addb }, 0); }
-static void test_adc(void **s) { (void)s; check_kind(X86_LF_ADC, (host_fn[]){ host_adcq, host_adcl, host_adcw, host_adcb }, 0); }
-static void test_sub(void **s) { (void)s; check_kind(X86_LF_SUB, (host_fn[]){ host_subq, host_subl, host_subw, host_subb }, 0); }
-static void test_sbb(void **s) { (void)s; check_kind(X86_LF_SBB, (host_fn[]){ host_sbbq, host_sbbl, host_sbbw, host_sbbb }, 0); }
-static void test_and(void **s) { (void)s; check_kind(X86_LF_LOGIC, (host_fn[]){ host_andq, host_andl, host_andw, host_andb }, 1); }
-static void test_xor(void **s) { (void)s; check_kind(X86_LF_LOGIC, (host_fn[]){ host_xorq, host_xorl, host_xorw, host_xorb }, 1); }
+static void test_add(void **s)
+{
+	(void)s;
+	check_kind(X86_LF_ADD, (host_fn[]){ host_addq, host_addl, host_addw, host_addb }, 0);
+}
+static void test_adc(void **s)
+{
+	(void)s;
+	check_kind(X86_LF_ADC, (host_fn[]){ host_adcq, host_adcl, host_adcw, host_adcb }, 0);
+}
+static void test_sub(void **s)
+{
+	(void)s;
+	check_kind(X86_LF_SUB, (host_fn[]){ host_subq, host_subl, host_subw, host_subb }, 0);
+}
+static void test_sbb(void **s)
+{
+	(void)s;
+	check_kind(X86_LF_SBB, (host_fn[]){ host_sbbq, host_sbbl, host_sbbw, host_sbbb }, 0);
+}
+static void test_and(void **s)
+{
+	(void)s;
+	check_kind(X86_LF_LOGIC, (host_fn[]){ host_andq, host_andl, host_andw, host_andb }, 1);
+}
+static void test_xor(void **s)
+{
+	(void)s;
+	check_kind(X86_LF_LOGIC, (host_fn[]){ host_xorq, host_xorl, host_xorw, host_xorb }, 1);
+}
 
 static void test_set_flags_keeps_others(void **s)
 {
@@ -108,8 +143,12 @@ static void test_set_flags_keeps_others(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_add), cmocka_unit_test(test_adc), cmocka_unit_test(test_sub),
-		cmocka_unit_test(test_sbb), cmocka_unit_test(test_and), cmocka_unit_test(test_xor),
+		cmocka_unit_test(test_add),
+		cmocka_unit_test(test_adc),
+		cmocka_unit_test(test_sub),
+		cmocka_unit_test(test_sbb),
+		cmocka_unit_test(test_and),
+		cmocka_unit_test(test_xor),
 		cmocka_unit_test(test_set_flags_keeps_others),
 	};
 	return cmocka_run_group_tests_name("x86_flags", tests, NULL, NULL);
