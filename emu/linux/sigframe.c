@@ -149,8 +149,12 @@ int lx_frame_setup(struct lx_proc *p, struct lx_thread *t, int sig, const siginf
 	 * handler (fpu__clear_user_states) */
 	if (x86_in_guest(c))
 		x86_fp_sync_out(c);
-	memset(&fx, 0, sizeof(fx));
-	x86_fxsave_to(c, &fx);
+	{
+		uint8_t img[sizeof(fx)] = { 0 }; /* bytes 416-511 stay 0 */
+
+		x86_fxsave_to(c, img);
+		memcpy(&fx, img, sizeof(fx));
+	}
 	fx.mxcsr_mask = LX_MXCSR_MASK;
 	x86_fpu_reset(c);
 	if (x86_in_guest(c))

@@ -521,14 +521,12 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 		c->blk = b;
 		c->rip = b->end;
 		for (const struct x86_insn *i = b->insn; i < e; i++) {
-			struct x86_trace t;
+			struct x86_trace t = { .i = i };
 			struct regs_before rb = { c->r[X86_RSP], c->r[X86_RBP], c->r[X86_RSI],
 						  c->r[X86_RDI], c->r[X86_RCX] };
 			struct x86_counts *cnt = c->cnt;
 			uint64_t taken0 = cnt->taken;
 
-			t.nmem = t.load = t.store = 0;
-			t.reps = 0;
 			if (i->mact)
 				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
 					   i->mact >> 1);
