@@ -54,20 +54,6 @@ struct sfile_reader {
 	char err[512];
 };
 
-static void msg(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void msg(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errsz)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-}
-
 static void damage(struct sfile_reader *r, uint64_t off, uint64_t bytes, uint64_t records,
 		   const char *why)
 {
@@ -87,7 +73,8 @@ static ssize_t read_at(struct sfile_reader *r, void *buf, size_t n, uint64_t off
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
-			msg(r->err, sizeof(r->err), "cannot read %s: %s", r->name, strerror(errno));
+			sfile_msg(r->err, sizeof(r->err), "cannot read %s: %s", r->name,
+				  strerror(errno));
 			return -1;
 		}
 		if (k == 0)
@@ -188,7 +175,7 @@ static int load_block(struct sfile_reader *r)
 		}
 		if (grow(&r->cbuf, &r->ccap, clen ? clen : 1) ||
 		    grow(&r->ubuf, &r->ucap, ulen ? ulen : 1)) {
-			msg(r->err, sizeof(r->err), "cannot read %s: out of memory", r->name);
+			sfile_msg(r->err, sizeof(r->err), "cannot read %s: out of memory", r->name);
 			return -1;
 		}
 		if (read_at(r, r->cbuf, clen, r->off + SFILE_BLOCK_HEADER_SIZE) != (ssize_t)clen)
@@ -353,45 +340,47 @@ static int check_header(struct sfile_reader *r, char *err, size_t errsz)
 	uint32_t bo, hsize, flags;
 
 	if (n < 0) {
-		msg(err, errsz, "%s", r->err);
+		sfile_msg(err, errsz, "%s", r->err);
 		return -1;
 	}
 	if (n < 8 || memcmp(h, SFILE_MAGIC, 8)) {
-		msg(err, errsz, "%s: not a vpmu data file%s", r->name, n == 0 ? " (empty)" : "");
+		sfile_msg(err, errsz, "%s: not a vpmu data file%s", r->name,
+			  n == 0 ? " (empty)" : "");
 		return -1;
 	}
 	if (n < SFILE_HEADER_SIZE) {
-		msg(err, errsz, "%s: file header cut short (%zd of %d bytes)", r->name, n,
-		    SFILE_HEADER_SIZE);
+		sfile_msg(err, errsz, "%s: file header cut short (%zd of %d bytes)", r->name, n,
+			  SFILE_HEADER_SIZE);
 		return -1;
 	}
 	r->major = sfile_get16(h + 8);
 	r->minor = sfile_get16(h + 10);
 	if (r->major != SFILE_VERSION_MAJOR) {
-		msg(err, errsz, "%s: format version %u.%u %s; this vpmu reads version %d.x",
-		    r->name, r->major, r->minor,
-		    r->major > SFILE_VERSION_MAJOR ? "is newer than this vpmu" : "is unknown",
-		    SFILE_VERSION_MAJOR);
+		sfile_msg(err, errsz, "%s: format version %u.%u %s; this vpmu reads version %d.x",
+			  r->name, r->major, r->minor,
+			  r->major > SFILE_VERSION_MAJOR ? "is newer than this vpmu" : "is unknown",
+			  SFILE_VERSION_MAJOR);
 		return -1;
 	}
 	bo = sfile_get32(h + 12);
 	if (bo == __builtin_bswap32(SFILE_BYTE_ORDER)) {
-		msg(err, errsz, "%s: big-endian data file, which this vpmu does not read", r->name);
+		sfile_msg(err, errsz, "%s: big-endian data file, which this vpmu does not read",
+			  r->name);
 		return -1;
 	}
 	if (bo != SFILE_BYTE_ORDER || sfile_get32(h + 28) != crc32(0, h, 28)) {
-		msg(err, errsz, "%s: file header damaged (checksum mismatch)", r->name);
+		sfile_msg(err, errsz, "%s: file header damaged (checksum mismatch)", r->name);
 		return -1;
 	}
 	hsize = sfile_get32(h + 16);
 	if (hsize < SFILE_HEADER_SIZE || hsize > MAX_HEADER || hsize > r->size) {
-		msg(err, errsz, "%s: file header size %u out of range", r->name, hsize);
+		sfile_msg(err, errsz, "%s: file header size %u out of range", r->name, hsize);
 		return -1;
 	}
 	flags = sfile_get32(h + 20);
 	if (flags & SFILE_HFLAG_INCOMPAT_MASK) {
-		msg(err, errsz, "%s: uses features this vpmu does not know (flags %#x)", r->name,
-		    flags);
+		sfile_msg(err, errsz, "%s: uses features this vpmu does not know (flags %#x)",
+			  r->name, flags);
 		return -1;
 	}
 	r->off = hsize;
@@ -404,22 +393,22 @@ struct sfile_reader *sfile_open_fd(int fd, const char *name, char *err, size_t e
 	struct stat sb;
 
 	if (!r || !(r->name = strdup(name))) {
-		msg(err, errsz, "%s: out of memory", name);
+		sfile_msg(err, errsz, "%s: out of memory", name);
 		free(r);
 		return NULL;
 	}
 	r->fd = fd;
 	r->lastattr = SIZE_MAX;
 	if (fstat(fd, &sb)) {
-		msg(err, errsz, "cannot read %s: %s", name, strerror(errno));
+		sfile_msg(err, errsz, "cannot read %s: %s", name, strerror(errno));
 		goto fail;
 	}
 	if (S_ISDIR(sb.st_mode)) {
-		msg(err, errsz, "cannot read %s: %s", name, strerror(EISDIR));
+		sfile_msg(err, errsz, "cannot read %s: %s", name, strerror(EISDIR));
 		goto fail;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		msg(err, errsz, "cannot read %s: not a regular file", name);
+		sfile_msg(err, errsz, "cannot read %s: not a regular file", name);
 		goto fail;
 	}
 	r->size = (uint64_t)sb.st_size;
@@ -439,7 +428,7 @@ struct sfile_reader *sfile_open(const char *path, char *err, size_t errsz)
 	struct sfile_reader *r;
 
 	if (fd < 0) {
-		msg(err, errsz, "cannot open %s: %s", path, strerror(errno));
+		sfile_msg(err, errsz, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	r = sfile_open_fd(fd, path, err, errsz);
@@ -460,15 +449,15 @@ const struct sfile_damage *sfile_damage(const struct sfile_reader *r, size_t *n)
 const char *sfile_damage_str(const struct sfile_damage *d, char *buf, size_t n)
 {
 	if (d->bytes)
-		msg(buf, n, "offset %" PRIu64 ": %" PRIu64 " bytes skipped (%s)", d->offset,
-		    d->bytes, d->why);
+		sfile_msg(buf, n, "offset %" PRIu64 ": %" PRIu64 " bytes skipped (%s)", d->offset,
+			  d->bytes, d->why);
 	else
-		msg(buf, n, "block at offset %" PRIu64 ": %s", d->offset, d->why);
+		sfile_msg(buf, n, "block at offset %" PRIu64 ": %s", d->offset, d->why);
 	if (d->records) {
 		size_t l = strlen(buf);
 
-		msg(buf + l, n - l, ", %" PRIu64 " record%s lost", d->records,
-		    d->records == 1 ? "" : "s");
+		sfile_msg(buf + l, n - l, ", %" PRIu64 " record%s lost", d->records,
+			  d->records == 1 ? "" : "s");
 	}
 	return buf;
 }

@@ -1,3 +1,5 @@
+#include <stdarg.h>
+#include <stdio.h>
 /* sfile_rec.c — encode and decode the record payloads of the sample file.
  *
  * The encoder and decoder for each type sit side by side so that the two
@@ -549,4 +551,15 @@ int sfile_dec_record(uint16_t type, const uint8_t *p, size_t len, struct sfile_a
 		return -1;
 	}
 	return 0;
+}
+
+void sfile_msg(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errsz)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
 }

@@ -76,4 +76,7 @@ typedef const struct sfile_attr *(*sfile_attr_fn)(void *ctx, uint32_t id);
 int sfile_dec_record(uint16_t type, const uint8_t *p, size_t len, struct sfile_arena *a,
 		     sfile_attr_fn attr, void *ctx, struct sfile_rec *out, const char **why);
 
+/* Format a one-line message into err (when err and errsz allow). */
+void sfile_msg(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -47,20 +47,6 @@ struct sfile_writer {
 	char err[512];
 };
 
-static void msg(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void msg(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errsz)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-}
-
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
 	while (n) {
@@ -105,7 +91,7 @@ static void fail_io(struct sfile_writer *w, const char *what)
 	if (w->failed)
 		return;
 	w->failed = 1;
-	msg(w->err, sizeof(w->err), "cannot write %s: %s%s", w->path, what, strerror(e));
+	sfile_msg(w->err, sizeof(w->err), "cannot write %s: %s%s", w->path, what, strerror(e));
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
@@ -137,24 +123,24 @@ static int place(struct sfile_writer *w, const uint8_t *hdr, char *err, size_t e
 	w->old = malloc(plen + 5);
 	if (!tmp || !w->old) {
 		free(tmp);
-		msg(err, errsz, "cannot create %s: out of memory", w->path);
+		sfile_msg(err, errsz, "cannot create %s: out of memory", w->path);
 		return -1;
 	}
 	snprintf(tmp, plen + 16, "%.*s.%s.XXXXXX", (int)dlen, w->path, w->path + dlen);
 	snprintf(w->old, plen + 5, "%s.old", w->path);
 	w->fd = mkostemp(tmp, O_CLOEXEC);
 	if (w->fd < 0) {
-		msg(err, errsz, "cannot create %s: %s", w->path, strerror(errno));
+		sfile_msg(err, errsz, "cannot create %s: %s", w->path, strerror(errno));
 		goto fail;
 	}
 	if (write_all(w->fd, hdr, SFILE_HEADER_SIZE)) {
-		msg(err, errsz, "cannot write %s: %s", w->path, strerror(errno));
+		sfile_msg(err, errsz, "cannot write %s: %s", w->path, strerror(errno));
 		goto fail_unlink;
 	}
 	if (lstat(w->path, &sb) == 0) {
 		if (rename(w->path, w->old)) {
-			msg(err, errsz, "cannot keep %s as %s: %s", w->path, w->old,
-			    strerror(errno));
+			sfile_msg(err, errsz, "cannot keep %s as %s: %s", w->path, w->old,
+				  strerror(errno));
 			goto fail_unlink;
 		}
 	} else {
@@ -162,7 +148,7 @@ static int place(struct sfile_writer *w, const uint8_t *hdr, char *err, size_t e
 		w->old = NULL;
 	}
 	if (rename(tmp, w->path)) {
-		msg(err, errsz, "cannot create %s: %s", w->path, strerror(errno));
+		sfile_msg(err, errsz, "cannot create %s: %s", w->path, strerror(errno));
 		if (w->old)
 			rename(w->old, w->path);
 		goto fail_unlink;
@@ -202,7 +188,7 @@ struct sfile_writer *sfile_create(const char *path, char *err, size_t errsz)
 	struct stat sb;
 
 	if (!w || !(w->path = strdup(path))) {
-		msg(err, errsz, "cannot create %s: out of memory", path);
+		sfile_msg(err, errsz, "cannot create %s: out of memory", path);
 		free(w);
 		return NULL;
 	}
@@ -210,22 +196,22 @@ struct sfile_writer *sfile_create(const char *path, char *err, size_t errsz)
 	w->level = SFILE_LEVEL;
 	file_header(hdr);
 	if (!*path) {
-		msg(err, errsz, "cannot create an output file with an empty name");
+		sfile_msg(err, errsz, "cannot create an output file with an empty name");
 		goto fail;
 	}
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		msg(err, errsz, "cannot create %s: %s", path, strerror(EISDIR));
+		sfile_msg(err, errsz, "cannot create %s: %s", path, strerror(EISDIR));
 		goto fail;
 	}
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
 		/* A FIFO or device: nothing to keep, nothing to rename. */
 		w->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 		if (w->fd < 0) {
-			msg(err, errsz, "cannot open %s: %s", path, strerror(errno));
+			sfile_msg(err, errsz, "cannot open %s: %s", path, strerror(errno));
 			goto fail;
 		}
 		if (write_all(w->fd, hdr, SFILE_HEADER_SIZE)) {
-			msg(err, errsz, "cannot write %s: %s", path, strerror(errno));
+			sfile_msg(err, errsz, "cannot write %s: %s", path, strerror(errno));
 			goto fail;
 		}
 	} else if (place(w, hdr, err, errsz)) {
@@ -311,8 +297,8 @@ static int add(struct sfile_writer *w, uint16_t type, const void *view, uint64_t
 		return -1;
 	if (sfile_enc_record(&w->pend, type, view, st)) {
 		/* A bad record is the caller's error; the file stays good. */
-		msg(w->err, sizeof(w->err), "%s record not written: %s", type_name(type),
-		    w->pend.why);
+		sfile_msg(w->err, sizeof(w->err), "%s record not written: %s", type_name(type),
+			  w->pend.why);
 		return -1;
 	}
 	w->pend_count++;
@@ -335,7 +321,8 @@ int sfile_add_attr(struct sfile_writer *w, const struct sfile_attr *a)
 	if (w->failed)
 		return -1;
 	if (find_attr(w, a->id)) {
-		msg(w->err, sizeof(w->err), "attr record not written: event id %u is taken", a->id);
+		sfile_msg(w->err, sizeof(w->err), "attr record not written: event id %u is taken",
+			  a->id);
 		return -1;
 	}
 	if (w->nattrs == w->attrcap) {
@@ -343,7 +330,7 @@ int sfile_add_attr(struct sfile_writer *w, const struct sfile_attr *a)
 		struct wattr *p = realloc(w->attrs, cap * sizeof(*p));
 
 		if (!p) {
-			msg(w->err, sizeof(w->err), "attr record not written: out of memory");
+			sfile_msg(w->err, sizeof(w->err), "attr record not written: out of memory");
 			return -1;
 		}
 		w->attrs = p;
@@ -364,8 +351,8 @@ int sfile_add_sample(struct sfile_writer *w, const struct sfile_sample *s)
 		return -1;
 	a = find_attr(w, s->id);
 	if (!a) {
-		msg(w->err, sizeof(w->err), "sample record not written: no attr for event id %u",
-		    s->id);
+		sfile_msg(w->err, sizeof(w->err),
+			  "sample record not written: no attr for event id %u", s->id);
 		return -1;
 	}
 	if (add(w, SFILE_SAMPLE, s, a->sample_type))
@@ -428,7 +415,7 @@ int sfile_close(struct sfile_writer *w, char *err, size_t errsz)
 			fail_io(w, "");
 	}
 	if (w->failed || w->fd >= 0) {
-		msg(err, errsz, "%s", w->err);
+		sfile_msg(err, errsz, "%s", w->err);
 		rc = -1;
 		if (!w->failed) /* FINISHED itself could not be encoded */
 			undo_place(w);

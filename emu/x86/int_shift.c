@@ -150,7 +150,10 @@ static inline unsigned rc_count(unsigned n, unsigned size)
 	return size == 1 ? n % 9 : size == 2 ? n % 17 : n;
 }
 
-static void h_rcl(struct x86_cpu *c, const struct x86_insn *i)
+/* Rotate through carry, left or right: the operand and CF as one
+ * (bits + 1)-bit value.  OF is MSB(result) xor CF after rcl, and the xor
+ * of the result's two top bits after rcr. */
+static void rc(struct x86_cpu *c, const struct x86_insn *i, int left)
 {
 	unsigned size = i->op[0].size, bits = size * 8, w = bits + 1;
 	uint64_t d = x86_get(c, i, 0), r, cf;
@@ -165,33 +168,21 @@ static void h_rcl(struct x86_cpu *c, const struct x86_insn *i)
 	k = rc_count(n, size);
 	v = ((unsigned __int128)cf << bits) | d;
 	if (k)
-		v = ((v << k) | (v >> (w - k))) & m;
+		v = (left ? (v << k) | (v >> (w - k)) : (v >> k) | (v << (w - k))) & m;
 	r = (uint64_t)v & x86_mask(size);
 	cf = (uint64_t)(v >> bits) & 1;
 	x86_put(c, i, 0, r);
-	set_cf_of(c, cf, msb(r, size) ^ cf);
+	set_cf_of(c, cf, left ? msb(r, size) ^ cf : msb(r, size) ^ msb(r << 1, size));
+}
+
+static void h_rcl(struct x86_cpu *c, const struct x86_insn *i)
+{
+	rc(c, i, 1);
 }
 
 static void h_rcr(struct x86_cpu *c, const struct x86_insn *i)
 {
-	unsigned size = i->op[0].size, bits = size * 8, w = bits + 1;
-	uint64_t d = x86_get(c, i, 0), r, cf;
-	unsigned n = count_of(c, i, 1, size), k;
-	unsigned __int128 v, m = ((unsigned __int128)1 << w) - 1;
-
-	if (!n) {
-		count0(c, i, d);
-		return;
-	}
-	cf = (x86_flags(c) & X86_CF) != 0;
-	k = rc_count(n, size);
-	v = ((unsigned __int128)cf << bits) | d;
-	if (k)
-		v = ((v >> k) | (v << (w - k))) & m;
-	r = (uint64_t)v & x86_mask(size);
-	cf = (uint64_t)(v >> bits) & 1;
-	x86_put(c, i, 0, r);
-	set_cf_of(c, cf, msb(r, size) ^ msb(r << 1, size));
+	rc(c, i, 0);
 }
 
 static inline void dshift_flags(struct x86_cpu *c, unsigned size, uint64_t r, uint64_t cf,
