@@ -1,0 +1,203 @@
+/* test_uarch_model.c — the pipeline model on hand-made instruction
+ * streams with answers that follow from the p4 parameters: a dependent
+ * chain costs its latency per link, independent work its unit throughput,
+ * loads hitting L1 their load-to-use latency, retirement its width, a
+ * syscall its kernel cycles, and a mispredicted branch its penalty. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emu/uarch/model.h"
+
+struct rig {
+	struct uarch_machine m;
+	struct uarch_counts cnt;
+	struct uarch *u;
+};
+
+static struct rig *rig_new(void)
+{
+	struct rig *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	r->m = *uarch_machine_find("p4");
+	r->u = uarch_new(&r->m, &r->cnt, 1);
+	assert_non_null(r->u);
+	return r;
+}
+
+static void rig_free(struct rig *r)
+{
+	uarch_free(r->u);
+	free(r);
+}
+
+static uint64_t ev(struct rig *r, unsigned e, int kernel)
+{
+	uarch_flush(r->u);
+	return r->cnt.n[e][0][kernel];
+}
+
+static void decode(const uint8_t *bytes, size_t n, uint64_t pc, struct x86_insn *i)
+{
+	assert_int_equal(x86_decode_one(pc, bytes, n, i), (int)n);
+}
+
+/* Retire insn k times in a straight line (pc advancing). */
+static void run(struct rig *r, const struct x86_insn *i, int k, uint64_t addr)
+{
+	for (int n = 0; n < k; n++) {
+		struct x86_trace t = { .i = i, .next = i->pc + i->len };
+		if (i->mact) {
+			t.nmem = 1;
+			t.addr[0] = addr;
+			t.size[0] = 8;
+			t.load = i->mact & 1;
+			t.store = (uint8_t)(i->mact >> 1);
+		}
+		uarch_retire(r->u, 0, &t);
+	}
+}
+
+static void test_dependent_fp_adds(void **s)
+{
+	static const uint8_t addsd[] = { 0xf2, 0x0f, 0x58, 0xc1 }; /* addsd %xmm1, %xmm0 */
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	uint64_t c0, c1;
+	(void)s;
+	decode(addsd, sizeof(addsd), 0x1000, &i);
+	run(r, &i, 100, 0);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	run(r, &i, 1000, 0);
+	c1 = ev(r, UARCH_EV_CYCLES, 0);
+	assert_int_equal(c1 - c0, 1000 * r->m.core.lat[UARCH_UC_FADD]);
+	rig_free(r);
+}
+
+static void test_independent_fp_adds(void **s)
+{
+	/* addsd %xmm0, %xmmN for N = 1..7: no add waits for another */
+	struct rig *r = rig_new();
+	struct x86_insn i[7];
+	uint64_t c0, c1;
+	(void)s;
+	for (int k = 0; k < 7; k++) {
+		uint8_t b[] = { 0xf2, 0x0f, 0x58, (uint8_t)(0xc0 | (k + 1) << 3) };
+		decode(b, sizeof(b), 0x2000 + 4 * (uint64_t)k, &i[k]);
+	}
+	for (int n = 0; n < 100; n++)
+		run(r, &i[n % 7], 1, 0);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	for (int n = 0; n < 7000; n++)
+		run(r, &i[n % 7], 1, 0);
+	c1 = ev(r, UARCH_EV_CYCLES, 0);
+	/* one adder, pipelined: one add per cycle */
+	assert_in_range(c1 - c0, 6990, 7010);
+	rig_free(r);
+}
+
+static void test_pointer_chase_l1(void **s)
+{
+	static const uint8_t mov[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	uint64_t c0, c1;
+	(void)s;
+	decode(mov, sizeof(mov), 0x3000, &i);
+	run(r, &i, 100, 0x500000); /* the first access misses; the rest hit */
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	run(r, &i, 1000, 0x500000);
+	c1 = ev(r, UARCH_EV_CYCLES, 0);
+	assert_int_equal(c1 - c0, 1000 * r->m.cache[UARCH_L1D].latency);
+	assert_int_equal(ev(r, UARCH_EV_LOADS, 0), 1100);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), 1);
+	rig_free(r);
+}
+
+static void test_retire_width(void **s)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	uint64_t c0, c1;
+	(void)s;
+	decode(nop, 1, 0x4000, &i);
+	run(r, &i, 300, 0);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	run(r, &i, 3000, 0);
+	c1 = ev(r, UARCH_EV_CYCLES, 0);
+	/* fetch and retire both move 3 per cycle on p4 */
+	assert_int_equal(c1 - c0, 3000 / r->m.core.retire);
+	assert_int_equal(ev(r, UARCH_EV_INSNS, 0), 3300);
+	rig_free(r);
+}
+
+static void test_syscall_is_kernel_time(void **s)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	uint64_t k0;
+	(void)s;
+	decode(nop, 1, 0x5000, &i);
+	run(r, &i, 10, 0);
+	k0 = ev(r, UARCH_EV_CYCLES, 1);
+	assert_int_equal(k0, 0);
+	uarch_syscall(r->u, 0, 1, 0);
+	assert_true(ev(r, UARCH_EV_CYCLES, 1) >= r->m.core.syscall_cycles);
+	assert_int_equal(ev(r, UARCH_EV_SYSCALLS, 1), 1);
+	/* I/O moved by a syscall shows as bus transactions, one per line */
+	uarch_syscall(r->u, 0, 0, 4096);
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 4096 / r->m.cache[UARCH_L2].line);
+	rig_free(r);
+}
+
+static void test_mispredict_costs_penalty(void **s)
+{
+	/* je +0 taken/not taken alternately: a bimodal predictor misses every
+	 * other time at least; each miss delays the next fetch until the
+	 * branch resolves plus the front-end refill */
+	static const uint8_t je[] = { 0x74, 0x00 };
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	uint64_t c0, c1, m0, m1;
+	(void)s;
+	r->m.bp.kind = UARCH_BP_BIMODAL;
+	uarch_free(r->u);
+	r->u = uarch_new(&r->m, &r->cnt, 1);
+	decode(je, sizeof(je), 0x6000, &i);
+	for (int n = 0; n < 100; n++) {
+		struct x86_trace t = { .i = &i, .next = 0x6002, .taken = (uint8_t)(n & 1) };
+		uarch_retire(r->u, 0, &t);
+	}
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	m0 = ev(r, UARCH_EV_BR_MISP, 0);
+	for (int n = 0; n < 1000; n++) {
+		struct x86_trace t = { .i = &i, .next = 0x6002, .taken = (uint8_t)(n & 1) };
+		uarch_retire(r->u, 0, &t);
+	}
+	c1 = ev(r, UARCH_EV_CYCLES, 0);
+	m1 = ev(r, UARCH_EV_BR_MISP, 0);
+	assert_true(m1 - m0 >= 500);
+	/* every mispredict costs at least the configured penalty */
+	assert_true(c1 - c0 >= (m1 - m0) * r->m.bp.penalty);
+	rig_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dependent_fp_adds),
+		cmocka_unit_test(test_independent_fp_adds),
+		cmocka_unit_test(test_pointer_chase_l1),
+		cmocka_unit_test(test_retire_width),
+		cmocka_unit_test(test_syscall_is_kernel_time),
+		cmocka_unit_test(test_mispredict_costs_penalty),
+	};
+	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
+}
