@@ -53,7 +53,10 @@
 	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry")      \
 	X(STALL_FETCH, "stall-fetch", "cycles the front end waited on instruction fetch misses") \
 	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                            \
-	X(SYSCALLS, "syscalls", "system calls")
+	X(SYSCALLS, "syscalls", "system calls")                                                  \
+	X(INSNS_WP, "instructions-wrong-path", "instructions fetched on a mispredicted path")    \
+	X(L1D_LD_MISS_WP, "L1-dcache-load-misses-wrong-path",                                    \
+	  "loads on a mispredicted path that missed the L1 data cache")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,
@@ -66,6 +69,35 @@ enum uarch_ev {
 struct uarch_counts {
 	uint64_t n[UARCH_NEV][2][2];
 };
+
+/* One event signal, as the PMUs see it: n occurrences of ev in each cycle
+ * of [cycle, cycle + dur) (dur 1: an event; more: an occupancy, such as a
+ * bus data transfer) by logical processor th at privilege kernel. */
+struct uarch_sig {
+	uint64_t cycle;
+	uint32_t n, dur;
+	uint16_t ev;
+	uint8_t th, kernel;
+};
+
+/* Signals collected between two deliveries to a sink (model.h). */
+#define UARCH_SIGBUF 4096
+struct uarch_sigbuf {
+	unsigned n;
+	uint8_t want[UARCH_NEV]; /* which events the sink asked for */
+	void (*full)(void *arg); /* deliver now: the buffer is full */
+	void *arg;
+	struct uarch_sig s[UARCH_SIGBUF];
+};
+
+static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
+				  uint64_t n, uint64_t cycle, uint64_t dur)
+{
+	if (b->n == UARCH_SIGBUF)
+		b->full(b->arg);
+	b->s[b->n++] = (struct uarch_sig){ cycle,	 (uint32_t)n, (uint32_t)(dur ? dur : 1),
+					   (uint16_t)ev, (uint8_t)th, (uint8_t)kernel };
+}
 
 /* Name (perf-style where perf has one) and description of an event. */
 const char *uarch_event_name(unsigned ev);

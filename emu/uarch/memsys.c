@@ -91,9 +91,9 @@ static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uin
 			ready = ms->bus_free + xfer;
 		ms->bus_free = ready;
 	}
-	uarch_count(ms->cnt, r, ev, 1);
-	uarch_count(ms->cnt, r, UARCH_EV_BUS_DATA_CYCLES, clocks);
-	uarch_count(ms->cnt, r, UARCH_EV_BUS_ADDR_CYCLES, mc->addr_cycles);
+	uarch_count(ms, r, ev, 1, ready);
+	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_CYCLES, ready, clocks);
+	uarch_count_dur(ms, r, UARCH_EV_BUS_ADDR_CYCLES, ready, mc->addr_cycles);
 	return ready;
 }
 
@@ -103,8 +103,9 @@ static uint64_t from_memory(struct uarch_memsys *ms, const struct uarch_req *r, 
 {
 	uint64_t arrive = bus_line(ms, r, t + ms->m->mem.latency, line,
 				   rfo ? UARCH_EV_BUS_BRIL : UARCH_EV_BUS_BRL);
-	uarch_count(ms->cnt, r, UARCH_EV_MEM_READS, 1);
-	uarch_count(ms->cnt, r, UARCH_EV_MEM_READ_LAT, arrive - t);
+	uarch_count(ms, r, UARCH_EV_MEM_READS, 1, t);
+	/* as a signal: one read outstanding in each cycle it waits */
+	uarch_count_dur(ms, r, UARCH_EV_MEM_READ_LAT, t, arrive - t);
 	return arrive;
 }
 
@@ -123,7 +124,7 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 		if (ms->m->cache[ms->order[k]].write == UARCH_WB_ALLOC)
 			return; /* allocated there, dirty */
 	}
-	uarch_count(ms->cnt, r, UARCH_EV_WRITEBACKS, 1);
+	uarch_count(ms, r, UARCH_EV_WRITEBACKS, 1, t);
 	bus_line(ms, r, t, ms->m->cache[ms->order[ms->ndata - 1]].line, UARCH_EV_BUS_BWL);
 }
 
@@ -161,9 +162,9 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		int lvl = ms->order[k];
 		const struct uarch_cache_cfg *cfg = &ms->m->cache[lvl];
 		if (level_access_ev[lvl])
-			uarch_count(ms->cnt, r, level_access_ev[lvl], 1);
+			uarch_count(ms, r, level_access_ev[lvl], 1, t);
 		if (k == ms->ndata - 1 && k > 0)
-			uarch_count(ms->cnt, r, UARCH_EV_LLC_ACCESS, 1);
+			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
 		uarch_cache_access(ms->c[lvl], addr, write, &res);
 		if (k == 0)
 			ms->l1_last = addr >> ms->l1_shift;
@@ -175,9 +176,9 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			return t + latency;
 		}
 		if (level_miss_ev[lvl])
-			uarch_count(ms->cnt, r, level_miss_ev[lvl], 1);
+			uarch_count(ms, r, level_miss_ev[lvl], 1, t);
 		if (k == ms->ndata - 1 && k > 0)
-			uarch_count(ms->cnt, r, UARCH_EV_LLC_MISS, 1);
+			uarch_count(ms, r, UARCH_EV_LLC_MISS, 1, t);
 	}
 	*hit_level = ms->ndata;
 	return from_memory(ms, r, t, ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64,
@@ -196,7 +197,7 @@ static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, in
 	ms->tlb_last[l1] = page;
 	if (uarch_tlb_access(ms->t[l1], addr))
 		return 0;
-	uarch_count(ms->cnt, r, ev, 1);
+	uarch_count(ms, r, ev, 1, t);
 	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
 		return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
 	/* page walk: four dependent table reads through the caches, below L1 */
@@ -270,7 +271,7 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		if (uarch_cache_probe(ms->c[ms->order[0]], a)) {
 			uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
 		} else {
-			uarch_count(ms->cnt, r, UARCH_EV_L1D_ST_MISS, 1);
+			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
 			if (alloc) {
 				/* read for ownership through the levels below, then write */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
@@ -303,11 +304,11 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	now += translate(ms, r, UARCH_ITLB, UARCH_ITLB2, UARCH_EV_ITLB_MISS, addr, now);
 	if (!ms->c[UARCH_L1I])
 		return now;
-	uarch_count(ms->cnt, r, UARCH_EV_L1I_ACCESS, 1);
+	uarch_count(ms, r, UARCH_EV_L1I_ACCESS, 1, now);
 	uarch_cache_access(ms->c[UARCH_L1I], addr, 0, &res);
 	if (res.hit)
 		return now;
-	uarch_count(ms->cnt, r, UARCH_EV_L1I_MISS, 1);
+	uarch_count(ms, r, UARCH_EV_L1I_MISS, 1, now);
 	/* the rest of the hierarchy is the data side's, below L1D */
 	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);
 }

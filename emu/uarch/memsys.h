@@ -28,6 +28,7 @@ struct uarch_memsys {
 	uint64_t tlb_last[UARCH_NTLB];
 	unsigned l1_shift, tlb_shift[UARCH_NTLB]; /* log2 of L1D line and page sizes */
 	struct uarch_counts *cnt;
+	struct uarch_sigbuf *sig; /* signals for a PMU (NULL: none listens) */
 };
 
 /* Who asks, for event attribution. */
@@ -56,10 +57,23 @@ void uarch_mem_flush_tlbs(struct uarch_memsys *ms);
 /* I/O of n bytes moved by the kernel at cycle now (bus I/O transactions). */
 void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t n, uint64_t now);
 
-static inline void uarch_count(struct uarch_counts *c, const struct uarch_req *r, unsigned ev,
-			       uint64_t n)
+/* Count n events ev of r at cycle (and pass them on as a signal when a
+ * PMU listens). */
+static inline void uarch_count(struct uarch_memsys *ms, const struct uarch_req *r, unsigned ev,
+			       uint64_t n, uint64_t cycle)
 {
-	c->n[ev][r->th][r->kernel] += n;
+	ms->cnt->n[ev][r->th][r->kernel] += n;
+	if (ms->sig && ms->sig->want[ev])
+		uarch_sig_push(ms->sig, ev, r->th, r->kernel, n, cycle, 1);
+}
+
+/* One event ev in every cycle of [cycle, cycle + dur): an occupancy. */
+static inline void uarch_count_dur(struct uarch_memsys *ms, const struct uarch_req *r, unsigned ev,
+				   uint64_t cycle, uint64_t dur)
+{
+	ms->cnt->n[ev][r->th][r->kernel] += dur;
+	if (dur && ms->sig && ms->sig->want[ev])
+		uarch_sig_push(ms->sig, ev, r->th, r->kernel, 1, cycle, dur);
 }
 
 #endif

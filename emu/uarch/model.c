@@ -66,6 +66,11 @@ struct uarch {
 	unsigned rob;		/* per-thread share */
 	struct x86_cpu scratch; /* registers of a mispredicted path */
 	struct uth th[2];
+	/* a listening PMU: the signals of the current instruction, delivered
+	 * when it retires (or when the buffer fills) */
+	struct uarch_sigbuf *sig;
+	struct uarch_sink sink;
+	int sig_th; /* logical processor the buffered signals are being raised for */
 };
 
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed)
@@ -99,6 +104,7 @@ void uarch_free(struct uarch *u)
 {
 	if (!u)
 		return;
+	free(u->sig);
 	uarch_memsys_free(&u->ms);
 	uarch_bp_free(u->bp);
 	free(u->cal);
@@ -147,11 +153,22 @@ void uarch_flush_tlbs(struct uarch *u)
 	uarch_mem_flush_tlbs(&u->ms);
 }
 
-static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n)
+/* n events ev at cycle; signalled to a listening PMU as they happen. */
+static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
+			 uint64_t cycle)
 {
-	(void)u;
-	(void)th;
 	t->ev[ev] += n;
+	if (u->sig && u->sig->want[ev])
+		uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, 1);
+}
+
+/* One event ev in each cycle of [from, to): a duration. */
+static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t from,
+			      uint64_t to)
+{
+	t->ev[ev] += to - from;
+	if (u->sig && u->sig->want[ev])
+		uarch_sig_push(u->sig, ev, th, t->kernel, 1, from, to - from);
 }
 
 static void flush(struct uarch *u, int th)
@@ -173,6 +190,47 @@ void uarch_flush(struct uarch *u)
 static inline uint64_t max64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
+}
+
+/* Hand the buffered signals to the sink: tr retired at cycle retire (tr
+ * NULL: signals not tied to a retirement). */
+static void deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire)
+{
+	struct uarch_delivery d = { th,	   u->th[th].kernel, tr,	retire,
+				    ~0ull, u->nthreads,	     u->sig->s, u->sig->n };
+	/* no later signal is stamped before a processor's fetch cycle or the
+	 * start of its uncounted cycles */
+	for (int k = 0; k < u->nthreads; k++) {
+		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
+		if (f < d.frontier)
+			d.frontier = f;
+	}
+	u->sig->n = 0;
+	u->sink.deliver(u->sink.ctx, &d);
+}
+
+static void sig_full(void *arg)
+{
+	struct uarch *u = arg;
+	deliver(u, u->sig_th, NULL, 0);
+}
+
+int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
+{
+	if (!s) {
+		free(u->sig);
+		u->sig = u->ms.sig = NULL;
+		return 0;
+	}
+	if (!u->sig && !(u->sig = calloc(1, sizeof(*u->sig))))
+		return -1;
+	u->sink = *s;
+	memcpy(u->sig->want, s->want, sizeof(u->sig->want));
+	u->sig->full = sig_full;
+	u->sig->arg = u;
+	u->sig->n = 0;
+	u->ms.sig = u->sig;
+	return 0;
 }
 
 /* A µop to schedule. */
@@ -338,7 +396,7 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 		uint64_t avail = uarch_mem_fetch(&u->ms, &r, pc, t->fetch);
 		t->iline = pc >> shift;
 		if (avail > t->fetch) {
-			count(u, t, th, UARCH_EV_STALL_FETCH, avail - t->fetch);
+			count_span(u, t, th, UARCH_EV_STALL_FETCH, t->fetch, avail);
 			t->fetch = avail;
 			t->fetched = 0;
 		}
@@ -363,7 +421,7 @@ static uint64_t retire_at(struct uarch *u, struct uth *t, int th, uint64_t ready
 	}
 	t->rcount++;
 	if (r > t->counted) {
-		count(u, t, th, UARCH_EV_CYCLES, r - t->counted);
+		count_span(u, t, th, UARCH_EV_CYCLES, t->counted, r);
 		t->counted = r;
 	}
 	t->retire = r;
@@ -432,7 +490,8 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 				iline = i->pc >> shift;
 				uarch_mem_fetch(&u->ms, &r, i->pc, when);
 			}
-			count(u, t, th, UARCH_EV_UOPS_SPEC, 1);
+			count(u, t, th, UARCH_EV_UOPS_SPEC, 1, when);
+			count(u, t, th, UARCH_EV_INSNS_WP, 1, when);
 			if ((i->mact & 1) && !(addr_deps(i) & unknown)) {
 				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) +
 					     (uint64_t)i->disp;
@@ -444,9 +503,13 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 					if (i->op[o].kind == X86_OP_MEM && i->op[o].size)
 						size = i->op[o].size;
 				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
-				count(u, t, th, UARCH_EV_UOPS_SPEC, 1);
-				if (miss)
-					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1);
+				count(u, t, th, UARCH_EV_UOPS_SPEC, 1, when + cc->depth);
+				if (miss) {
+					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
+					      when + cc->depth);
+					count(u, t, th, UARCH_EV_L1D_LD_MISS_WP, 1,
+					      when + cc->depth);
+				}
 			}
 			if (evaluable(i) && !(i->rd & unknown)) {
 				s->cur = i;
@@ -475,48 +538,29 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	struct uth *t = &u->th[th];
 	struct uarch_req req = { th, t->kernel, 0 };
 	struct uop uops[8];
-	uint64_t done[8], f, branch_done = 0;
+	uint64_t done[8], f, branch_done = 0, rlast = 0;
 	int n = crack(tr, uops);
 	unsigned xc = i->xclass;
 	struct uarch_bp_pred pred;
 	int mispredict = 0;
 
+	u->sig_th = th;
 	f = fetch(u, t, th, i->pc, (unsigned)n);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
 		uint64_t enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
 		uarch_bp_predict(u->bp, th, i->pc, i->pc + i->len, enc, k, &pred);
 		mispredict = uarch_bp_update(u->bp, th, i->pc, k, tr->taken, tr->next, &pred);
-		count(u, t, th, UARCH_EV_BRANCHES, 1);
-		if (tr->taken)
-			count(u, t, th, UARCH_EV_BR_TAKEN, 1);
-		if (k == UARCH_BR_COND)
-			count(u, t, th, UARCH_EV_BR_COND, 1);
-		if (k == UARCH_BR_IND || k == UARCH_BR_CALL_IND)
-			count(u, t, th, UARCH_EV_BR_IND, 1);
-		if (k == UARCH_BR_CALL || k == UARCH_BR_CALL_IND)
-			count(u, t, th, UARCH_EV_BR_CALL, 1);
-		if (k == UARCH_BR_RET)
-			count(u, t, th, UARCH_EV_BR_RET, 1);
-		if (tr->taken && !pred.btb_hit)
-			count(u, t, th, UARCH_EV_BTB_MISS, 1);
-		if (mispredict) {
-			count(u, t, th, UARCH_EV_BR_MISP, 1);
-			if (k == UARCH_BR_COND)
-				count(u, t, th, UARCH_EV_BR_COND_MISP, 1);
-			if (k == UARCH_BR_RET)
-				count(u, t, th, UARCH_EV_BR_RET_MISP, 1);
-		}
 	}
 
 	for (int k = 0; k < n; k++) {
 		struct uop *o = &uops[k];
 		uint64_t disp = f + cc->depth, ready, issue, complete;
 		uint64_t slot = t->robq[t->robi];
-		int replay = 0;
+		int replay = 0, l1miss = 0;
 
 		if (t->nuop >= u->rob && slot > disp) {
-			count(u, t, th, UARCH_EV_STALL_ROB, slot - disp);
+			count_span(u, t, th, UARCH_EV_STALL_ROB, disp, slot);
 			disp = slot;
 			/* a full window stalls the front end too */
 			if (slot - cc->depth > t->fetch) {
@@ -565,11 +609,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				complete = issue + cc->lat[o->cls];
 			if (fwd && !miss)
 				complete = max64(issue + cc->lat[o->cls], fwd);
-			count(u, t, th, UARCH_EV_LOADS, 1);
-			if (miss) {
-				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1);
-				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1);
-			}
+			l1miss = miss;
 			if (miss && cc->replay) {
 				/* P4 replay: scheduled for an L1 hit, the load goes
 				 * round the replay loop and re-executes on the load
@@ -580,7 +620,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				uint64_t loop = cc->lat[UARCH_UC_LOAD] + 3;
 				for (uint64_t at = issue + loop; at < complete; at += loop) {
 					at = take_unit(u, UARCH_UC_LOAD, at);
-					count(u, t, th, UARCH_EV_REPLAYS, 1);
+					count(u, t, th, UARCH_EV_REPLAYS, 1, at);
 				}
 			}
 			if (miss && cc->replay)
@@ -596,10 +636,9 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				t->sq[e].size = sz;
 				t->sq[e].ready = complete;
 			}
-			count(u, t, th, UARCH_EV_STORES, 1);
 		}
 		if (replay && cc->replay)
-			count(u, t, th, UARCH_EV_REPLAYS, 1);
+			count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
 		done[k] = complete;
 		for (uint64_t d = o->dst; d; d &= d - 1) {
 			int b = __builtin_ctzll(d);
@@ -607,9 +646,21 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (o->kind != U_LOAD)
 				t->tainted[b] = 0;
 		}
-		if (o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
-			count(u, t, th, UARCH_EV_FP_UOPS, 1);
 		uint64_t r = retire_at(u, t, th, complete);
+		/* retirement events carry the cycle the µop retires */
+		count(u, t, th, UARCH_EV_UOPS, 1, r);
+		if (o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
+			count(u, t, th, UARCH_EV_FP_UOPS, 1, r);
+		if (o->kind == U_LOAD) {
+			count(u, t, th, UARCH_EV_LOADS, 1, r);
+			if (l1miss) {
+				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
+				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
+			}
+		} else if (o->kind == U_STD) {
+			count(u, t, th, UARCH_EV_STORES, 1, r);
+		}
+		rlast = r;
 		if (o->kind == U_STD)
 			uarch_mem_store(&u->ms, &req, tr->addr[o->mem], tr->size[o->mem], r);
 		t->robq[t->robi] = r;
@@ -619,10 +670,34 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (o->cls == UARCH_UC_BRANCH)
 			branch_done = complete;
 	}
-	count(u, t, th, UARCH_EV_INSNS, 1);
-	count(u, t, th, UARCH_EV_UOPS, (uint64_t)n);
+	count(u, t, th, UARCH_EV_INSNS, 1, rlast);
+	if (is_branch(xc)) {
+		enum uarch_br k = br_kind(xc);
+		count(u, t, th, UARCH_EV_BRANCHES, 1, rlast);
+		if (tr->taken)
+			count(u, t, th, UARCH_EV_BR_TAKEN, 1, rlast);
+		if (k == UARCH_BR_COND)
+			count(u, t, th, UARCH_EV_BR_COND, 1, rlast);
+		if (k == UARCH_BR_IND || k == UARCH_BR_CALL_IND)
+			count(u, t, th, UARCH_EV_BR_IND, 1, rlast);
+		if (k == UARCH_BR_CALL || k == UARCH_BR_CALL_IND)
+			count(u, t, th, UARCH_EV_BR_CALL, 1, rlast);
+		if (k == UARCH_BR_RET)
+			count(u, t, th, UARCH_EV_BR_RET, 1, rlast);
+		if (tr->taken && !pred.btb_hit)
+			count(u, t, th, UARCH_EV_BTB_MISS, 1, rlast);
+		if (mispredict) {
+			count(u, t, th, UARCH_EV_BR_MISP, 1, rlast);
+			if (k == UARCH_BR_COND)
+				count(u, t, th, UARCH_EV_BR_COND_MISP, 1, rlast);
+			if (k == UARCH_BR_RET)
+				count(u, t, th, UARCH_EV_BR_RET_MISP, 1, rlast);
+		}
+	}
 	if (++t->unflushed >= FLUSH_EVERY)
 		flush(u, th);
+	if (u->sig)
+		deliver(u, th, tr, rlast);
 	if (mispredict) {
 		/* the front end went down the predicted path until the branch
 		 * resolved, then restarts on the right one */
@@ -630,6 +705,8 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		uint64_t restart = branch_done + (pen > depth ? pen - depth : 1);
 
 		wrong_path(u, t, th, tr, pred.target, f + 1, branch_done);
+		if (u->sig && u->sig->n)
+			deliver(u, th, NULL, 0);
 		if (restart > t->fetch) {
 			t->fetch = restart;
 			t->fetched = 0;
@@ -649,9 +726,12 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	uint64_t now = max64(t->fetch, t->retire);
 
 	/* the kernel runs serialised after everything in flight */
+	u->sig_th = th;
+	if (u->sig && u->sig->n)
+		deliver(u, th, NULL, 0);
 	flush(u, th);
 	t->kernel = 1;
-	count(u, t, th, UARCH_EV_SYSCALLS, 1);
+	count(u, t, th, UARCH_EV_SYSCALLS, 1, now);
 	for (unsigned k = 0; k < cc->syscall_lines; k++) {
 		int miss;
 		uint64_t a = UARCH_KERNEL_BASE + ((uint64_t)(nr & 511) << 12) + (uint64_t)k * 64;
@@ -661,7 +741,7 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	if (io)
 		uarch_mem_io(&u->ms, &r, io, now);
 	if (now > t->counted) {
-		count(u, t, th, UARCH_EV_CYCLES, now - t->counted);
+		count_span(u, t, th, UARCH_EV_CYCLES, t->counted, now);
 		t->counted = now;
 	}
 	t->retire = now;
@@ -669,5 +749,7 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	t->fetched = 0;
 	t->iline = ~0ull;
 	flush(u, th);
+	if (u->sig)
+		deliver(u, th, NULL, now);
 	t->kernel = 0;
 }

@@ -37,4 +37,28 @@ void uarch_set_threads(struct uarch *u, int n);
 /* Translations changed (munmap, mprotect): drop TLB contents. */
 void uarch_flush_tlbs(struct uarch *u);
 
+/* What a PMU listening to the model receives: the signals (events.h) the
+ * model raised since the last delivery, in the order raised.  A delivery
+ * follows each retired instruction (tr, retiring in cycle retire), each
+ * system call (tr NULL, kernel 1) and each walk down a mispredicted path
+ * (tr NULL); a full buffer is delivered early (tr NULL). */
+struct uarch_delivery {
+	int th, kernel;		    /* logical processor, privilege */
+	const struct x86_trace *tr; /* the instruction that retired, or NULL */
+	uint64_t retire;	    /* cycle its last µop retired */
+	uint64_t frontier;	    /* no later signal is stamped before this cycle */
+	int threads;		    /* logical processors active: 1 or 2 */
+	const struct uarch_sig *sig;
+	unsigned nsig;
+};
+
+struct uarch_sink {
+	void (*deliver)(void *ctx, const struct uarch_delivery *d);
+	void *ctx;
+	uint8_t want[UARCH_NEV]; /* which events to signal */
+};
+
+/* Attach a listening PMU (NULL detaches).  0, or -1 out of memory. */
+int uarch_set_sink(struct uarch *u, const struct uarch_sink *s);
+
 #endif
