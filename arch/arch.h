@@ -1,0 +1,126 @@
+/* arch.h — one interface for the four PMU backends (arch/p4, arch/ia64,
+ * arch/xscale, arch/alpha).
+ *
+ * A backend is a table (struct arch_backend): its native events and their
+ * unit masks, the generic perf names it maps, the machine emu/uarch times
+ * it as, and the functions that turn an event as the user asked for it
+ * into the raw register image, place events on counters, and run the
+ * counter hardware on the timing model's signals (emu/uarch/model.h).
+ *
+ * Flow: core/evspec parses `-e` into struct arch_evsel (event + unit mask
+ * + modifiers, or a raw register image), the backend encodes or decodes
+ * it, assigns counters, and in the guest process pmu_new() programs the
+ * registers and listens to the model; pmu_read() gives the counts and the
+ * sample callback receives samples as overflows produce them.
+ */
+#ifndef VPMU_ARCH_H
+#define VPMU_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../emu/uarch/model.h"
+
+/* A unit mask (event mask) bit or field of an event. */
+struct arch_umask {
+	const char *name; /* upper case, as the manual spells it */
+	uint32_t bits;
+	const char *desc;
+	const char *unsupported; /* NULL, or why the model cannot produce it */
+};
+
+/* A native event. */
+struct arch_event {
+	const char *name; /* upper case, as the manual spells it */
+	const char *desc;
+	const struct arch_umask *umask;
+	unsigned numask;
+	uint32_t defmask;	 /* unit mask when the user gives none */
+	const char *counters;	 /* where it can be counted, for vpmu list */
+	const char *unsupported; /* NULL, or why the model cannot produce it at all */
+	const char *precise;	 /* NULL, or the precise mechanism :p/:pp selects */
+};
+
+/* A generic (perf) name and the native spec it stands for. */
+struct arch_generic {
+	const char *name; /* cycles, instructions, L1-dcache-load-misses, ... */
+	const char *spec; /* native spec: EVENT[:UMASK...] or r<hex> */
+};
+
+#define ARCH_MAX_EVSEL 64
+
+/* One event as asked for, resolved. */
+struct arch_evsel {
+	char name[128];	      /* as the user wrote it (output shows this) */
+	int event;	      /* index into the backend's events */
+	uint32_t umask;	      /* unit mask */
+	uint64_t config;      /* the raw register image `-e r<hex>` takes */
+	uint8_t excl_user;    /* :k */
+	uint8_t excl_kernel;  /* :u */
+	uint8_t precise;      /* 0, 1 (:p), 2 (:pp) */
+	uint8_t raw;	      /* given as r<hex> */
+	int group;	      /* index of its group leader (itself when alone) */
+	uint64_t period;      /* sampling period; 0: count only */
+};
+
+/* A sample, as the counter hardware produces it. */
+struct arch_sample {
+	uint64_t ip;	/* the instruction the sample names */
+	uint64_t cycle; /* emulated cycle the sample was taken */
+	uint64_t period;
+	uint64_t addr;	   /* data address when the mechanism gives one (0: none) */
+	uint32_t evsel;	   /* index of the event that overflowed */
+	uint8_t th;	   /* logical processor */
+	uint8_t kernel;	   /* taken in the kernel */
+	uint8_t precise;   /* ip is the instruction that caused the event */
+	uint8_t nregs;	   /* regs[] valid (PEBS record) */
+	uint64_t regs[18]; /* PEBS: rflags, rip, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp, r8..r15 */
+};
+
+struct arch_pmu; /* a backend's counter hardware, programmed */
+
+struct arch_pmu_cb {
+	void (*sample)(void *arg, const struct arch_sample *s);
+	void *arg;
+};
+
+struct arch_backend {
+	const char *name; /* -a NAME */
+	const char *desc;
+	const char *machine; /* emu/uarch machine (params.h) */
+	const struct arch_event *events;
+	unsigned nevents;
+	const struct arch_generic *generic;
+	unsigned ngeneric;
+	unsigned ncounters;
+
+	/* e->event, e->umask and the modifiers → e->config; or a raw
+	 * e->config (e->raw) → e->event and e->umask.  0, or -1 with a
+	 * one-line reason. */
+	int (*encode)(struct arch_evsel *e, char *err, size_t errsz);
+	int (*decode)(struct arch_evsel *e, char *err, size_t errsz);
+	/* Place n events counted at once on counters (ctr[i]); 0, or -1
+	 * naming the events that conflict and why. */
+	int (*assign)(const struct arch_evsel *e, unsigned n, int *ctr, char *err, size_t errsz);
+
+	/* The hardware, programmed with n events on counters ctr[]; NULL
+	 * when out of memory. */
+	struct arch_pmu *(*pmu_new)(const struct arch_evsel *e, unsigned n, const int *ctr,
+				    const struct arch_pmu_cb *cb);
+	/* What the model must deliver to it (fills s->deliver, ctx, want). */
+	void (*pmu_sink)(struct arch_pmu *p, struct uarch_sink *s);
+	/* Counts so far, one per event, overflows included (64 bits). */
+	void (*pmu_read)(struct arch_pmu *p, uint64_t *val);
+	void (*pmu_free)(struct arch_pmu *p);
+};
+
+/* The backend called name, or NULL. */
+const struct arch_backend *arch_find(const char *name);
+/* Every backend, NULL-terminated. */
+const struct arch_backend *const *arch_all(void);
+/* Index of the native event called name (case-insensitive), or -1. */
+int arch_event_find(const struct arch_backend *b, const char *name);
+
+extern const struct arch_backend arch_p4;
+
+#endif

@@ -1,0 +1,177 @@
+/* p4.h — the Pentium 4 / Xeon (NetBurst) counter hardware, internal to
+ * arch/p4.  Register layouts from the IA-32 SDM vol. 3B, "Performance
+ * monitoring (processors based on Intel NetBurst microarchitecture)":
+ * ESCR (figure "Event Selection Control Register"), CCCR (figure "Counter
+ * Configuration Control Register"), and the ESCR/counter wiring tables.
+ *
+ *   escr.c     the 45 ESCRs and 18 counter/CCCR pairs, and their wiring
+ *   events.c   the events: ESCR event select, which ESCRs detect them,
+ *              event-mask bits and the model signals each bit counts
+ *   counter.c  counting: threshold, complement, edge, thread mode,
+ *              cascade, FORCE_OVF, overflow and PMI, on per-cycle values
+ *   pmu.c      the backend (arch.h): encode/decode/assign, tagging,
+ *              IEBS and PEBS sampling
+ */
+#ifndef VPMU_ARCH_P4_H
+#define VPMU_ARCH_P4_H
+
+#include <stdint.h>
+
+#include "../../emu/uarch/events.h"
+
+#define P4_NESCR 45
+#define P4_NCTR 18
+#define P4_CTR_BITS 40 /* SDM: counters are 40 bits wide */
+#define P4_CTR_MASK ((1ull << P4_CTR_BITS) - 1)
+
+enum p4_group { P4_BPU, P4_MS, P4_FLAME, P4_IQ };
+
+/* ESCR fields */
+#define P4_ESCR_EVENT_SHIFT 25 /* bits 30:25 event select */
+#define P4_ESCR_EVENT_MASK 0x3fu
+#define P4_ESCR_EMASK_SHIFT 9 /* bits 24:9 event mask */
+#define P4_ESCR_EMASK_MASK 0xffffu
+#define P4_ESCR_TAG_SHIFT 5 /* bits 8:5 tag value */
+#define P4_ESCR_TAG_MASK 0xfu
+#define P4_ESCR_TAG_ENABLE (1u << 4)
+#define P4_ESCR_T0_OS (1u << 3)
+#define P4_ESCR_T0_USR (1u << 2)
+#define P4_ESCR_T1_OS (1u << 1)
+#define P4_ESCR_T1_USR (1u << 0)
+
+/* CCCR fields */
+#define P4_CCCR_ENABLE (1u << 12)
+#define P4_CCCR_ESEL_SHIFT 13 /* bits 15:13 ESCR select */
+#define P4_CCCR_ESEL_MASK 0x7u
+#define P4_CCCR_THREAD_SHIFT 16 /* bits 17:16 active thread */
+#define P4_CCCR_THREAD_MASK 0x3u
+enum { P4_THREAD_NONE, P4_THREAD_SINGLE, P4_THREAD_BOTH, P4_THREAD_ANY };
+#define P4_CCCR_COMPARE (1u << 18)
+#define P4_CCCR_COMPLEMENT (1u << 19)
+#define P4_CCCR_THRESH_SHIFT 20 /* bits 23:20 threshold */
+#define P4_CCCR_THRESH_MASK 0xfu
+#define P4_CCCR_EDGE (1u << 24)
+#define P4_CCCR_FORCE_OVF (1u << 25)
+#define P4_CCCR_OVF_PMI_T0 (1u << 26)
+#define P4_CCCR_OVF_PMI_T1 (1u << 27)
+#define P4_CCCR_CASCADE (1u << 30)
+#define P4_CCCR_OVF (1u << 31)
+
+/* Linux perf's raw config for NetBurst: HT << 63 | ESCR << 32 | CCCR,
+ * the ESCR's event-select field holding Linux's event index (enum
+ * P4_EVENTS) rather than the hardware code, the CCCR's low bits the PEBS
+ * metric (arch/x86/include/asm/perf_event_p4.h). */
+#define P4_CONFIG_HT (1ull << 63)
+#define P4_CONFIG_METRIC_MASK 0x3fu
+
+/* MSRs of the precise-sampling machinery (SDM vol. 3B, PEBS for NetBurst) */
+#define P4_MSR_PEBS_ENABLE 0x3f1
+#define P4_MSR_PEBS_MATRIX_VERT 0x3f2
+
+struct p4_escr_desc {
+	const char *name; /* BSU_ESCR0 */
+	uint16_t msr;
+	uint8_t group; /* enum p4_group */
+	uint8_t sel;   /* value of the CCCR's ESCR-select field that picks it */
+	int8_t ctr[3]; /* counters it feeds (-1: none) */
+};
+
+struct p4_ctr_desc {
+	const char *name; /* BPU_COUNTER0 */
+	uint16_t msr, cccr_msr;
+	uint8_t group;
+	int8_t cascade_from; /* the counter whose overflow starts it when cascaded */
+};
+
+extern const struct p4_escr_desc p4_escr[P4_NESCR];
+extern const struct p4_ctr_desc p4_ctr[P4_NCTR];
+
+/* Index of the ESCR called name (case-insensitive), or -1. */
+int p4_escr_find(const char *name);
+/* The ESCR that counter ctr reads when its CCCR selects sel, or -1. */
+int p4_escr_for(int ctr, unsigned sel);
+
+/* Tagging roles (seed 004, "Obtaining nonspeculative event counts"). */
+enum p4_tag {
+	P4_TAG_NONE,
+	P4_TAG_FRONT_END, /* front_end_event: counts µops the front end tagged */
+	P4_TAG_EXECUTION, /* execution_event: counts µops with execution tag bits */
+	P4_TAG_REPLAY,	  /* replay_event: counts µops replay tagging marked */
+	P4_TAG_FE_TAGGER, /* uop_type: with tag enable, tags µops at the front end */
+	P4_TAG_EX_TAGGER, /* FLAME µop events: with tag enable, set execution tag bits */
+};
+
+#define P4_NSIG 4
+/* One event-mask bit. */
+struct p4_ebit {
+	const char *name; /* Linux / SDM mnemonic, upper case */
+	uint8_t bit;
+	uint16_t sig[P4_NSIG]; /* model signals it counts, summed; UARCH_NEV ends the list */
+	const char *desc;
+	const char *unsupported; /* NULL, or why the model cannot produce it */
+};
+
+struct p4_event_desc {
+	const char *name; /* upper case, the SDM's name */
+	uint8_t code;	  /* ESCR event select */
+	uint8_t linux_id; /* index in Linux's enum P4_EVENTS */
+	int8_t escr[2];	  /* ESCRs that detect it (-1: none) */
+	const struct p4_ebit *bits;
+	uint8_t nbits;
+	uint16_t defmask;
+	uint8_t tag;	/* enum p4_tag */
+	uint8_t shared; /* thread-independent: counts both processors' activity */
+	const char *desc;
+	const char *unsupported; /* NULL, or why no bit of it can be produced */
+};
+
+extern const struct p4_event_desc p4_events[];
+extern const unsigned p4_nevents;
+
+/* ---- counting (counter.c) ---- */
+
+/* The registers as software writes them. */
+struct p4_hw {
+	uint32_t escr[P4_NESCR];
+	uint32_t cccr[P4_NCTR];
+	uint64_t ctr[P4_NCTR]; /* 40 bits */
+	uint32_t pebs_enable, pebs_matrix_vert;
+};
+
+#define P4_RING 8192 /* cycles of per-cycle values a counter keeps pending */
+
+/* Run-time state of a counter beyond its registers. */
+struct p4_cstate {
+	uint8_t active;	  /* counting: enabled, or started by a cascade */
+	uint8_t percycle; /* needs per-cycle values: compare or FORCE_OVF */
+	uint8_t prev;	  /* last compare output (edge detection) */
+	uint8_t pmi_armed; /* overflowed with OVF_PMI set: PMI at the next increment */
+	uint64_t total;	  /* increments since programmed (64 bits: the value perf reports) */
+	uint8_t v[P4_RING]; /* per-cycle detector output, cycle % P4_RING (capped at 15) */
+};
+
+struct p4_engine {
+	struct p4_hw hw;
+	struct p4_cstate cs[P4_NCTR];
+	uint64_t done; /* cycles before this are final for per-cycle counters */
+	int threads;   /* logical processors active now, 1 or 2 (thread mode) */
+	/* A counter overflowed at cycle (the CCCR's OVF flag is set). */
+	void (*overflow)(void *arg, int ctr, uint64_t cycle);
+	/* A performance-monitor interrupt to the logical processors in mask
+	 * (bit 0: T0, bit 1: T1) from counter ctr at cycle. */
+	void (*pmi)(void *arg, int ctr, unsigned mask, uint64_t cycle);
+	void *arg;
+};
+
+/* Take the registers in e->hw as written (counters enabled or armed for
+ * cascade as their CCCRs say); callbacks may be NULL. */
+void p4_engine_start(struct p4_engine *e);
+/* The output of counter ctr's event detector: v in each cycle of
+ * [cycle, cycle + dur), already qualified by the ESCR (event, mask,
+ * T0/T1 OS/USR).  Cycles before e->done are taken as e->done. */
+void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur);
+/* Every cycle before frontier is complete (per-cycle counters count
+ * them, e->threads qualifying them by the CCCR's active-thread mode). */
+void p4_engine_advance(struct p4_engine *e, uint64_t frontier);
+
+#endif
