@@ -93,6 +93,10 @@ struct arch_backend {
 	const struct arch_generic *generic;
 	unsigned ngeneric;
 	unsigned ncounters;
+	/* Fill events/nevents from the backend's own tables; arch_find() and
+	 * arch_all() call it before handing the backend out (NULL: the
+	 * tables are static). */
+	void (*init)(struct arch_backend *b);
 
 	/* e->event, e->umask and the modifiers → e->config; or a raw
 	 * e->config (e->raw) → e->event and e->umask.  0, or -1 with a
@@ -121,6 +125,6 @@ const struct arch_backend *const *arch_all(void);
 /* Index of the native event called name (case-insensitive), or -1. */
 int arch_event_find(const struct arch_backend *b, const char *name);
 
-extern const struct arch_backend arch_p4;
+extern struct arch_backend arch_p4;
 
 #endif
