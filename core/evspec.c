@@ -1,0 +1,539 @@
+/* evspec.c — perf's `-e` event specifications, resolved against a backend
+ * (syntax and rules in evspec.h). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "evspec.h"
+
+#define TEXT_MAX (sizeof(((struct arch_evsel *)0)->name)) /* with the NUL */
+#define SPEC_MAX 256					  /* a generic name's spec, with the NUL */
+#define DIST_MAX 127 /* longest string evspec_distance measures */
+
+struct ctx {
+	const struct arch_backend *b;
+	const char *spec; /* the whole spec, for messages */
+	char *err;
+	size_t errsz;
+};
+
+/* Modifiers as given: which levels were named, how many p's. */
+struct mods {
+	uint8_t user, kernel, precise;
+};
+
+/* The message goes on one line whatever the user typed. */
+static int fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->errsz)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errsz, fmt, ap);
+	va_end(ap);
+	for (char *p = c->err; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return -1;
+}
+
+/* ---- closest match ------------------------------------------------------ */
+
+unsigned evspec_distance(const char *a, const char *b)
+{
+	unsigned r0[DIST_MAX + 1] = { 0 }, r1[DIST_MAX + 1], r2[DIST_MAX + 1];
+	unsigned *pp = r0, *prev = r1, *cur = r2; /* rows i-2, i-1, i */
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > DIST_MAX || lb > DIST_MAX)
+		return ~0u;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		int ca = tolower((unsigned char)a[i - 1]);
+
+		cur[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cb = tolower((unsigned char)b[j - 1]);
+			unsigned best = prev[j] + 1;
+
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (prev[j - 1] + (ca != cb) < best)
+				best = prev[j - 1] + (ca != cb);
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1;
+			cur[j] = best;
+		}
+		unsigned *t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+void evspec_match_init(struct evspec_match *m, const char *word)
+{
+	m->word = word;
+	m->best = NULL;
+	m->dist = ~0u;
+}
+
+void evspec_match_try(struct evspec_match *m, const char *cand)
+{
+	unsigned d;
+
+	if (!cand)
+		return;
+	d = evspec_distance(m->word, cand);
+	if (d < m->dist) {
+		m->dist = d;
+		m->best = cand;
+	}
+}
+
+const char *evspec_match_best(const struct evspec_match *m)
+{
+	size_t len = strlen(m->word);
+	/* A short word is one edit from too many names to suggest any. */
+	unsigned limit = len < 4 ? 1 : len / 3 > 2 ? (unsigned)(len / 3) : 2;
+
+	return m->best && m->dist <= limit ? m->best : NULL;
+}
+
+const char *evspec_closest(const char *word, const char *const *names, size_t n)
+{
+	struct evspec_match m;
+
+	evspec_match_init(&m, word);
+	for (size_t i = 0; i < n; i++)
+		evspec_match_try(&m, names[i]);
+	return evspec_match_best(&m);
+}
+
+/* ---- one event ---------------------------------------------------------- */
+
+/* s as modifiers: 0; -1 a character that is not one; -2 too many p's. */
+static int parse_mods(const char *s, struct mods *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s == 'u')
+			m->user = 1;
+		else if (*s == 'k')
+			m->kernel = 1;
+		else if (*s == 'p')
+			m->precise++;
+		else
+			return -1;
+		if (m->precise > 2)
+			return -2;
+	}
+	return 0;
+}
+
+static int bad_mods(struct ctx *c, int rc, const char *tok, const char *text)
+{
+	if (rc == -2)
+		return fail(c, "bad modifier '%s' in '%s' (at most pp)", tok, text);
+	return fail(c, "bad modifier '%s' in '%s'", tok, text);
+}
+
+static int find_generic(const struct arch_backend *b, const char *name)
+{
+	for (unsigned i = 0; i < b->ngeneric; i++)
+		if (b->generic[i].name && !strcmp(b->generic[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The same search as arch_event_find(), kept here so the parser needs
+ * only the table it is given. */
+static int find_native(const struct arch_backend *b, const char *name)
+{
+	for (unsigned i = 0; i < b->nevents; i++)
+		if (b->events[i].name && !strcasecmp(b->events[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int find_umask(const struct arch_event *ev, const char *name)
+{
+	for (unsigned i = 0; i < ev->numask; i++)
+		if (ev->umask[i].name && !strcasecmp(ev->umask[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int is_hex_digits(const char *s, size_t max)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+	return n > 0 && n <= max && !s[n];
+}
+
+/* r followed by letters and digits: meant as a raw event, if it is not a
+ * typo of a name. */
+static int looks_raw(const char *s)
+{
+	if (s[0] != 'r' || !s[1])
+		return 0;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+static int unknown_umask(struct ctx *c, const struct arch_event *ev, const char *tok)
+{
+	char valid[512];
+	size_t at = 0;
+	struct evspec_match m;
+	const char *near;
+
+	valid[0] = 0;
+	evspec_match_init(&m, tok);
+	for (unsigned i = 0; i < ev->numask; i++) {
+		int w = snprintf(valid + at, sizeof(valid) - at, "%s%s", i ? ", " : "",
+				 ev->umask[i].name ? ev->umask[i].name : "?");
+
+		if (w > 0)
+			at = at + (size_t)w < sizeof(valid) ? at + (size_t)w : sizeof(valid) - 1;
+		evspec_match_try(&m, ev->umask[i].name);
+	}
+	near = evspec_match_best(&m);
+	if (near)
+		return fail(c, "unknown unit mask '%s' for %s (did you mean '%s'? valid: %s)", tok,
+			    ev->name, near, valid);
+	return fail(c, "unknown unit mask '%s' for %s (valid: %s)", tok, ev->name, valid);
+}
+
+/* The unit masks and modifiers after native event idx: tail is the text
+ * after its name's ':' (NULL when none), split in place. */
+static int native_tail(struct ctx *c, const char *text, int idx, char *tail, struct arch_evsel *e,
+		       struct mods *m, int *modtok)
+{
+	const struct arch_event *ev = &c->b->events[idx];
+	uint32_t umask = 0;
+	int given = 0;
+
+	e->event = idx;
+	while (tail) {
+		char *tok = tail, *next = strchr(tail, ':');
+		int u, rc;
+
+		if (next)
+			*next++ = 0;
+		tail = next;
+		if (!*tok)
+			return fail(c, "empty unit mask or modifier in '%s'", text);
+		u = find_umask(ev, tok);
+		if (u >= 0) {
+			umask |= ev->umask[u].bits;
+			given = 1;
+			continue;
+		}
+		rc = parse_mods(tok, m);
+		if (rc == 0 && next)
+			return fail(c, "bad modifier '%s' in '%s' (modifiers come last)", tok,
+				    text);
+		if (rc == 0) {
+			*modtok = 1;
+			break;
+		}
+		if (rc == -2 || !ev->numask)
+			return bad_mods(c, rc, tok, text);
+		return unknown_umask(c, ev, tok);
+	}
+	e->umask = given ? umask : ev->defmask;
+	return 0;
+}
+
+static int parse_event(struct ctx *c, const char *text, int generic_ok, struct arch_evsel *e,
+		       struct mods *m, int *modtok);
+
+/* A generic name: its native spec, then the user's modifiers. */
+static int generic_event(struct ctx *c, const char *text, int g, char *tail, struct arch_evsel *e,
+			 struct mods *m, int *modtok)
+{
+	const struct arch_generic *gen = &c->b->generic[g];
+	char inner[512];
+	struct ctx ic = { c->b, gen->spec, inner, sizeof(inner) };
+	struct mods im;
+	int imod = 0, rc;
+
+	if (!gen->spec || !*gen->spec)
+		return fail(c, "generic event '%s' is not supported on %s", gen->name, c->b->name);
+	if (strlen(gen->spec) >= SPEC_MAX)
+		return fail(c, "generic event '%s' maps to a spec too long", gen->name);
+	if (parse_event(&ic, gen->spec, 0, e, &im, &imod) < 0)
+		return fail(c, "generic event '%s' maps to '%s': %s", gen->name, gen->spec, inner);
+	if (imod)
+		return fail(c, "generic event '%s' maps to '%s', which has modifiers", gen->name,
+			    gen->spec);
+	if (tail) {
+		rc = parse_mods(tail, m);
+		if (rc < 0)
+			return bad_mods(c, rc, tail, text);
+		*modtok = 1;
+	}
+	return 0;
+}
+
+static int unknown_event(struct ctx *c, const char *name, int prefixed)
+{
+	const struct arch_backend *b = c->b;
+	struct evspec_match m;
+	const char *near;
+
+	evspec_match_init(&m, name);
+	for (unsigned i = 0; !prefixed && i < b->ngeneric; i++)
+		evspec_match_try(&m, b->generic[i].name);
+	for (unsigned i = 0; i < b->nevents; i++)
+		evspec_match_try(&m, b->events[i].name);
+	near = evspec_match_best(&m);
+	if (near)
+		return fail(c, "unknown event '%s' (did you mean '%s'?)", name, near);
+	if (!prefixed && looks_raw(name))
+		return fail(c, "bad raw event '%s'", name);
+	return fail(c, "unknown event '%s'", name);
+}
+
+/* One event's text (trimmed, shorter than SPEC_MAX) into e: event, unit
+ * mask or raw config; its modifiers into m, *modtok set when the text ends
+ * in a modifier token. */
+static int parse_event(struct ctx *c, const char *text, int generic_ok, struct arch_evsel *e,
+		       struct mods *m, int *modtok)
+{
+	char buf[SPEC_MAX];
+	char *name = buf, *tail, *dc;
+	int prefixed = 0, idx, rc;
+
+	memset(e, 0, sizeof(*e));
+	memset(m, 0, sizeof(*m));
+	*modtok = 0;
+	snprintf(buf, sizeof(buf), "%s", text);
+	dc = strstr(buf, "::");
+	if (dc && dc > buf && !memchr(buf, ':', (size_t)(dc - buf))) {
+		*dc = 0;
+		if (strcasecmp(buf, c->b->name))
+			return fail(c, "unknown pmu '%s' in '%s' (valid: %s)", buf, text,
+				    c->b->name);
+		name = dc + 2;
+		prefixed = 1;
+	}
+	tail = strchr(name, ':');
+	if (tail)
+		*tail++ = 0;
+	if (!*name)
+		return fail(c, "empty event name in '%s'", text);
+
+	if (!prefixed && generic_ok) {
+		idx = find_generic(c->b, name);
+		if (idx >= 0)
+			return generic_event(c, text, idx, tail, e, m, modtok);
+	}
+	idx = find_native(c->b, name);
+	if (idx >= 0)
+		return native_tail(c, text, idx, tail, e, m, modtok);
+	if (!prefixed && name[0] == 'r' && is_hex_digits(name + 1, 16)) {
+		e->raw = 1;
+		e->event = -1;
+		e->config = strtoull(name + 1, NULL, 16);
+		if (tail) {
+			rc = parse_mods(tail, m);
+			if (rc < 0)
+				return bad_mods(c, rc, tail, text);
+			*modtok = 1;
+		}
+		return 0;
+	}
+	return unknown_event(c, name, prefixed);
+}
+
+/* ---- lists and groups --------------------------------------------------- */
+
+/* [s, e) without blank space around it. */
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && isspace((unsigned char)**s))
+		(*s)++;
+	while (*e > *s && isspace((unsigned char)(*e)[-1]))
+		(*e)--;
+}
+
+/* A group's first event and modifiers as the members see them. */
+struct group {
+	unsigned leader;
+	int has_mods;
+	struct mods m;
+	char tok[TEXT_MAX];  /* the modifiers as written */
+	char text[TEXT_MAX]; /* from '{' to their end, for messages */
+};
+
+/* The event text [s, e) as out[*at], alone (g NULL) or in group g. */
+static int add_event(struct ctx *c, const char *s, const char *e, const struct group *g,
+		     struct arch_evsel *out, unsigned max, unsigned *at)
+{
+	char text[TEXT_MAX], msg[256];
+	struct arch_evsel *ev;
+	struct mods m;
+	int modtok, rc;
+	size_t len;
+
+	trim(&s, &e);
+	len = (size_t)(e - s);
+	if (!len)
+		return fail(c, "empty event in '%s'", c->spec);
+	if (len >= TEXT_MAX)
+		return fail(c, "event '%.32s...' too long (max %zu characters)", s, TEXT_MAX - 1);
+	if (*at >= max)
+		return fail(c, "too many events (max %u)", max);
+	memcpy(text, s, len);
+	text[len] = 0;
+	ev = &out[*at];
+	if (parse_event(c, text, 1, ev, &m, &modtok) < 0)
+		return -1;
+
+	if (g && g->has_mods) {
+		/* perf's rule for a group's modifiers: levels named on the
+		 * member or the group count; p's add up. */
+		const char *colon = modtok ? strrchr(text, ':') : NULL;
+		size_t base = colon ? (size_t)(colon - text) : len;
+
+		m.user |= g->m.user;
+		m.kernel |= g->m.kernel;
+		if (m.precise + g->m.precise > 2)
+			return fail(c, "bad modifier '%s' in '%s' (at most pp with '%s')", g->tok,
+				    g->text, text);
+		m.precise += g->m.precise;
+		if (base + 6 > TEXT_MAX)
+			return fail(c, "event '%.32s...' too long (max %zu characters)", text,
+				    TEXT_MAX - 1);
+		snprintf(ev->name, sizeof(ev->name), "%.*s:%s%s%s", (int)base, text,
+			 m.user ? "u" : "", m.kernel ? "k" : "", &"pp"[2 - m.precise]);
+	} else {
+		memcpy(ev->name, text, len + 1);
+	}
+	if (m.user || m.kernel) {
+		ev->excl_user = !m.user;
+		ev->excl_kernel = !m.kernel;
+	}
+	ev->precise = m.precise;
+	ev->group = (int)(g ? g->leader : *at);
+
+	msg[0] = 0;
+	if (ev->raw)
+		rc = c->b->decode ? c->b->decode(ev, msg, sizeof(msg)) : 0;
+	else
+		rc = c->b->encode ? c->b->encode(ev, msg, sizeof(msg)) : 0;
+	if (rc) {
+		msg[sizeof(msg) - 1] = 0;
+		if (!msg[0])
+			return fail(c, "cannot %s '%s'", ev->raw ? "decode" : "encode", ev->name);
+		return fail(c, "%s", msg);
+	}
+	(*at)++;
+	return 0;
+}
+
+/* The group whose '{' is at *pp; *pp moves past it and its modifiers. */
+static int add_group(struct ctx *c, const char **pp, struct arch_evsel *out, unsigned max,
+		     unsigned *at)
+{
+	const char *open = *pp, *close, *p, *mend;
+	struct group g = { .leader = *at };
+
+	for (close = open + 1; *close && *close != '}'; close++)
+		if (*close == '{')
+			return fail(c, "nested '{' in '%s'", c->spec);
+	if (!*close)
+		return fail(c, "unbalanced '{' in '%s'", c->spec);
+
+	mend = close + 1;
+	if (*mend == ':') {
+		const char *ms = mend + 1;
+		int rc;
+
+		mend = ms + strcspn(ms, ",{}");
+		p = mend;
+		trim(&ms, &p);
+		snprintf(g.text, sizeof(g.text), "%.*s", (int)(p - open), open);
+		if ((size_t)(p - ms) >= sizeof(g.tok))
+			return fail(c, "bad modifier '%.32s...' in '%s'", ms, g.text);
+		snprintf(g.tok, sizeof(g.tok), "%.*s", (int)(p - ms), ms);
+		rc = parse_mods(g.tok, &g.m);
+		if (rc < 0)
+			return bad_mods(c, rc, g.tok, g.text);
+		g.has_mods = 1;
+	}
+
+	for (p = open + 1;;) {
+		const char *e = p;
+
+		while (e < close && *e != ',')
+			e++;
+		if (add_event(c, p, e, &g, out, max, at) < 0)
+			return -1;
+		if (e == close)
+			break;
+		p = e + 1;
+	}
+	*pp = mend;
+	return 0;
+}
+
+int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
+		 unsigned max, unsigned *n, char *err, size_t errsz)
+{
+	struct ctx c = { b, spec ? spec : "", err, errsz };
+	const char *p = c.spec;
+	unsigned at = *n;
+
+	if (errsz)
+		err[0] = 0;
+	if (at > max)
+		return fail(&c, "too many events (max %u)", max);
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '{') {
+			if (add_group(&c, &p, out, max, &at) < 0)
+				return -1;
+			while (isspace((unsigned char)*p))
+				p++;
+			if (*p == '}')
+				return fail(&c, "unbalanced '}' in '%s'", c.spec);
+			if (*p == '{')
+				return fail(&c, "unexpected '{' in '%s'", c.spec);
+			if (*p && *p != ',')
+				return fail(&c, "unexpected '%c' after '}' in '%s'", *p, c.spec);
+		} else {
+			const char *e = p + strcspn(p, ",{}");
+
+			if (*e == '}')
+				return fail(&c, "unbalanced '}' in '%s'", c.spec);
+			if (*e == '{')
+				return fail(&c, "unexpected '{' in '%s'", c.spec);
+			if (add_event(&c, p, e, NULL, out, max, &at) < 0)
+				return -1;
+			p = e;
+		}
+		if (!*p)
+			break;
+		p++; /* ',' */
+	}
+	*n = at;
+	return 0;
+}

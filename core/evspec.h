@@ -1,0 +1,69 @@
+/* evspec.h — perf's `-e` event specifications, resolved against a backend.
+ *
+ * Syntax (a subset of perf's, see vpmu-list(1) and vpmu-stat(1)):
+ *
+ *   spec    := item {',' item}
+ *   item    := event | '{' event {',' event} '}' [':' MODS]
+ *   event   := GENERIC [':' MODS]
+ *            | [PMU '::'] NATIVE {':' UMASK} [':' MODS]
+ *            | 'r' HEX [':' MODS]
+ *   MODS    := any mix of u, k, p (p at most twice): u counts user level,
+ *              k kernel level, p/pp ask for the precise mechanism
+ *
+ * GENERIC is one of the backend's perf names (b->generic, exact case, as
+ * perf), standing for its native spec.  NATIVE, UMASK and PMU (which must
+ * be the backend's name) compare without case.  Unit masks OR together;
+ * none given means the event's default mask.  HEX is 1 to 16 hex digits,
+ * the raw register image.  Around each event blank space is ignored.
+ *
+ * After a native event, a token that names one of its unit masks is a unit
+ * mask, even when it also reads as modifiers; any other token must be the
+ * last and a modifier string.
+ *
+ * Levels: no u or k counts both; otherwise exactly those given.  A group's
+ * modifiers apply to each member as perf applies them: the levels given on
+ * the member and on the group are counted (none anywhere: both), the p's
+ * add up (at most two in all).
+ */
+#ifndef VPMU_EVSPEC_H
+#define VPMU_EVSPEC_H
+
+#include <stddef.h>
+
+#include "arch/arch.h"
+
+/* Parse spec and append its events to out[*n .. max-1], advancing *n.  A
+ * lone event's .group is its own index, a group member's that of the
+ * group's first event (indices into out[], counting the events appended by
+ * earlier calls).  .name is the event as written, trimmed (a group's
+ * modifiers merged in: {cycles,instructions}:u gives cycles:u and
+ * instructions:u).  Each event is then encoded by b->encode, or a raw one
+ * decoded by b->decode.  Returns 0; or -1 with a one-line message naming
+ * the offending text in err, *n unchanged (out[*n..] may have been
+ * written). */
+int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
+		 unsigned max, unsigned *n, char *err, size_t errsz);
+
+/* Damerau-Levenshtein distance (optimal string alignment: adjacent
+ * transpositions count one edit), ignoring case.  Strings longer than 127
+ * bytes compare as far apart (a large number). */
+unsigned evspec_distance(const char *a, const char *b);
+
+/* Closest-match search, one candidate at a time: init, try each candidate,
+ * then best() is the closest one tried (the first of equals) when it is
+ * close enough to be a typo of word — at most max(2, strlen(word) / 3)
+ * edits, one edit for a word shorter than 4 — or NULL. */
+struct evspec_match {
+	const char *word;
+	const char *best;
+	unsigned dist;
+};
+
+void evspec_match_init(struct evspec_match *m, const char *word);
+void evspec_match_try(struct evspec_match *m, const char *cand);
+const char *evspec_match_best(const struct evspec_match *m);
+
+/* The same over an array of n names. */
+const char *evspec_closest(const char *word, const char *const *names, size_t n);
+
+#endif
