@@ -56,7 +56,34 @@
 	X(SYSCALLS, "syscalls", "system calls")                                                  \
 	X(INSNS_WP, "instructions-wrong-path", "instructions fetched on a mispredicted path")    \
 	X(L1D_LD_MISS_WP, "L1-dcache-load-misses-wrong-path",                                    \
-	  "loads on a mispredicted path that missed the L1 data cache")
+	  "loads on a mispredicted path that missed the L1 data cache")                          \
+	X(BR_NT_PRED, "branches-not-taken-predicted", "not-taken branches retired, predicted")   \
+	X(BR_NT_MISP, "branches-not-taken-mispredicted",                                         \
+	  "not-taken branches retired whose direction was mispredicted")                         \
+	X(BR_T_PRED, "branches-taken-predicted", "taken branches retired, predicted")            \
+	X(BR_T_MISP, "branches-taken-mispredicted",                                              \
+	  "taken branches retired whose direction or target was mispredicted")                   \
+	X(BR_CALL_IND, "calls-indirect", "indirect calls retired")                               \
+	X(BR_JMP_IND, "jumps-indirect", "indirect jumps retired")                                \
+	X(BR_CALL_IND_MISP, "calls-indirect-misses", "mispredicted indirect calls retired")      \
+	X(BR_JMP_IND_MISP, "jumps-indirect-misses", "mispredicted indirect jumps retired")       \
+	X(ITLB_HIT, "iTLB-load-hits", "instruction TLB lookups that hit the first level")        \
+	X(L2_RD_HIT_CLEAN, "l2-read-hits-clean",                                                 \
+	  "reads (loads, fetches, page walks) hitting an unmodified L2 line")                    \
+	X(L2_RD_HIT_DIRTY, "l2-read-hits-modified",                                              \
+	  "reads (loads, fetches, page walks) hitting a modified L2 line")                       \
+	X(LD_DTLB_MISS, "dTLB-load-misses-retired",                                              \
+	  "retired load µops that missed the first-level data TLB")                              \
+	X(ST_DTLB_MISS, "dTLB-store-misses-retired",                                             \
+	  "retired store µops that missed the first-level data TLB")                             \
+	X(LD_L2_MISS, "l2-load-misses-retired",                                                  \
+	  "retired load µops that missed the second-level cache")                                \
+	X(LD_SPLIT, "loads-split",                                                               \
+	  "retired load µops whose access crosses a line of the L1 data cache")                  \
+	X(ST_SPLIT, "stores-split",                                                              \
+	  "retired store µops whose access crosses a line of the L1 data cache")                 \
+	X(LD_ST_OVERLAP, "loads-store-overlap",                                                  \
+	  "loads partly overlapping an older store still in flight (no forwarding)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

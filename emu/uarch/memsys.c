@@ -46,6 +46,18 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		if (ms->c[data_levels[k]])
 			ms->order[ms->ndata++] = data_levels[k];
 	ms->l1_shift = ms->ndata ? (unsigned)__builtin_ctz(m->cache[ms->order[0]].line) : 6;
+	if (ms->ndata > 1) {
+		/* room for every line of the level at half load */
+		const struct uarch_cache_cfg *c2 = &m->cache[ms->order[1]];
+		uint64_t lines = c2->size / c2->line, cap = 16;
+		while (cap < 2 * lines)
+			cap <<= 1;
+		ms->l2_shift = (unsigned)__builtin_ctz(c2->line);
+		ms->l2_dirty_mask = (uint32_t)(cap - 1);
+		ms->l2_dirty = calloc(cap, sizeof(uint64_t));
+		if (!ms->l2_dirty)
+			return -1;
+	}
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -63,6 +75,75 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 		uarch_cache_free(ms->c[k]);
 	for (int k = 0; k < UARCH_NTLB; k++)
 		uarch_tlb_free(ms->t[k]);
+	free(ms->l2_dirty);
+	ms->l2_dirty = NULL;
+}
+
+/* ---- which second-level lines are modified ---- */
+
+static inline uint32_t dirty_slot(const struct uarch_memsys *ms, uint64_t key)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & ms->l2_dirty_mask;
+}
+
+/* Slot holding line (a line number), or the empty slot where it would go. */
+static uint32_t dirty_find(const struct uarch_memsys *ms, uint64_t line)
+{
+	uint64_t key = line + 1;
+	uint32_t i = dirty_slot(ms, key);
+	while (ms->l2_dirty[i] && ms->l2_dirty[i] != key)
+		i = (i + 1) & ms->l2_dirty_mask;
+	return i;
+}
+
+static void dirty_del(struct uarch_memsys *ms, uint64_t line)
+{
+	uint32_t i = dirty_find(ms, line), j = i, m = ms->l2_dirty_mask;
+
+	if (!ms->l2_dirty[i])
+		return;
+	/* backward-shift deletion keeps every probe chain unbroken */
+	for (;;) {
+		ms->l2_dirty[i] = 0;
+		for (;;) {
+			j = (j + 1) & m;
+			if (!ms->l2_dirty[j])
+				return;
+			uint32_t h = dirty_slot(ms, ms->l2_dirty[j]);
+			/* leave it if its home lies cyclically in (i, j] */
+			if (i <= j ? (h <= i || h > j) : (h <= i && h > j))
+				break;
+		}
+		ms->l2_dirty[i] = ms->l2_dirty[j];
+		i = j;
+	}
+}
+
+/* Access level index k, keeping the record of modified lines of the second
+ * level as the cache keeps its dirty bits (cache.c: a write to a present or
+ * filled line of a write-back level sets it, a fill starts clean).  Returns
+ * whether a hit found the line modified. */
+static int level_access(struct uarch_memsys *ms, int k, uint64_t addr, int write,
+			struct uarch_cache_res *res)
+{
+	int lvl = ms->order[k], was = 0;
+	uarch_cache_access(ms->c[lvl], addr, write, res);
+	if (k != 1 || !ms->l2_dirty)
+		return 0;
+
+	uint8_t wp = ms->m->cache[lvl].write;
+	int fill = !write || wp == UARCH_WB_ALLOC || wp == UARCH_WT_ALLOC;
+	uint64_t line = addr >> ms->l2_shift;
+
+	if (res->evicted)
+		dirty_del(ms, res->victim >> ms->l2_shift);
+	if (res->hit)
+		was = ms->l2_dirty[dirty_find(ms, line)] != 0;
+	else if (fill && !res->sector_miss)
+		dirty_del(ms, line); /* a new line is clean */
+	if (write && (wp == UARCH_WB_ALLOC || wp == UARCH_WB_NOALLOC) && (res->hit || fill))
+		ms->l2_dirty[dirty_find(ms, line)] = line + 1;
+	return was;
 }
 
 static const unsigned level_access_ev[UARCH_NCACHE] = {
@@ -115,7 +196,7 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 {
 	struct uarch_cache_res res;
 	for (int k = li + 1; k < ms->ndata; k++) {
-		uarch_cache_access(ms->c[ms->order[k]], victim, 1, &res);
+		level_access(ms, k, victim, 1, &res);
 		if (res.hit)
 			return;
 		if (res.evicted && res.dirty) {
@@ -165,13 +246,18 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			uarch_count(ms, r, level_access_ev[lvl], 1, t);
 		if (k == ms->ndata - 1 && k > 0)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
-		uarch_cache_access(ms->c[lvl], addr, write, &res);
+		int modified = level_access(ms, k, addr, write, &res);
 		if (k == 0)
 			ms->l1_last = addr >> ms->l1_shift;
 		latency = cfg->latency;
 		if (res.evicted && res.dirty)
 			write_back(ms, r, k, res.victim, t);
 		if (res.hit) {
+			if (lvl == UARCH_L2 && !write)
+				uarch_count(ms, r,
+					    modified ? UARCH_EV_L2_RD_HIT_DIRTY :
+						       UARCH_EV_L2_RD_HIT_CLEAN,
+					    1, t);
 			*hit_level = k;
 			return t + latency;
 		}
@@ -192,12 +278,23 @@ static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, in
 	uint64_t extra, page = addr >> ms->tlb_shift[l1];
 	int lvl;
 
-	if (!ms->t[l1] || page == ms->tlb_last[l1])
-		return 0; /* the most recently used entry: a hit that changes nothing */
-	ms->tlb_last[l1] = page;
-	if (uarch_tlb_access(ms->t[l1], addr))
+	if (!ms->t[l1])
 		return 0;
+	if (page == ms->tlb_last[l1]) {
+		/* the most recently used entry: a hit that changes nothing */
+		if (l1 == UARCH_ITLB)
+			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
+		return 0;
+	}
+	ms->tlb_last[l1] = page;
+	if (uarch_tlb_access(ms->t[l1], addr)) {
+		if (l1 == UARCH_ITLB)
+			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
+		return 0;
+	}
 	uarch_count(ms, r, ev, 1, t);
+	if (l1 == UARCH_DTLB)
+		ms->dtlb_missed = 1;
 	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
 		return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
 	/* page walk: four dependent table reads through the caches, below L1 */
@@ -218,6 +315,7 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 	int lvl;
 
 	*l1miss = 0;
+	ms->dtlb_missed = ms->l2_missed = 0;
 	if (ms->ndata && addr >> ms->l1_shift == last >> ms->l1_shift &&
 	    addr >> ms->l1_shift == ms->l1_last &&
 	    (!ms->t[UARCH_DTLB] || addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
@@ -232,10 +330,12 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 			/* (wrong-path loads take no miss-status register either) */
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
 			*l1miss |= lvl > 0;
+			ms->l2_missed |= lvl > 1;
 		} else {
 			int slot;
 			t = mshr_take(ms, t, &slot);
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
+			ms->l2_missed |= lvl > 1;
 			if (lvl > 0) {
 				*l1miss = 1;
 				ms->mshr[slot] = got;
@@ -256,6 +356,7 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	struct uarch_cache_res res;
 	int lvl;
 
+	ms->dtlb_missed = ms->l2_missed = 0;
 	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
 	if (!ms->ndata)
 		return now;

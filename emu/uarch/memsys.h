@@ -29,6 +29,16 @@ struct uarch_memsys {
 	unsigned l1_shift, tlb_shift[UARCH_NTLB]; /* log2 of L1D line and page sizes */
 	struct uarch_counts *cnt;
 	struct uarch_sigbuf *sig; /* signals for a PMU (NULL: none listens) */
+	/* What the last uarch_mem_load or uarch_mem_store did, for events
+	 * the pipeline counts when the µop retires. */
+	uint8_t dtlb_missed; /* the first-level data TLB missed */
+	uint8_t l2_missed;   /* a line of it missed the second data level */
+	/* Modified lines of the second data level (its cache does not report
+	 * the state of a line it hits): open addressing, line number + 1,
+	 * 0 empty; NULL when there is no second level. */
+	uint64_t *l2_dirty;
+	uint32_t l2_dirty_mask;
+	unsigned l2_shift;
 };
 
 /* Who asks, for event attribution. */

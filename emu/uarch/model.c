@@ -51,7 +51,7 @@ struct uth {
 	uint64_t ev[UARCH_NEV];
 	uint32_t unflushed;
 	struct {
-		uint64_t addr, ready;
+		uint64_t addr, ready, retire;
 		uint32_t size;
 	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
 };
@@ -290,6 +290,34 @@ static uint64_t addr_deps(const struct x86_insn *i)
 	if (i->index < 16)
 		d |= X86_DEP_GPR(i->index);
 	return d;
+}
+
+/* Whether a single access of size bytes at a crosses a line of line bytes
+ * (a split access; rep string operations report all their iterations as
+ * one access, which is no single µop's). */
+static inline int split_access(const struct x86_insn *i, uint64_t a, uint32_t size, unsigned line)
+{
+	if (!line || size > line || i->flags & (X86_I_REP | X86_I_REPNE))
+		return 0;
+	return (a & (line - 1)) + size > line;
+}
+
+/* Whether a load of size bytes at a overlaps, without being contained in,
+ * an older store that has not retired by cycle issue (its data is not in
+ * the cache yet and cannot be forwarded). */
+static int store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_t issue)
+{
+	if (!size || size > 64)
+		return 0;
+	for (uint64_t c = a >> 3; c <= (a + size - 1) >> 3; c++) {
+		unsigned e = (unsigned)c % SQ;
+		uint64_t sa = t->sq[e].addr, ss = t->sq[e].size;
+		if (!ss || t->sq[e].retire <= issue)
+			continue;
+		if (a < sa + ss && sa < a + size && !(a >= sa && a + size <= sa + ss))
+			return 1;
+	}
+	return 0;
 }
 
 /* Split an instruction into µops: loads first, the operation, then the
@@ -540,7 +568,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	struct uop uops[8];
 	uint64_t done[8], f, branch_done = 0, rlast = 0;
 	int n = crack(tr, uops);
-	unsigned xc = i->xclass;
+	unsigned xc = i->xclass, l1line = u->m.cache[UARCH_L1D].line;
 	struct uarch_bp_pred pred;
 	int mispredict = 0;
 
@@ -557,7 +585,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		struct uop *o = &uops[k];
 		uint64_t disp = f + cc->depth, ready, issue, complete;
 		uint64_t slot = t->robq[t->robi];
-		int replay = 0, l1miss = 0;
+		int replay = 0, l1miss = 0, dtlbmiss = 0, l2miss = 0;
 
 		if (t->nuop >= u->rob && slot > disp) {
 			count_span(u, t, th, UARCH_EV_STALL_ROB, disp, slot);
@@ -604,7 +632,11 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (t->sq[e].size && a >= t->sq[e].addr &&
 			    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
 				fwd = t->sq[e].ready + 1;
+			if (store_overlap(t, a, tr->size[o->mem], issue))
+				count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
 			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
+			dtlbmiss = u->ms.dtlb_missed;
+			l2miss = u->ms.l2_missed;
 			if (complete < issue + cc->lat[o->cls])
 				complete = issue + cc->lat[o->cls];
 			if (fwd && !miss)
@@ -626,16 +658,6 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (miss && cc->replay)
 				for (uint64_t d = o->dst; d; d &= d - 1)
 					t->tainted[__builtin_ctzll(d)] = 1;
-		} else if (o->kind == U_STD) {
-			uint64_t a = tr->addr[o->mem];
-			uint32_t sz = tr->size[o->mem];
-			/* remember it under each chunk it covers (small stores) */
-			for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
-				unsigned e = (unsigned)c % SQ;
-				t->sq[e].addr = a;
-				t->sq[e].size = sz;
-				t->sq[e].ready = complete;
-			}
 		}
 		if (replay && cc->replay)
 			count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
@@ -647,6 +669,18 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				t->tainted[b] = 0;
 		}
 		uint64_t r = retire_at(u, t, th, complete);
+		if (o->kind == U_STD) {
+			uint64_t a = tr->addr[o->mem];
+			uint32_t sz = tr->size[o->mem];
+			/* remember it under each chunk it covers (small stores) */
+			for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
+				unsigned e = (unsigned)c % SQ;
+				t->sq[e].addr = a;
+				t->sq[e].size = sz;
+				t->sq[e].ready = complete;
+				t->sq[e].retire = r;
+			}
+		}
 		/* retirement events carry the cycle the µop retires */
 		count(u, t, th, UARCH_EV_UOPS, 1, r);
 		if (o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
@@ -657,12 +691,23 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
 				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
 			}
+			if (dtlbmiss)
+				count(u, t, th, UARCH_EV_LD_DTLB_MISS, 1, r);
+			if (l2miss)
+				count(u, t, th, UARCH_EV_LD_L2_MISS, 1, r);
+			if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
+				count(u, t, th, UARCH_EV_LD_SPLIT, 1, r);
 		} else if (o->kind == U_STD) {
 			count(u, t, th, UARCH_EV_STORES, 1, r);
+			if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
+				count(u, t, th, UARCH_EV_ST_SPLIT, 1, r);
 		}
 		rlast = r;
-		if (o->kind == U_STD)
+		if (o->kind == U_STD) {
 			uarch_mem_store(&u->ms, &req, tr->addr[o->mem], tr->size[o->mem], r);
+			if (u->ms.dtlb_missed)
+				count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
+		}
 		t->robq[t->robi] = r;
 		t->nuop++;
 		if (++t->robi >= u->rob)
@@ -686,12 +731,27 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			count(u, t, th, UARCH_EV_BR_RET, 1, rlast);
 		if (tr->taken && !pred.btb_hit)
 			count(u, t, th, UARCH_EV_BTB_MISS, 1, rlast);
+		/* direction and outcome (unconditional branches are taken) */
+		if (k != UARCH_BR_COND || tr->taken)
+			count(u, t, th, mispredict ? UARCH_EV_BR_T_MISP : UARCH_EV_BR_T_PRED, 1,
+			      rlast);
+		else
+			count(u, t, th, mispredict ? UARCH_EV_BR_NT_MISP : UARCH_EV_BR_NT_PRED, 1,
+			      rlast);
+		if (k == UARCH_BR_CALL_IND)
+			count(u, t, th, UARCH_EV_BR_CALL_IND, 1, rlast);
+		if (k == UARCH_BR_IND)
+			count(u, t, th, UARCH_EV_BR_JMP_IND, 1, rlast);
 		if (mispredict) {
 			count(u, t, th, UARCH_EV_BR_MISP, 1, rlast);
 			if (k == UARCH_BR_COND)
 				count(u, t, th, UARCH_EV_BR_COND_MISP, 1, rlast);
 			if (k == UARCH_BR_RET)
 				count(u, t, th, UARCH_EV_BR_RET_MISP, 1, rlast);
+			if (k == UARCH_BR_CALL_IND)
+				count(u, t, th, UARCH_EV_BR_CALL_IND_MISP, 1, rlast);
+			if (k == UARCH_BR_IND)
+				count(u, t, th, UARCH_EV_BR_JMP_IND_MISP, 1, rlast);
 		}
 	}
 	if (++t->unflushed >= FLUSH_EVERY)

@@ -1,0 +1,531 @@
+/* events.c — the NetBurst events: ESCR event select, the ESCRs that detect
+ * each, its event-mask bits and the model signals (emu/uarch/events.h)
+ * each bit counts.
+ *
+ * Sources: IA-32 SDM vol. 3B appendix A, "Performance-monitoring events
+ * for Intel NetBurst microarchitecture" (non-retirement and at-retirement
+ * tables: event select, ESCRs, event-mask bits); Linux's
+ * arch/x86/include/asm/perf_event_p4.h (enum P4_EVENTS: linux_id is the
+ * position there, and the bit names) and arch/x86/events/intel/p4.c
+ * (p4_event_bind_map: ESCRs, .shared); oprofile's i386_p4.events and
+ * i386_p4.unit_masks (the event list, default masks).
+ *
+ * Where the sources disagree:
+ *   - MACHINE_CLEAR: the SDM (and oprofile) put MOCLEAR at bit 2 and
+ *     SMCLEAR at bit 6; Linux's enum has bits 1 and 2.  The SDM wins.
+ *   - BSQ_ALLOCATION, BSQ_ACTIVE_ENTRIES and IOQ_ACTIVE_ENTRIES are
+ *     detected by one ESCR only (SDM); Linux lists it twice.
+ *   - RETIRED_MISPRED_BRANCH_TYPE: Linux binds TBPU_ESCR0 twice; the SDM
+ *     has TBPU_ESCR0 and TBPU_ESCR1.
+ *   - B2B_CYCLES, BNR, SNOOP, RESPONSE: the SDM gives them the FSB ESCRs
+ *     but a CCCR select of 03H, which in the BPU block picks ITLB_ESCR;
+ *     the FSB ESCRs are taken here.  Their event-mask bits are not
+ *     documented and Linux defines none.
+ *   - X87_SIMD_MOVES_UOP is in oprofile's list and the SDM (FIRM ESCRs,
+ *     select 2EH) but not in Linux's enum: linux_id 0xff.
+ *   - oprofile's MEMORY_COMPLETE has two more bits (2, 3: uncacheable load
+ *     and store splits) than the SDM and Linux; they are kept, named here.
+ *   - oprofile's branch_type default 0x1f sets bit 0, which the SDM and
+ *     Linux leave undefined; the default here is 0x1e.
+ *
+ * Signals: a bit counts the sum of its signals.  Where two bits of one
+ * event overlap in what they select (RETIRED_BRANCH_TYPE's INDIRECT
+ * includes returns and indirect calls), their signals are drawn from
+ * disjoint sets, so counting the union of the set bits' signals counts
+ * each occurrence once, as the hardware does.
+ *
+ * Defaults: oprofile's default mask, less the bits the model cannot
+ * produce (so that the default of a supported event is accepted); for
+ * events oprofile lacks, the non-bogus bits or the only bit.
+ */
+#include <stddef.h>
+
+#include "p4.h"
+
+/* ESCR indices, in the order of p4_escr[] (escr.c). */
+enum {
+	BSU0,
+	BSU1,
+	FSB0,
+	FSB1,
+	FIRM0,
+	FIRM1,
+	FLAME0,
+	FLAME1,
+	DAC0,
+	DAC1,
+	MOB0,
+	MOB1,
+	PMH0,
+	PMH1,
+	SAAT0,
+	SAAT1,
+	U2L0,
+	U2L1,
+	BPU0,
+	BPU1,
+	IS0,
+	IS1,
+	ITLB0,
+	ITLB1,
+	CRU0,
+	CRU1,
+	IQ0,
+	IQ1,
+	RAT0,
+	RAT1,
+	SSU0,
+	MS0,
+	MS1,
+	TBPU0,
+	TBPU1,
+	TC0,
+	TC1,
+	IX0,
+	IX1,
+	ALF0,
+	ALF1,
+	CRU2,
+	CRU3,
+	CRU4,
+	CRU5,
+	NO = -1
+};
+
+#define S(x) UARCH_EV_##x
+/* a bit counting the given signals */
+#define B(n, b, d, ...)                                   \
+	{                                                 \
+		n, b, { __VA_ARGS__, UARCH_NEV }, d, NULL \
+	}
+/* a bit the model cannot produce, and why */
+#define U(n, b, d, why)                     \
+	{                                   \
+		n, b, { UARCH_NEV }, d, why \
+	}
+/* a bit that counts nothing of its own: a tag-qualified count the
+ * backend's tagging decides, or a qualifier every modelled request meets */
+#define Q(n, b, d)                           \
+	{                                    \
+		n, b, { UARCH_NEV }, d, NULL \
+	}
+
+#define NBITS(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
+#define EV(nm, cd, lid, e0, e1, bits, def, tg, sh, d, un)                      \
+	{                                                                      \
+		nm, cd, lid, { e0, e1 }, bits, NBITS(bits), def, tg, sh, d, un \
+	}
+#define EV0(nm, cd, lid, e0, e1, d, un)                                    \
+	{                                                                  \
+		nm, cd, lid, { e0, e1 }, NULL, 0, 0, P4_TAG_NONE, 0, d, un \
+	}
+
+/* Reasons shared by several bits. */
+#define R_TCMODE "the model's trace cache has no build and deliver modes"
+#define R_MEMTYPE "memory types other than write-back are not modelled"
+#define R_OTHER "no other bus agents are modelled"
+#define R_BSQ                                                                                 \
+	"requests are matched on encoded type, length and memory-type fields, which sums of " \
+	"per-bit model signals cannot express"
+#define R_REGFILE "the model does not signal µops by register file (x87, MMX, XMM)"
+#define R_PREC \
+	"the model's operation classes do not record packed or scalar, single or double precision"
+#define R_X87 "x87 stack faults and numeric assists are not modelled"
+#define R_CLEAR "the model has no machine clears (memory-ordering or self-modifying-code flushes)"
+#define R_UCODE "the model does not model the microcode sequencer"
+#define R_FSB "the model's bus signals do not say which agent drives the data"
+#define R_UNDOC "its event-mask bits are not documented"
+
+static const struct p4_ebit tc_deliver_mode[] = {
+	U("DD", 0, "both logical processors in deliver mode", R_TCMODE),
+	U("DB", 1, "processor 0 delivering, processor 1 building", R_TCMODE),
+	U("DI", 2,
+	  "processor 0 delivering, processor 1 inactive (halted, clearing or in microcode)",
+	  R_TCMODE),
+	U("BD", 3, "processor 0 building, processor 1 delivering", R_TCMODE),
+	U("BB", 4, "both logical processors in build mode", R_TCMODE),
+	U("BI", 5, "processor 0 building, processor 1 inactive", R_TCMODE),
+	U("ID", 6, "processor 0 inactive, processor 1 delivering", R_TCMODE),
+	U("IB", 7, "processor 0 inactive, processor 1 building", R_TCMODE),
+};
+
+static const struct p4_ebit bpu_fetch_request[] = {
+	B("TCMISS", 0, "trace-cache lookups that missed", S(L1I_MISS)),
+};
+
+static const struct p4_ebit itlb_reference[] = {
+	B("HIT", 0, "instruction-TLB lookups that hit", S(ITLB_HIT)),
+	B("MISS", 1, "instruction-TLB lookups that missed", S(ITLB_MISS)),
+	U("HIT_UK", 2, "instruction-TLB hits on uncacheable memory", R_MEMTYPE),
+};
+
+static const struct p4_ebit memory_cancel[] = {
+	U("ST_RB_FULL", 2, "requests replayed for want of a store request buffer",
+	  "store-buffer occupancy is not modelled"),
+	U("64K_CONF", 3, "conflicts between accesses 64 KB apart",
+	  "the data cache is modelled with full tags, so 64K aliasing never conflicts"),
+};
+
+static const struct p4_ebit memory_complete[] = {
+	B("LSC", 0, "split loads completed (write-back memory)", S(LD_SPLIT)),
+	B("SSC", 1, "split stores completed", S(ST_SPLIT)),
+	U("LSC_UC", 2, "split loads to uncacheable memory completed", R_MEMTYPE),
+	U("SSC_UC", 3, "split stores to uncacheable memory completed", R_MEMTYPE),
+};
+
+static const struct p4_ebit load_port_replay[] = {
+	B("SPLIT_LD", 1, "split loads replayed at the load port", S(LD_SPLIT)),
+};
+
+static const struct p4_ebit store_port_replay[] = {
+	B("SPLIT_ST", 1, "split stores replayed at the store port", S(ST_SPLIT)),
+};
+
+static const struct p4_ebit mob_load_replay[] = {
+	U("NO_STA", 1, "loads replayed because an older store's address was unknown",
+	  "the model does not track store addresses still unknown when a load issues"),
+	U("NO_STD", 3, "loads replayed because an older store's data was not ready",
+	  "the model does not signal loads waiting for a forwarding store's data"),
+	B("PARTIAL_DATA", 4, "loads replayed because they partly overlap an older store",
+	  S(LD_ST_OVERLAP)),
+	U("UNALGN_ADDR", 5,
+	  "loads replayed because their low 4 address bits differ from the store's",
+	  "the model forwards from any covering store, with no alignment condition"),
+};
+
+static const struct p4_ebit page_walk_type[] = {
+	/* the p4 machine has no second-level TLB: every first-level miss
+	 * is resolved by a walk */
+	B("DTMISS", 0, "page walks for data-TLB misses", S(DTLB_MISS)),
+	B("ITMISS", 1, "page walks for instruction-TLB misses", S(ITLB_MISS)),
+};
+
+static const struct p4_ebit bsq_cache_reference[] = {
+	U("RD_2ndL_HITS", 0, "reads (loads and reads for ownership) hitting a shared L2 line",
+	  "no other caches are modelled, so no line is ever shared"),
+	B("RD_2ndL_HITE", 1, "reads hitting an exclusive (unmodified) L2 line", S(L2_RD_HIT_CLEAN)),
+	B("RD_2ndL_HITM", 2, "reads hitting a modified L2 line", S(L2_RD_HIT_DIRTY)),
+	U("RD_3rdL_HITS", 3, "reads hitting a shared L3 line",
+	  "no other caches are modelled, so no line is ever shared"),
+	U("RD_3rdL_HITE", 4, "reads hitting an exclusive L3 line",
+	  "the model does not track the state of third-level lines"),
+	U("RD_3rdL_HITM", 5, "reads hitting a modified L3 line",
+	  "the model does not track the state of third-level lines"),
+	B("RD_2ndL_MISS", 8, "reads (loads, fetches, walks, reads for ownership) missing L2",
+	  S(L2_MISS)),
+	B("RD_3rdL_MISS", 9, "reads missing L3", S(L3_MISS)),
+	U("WR_2ndL_MISS", 10, "write-back lookups from the L1 data cache missing L2",
+	  "write-back lookups are not signalled (the p4 machine's L1 data cache is write-through)"),
+};
+
+/* IOQ_ALLOCATION and IOQ_ACTIVE_ENTRIES: the bits are qualifiers, a
+ * request counting when it meets one bit of each group (SDM); DEFAULT,
+ * MEM_WB and OWN are met by every modelled request and count nothing of
+ * their own. */
+#define IOQ_BITS(rd, wr)                                                                   \
+	Q("DEFAULT", 0, "bus request type field: the default (all types)"),                \
+		U("TYPE_BIT1", 1, "bus request type field, bit 1",                         \
+		  "request-type encodings other than the default are not documented"),     \
+		U("TYPE_BIT2", 2, "bus request type field, bit 2",                         \
+		  "request-type encodings other than the default are not documented"),     \
+		U("TYPE_BIT3", 3, "bus request type field, bit 3",                         \
+		  "request-type encodings other than the default are not documented"),     \
+		U("TYPE_BIT4", 4, "bus request type field, bit 4",                         \
+		  "request-type encodings other than the default are not documented"),     \
+		rd, wr, U("MEM_UC", 7, "uncacheable memory requests", R_MEMTYPE),          \
+		U("MEM_WC", 8, "write-combining memory requests", R_MEMTYPE),              \
+		U("MEM_WT", 9, "write-through memory requests", R_MEMTYPE),                \
+		U("MEM_WP", 10, "write-protected memory requests", R_MEMTYPE),             \
+		Q("MEM_WB", 11, "write-back memory requests (all modelled memory)"),       \
+		Q("OWN", 13, "requests driven by this processor (all modelled requests)"), \
+		U("OTHER", 14, "requests driven by other processors or DMA", R_OTHER),     \
+		U("PREFETCH", 15, "hardware and software prefetch requests",               \
+		  "prefetches are not told apart from demand requests")
+
+static const struct p4_ebit ioq_allocation[] = {
+	IOQ_BITS(B("ALL_READ", 5, "read transactions allocated (BRL, BRIL, BRP)", S(BUS_BRL),
+		   S(BUS_BRIL), S(BUS_BRP)),
+		 B("ALL_WRITE", 6, "write transactions allocated (BWL, BWP)", S(BUS_BWL),
+		   S(BUS_BWP))),
+};
+
+static const struct p4_ebit ioq_active_entries[] = {
+	IOQ_BITS(B("ALL_READ", 5, "memory reads outstanding, each cycle", S(MEM_READ_LAT)),
+		 U("ALL_WRITE", 6, "write transactions outstanding, each cycle",
+		   "the model gives write transactions no queue residency")),
+};
+
+static const struct p4_ebit fsb_data_activity[] = {
+	U("DRDY_DRV", 0, "bus clocks this processor drives data (writes)", R_FSB),
+	U("DRDY_OWN", 1, "bus clocks this processor reads data", R_FSB),
+	U("DRDY_OTHER", 2, "bus clocks with data this processor does not sample", R_OTHER),
+	U("DBSY_DRV", 3, "this processor reserves the bus to drive data",
+	  "the bus model has no data-bus reservation (DBSY) phase"),
+	U("DBSY_OWN", 4, "some agent reserves the bus for data this processor samples",
+	  "the bus model has no data-bus reservation (DBSY) phase"),
+	U("DBSY_OTHER", 5, "some agent reserves the bus for data this processor ignores", R_OTHER),
+};
+
+#define BSQ_BITS                                                                                 \
+	U("REQ_TYPE0", 0, "request type field bit 0 (read, read-invalidate, write, write-back)", \
+	  R_BSQ),                                                                                \
+		U("REQ_TYPE1", 1, "request type field bit 1", R_BSQ),                            \
+		U("REQ_LEN0", 2, "request length field bit 0 (0, 1 or 8 chunks)", R_BSQ),        \
+		U("REQ_LEN1", 3, "request length field bit 1", R_BSQ),                           \
+		U("REQ_IO_TYPE", 5, "input/output requests", R_BSQ),                             \
+		U("REQ_LOCK_TYPE", 6, "bus-lock requests", R_BSQ),                               \
+		U("REQ_CACHE_TYPE", 7, "cacheable requests", R_BSQ),                             \
+		U("REQ_SPLIT_TYPE", 8, "8-byte chunks split across an 8-byte boundary", R_BSQ),  \
+		U("REQ_DEM_TYPE", 9, "demand requests (clear: prefetches)", R_BSQ),              \
+		U("REQ_ORD_TYPE", 10, "ordered requests", R_BSQ),                                \
+		U("MEM_TYPE0", 11, "memory type field bit 0 (UC, USWC, WT, WP, WB)", R_BSQ),     \
+		U("MEM_TYPE1", 12, "memory type field bit 1", R_BSQ),                            \
+		U("MEM_TYPE2", 13, "memory type field bit 2", R_BSQ)
+
+static const struct p4_ebit bsq_allocation[] = { BSQ_BITS };
+static const struct p4_ebit bsq_active_entries[] = { BSQ_BITS };
+
+static const struct p4_ebit sse_input_assist[] = {
+	U("ALL", 15, "assists for SSE and SSE2 input operands (denormals)",
+	  "denormal operand assists are not modelled"),
+};
+static const struct p4_ebit packed_sp_uop[] = {
+	U("ALL", 15, "µops on packed single-precision operands", R_PREC),
+};
+static const struct p4_ebit packed_dp_uop[] = {
+	U("ALL", 15, "µops on packed double-precision operands", R_PREC),
+};
+static const struct p4_ebit scalar_sp_uop[] = {
+	U("ALL", 15, "µops on scalar single-precision operands", R_PREC),
+};
+static const struct p4_ebit scalar_dp_uop[] = {
+	U("ALL", 15, "µops on scalar double-precision operands", R_PREC),
+};
+static const struct p4_ebit mmx64_uop[] = {
+	U("ALL", 15, "integer SIMD µops on 64-bit (MMX) operands", R_REGFILE),
+};
+static const struct p4_ebit mmx128_uop[] = {
+	U("ALL", 15, "integer SIMD µops on 128-bit (XMM) operands", R_REGFILE),
+};
+static const struct p4_ebit x87_fp_uop[] = {
+	U("ALL", 15, "x87 floating-point µops", R_REGFILE),
+};
+static const struct p4_ebit x87_simd_moves_uop[] = {
+	U("ALLP0", 3, "x87 and SIMD store-data and register-move µops", R_REGFILE),
+	U("ALLP2", 4, "x87 and SIMD load µops", R_REGFILE),
+};
+
+static const struct p4_ebit tc_misc[] = {
+	U("FLUSH", 4, "trace-cache flushes", "the model never flushes the trace cache"),
+};
+
+static const struct p4_ebit global_power_events[] = {
+	B("RUNNING", 0, "cycles the processor is not stopped", S(CYCLES)),
+};
+
+static const struct p4_ebit tc_ms_xfer[] = {
+	U("CISC", 0, "switches of µop delivery from the trace cache to the microcode ROM", R_UCODE),
+};
+
+static const struct p4_ebit uop_queue_writes[] = {
+	U("FROM_TC_BUILD", 0, "µops written to the queue in trace-cache build mode", R_TCMODE),
+	U("FROM_TC_DELIVER", 1, "µops written to the queue in trace-cache deliver mode", R_TCMODE),
+	U("FROM_ROM", 2, "µops written to the queue from the microcode ROM", R_UCODE),
+};
+
+/* CALL is indirect calls only (SDM); direct calls never mispredict. */
+static const struct p4_ebit retired_mispred_branch_type[] = {
+	B("CONDITIONAL", 1, "mispredicted conditional jumps", S(BR_COND_MISP)),
+	B("CALL", 2, "mispredicted indirect calls", S(BR_CALL_IND_MISP)),
+	B("RETURN", 3, "mispredicted returns", S(BR_RET_MISP)),
+	B("INDIRECT", 4, "mispredicted returns, indirect calls and indirect jumps",
+	  S(BR_JMP_IND_MISP), S(BR_CALL_IND_MISP), S(BR_RET_MISP)),
+};
+
+static const struct p4_ebit retired_branch_type[] = {
+	B("CONDITIONAL", 1, "conditional jumps", S(BR_COND)),
+	B("CALL", 2, "indirect calls", S(BR_CALL_IND)),
+	B("RETURN", 3, "returns", S(BR_RET)),
+	B("INDIRECT", 4, "returns, indirect calls and indirect jumps", S(BR_JMP_IND),
+	  S(BR_CALL_IND), S(BR_RET)),
+};
+
+static const struct p4_ebit resource_stall[] = {
+	U("SBFULL", 5, "allocation stalls for want of a store buffer",
+	  "store-buffer occupancy is not modelled"),
+};
+
+static const struct p4_ebit wc_buffer[] = {
+	U("WCB_EVICTS", 0, "write-combining buffer evictions, all causes",
+	  "write-combining memory is not modelled"),
+	U("WCB_FULL_EVICTS", 1, "write-combining buffer evictions for want of a free buffer",
+	  "write-combining memory is not modelled"),
+};
+
+static const struct p4_ebit front_end_event[] = {
+	Q("NBOGUS", 0, "retired µops the front end tagged, on the correct path"),
+	Q("BOGUS", 1, "tagged µops on a mispredicted path"),
+};
+
+static const struct p4_ebit execution_event[] = {
+	Q("NBOGUS0", 0, "retired µops with execution tag bit 0, correct path"),
+	Q("NBOGUS1", 1, "retired µops with execution tag bit 1, correct path"),
+	Q("NBOGUS2", 2, "retired µops with execution tag bit 2, correct path"),
+	Q("NBOGUS3", 3, "retired µops with execution tag bit 3, correct path"),
+	Q("BOGUS0", 4, "µops with execution tag bit 0 on a mispredicted path"),
+	Q("BOGUS1", 5, "µops with execution tag bit 1 on a mispredicted path"),
+	Q("BOGUS2", 6, "µops with execution tag bit 2 on a mispredicted path"),
+	Q("BOGUS3", 7, "µops with execution tag bit 3 on a mispredicted path"),
+};
+
+static const struct p4_ebit replay_event[] = {
+	Q("NBOGUS", 0, "retired µops replay tagging marked, on the correct path"),
+	Q("BOGUS", 1, "replay-tagged µops on a mispredicted path"),
+};
+
+/* The tagged halves are the backend's: which instructions front-end
+ * tagging marked. */
+static const struct p4_ebit instr_retired[] = {
+	B("NBOGUSNTAG", 0, "instructions retired, not tagged", S(INSNS)),
+	Q("NBOGUSTAG", 1, "instructions retired that front-end tagging marked"),
+	B("BOGUSNTAG", 2, "instructions fetched on a mispredicted path, not tagged", S(INSNS_WP)),
+	Q("BOGUSTAG", 3, "tagged instructions on a mispredicted path"),
+};
+
+static const struct p4_ebit uops_retired[] = {
+	B("NBOGUS", 0, "µops retired", S(UOPS)),
+	B("BOGUS", 1, "µops executed on a mispredicted path", S(UOPS_SPEC)),
+};
+
+static const struct p4_ebit uop_type[] = {
+	B("TAGLOADS", 1, "load µops (tagged when tagging is enabled)", S(LOADS)),
+	B("TAGSTORES", 2, "store µops (tagged when tagging is enabled)", S(STORES)),
+};
+
+static const struct p4_ebit branch_retired[] = {
+	B("MMNP", 0, "branches not taken, predicted", S(BR_NT_PRED)),
+	B("MMNM", 1, "branches not taken, mispredicted", S(BR_NT_MISP)),
+	B("MMTP", 2, "branches taken, predicted", S(BR_T_PRED)),
+	B("MMTM", 3, "branches taken, mispredicted", S(BR_T_MISP)),
+};
+
+static const struct p4_ebit mispred_branch_retired[] = {
+	B("NBOGUS", 0, "mispredicted branches retired", S(BR_MISP)),
+};
+
+static const struct p4_ebit x87_assist[] = {
+	U("FPSU", 0, "x87 stack underflows handled", R_X87),
+	U("FPSO", 1, "x87 stack overflows handled", R_X87),
+	U("POAO", 2, "x87 output overflows handled", R_X87),
+	U("POAU", 3, "x87 output underflows handled", R_X87),
+	U("PREA", 4, "x87 input assists", R_X87),
+};
+
+static const struct p4_ebit machine_clear[] = {
+	U("CLEAR", 0, "cycles the whole pipeline is being cleared, any cause", R_CLEAR),
+	U("MOCLEAR", 2, "pipeline clears for memory-ordering conflicts", R_CLEAR),
+	U("SMCLEAR", 6, "pipeline clears for self-modifying code", R_CLEAR),
+};
+
+static const struct p4_ebit instr_completed[] = {
+	B("NBOGUS", 0, "instructions completed and retired", S(INSNS)),
+	B("BOGUS", 1, "instructions fetched on a mispredicted path", S(INSNS_WP)),
+};
+
+const struct p4_event_desc p4_events[] = {
+	EV("TC_DELIVER_MODE", 0x01, 0, TC0, TC1, tc_deliver_mode, 0x04, P4_TAG_NONE, 1,
+	   "cycles the trace cache and decoder spend in each combination of modes", R_TCMODE),
+	EV("BPU_FETCH_REQUEST", 0x03, 1, BPU0, BPU1, bpu_fetch_request, 0x01, P4_TAG_NONE, 0,
+	   "instruction fetch requests from the branch prediction unit", NULL),
+	EV("ITLB_REFERENCE", 0x18, 2, ITLB0, ITLB1, itlb_reference, 0x03, P4_TAG_NONE, 0,
+	   "translations through the instruction TLB", NULL),
+	EV("MEMORY_CANCEL", 0x02, 3, DAC0, DAC1, memory_cancel, 0x08, P4_TAG_NONE, 0,
+	   "requests cancelled in the data-cache address control unit",
+	   "neither store-buffer exhaustion nor 64K aliasing is modelled"),
+	EV("MEMORY_COMPLETE", 0x08, 4, SAAT0, SAAT1, memory_complete, 0x03, P4_TAG_NONE, 0,
+	   "split loads and stores completed", NULL),
+	EV("LOAD_PORT_REPLAY", 0x04, 5, SAAT0, SAAT1, load_port_replay, 0x02, P4_TAG_NONE, 0,
+	   "replays at the load port", NULL),
+	EV("STORE_PORT_REPLAY", 0x05, 6, SAAT0, SAAT1, store_port_replay, 0x02, P4_TAG_NONE, 0,
+	   "replays at the store port", NULL),
+	EV("MOB_LOAD_REPLAY", 0x03, 7, MOB0, MOB1, mob_load_replay, 0x10, P4_TAG_NONE, 0,
+	   "loads the memory order buffer replayed", NULL),
+	EV("PAGE_WALK_TYPE", 0x01, 8, PMH0, PMH1, page_walk_type, 0x01, P4_TAG_NONE, 1,
+	   "page walks by the page miss handler", NULL),
+	EV("BSQ_CACHE_REFERENCE", 0x0c, 9, BSU0, BSU1, bsq_cache_reference, 0x0306, P4_TAG_NONE, 0,
+	   "second- and third-level cache references seen by the bus unit", NULL),
+	EV("IOQ_ALLOCATION", 0x03, 10, FSB0, FSB1, ioq_allocation, 0x2861, P4_TAG_NONE, 0,
+	   "bus transactions allocated in the in-order queue", NULL),
+	EV("IOQ_ACTIVE_ENTRIES", 0x1a, 11, FSB1, NO, ioq_active_entries, 0x2821, P4_TAG_NONE, 0,
+	   "in-order queue entries active, each cycle", NULL),
+	EV("FSB_DATA_ACTIVITY", 0x17, 12, FSB0, FSB1, fsb_data_activity, 0x3f, P4_TAG_NONE, 1,
+	   "DRDY and DBSY events on the front-side bus", R_FSB),
+	EV("BSQ_ALLOCATION", 0x05, 13, BSU0, NO, bsq_allocation, 0x21, P4_TAG_NONE, 0,
+	   "allocations in the bus sequence queue", R_BSQ),
+	EV("BSQ_ACTIVE_ENTRIES", 0x06, 14, BSU1, NO, bsq_active_entries, 0x21, P4_TAG_NONE, 0,
+	   "bus sequence queue entries active, each cycle", R_BSQ),
+	EV("SSE_INPUT_ASSIST", 0x34, 15, FIRM0, FIRM1, sse_input_assist, 0x8000, P4_TAG_NONE, 1,
+	   "assists requested for SSE and SSE2 input operands",
+	   "denormal operand assists are not modelled"),
+	EV("PACKED_SP_UOP", 0x08, 16, FIRM0, FIRM1, packed_sp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "packed single-precision µops", R_PREC),
+	EV("PACKED_DP_UOP", 0x0c, 17, FIRM0, FIRM1, packed_dp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "packed double-precision µops", R_PREC),
+	EV("SCALAR_SP_UOP", 0x0a, 18, FIRM0, FIRM1, scalar_sp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "scalar single-precision µops", R_PREC),
+	EV("SCALAR_DP_UOP", 0x0e, 19, FIRM0, FIRM1, scalar_dp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "scalar double-precision µops", R_PREC),
+	EV("64BIT_MMX_UOP", 0x02, 20, FIRM0, FIRM1, mmx64_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "integer SIMD µops on 64-bit operands", R_REGFILE),
+	EV("128BIT_MMX_UOP", 0x1a, 21, FIRM0, FIRM1, mmx128_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "integer SIMD µops on 128-bit operands", R_REGFILE),
+	EV("X87_FP_UOP", 0x04, 22, FIRM0, FIRM1, x87_fp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
+	   "x87 floating-point µops", R_REGFILE),
+	EV("TC_MISC", 0x06, 23, TC0, TC1, tc_misc, 0x10, P4_TAG_NONE, 0,
+	   "miscellaneous trace-cache events", "the model never flushes the trace cache"),
+	EV("GLOBAL_POWER_EVENTS", 0x13, 24, FSB0, FSB1, global_power_events, 0x01, P4_TAG_NONE, 0,
+	   "time the processor is not stopped", NULL),
+	EV("TC_MS_XFER", 0x05, 25, MS0, MS1, tc_ms_xfer, 0x01, P4_TAG_NONE, 0,
+	   "switches from trace-cache to microcode-ROM delivery", R_UCODE),
+	EV("UOP_QUEUE_WRITES", 0x09, 26, MS0, MS1, uop_queue_writes, 0x07, P4_TAG_NONE, 0,
+	   "valid µops written to the µop queue",
+	   "the model has no trace-cache modes or microcode ROM"),
+	EV("RETIRED_MISPRED_BRANCH_TYPE", 0x05, 27, TBPU0, TBPU1, retired_mispred_branch_type, 0x1e,
+	   P4_TAG_NONE, 0, "mispredicted branches retired, by type", NULL),
+	EV("RETIRED_BRANCH_TYPE", 0x04, 28, TBPU0, TBPU1, retired_branch_type, 0x1e, P4_TAG_NONE, 0,
+	   "branches retired, by type", NULL),
+	EV("RESOURCE_STALL", 0x01, 29, ALF0, ALF1, resource_stall, 0x20, P4_TAG_NONE, 0,
+	   "allocator stalls", "store-buffer occupancy is not modelled"),
+	EV("WC_BUFFER", 0x05, 30, DAC0, DAC1, wc_buffer, 0x01, P4_TAG_NONE, 1,
+	   "write-combining buffer operations", "write-combining memory is not modelled"),
+	EV0("B2B_CYCLES", 0x16, 31, FSB0, FSB1, "back-to-back bus cycles", R_UNDOC),
+	EV0("BNR", 0x08, 32, FSB0, FSB1, "bus-not-ready conditions", R_UNDOC),
+	EV0("SNOOP", 0x06, 33, FSB0, FSB1, "snoop traffic", R_UNDOC),
+	EV0("RESPONSE", 0x04, 34, FSB0, FSB1, "bus responses, by type", R_UNDOC),
+	EV("FRONT_END_EVENT", 0x08, 35, CRU2, CRU3, front_end_event, 0x01, P4_TAG_FRONT_END, 0,
+	   "retired µops tagged by front-end tagging (UOP_TYPE)", NULL),
+	EV("EXECUTION_EVENT", 0x0c, 36, CRU2, CRU3, execution_event, 0x0f, P4_TAG_EXECUTION, 0,
+	   "retired µops tagged by execution tagging (the FLAME µop events)", NULL),
+	EV("REPLAY_EVENT", 0x09, 37, CRU2, CRU3, replay_event, 0x01, P4_TAG_REPLAY, 0,
+	   "retired µops marked by replay tagging (the PEBS metric)", NULL),
+	EV("INSTR_RETIRED", 0x02, 38, CRU0, CRU1, instr_retired, 0x01, P4_TAG_NONE, 0,
+	   "instructions retired", NULL),
+	EV("UOPS_RETIRED", 0x01, 39, CRU0, CRU1, uops_retired, 0x01, P4_TAG_NONE, 0, "µops retired",
+	   NULL),
+	EV("UOP_TYPE", 0x02, 40, RAT0, RAT1, uop_type, 0x02, P4_TAG_FE_TAGGER, 0,
+	   "load and store µops, which front-end tagging marks", NULL),
+	EV("BRANCH_RETIRED", 0x06, 41, CRU2, CRU3, branch_retired, 0x0c, P4_TAG_NONE, 0,
+	   "branches retired, by direction and prediction", NULL),
+	EV("MISPRED_BRANCH_RETIRED", 0x03, 42, CRU0, CRU1, mispred_branch_retired, 0x01,
+	   P4_TAG_NONE, 0, "mispredicted branches retired", NULL),
+	EV("X87_ASSIST", 0x03, 43, CRU2, CRU3, x87_assist, 0x1f, P4_TAG_NONE, 0,
+	   "retired x87 instructions that needed assistance", R_X87),
+	EV("MACHINE_CLEAR", 0x02, 44, CRU2, CRU3, machine_clear, 0x01, P4_TAG_NONE, 0,
+	   "clears of the whole pipeline", R_CLEAR),
+	EV("INSTR_COMPLETED", 0x07, 45, CRU0, CRU1, instr_completed, 0x01, P4_TAG_NONE, 0,
+	   "instructions completed and retired (Prescott-core models)", NULL),
+	EV("X87_SIMD_MOVES_UOP", 0x2e, 0xff, FIRM0, FIRM1, x87_simd_moves_uop, 0x18,
+	   P4_TAG_EX_TAGGER, 1, "x87 and SIMD load, store and register-move µops", R_REGFILE),
+};
+
+const unsigned p4_nevents = sizeof(p4_events) / sizeof(p4_events[0]);
