@@ -43,7 +43,7 @@ VPMU_LDFLAGS := -pie
 LIBS := -lZydis -lZycore -ldw -lelf -lunwind-x86_64 -lunwind -lz -lpthread -lm
 TEST_LIBS := -lcmocka
 
-SRCDIRS := emu/x86 emu/linux emu/uarch $(patsubst %/,%,$(wildcard arch/*/)) core cmd
+SRCDIRS := emu/x86 emu/linux emu/uarch arch $(patsubst %/,%,$(wildcard arch/*/)) core cmd
 SRCS := $(sort $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := cmd/vpmu.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))

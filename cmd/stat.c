@@ -12,16 +12,26 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "core/evspec.h"
 #include "core/fmt.h"
+#include "core/pmu.h"
 #include "core/session.h"
 
 static const char stat_usage[] =
-	"usage: vpmu stat [-v] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--no-timing]\n"
-	"                 [-o FILE] [--seed N] [--vtime] [--timeout LIMIT] [--] PROGRAM [ARGS...]\n"
+	"usage: vpmu stat [-v] [-a MACHINE] [-e EVENTS]... [--exact] [--set KEY=VAL[,KEY=VAL...]]\n"
+	"                 [--smt] [--no-timing] [-o FILE] [--seed N] [--vtime] [--timeout LIMIT]\n"
+	"                 [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, alpha\n"
+	"    -e, --event EVENTS count these events on the machine's counter hardware:\n"
+	"                       comma-separated generic names (cycles, instructions,\n"
+	"                       L1-dcache-load-misses, ...), native EVENT[:UMASK...],\n"
+	"                       raw r<hex> register images, {groups}, modifiers\n"
+	"                       :u :k :p :pp (see vpmu list)\n"
+	"        --exact        events that do not fit on the counters at once are\n"
+	"                       counted in one deterministic run per group that fits\n"
 	"        --set KEY=VAL  override machine parameters (see -v for every key)\n"
 	"        --smt          run the guest's threads on the two logical processors\n"
 	"                       and count per processor (p4)\n"
@@ -161,6 +171,90 @@ static void print_timed(FILE *out, char **argv, const struct session_opts *o,
 	fprintf(out, "\n");
 }
 
+/* Counts of the events asked for with -e, perf-stat shaped. */
+static void print_pmu(FILE *out, char **argv, const struct session_opts *o, const struct pmu_set *s,
+		      const uint64_t *val, int runs, const struct session_result *r, unsigned mhz)
+{
+	char cmd[512], num[32], note[96];
+	int cyc = -1, ins = -1;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		if (!strcmp(s->ev[i].name, "cycles") || !strcmp(s->ev[i].name, "cpu-cycles"))
+			cyc = (int)i;
+		if (!strcmp(s->ev[i].name, "instructions"))
+			ins = (int)i;
+	}
+	fprintf(out, "\n Performance counter stats for '%s' (machine %s):\n\n",
+		fmt_argv(argv, cmd, sizeof(cmd)), o->arch);
+	for (unsigned i = 0; i < s->n; i++) {
+		note[0] = 0;
+		if ((int)i == ins && cyc >= 0 && val[cyc])
+			snprintf(note, sizeof(note), "%8.2f insn per cycle",
+				 (double)val[i] / (double)val[cyc]);
+		else if ((int)i == cyc && mhz)
+			snprintf(note, sizeof(note), "%8.3f GHz (emulated clock)", mhz / 1000.0);
+		fprintf(out, "%18s      %-32s%s%s%s\n", fmt_count(val[i], num, sizeof(num)),
+			s->ev[i].name, note[0] ? " #  " : "", note, runs > 1 ? "  (exact)" : "");
+	}
+	fprintf(out, "\n%18.9f seconds time elapsed\n", r->seconds);
+	if (r->seconds > 0)
+		fprintf(out, "%18.2f guest MIPS\n", (double)r->cnt.insns / r->seconds / 1e6);
+	if (runs > 1)
+		fprintf(out, "%18d deterministic runs (--exact): every count is exact\n", runs);
+	fprintf(out, "\n");
+}
+
+/* Run the program once per pack of whole groups that fits the counters;
+ * values in s's order.  0, or a status after a message. */
+static int run_exact(struct session_opts *o, struct pmu_set *all, uint64_t *val,
+		     struct session_result *r, int *runs)
+{
+	unsigned i = 0;
+	char err[512];
+
+	*runs = 0;
+	while (i < all->n) {
+		struct pmu_set pack = { .b = all->b };
+		unsigned j = i, fit = i;
+		/* grow by whole groups while they fit */
+		while (j < all->n) {
+			unsigned end = j + 1;
+			while (end < all->n && all->ev[end].group == all->ev[j].group)
+				end++;
+			pack.n = 0;
+			for (unsigned k = i; k < end; k++) {
+				pack.ev[pack.n] = all->ev[k];
+				pack.ev[pack.n].group -= (int)i;
+				pack.n++;
+			}
+			if (all->b->assign(pack.ev, pack.n, pack.ctr, err, sizeof(err)) < 0)
+				break;
+			fit = j = end;
+		}
+		if (fit == i) {
+			fprintf(stderr, "vpmu stat: %s\n", err);
+			return 1;
+		}
+		pack.n = 0;
+		for (unsigned k = i; k < fit; k++) {
+			pack.ev[pack.n] = all->ev[k];
+			pack.ev[pack.n].group -= (int)i;
+			pack.n++;
+		}
+		all->b->assign(pack.ev, pack.n, pack.ctr, err, sizeof(err));
+		o->pmu = &pack;
+		int rc = session_run(o, r, stderr);
+		o->pmu = NULL;
+		if (rc)
+			return rc;
+		for (unsigned k = i; k < fit; k++)
+			val[k] = r->pmu[k - i];
+		(*runs)++;
+		i = fit;
+	}
+	return 0;
+}
+
 static int parse_seed(const char *s, uint64_t *v)
 {
 	char *end;
@@ -227,18 +321,30 @@ int cmd_stat(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'L' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "exact", no_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts o = { .timed = 1, .arch = "p4" };
 	struct session_result r;
-	const char *outpath = NULL;
+	static struct pmu_set set;
+	const char *outpath = NULL, *specs[ARCH_MAX_EVSEL];
+	unsigned nspecs = 0;
+	uint64_t val[ARCH_MAX_EVSEL] = { 0 };
 	FILE *out = stderr;
-	int c, rc;
+	int c, rc, exact = 0, runs = 1;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:a:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:a:e:vh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'e':
+			if (nspecs < ARCH_MAX_EVSEL)
+				specs[nspecs++] = optarg;
+			break;
+		case 'X':
+			exact = 1;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -299,6 +405,40 @@ int cmd_stat(int argc, char **argv)
 	}
 	o.prog = argv[optind];
 	o.argv = &argv[optind];
+	if (nspecs) {
+		char err[512];
+		set.b = arch_find(o.arch);
+		if (!set.b) {
+			fprintf(stderr,
+				"vpmu stat: machine '%s' has no counter hardware model yet; -e needs "
+				"-a p4\n",
+				o.arch);
+			return 1;
+		}
+		if (!o.timed) {
+			fprintf(stderr, "vpmu stat: -e counts the timing model's events: drop "
+					"--no-timing\n");
+			return 1;
+		}
+		for (unsigned k = 0; k < nspecs; k++)
+			if (evspec_parse(set.b, specs[k], set.ev, ARCH_MAX_EVSEL, &set.n, err,
+					 sizeof(err)) < 0) {
+				fprintf(stderr, "vpmu stat: %s\n", err);
+				return 1;
+			}
+		if (set.b->assign(set.ev, set.n, set.ctr, err, sizeof(err)) < 0) {
+			if (!exact) {
+				fprintf(stderr,
+					"vpmu stat: %s (--exact counts them in separate "
+					"deterministic runs)\n",
+					err);
+				return 1;
+			}
+		} else {
+			exact = 0;
+			o.pmu = &set;
+		}
+	}
 
 	if (outpath) {
 		out = fopen(outpath, "w");
@@ -308,7 +448,10 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 		}
 	}
-	rc = session_run(&o, &r, stderr);
+	if (exact)
+		rc = run_exact(&o, &set, val, &r, &runs);
+	else
+		rc = session_run(&o, &r, stderr);
 	if (rc) {
 		if (out != stderr)
 			fclose(out);
@@ -319,7 +462,11 @@ int cmd_stat(int argc, char **argv)
 		timeout_note(&o, &r);
 	else if (r.sig && !r.unsupported)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
-	if (o.timed)
+	if (nspecs) {
+		if (!exact)
+			memcpy(val, r.pmu, sizeof(uint64_t) * set.n);
+		print_pmu(out, o.argv, &o, &set, val, runs, &r, session_machine_mhz(o.arch, o.set));
+	} else if (o.timed)
 		print_timed(out, o.argv, &o, &r, session_machine_mhz(o.arch, o.set));
 	else
 		print_counts(out, o.argv, &r, o.verbose);

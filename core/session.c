@@ -25,6 +25,7 @@
 #include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 #include "emu/x86/x86.h"
+#include "pmu.h"
 #include "session.h"
 #include "sym.h"
 
@@ -211,6 +212,9 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 			for (int t = 0; t < 2; t++)
 				for (int k = 0; k < 2; k++)
 					r->ev.v[e][t][k] += sh->slot[i].ev.n[e][t][k];
+	for (uint32_t i = 0; i < n && sh->pmu_len; i++)
+		for (int e = 0; e < LX_MAX_PMU; e++)
+			r->pmu[e] += sh->slot[i].pmu[e];
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lx_slot *sl = &sh->slot[i];
 
@@ -314,6 +318,7 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 		.verbose = o->verbose,
 		.shared_fd = fd,
 		.vtime = o->vtime,
+		.pmu = &pmu_lx_ops,
 	};
 
 	/* the guest starts with the dispositions and mask vpmu was given */
@@ -354,6 +359,13 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	sh->smt = o->smt;
 	snprintf(sh->arch, sizeof(sh->arch), "%s", o->arch ? o->arch : "p4");
 	snprintf(sh->set, sizeof(sh->set), "%s", o->set ? o->set : "");
+	if (o->pmu && o->pmu->n) {
+		sh->pmu_len = (uint32_t)pmu_pack(o->pmu, sh->pmu_cfg, sizeof(sh->pmu_cfg));
+		if (!sh->pmu_len) {
+			fprintf(err, "vpmu: too many events\n");
+			return 1;
+		}
+	}
 	if (o->timeout > 0 || o->max_insns) {
 		lx_limits_of(sh)->owner = getpid();
 		lx_limits_of(sh)->max_insns = o->max_insns;
@@ -527,6 +539,7 @@ _Noreturn void session_continue(const struct session_opts *o, int shared_fd)
 		.verbose = o->verbose,
 		.shared_fd = shared_fd,
 		.vtime = o->vtime,
+		.pmu = &pmu_lx_ops,
 	};
 
 	if (fcntl(shared_fd, F_GETFD) < 0) {

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct pmu_set;
+
 struct session_opts {
 	const char *prog; /* program as the user named it (PATH-searched) */
 	char **argv;	  /* argv[0] as the guest sees it, NULL-terminated */
@@ -23,6 +25,7 @@ struct session_opts {
 	int smt;	    /* guest threads on the two logical processors */
 	double timeout;	    /* stop the run after this many wall-clock seconds (0: never) */
 	uint64_t max_insns; /* ... or this many emulated instructions, all processes (0: no limit) */
+	const struct pmu_set *pmu; /* counter hardware to program (timed runs), or NULL */
 };
 
 /* Why a run ended early (session_result.timeout). */
@@ -48,10 +51,11 @@ struct session_result {
 	double seconds;		  /* wall time from fork to the guest's exit */
 	int exited;		  /* the guest exited: code holds its status */
 	int code;
-	int sig;	 /* the guest died of this signal (0: it did not) */
-	int unsupported; /* stopped at an instruction the emulator lacks */
-	int nprocs;	 /* guest processes accounted */
-	int timeout;	 /* SESSION_TIMEOUT_*: a limit stopped every guest process */
+	int sig;	  /* the guest died of this signal (0: it did not) */
+	int unsupported;  /* stopped at an instruction the emulator lacks */
+	int nprocs;	  /* guest processes accounted */
+	int timeout;	  /* SESSION_TIMEOUT_*: a limit stopped every guest process */
+	uint64_t pmu[64]; /* counts of session_opts.pmu's events, every process summed */
 };
 
 /* Name and description of timing-model event k (0 <= k < ev.n). */

@@ -23,6 +23,8 @@
 #define LX_MAX_SLOTS 256 /* guest processes accounted per run */
 #define LX_MAX_IMAGES 64 /* ELF images recorded per process */
 #define LX_MAX_NOSYS 64	 /* distinct unknown syscalls recorded per process */
+#define LX_MAX_PMU 64	 /* PMU events counted per run */
+#define LX_PMU_CFG 8192	 /* bytes of PMU configuration (opaque here) */
 
 /* An ELF object mapped into a guest process (for symbolising addresses). */
 struct lx_image {
@@ -46,9 +48,10 @@ struct lx_slot {
 	int32_t pid;
 	int32_t status; /* exit status, or the signal number when KILLED */
 	int32_t nimages, nnosys;
-	struct x86_counts cnt;	/* summed over the process's threads */
-	struct uarch_counts ev; /* timing-model events (timed runs) */
-	struct x86_fault fault; /* for KILLED by a guest fault, and UNSUPPORTED */
+	struct x86_counts cnt;	  /* summed over the process's threads */
+	struct uarch_counts ev;	  /* timing-model events (timed runs) */
+	uint64_t pmu[LX_MAX_PMU]; /* the PMU's counts (lx_pmu_ops.read) */
+	struct x86_fault fault;	  /* for KILLED by a guest fault, and UNSUPPORTED */
 	struct lx_image image[LX_MAX_IMAGES];
 	struct {
 		uint32_t nr, count;
@@ -57,11 +60,13 @@ struct lx_slot {
 
 struct lx_shared {
 	uint32_t magic, nslots;
-	volatile uint32_t next; /* next free slot, taken with an atomic add */
-	int32_t timed;		/* run the timing model */
-	int32_t smt;		/* guest threads run on the two logical processors */
-	char arch[16];		/* machine name (emu/uarch/params.h) */
-	char set[1024];		/* --set overrides, applied to it */
+	volatile uint32_t next;	     /* next free slot, taken with an atomic add */
+	int32_t timed;		     /* run the timing model */
+	int32_t smt;		     /* guest threads run on the two logical processors */
+	char arch[16];		     /* machine name (emu/uarch/params.h) */
+	char set[1024];		     /* --set overrides, applied to it */
+	uint32_t pmu_len;	     /* bytes of pmu_cfg in use (0: no PMU) */
+	uint8_t pmu_cfg[LX_PMU_CFG]; /* what lx_pmu_ops.attach is given */
 	struct lx_slot slot[LX_MAX_SLOTS];
 };
 
@@ -72,14 +77,29 @@ struct lx_shared *lx_shared_map(int fd);
 /* Sum the counts of every slot. */
 void lx_shared_total(const struct lx_shared *sh, struct x86_counts *out);
 
+struct uarch;
+
+/* The counter hardware, attached to each guest process's timing model
+ * (the session provides it; emu/ knows it only through these calls). */
+struct lx_pmu_ops {
+	/* Program the PMU from cfg (lx_shared.pmu_cfg) and attach it to u;
+	 * NULL with a one-line reason in err on failure. */
+	void *(*attach)(struct uarch *u, const void *cfg, size_t len, char *err, size_t errsz);
+	/* Its counts into val[LX_MAX_PMU] (final: the run is ending or the
+	 * process is about to fork or exec). */
+	void (*read)(void *pmu, uint64_t *val);
+	void (*detach)(void *pmu, struct uarch *u);
+};
+
 struct lx_config {
 	const char *path;  /* program to run, resolved by the caller via PATH */
 	char *const *argv; /* argv[0] as the guest sees it */
 	char *const *envp;
 	uint64_t seed; /* AT_RANDOM bytes and anything else seeded */
 	int verbose;
-	int shared_fd; /* fd of the lx_shared area */
-	int vtime;     /* 1: time syscalls report emulated time */
+	int shared_fd;		      /* fd of the lx_shared area */
+	int vtime;		      /* 1: time syscalls report emulated time */
+	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */
 };
 
 /* Run the guest in this process: never returns. */

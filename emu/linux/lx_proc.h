@@ -78,6 +78,8 @@ struct lx_proc {
 	struct x86_cache *cache;
 	struct uarch *uarch; /* the timing model (timed runs), else NULL */
 	struct uarch_counts own_ev;
+	void *pmu; /* the counter hardware on the model (cfg->pmu), or NULL */
+	uint64_t own_pmu[LX_MAX_PMU];
 	struct lx_mm mm;
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */

@@ -15,6 +15,22 @@ static void trace(void *arg, const struct x86_trace *tr)
 	uarch_retire(t->p->uarch, t->lp, tr);
 }
 
+/* (Re)program the counter hardware: a new process counts from zero, as
+ * perf's inherited counters do. */
+static int lx_timing_pmu(struct lx_proc *p, char *err, size_t errsz)
+{
+	const struct lx_pmu_ops *ops = p->cfg->pmu;
+
+	if (p->pmu) {
+		ops->detach(p->pmu, p->uarch);
+		p->pmu = NULL;
+	}
+	if (!ops || !p->uarch || !p->sh->pmu_len)
+		return 0;
+	p->pmu = ops->attach(p->uarch, p->sh->pmu_cfg, p->sh->pmu_len, err, errsz);
+	return p->pmu ? 0 : -1;
+}
+
 int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 {
 	const struct uarch_machine *base;
@@ -39,6 +55,8 @@ int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 	}
 	if (p->sh->smt)
 		uarch_set_threads(p->uarch, 2);
+	if (lx_timing_pmu(p, err, errsz) < 0)
+		return -1;
 	for (int i = 0; i < p->nth; i++)
 		lx_timing_attach(p, p->th[i]);
 	return 0;
@@ -60,12 +78,18 @@ void lx_timing_flush(struct lx_proc *p)
 {
 	if (p->uarch)
 		uarch_flush(p->uarch);
+	if (p->pmu)
+		p->cfg->pmu->read(p->pmu, p->slot ? p->slot->pmu : p->own_pmu);
 }
 
 void lx_timing_counts(struct lx_proc *p)
 {
+	char err[256];
+
 	if (p->uarch)
 		uarch_set_counts(p->uarch, p->slot ? &p->slot->ev : &p->own_ev);
+	if (p->pmu && lx_timing_pmu(p, err, sizeof(err)) < 0)
+		fprintf(stderr, "vpmu: %s\n", err);
 }
 
 /* Bytes a syscall moved to or from a file or device: the data the bus

@@ -9,6 +9,7 @@
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -530,11 +531,21 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			if (i->mact)
 				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
 					   i->mact >> 1);
+			if (X86_UNLIKELY(c->keep_pre)) {
+				memcpy(c->pre.r, c->r, sizeof(c->pre.r));
+				c->pre.lf_op = c->lf_op;
+				c->pre.eflags = c->eflags;
+				c->pre.lf_dst = c->lf_dst;
+				c->pre.lf_src = c->lf_src;
+				c->pre.lf_res = c->lf_res;
+				c->pre.lf_aux = c->lf_aux;
+			}
 			c->cur = i;
 			i->fn(c, i);
 			if (i->imp)
 				implicit_accesses(c, i, &rb, &t);
 			t.i = i;
+			t.pre = c->keep_pre ? &c->pre : NULL;
 			t.cpu = c;
 			t.taken = cnt->taken != taken0;
 			t.next = i + 1 < e ? i->pc + i->len : c->rip;

@@ -140,6 +140,17 @@ uint64_t x86_rflags(struct x86_cpu *c)
 	return (c->eflags & ~(uint64_t)X86_ARITH) | x86_flags(c) | 2;
 }
 
+uint64_t x86_pre_rflags(const struct x86_pre *p)
+{
+	struct x86_cpu c = { .lf_op = p->lf_op,
+			     .eflags = p->eflags,
+			     .lf_dst = p->lf_dst,
+			     .lf_src = p->lf_src,
+			     .lf_res = p->lf_res,
+			     .lf_aux = p->lf_aux };
+	return x86_rflags(&c);
+}
+
 void x86_set_rflags(struct x86_cpu *c, uint64_t v)
 {
 	c->eflags = (uint32_t)v & ~2u;

@@ -220,8 +220,17 @@ enum {
 #define X86_DEP_MMX (1ull << 35)
 
 /* One retired instruction as timed mode reports it (cpu->trace). */
+/* Registers and lazy flags before an instruction executed (timed mode,
+ * when x86_cpu.keep_pre asks: precise sampling records them). */
+struct x86_pre {
+	uint64_t r[16];
+	uint32_t lf_op, eflags;
+	uint64_t lf_dst, lf_src, lf_res, lf_aux;
+};
+
 struct x86_trace {
 	const struct x86_insn *i;
+	const struct x86_pre *pre; /* state before it (NULL unless keep_pre) */
 	const struct x86_cpu *cpu; /* state after the instruction (the timing
 				    * model's front end reads registers and
 				    * decoded code on a mispredicted path) */
@@ -294,6 +303,8 @@ struct x86_cpu {
 	/* timed mode: called for every retired instruction when set */
 	void (*trace)(void *arg, const struct x86_trace *t);
 	void *trace_arg;
+	int keep_pre; /* fill pre before each instruction (trace.pre) */
+	struct x86_pre pre;
 
 	/* services of the OS layer */
 	void (*syscall)(struct x86_cpu *c); /* rax = number; result into rax */
@@ -354,6 +365,8 @@ _Noreturn void x86_trap(struct x86_cpu *c, int sig, int code, uint64_t addr);
 
 /* Full RFLAGS, materialising the lazy flags; and setting them. */
 uint64_t x86_rflags(struct x86_cpu *c);
+/* RFLAGS as they were in a saved pre-instruction state. */
+uint64_t x86_pre_rflags(const struct x86_pre *p);
 void x86_set_rflags(struct x86_cpu *c, uint64_t v);
 
 /* Decode one instruction at pc into *i (for diagnostics and tests).

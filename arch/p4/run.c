@@ -1,0 +1,388 @@
+/* run.c — the Pentium 4 counter hardware at run time: program ESCRs,
+ * CCCRs, counters and the tagging MSRs from the events, then route each
+ * model signal through the ESCRs that select it (event, mask, T0/T1
+ * OS/USR) into the counting engine (counter.c), and take samples:
+ *
+ *  - IEBS: an overflow with OVF_PMI raises an interrupt that is taken a
+ *    modelled latency later, at the instruction retiring then (the skid
+ *    of seed 004, figure 5);
+ *  - PEBS: after an overflow of a counter with PEBS enabled, the next
+ *    retiring replay-tagged µop takes a microcode assist that stores EIP
+ *    and the general registers (as they are before it retires) into the
+ *    PEBS buffer; reaching the high-water mark interrupts, and the
+ *    buffer is drained (seed 004, "Precise event-based sampling").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../emu/x86/x86.h"
+#include "p4_pmu.h"
+
+/* Cycles from a counter overflow to the interrupt being taken: the PMI
+ * goes through the local APIC to the core (a modelled figure; seed 004
+ * reports IEBS samples 65 or more instructions past the event). */
+#define PMI_LATENCY 60
+/* PEBS buffer: records before the high-water-mark interrupt. */
+#define PEBS_RECORDS 64
+
+struct route {
+	uint8_t ctr;
+	uint8_t qual; /* bit th * 2 + kernel: the ESCR's T0/T1 OS/USR bits allow it */
+};
+
+#define MAXROUTE 8
+
+struct arch_pmu {
+	struct p4_engine eng;
+	struct arch_pmu_cb cb;
+	unsigned n;
+	int ctr[ARCH_MAX_EVSEL];
+	uint64_t period[ARCH_MAX_EVSEL];
+	uint8_t precise[ARCH_MAX_EVSEL];
+	int evsel_of[P4_NCTR]; /* evsel counting on each counter (-1) */
+	uint8_t nroute[UARCH_NEV];
+	struct route route[UARCH_NEV][MAXROUTE];
+	uint16_t tagged[2]; /* retired signals of the replay-tagged µops (UARCH_NEV: none) */
+	uint64_t last;	    /* latest cycle seen */
+	/* IEBS: an interrupt pending for the counter, due at cycle */
+	uint64_t pmi_due[P4_NCTR];
+	uint8_t pmi_pending[P4_NCTR];
+	/* PEBS: armed after an overflow; the buffer */
+	uint8_t pebs_armed[P4_NCTR];
+	unsigned npebs;
+	struct arch_sample pebs[PEBS_RECORDS];
+};
+
+static const struct p4_event_desc *event_of_escr(int x, uint32_t escr)
+{
+	unsigned code = escr >> P4_ESCR_EVENT_SHIFT & P4_ESCR_EVENT_MASK;
+
+	for (unsigned k = 0; k < p4_nevents; k++) {
+		const struct p4_event_desc *d = &p4_events[k];
+		if (d->code == code && (d->escr[0] == x || d->escr[1] == x))
+			return d;
+	}
+	return NULL;
+}
+
+static unsigned metric_of(uint32_t pebs, uint32_t vert)
+{
+	for (unsigned m = 1; m < P4_NMETRIC; m++)
+		if ((pebs & 0xffffff) == p4_metrics[m].pebs && vert == p4_metrics[m].vert)
+			return m;
+	return P4_METRIC_NONE;
+}
+
+static void add_route(struct arch_pmu *p, unsigned sig, int ctr, uint8_t qual)
+{
+	if (sig >= UARCH_NEV || p->nroute[sig] >= MAXROUTE)
+		return;
+	for (unsigned k = 0; k < p->nroute[sig]; k++)
+		if (p->route[sig][k].ctr == ctr) {
+			p->route[sig][k].qual |= qual;
+			return;
+		}
+	p->route[sig][p->nroute[sig]++] = (struct route){ (uint8_t)ctr, qual };
+}
+
+/* Execution tagging: the signals of µops that FLAME-group ESCRs with tag
+ * enable mark with tag bit n. */
+static void exec_tagged(struct arch_pmu *p, unsigned n, int ctr, uint8_t qual)
+{
+	for (int x = 0; x < P4_NESCR; x++) {
+		uint32_t v = p->eng.hw.escr[x];
+		const struct p4_event_desc *d;
+		if (!(v & P4_ESCR_TAG_ENABLE) ||
+		    !(v >> P4_ESCR_TAG_SHIFT & P4_ESCR_TAG_MASK & 1u << n))
+			continue;
+		d = event_of_escr(x, v);
+		if (!d || d->tag != P4_TAG_EX_TAGGER)
+			continue;
+		for (unsigned j = 0; j < d->nbits; j++)
+			if (v >> P4_ESCR_EMASK_SHIFT & 1u << d->bits[j].bit)
+				for (int s = 0; s < P4_NSIG && d->bits[j].sig[s] != UARCH_NEV; s++)
+					add_route(p, d->bits[j].sig[s], ctr, qual);
+	}
+}
+
+/* Front-end tagging: UOP_TYPE with tag enable marks loads and stores. */
+static void fe_tagged(struct arch_pmu *p, int ctr, uint8_t qual)
+{
+	for (int x = 0; x < P4_NESCR; x++) {
+		uint32_t v = p->eng.hw.escr[x];
+		const struct p4_event_desc *d;
+		if (!(v & P4_ESCR_TAG_ENABLE) || !(d = event_of_escr(x, v)) ||
+		    d->tag != P4_TAG_FE_TAGGER)
+			continue;
+		for (unsigned j = 0; j < d->nbits; j++)
+			if (v >> P4_ESCR_EMASK_SHIFT & 1u << d->bits[j].bit)
+				for (int s = 0; s < P4_NSIG && d->bits[j].sig[s] != UARCH_NEV; s++)
+					add_route(p, d->bits[j].sig[s], ctr, qual);
+	}
+}
+
+/* Derive the routes from the registers as programmed. */
+static void build_routes(struct arch_pmu *p)
+{
+	struct p4_hw *hw = &p->eng.hw;
+	unsigned metric = metric_of(hw->pebs_enable, hw->pebs_matrix_vert);
+
+	for (int k = 0; k < 2; k++)
+		p->tagged[k] = hw->pebs_enable & P4_PEBS_UOP_TAG ? p4_metrics[metric].retired[k] :
+								   UARCH_NEV;
+	for (int c = 0; c < P4_NCTR; c++) {
+		uint32_t cccr = hw->cccr[c];
+		int x;
+		const struct p4_event_desc *d;
+		uint32_t escr;
+		uint8_t qual;
+
+		if (!(cccr & (P4_CCCR_ENABLE | P4_CCCR_CASCADE)))
+			continue;
+		x = p4_escr_for(c, cccr >> P4_CCCR_ESEL_SHIFT & P4_CCCR_ESEL_MASK);
+		if (x < 0)
+			continue;
+		escr = hw->escr[x];
+		d = event_of_escr(x, escr);
+		if (!d)
+			continue;
+		qual = (uint8_t)((escr & P4_ESCR_T0_USR ? 1 : 0) | (escr & P4_ESCR_T0_OS ? 2 : 0) |
+				 (escr & P4_ESCR_T1_USR ? 4 : 0) | (escr & P4_ESCR_T1_OS ? 8 : 0));
+		for (unsigned j = 0; j < d->nbits; j++) {
+			const struct p4_ebit *b = &d->bits[j];
+			if (!(escr >> P4_ESCR_EMASK_SHIFT & 1u << b->bit))
+				continue;
+			switch (d->tag) {
+			case P4_TAG_REPLAY:
+				if (!(hw->pebs_enable & P4_PEBS_UOP_TAG))
+					break;
+				if (b->bit == 0)
+					for (int k = 0; k < 2; k++)
+						add_route(p, p4_metrics[metric].retired[k], c,
+							  qual);
+				else
+					add_route(p, p4_metrics[metric].bogus, c, qual);
+				break;
+			case P4_TAG_EXECUTION:
+				if (b->bit < 4) /* NBOGUS0..3; bogus ones are not modelled */
+					exec_tagged(p, b->bit, c, qual);
+				break;
+			case P4_TAG_FRONT_END:
+				if (b->bit == 0)
+					fe_tagged(p, c, qual);
+				break;
+			default:
+				for (int s = 0; s < P4_NSIG && b->sig[s] != UARCH_NEV; s++)
+					add_route(p, b->sig[s], c, qual);
+			}
+		}
+	}
+}
+
+static void on_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
+{
+	struct arch_pmu *p = arg;
+	int i = p->evsel_of[ctr];
+	(void)mask;
+	/* with PEBS the interrupt only drains the buffer: no IEBS sample */
+	if (i < 0 || (p->precise[i] && (p->eng.hw.pebs_enable & P4_PEBS_ENABLE)))
+		return;
+	if (!p->pmi_pending[ctr]) {
+		p->pmi_pending[ctr] = 1;
+		p->pmi_due[ctr] = cycle + PMI_LATENCY;
+	}
+}
+
+static void on_overflow(void *arg, int ctr, uint64_t cycle)
+{
+	struct arch_pmu *p = arg;
+	int i = p->evsel_of[ctr];
+	(void)cycle;
+	if (i >= 0 && p->precise[i] && (p->eng.hw.pebs_enable & P4_PEBS_ENABLE))
+		p->pebs_armed[ctr] = 1;
+}
+
+static void reload(struct arch_pmu *p, int ctr)
+{
+	int i = p->evsel_of[ctr];
+	/* what counted since the overflow stays counted */
+	p->eng.hw.ctr[ctr] = (p->eng.hw.ctr[ctr] - p->period[i]) & P4_CTR_MASK;
+	p->eng.hw.cccr[ctr] &= ~P4_CCCR_OVF;
+}
+
+static void drain(struct arch_pmu *p)
+{
+	for (unsigned k = 0; k < p->npebs; k++)
+		if (p->cb.sample)
+			p->cb.sample(p->cb.arg, &p->pebs[k]);
+	p->npebs = 0;
+}
+
+static void pebs_record(struct arch_pmu *p, int ctr, const struct uarch_delivery *d)
+{
+	const struct x86_trace *tr = d->tr;
+	struct arch_sample *s = &p->pebs[p->npebs++];
+	static const int order[16] = { X86_RAX, X86_RBX, X86_RCX, X86_RDX, X86_RSI, X86_RDI,
+				       X86_RBP, X86_RSP, 8,	  9,	   10,	    11,
+				       12,	13,	 14,	  15 };
+
+	memset(s, 0, sizeof(*s));
+	s->ip = tr->i->pc;
+	s->cycle = d->retire;
+	s->period = p->period[p->evsel_of[ctr]];
+	s->evsel = (uint32_t)p->evsel_of[ctr];
+	s->th = (uint8_t)d->th;
+	s->kernel = (uint8_t)d->kernel;
+	s->precise = 1;
+	for (int k = 0; k < tr->nmem; k++)
+		if (tr->load >> k & 1) {
+			s->addr = tr->addr[k];
+			break;
+		}
+	if (tr->pre) {
+		s->nregs = 18;
+		s->regs[0] = x86_pre_rflags(tr->pre);
+		s->regs[1] = tr->i->pc;
+		for (int k = 0; k < 16; k++)
+			s->regs[2 + k] = tr->pre->r[order[k]];
+	}
+	if (p->npebs >= PEBS_RECORDS)
+		drain(p); /* the high-water mark: the interrupt empties the buffer */
+}
+
+static void deliver(void *ctx, const struct uarch_delivery *d)
+{
+	struct arch_pmu *p = ctx;
+	int tagged_here = 0;
+
+	p->eng.threads = d->threads;
+	for (unsigned k = 0; k < d->nsig; k++) {
+		const struct uarch_sig *s = &d->sig[k];
+		uint8_t bit = (uint8_t)(1u << (s->th * 2 + s->kernel));
+		uint64_t end = s->cycle + s->dur;
+		if (s->ev == p->tagged[0] || s->ev == p->tagged[1])
+			tagged_here = 1;
+		for (unsigned r = 0; r < p->nroute[s->ev]; r++)
+			if (p->route[s->ev][r].qual & bit)
+				p4_engine_input(&p->eng, p->route[s->ev][r].ctr, s->cycle, s->n,
+						s->dur);
+		if (end > p->last)
+			p->last = end;
+	}
+	if (d->retire > p->last)
+		p->last = d->retire;
+	p4_engine_advance(&p->eng, d->frontier);
+	if (!d->tr)
+		return;
+	for (int c = 0; c < P4_NCTR; c++) {
+		if (p->pebs_armed[c] && tagged_here) {
+			/* the assist runs before the tagged µop retires */
+			pebs_record(p, c, d);
+			p->pebs_armed[c] = 0;
+			reload(p, c);
+		}
+		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c]) {
+			struct arch_sample s = { 0 };
+			s.ip = d->tr->i->pc; /* the interrupt is taken before it */
+			s.cycle = d->retire;
+			s.period = p->period[p->evsel_of[c]];
+			s.evsel = (uint32_t)p->evsel_of[c];
+			s.th = (uint8_t)d->th;
+			s.kernel = (uint8_t)d->kernel;
+			p->pmi_pending[c] = 0;
+			reload(p, c);
+			if (p->cb.sample)
+				p->cb.sample(p->cb.arg, &s);
+		}
+	}
+}
+
+struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
+			    const struct arch_pmu_cb *cb)
+{
+	struct arch_pmu *p = calloc(1, sizeof(*p));
+	struct p4_hw *hw;
+
+	if (!p)
+		return NULL;
+	hw = &p->eng.hw;
+	p->cb = *cb;
+	p->n = n;
+	for (int c = 0; c < P4_NCTR; c++)
+		p->evsel_of[c] = -1;
+	for (unsigned i = 0; i < n && i < ARCH_MAX_EVSEL; i++) {
+		const struct p4_event_desc *d = &p4_events[e[i].event];
+		int c = ctr[i], x = -1;
+		uint32_t escr = (uint32_t)(e[i].config >> 32), cccr = (uint32_t)e[i].config;
+		unsigned metric = d->tag == P4_TAG_REPLAY ? cccr & P4_CONFIG_METRIC_MASK : 0;
+
+		for (int k = 0; k < 2 && x < 0; k++)
+			if (d->escr[k] >= 0 &&
+			    p4_escr_for(c, p4_escr[d->escr[k]].sel) == d->escr[k])
+				x = d->escr[k];
+		if (x < 0 || c < 0 || c >= P4_NCTR)
+			continue;
+		p->ctr[i] = c;
+		p->period[i] = e[i].period;
+		p->precise[i] = e[i].precise;
+		p->evsel_of[c] = (int)i;
+		/* the ESCR as the hardware takes it: its own event code
+		 * (raw images carry Linux's index instead), the mask, tag,
+		 * and both threads' OS/USR bits from the modifiers */
+		hw->escr[x] = (uint32_t)d->code << P4_ESCR_EVENT_SHIFT |
+			      (escr & (P4_ESCR_EMASK_MASK << P4_ESCR_EMASK_SHIFT |
+				       P4_ESCR_TAG_MASK << P4_ESCR_TAG_SHIFT | P4_ESCR_TAG_ENABLE));
+		if (!e[i].excl_kernel)
+			hw->escr[x] |= P4_ESCR_T0_OS | P4_ESCR_T1_OS;
+		if (!e[i].excl_user)
+			hw->escr[x] |= P4_ESCR_T0_USR | P4_ESCR_T1_USR;
+		hw->cccr[c] = P4_CCCR_ENABLE | (uint32_t)p4_escr[x].sel << P4_CCCR_ESEL_SHIFT |
+			      (cccr & (P4_CCCR_EDGE | P4_CCCR_THRESH_MASK << P4_CCCR_THRESH_SHIFT |
+				       P4_CCCR_COMPLEMENT | P4_CCCR_COMPARE));
+		/* active thread: what the image asks, "any" when it says
+		 * nothing (Linux's default) */
+		hw->cccr[c] |= (cccr >> P4_CCCR_THREAD_SHIFT & P4_CCCR_THREAD_MASK ?
+					cccr & P4_CCCR_THREAD_MASK << P4_CCCR_THREAD_SHIFT :
+					(uint32_t)P4_THREAD_ANY << P4_CCCR_THREAD_SHIFT);
+		if (e[i].period) {
+			hw->ctr[c] = (0 - e[i].period) & P4_CTR_MASK;
+			hw->cccr[c] |= P4_CCCR_OVF_PMI_T0 | P4_CCCR_OVF_PMI_T1;
+		}
+		if (metric) {
+			hw->pebs_enable = p4_metrics[metric].pebs | P4_PEBS_UOP_TAG;
+			hw->pebs_matrix_vert = p4_metrics[metric].vert;
+		}
+		if (e[i].precise && e[i].period)
+			hw->pebs_enable |= P4_PEBS_ENABLE;
+	}
+	p->eng.overflow = on_overflow;
+	p->eng.pmi = on_pmi;
+	p->eng.arg = p;
+	p->eng.threads = 1;
+	p4_engine_start(&p->eng);
+	build_routes(p);
+	return p;
+}
+
+void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
+{
+	s->deliver = deliver;
+	s->ctx = p;
+	memset(s->want, 0, sizeof(s->want));
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		s->want[ev] = p->nroute[ev] > 0 || ev == p->tagged[0] || ev == p->tagged[1];
+}
+
+void p4_pmu_read(struct arch_pmu *p, uint64_t *val)
+{
+	/* every cycle seen is complete now */
+	p4_engine_advance(&p->eng, p->last + 1);
+	drain(p);
+	for (unsigned i = 0; i < p->n; i++)
+		val[i] = p->evsel_of[p->ctr[i]] == (int)i ? p->eng.cs[p->ctr[i]].total : 0;
+}
+
+void p4_pmu_free(struct arch_pmu *p)
+{
+	free(p);
+}

@@ -1,0 +1,31 @@
+/* pmu.h — a session's counter hardware: the events the user asked for,
+ * placed on counters, carried to every guest process through the shared
+ * area (they survive fork and exec there) and attached to each process's
+ * timing model by the backend (arch/arch.h). */
+#ifndef VPMU_CORE_PMU_H
+#define VPMU_CORE_PMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../arch/arch.h"
+#include "../emu/linux/linux.h"
+
+/* Events of one run, on counters. */
+struct pmu_set {
+	const struct arch_backend *b;
+	unsigned n;
+	struct arch_evsel ev[ARCH_MAX_EVSEL];
+	int ctr[ARCH_MAX_EVSEL];
+};
+
+/* Serialise s into buf (lx_shared.pmu_cfg); bytes used, or 0 if it does
+ * not fit. */
+size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max);
+/* The reverse; 0, or -1 with a reason. */
+int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t errsz);
+
+/* What emu/linux calls to attach the hardware in a guest process. */
+extern const struct lx_pmu_ops pmu_lx_ops;
+
+#endif
