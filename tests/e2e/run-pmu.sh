@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# run-pmu.sh — whole-command tests of the Pentium 4 counter hardware
+# through `vpmu stat -e` (issue: the PMU framework and the P4 backend):
+# generic, native and raw forms of one event give one count; events that
+# do not fit are refused or, with --exact, counted in separate runs;
+# replay tagging separates retired from speculative L1 misses (seed 004,
+# "Obtaining nonspeculative event counts"); bad specs are one-line errors.
+#
+# Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+# val NAME: the count printed for event NAME in out/err
+val() {
+	awk -v n="$1" '$2 == n { gsub(",", "", $1); print $1; exit }' err
+}
+
+same_count_three_forms() {
+	run_vpmu stat -e instructions,INSTR_RETIRED:NBOGUSNTAG:NBOGUSTAG,p4::instr_retired:nbogusntag:nbogustag "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	a=$(val instructions) b=$(val INSTR_RETIRED:NBOGUSNTAG:NBOGUSTAG)
+	c=$(val p4::instr_retired:nbogusntag:nbogustag)
+	[ -n "$a" ] && [ "$a" -gt 100000 ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] ||
+		fail "instructions: $a, native $b, prefixed $c"
+	run_vpmu stat -e L1-dcache-load-misses,r4a00020000000001 "$PROGS/ua_shadow" 50000
+	expect_rc 0 || return 1
+	a=$(val L1-dcache-load-misses) b=$(val r4a00020000000001)
+	[ -n "$a" ] && [ "$a" -gt 1000 ] && [ "$a" = "$b" ] || fail "L1 misses: $a, raw $b"
+	run_vpmu stat -e branch-misses,MISPRED_BRANCH_RETIRED:NBOGUS "$PROGS/bp_alternate" 20000
+	a=$(val branch-misses) b=$(val MISPRED_BRANCH_RETIRED:NBOGUS)
+	[ -n "$a" ] && [ "$a" = "$b" ] || fail "branch-misses $a, native $b"
+}
+
+# counts equal the timing model's own events
+matches_model() {
+	run_vpmu stat -v -o model.txt "$PROGS/bp_alternate" 20000
+	run_vpmu stat -e cycles,instructions "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	m=$(awk '$1 == "cycles" && NF == 3 { gsub(",", "", $2); gsub(",", "", $3); print $2 + $3; exit }' model.txt)
+	i=$(awk '$1 == "instructions" && NF == 3 { gsub(",", "", $2); gsub(",", "", $3); print $2 + $3; exit }' model.txt)
+	[ "$(val cycles)" = "$m" ] && [ "$(val instructions)" = "$i" ] ||
+		fail "cycles $(val cycles) vs model $m, instructions $(val instructions) vs $i"
+}
+
+speculative_vs_retired() {
+	run_vpmu stat -e r4a00020000000001,r4a00060000000001 "$PROGS/ua_shadow" 100000
+	expect_rc 0 || return 1
+	ret=$(val r4a00020000000001) all=$(val r4a00060000000001)
+	[ -n "$ret" ] && [ "$all" -gt $((ret * 13 / 10)) ] ||
+		fail "retired $ret, with wrong path $all"
+}
+
+no_fit_and_exact() {
+	run_vpmu stat -e instructions,branch-misses,uops "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "'uops' does not fit" err && grep -q -- '--exact' err ||
+		fail "$(cat err)"
+	run_vpmu stat --exact -e instructions,branch-misses,uops "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	grep -q '2 deterministic runs' err && [ "$(val uops)" -gt "$(val instructions)" ] ||
+		fail "$(cat err)"
+	one=$(val instructions)
+	run_vpmu stat -e instructions "$PROGS/bp_alternate" 20000
+	[ "$(val instructions)" = "$one" ] || fail "exact run differs: $one vs $(val instructions)"
+}
+
+spec_errors() {
+	run_vpmu stat -e cyclse "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "unknown event 'cyclse' (did you mean 'cycles'?)" err || fail "$(cat err)"
+	run_vpmu stat -e branch_retired:frob "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "FROB\|frob" err || fail "$(cat err)"
+	run_vpmu stat -e instructions:pp "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "no precise" err || fail "$(cat err)"
+	run_vpmu stat -e TC_DELIVER_MODE:DD "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "not supported" err || fail "$(cat err)"
+	run_vpmu stat -e rzz "$PROGS/e2e_exit3"
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "$(cat err)"
+	run_vpmu stat -a ia64 -e cycles "$PROGS/e2e_exit3"
+	expect_rc 1 && grep -q "no counter hardware model" err || fail "$(cat err)"
+}
+
+user_kernel() {
+	# GLOBAL_POWER_EVENTS has two ESCRs: :u and :k take both
+	run_vpmu stat -e cycles:u,cycles:k "$PROGS/e2e_exit3"
+	u=$(val cycles:u) k=$(val cycles:k)
+	run_vpmu stat -e cycles "$PROGS/e2e_exit3"
+	a=$(val cycles)
+	[ -n "$u" ] && [ "$k" -gt 0 ] && [ $((u + k)) = "$a" ] || fail "u $u + k $k != $a"
+}
+
+exit_status_kept() {
+	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
+	expect_rc 3 || return 1
+}
+
+t same_count_three_forms same_count_three_forms
+t matches_model matches_model
+t speculative_vs_retired speculative_vs_retired
+t no_fit_and_exact no_fit_and_exact
+t spec_errors spec_errors
+t user_kernel user_kernel
+t exit_status_kept exit_status_kept
+summary
