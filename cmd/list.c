@@ -1,0 +1,362 @@
+/* list.c — `vpmu list`: the events -e accepts, perf-list style: perf's
+ * generic names with the native event each stands for on the machine,
+ * then the machine's native events with their counters, precise mechanism
+ * and unit masks, and what the model cannot produce.
+ */
+#define _GNU_SOURCE /* strcasestr, FNM_CASEFOLD */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arch/arch.h"
+#include "cmds.h"
+#include "core/evspec.h"
+
+static const char list_usage[] =
+	"usage: vpmu list [-a ARCH | --all-arch] [PATTERN]\n"
+	"\n"
+	"List the events -e accepts: perf's generic names and what each stands for\n"
+	"on the machine, then the machine's native events with their unit masks.\n"
+	"\n"
+	"    -a, --arch ARCH    the machine whose events to list (default p4)\n"
+	"        --all-arch     the events of every machine\n"
+	"    -h, --help         show this help\n"
+	"\n"
+	"PATTERN keeps the events whose name contains it, in any case; with * ? or [\n"
+	"it is a shell glob the whole name must match.\n";
+
+#define WIDTH 79 /* wrap descriptions before this column */
+
+struct filter {
+	const char *pattern; /* NULL: everything */
+	int glob;
+};
+
+static int wanted(const struct filter *f, const char *name)
+{
+	if (!f->pattern)
+		return 1;
+	if (f->glob)
+		return fnmatch(f->pattern, name, FNM_CASEFOLD) == 0;
+	return strcasestr(name, f->pattern) != NULL;
+}
+
+/* text's words after column col (the caller printed up to there), wrapped
+ * onto lines indented by indent. */
+static void wrap(const char *text, int col, int indent)
+{
+	const char *p = text;
+	int first = 1;
+
+	for (;;) {
+		size_t w;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (!first && col + 1 + (int)w > WIDTH) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)w, p);
+		col += (int)w;
+		p += w;
+		first = 0;
+	}
+	putchar('\n');
+}
+
+/* Why a generic name cannot be counted here, or NULL: no event stands
+ * for it, its spec names an event or unit mask the model cannot produce
+ * (the tables' reason), or the backend refuses it (its message). */
+static const char *generic_gap(const struct arch_backend *b, const struct arch_generic *g,
+			       struct arch_evsel *e, char *buf, size_t n)
+{
+	struct arch_backend tables = *b;
+	const struct arch_event *ev;
+	unsigned k = 0;
+
+	if (!g->spec || !*g->spec) {
+		snprintf(buf, n, "no %s event counts it", b->name);
+		return buf;
+	}
+	tables.encode = NULL; /* resolve only, to find the tables' reason */
+	if (evspec_parse(&tables, g->name, e, 1, &k, buf, n) < 0)
+		return buf;
+	if (e->event >= 0 && (unsigned)e->event < b->nevents) {
+		ev = &b->events[e->event];
+		if (ev->unsupported)
+			return ev->unsupported;
+		for (unsigned i = 0; i < ev->numask; i++) {
+			const struct arch_umask *u = &ev->umask[i];
+
+			if (u->unsupported && u->bits && (e->umask & u->bits) == u->bits) {
+				snprintf(buf, n, "%s: %s", u->name, u->unsupported);
+				return buf;
+			}
+		}
+	}
+	k = 0;
+	if (evspec_parse(b, g->name, e, 1, &k, buf, n) < 0)
+		return buf;
+	return NULL;
+}
+
+/* "<not supported: why>" after column col: on the same line when it fits,
+ * else on lines of its own indented by indent (col < 0: always those). */
+static void not_supported(const char *why, int col, int indent)
+{
+	char note[1024];
+
+	snprintf(note, sizeof(note), "<not supported: %s>", why);
+	if (col >= 0 && col + 2 + (int)strlen(note) <= WIDTH) {
+		printf("  %s\n", note);
+		return;
+	}
+	printf("%s%*s", col >= 0 ? "\n" : "", indent, "");
+	wrap(note, indent, indent);
+}
+
+/* EVENT:UMASK... of an event as resolved, for raw mappings. */
+static void spell(const struct arch_backend *b, const struct arch_evsel *e, char *buf, size_t n)
+{
+	const struct arch_event *ev;
+	size_t at;
+
+	buf[0] = 0;
+	if (e->event < 0 || (unsigned)e->event >= b->nevents)
+		return;
+	ev = &b->events[e->event];
+	at = (size_t)snprintf(buf, n, "%s", ev->name);
+	for (unsigned i = 0; i < ev->numask && at < n; i++)
+		if (ev->umask[i].bits && (e->umask & ev->umask[i].bits) == ev->umask[i].bits)
+			at += (size_t)snprintf(buf + at, n - at, ":%s", ev->umask[i].name);
+}
+
+static void list_generic(const struct arch_backend *b, const struct filter *f)
+{
+	int width = 0, shown = 0;
+
+	for (unsigned i = 0; i < b->ngeneric; i++)
+		if (b->generic[i].name && wanted(f, b->generic[i].name) &&
+		    (int)strlen(b->generic[i].name) > width)
+			width = (int)strlen(b->generic[i].name);
+	for (unsigned i = 0; i < b->ngeneric; i++) {
+		const struct arch_generic *g = &b->generic[i];
+		struct arch_evsel e;
+		char why[512], native[512];
+		const char *gap;
+		int col;
+
+		if (!g->name || !wanted(f, g->name))
+			continue;
+		if (!shown++)
+			printf("Generic events:\n\n");
+		gap = generic_gap(b, g, &e, why, sizeof(why));
+		native[0] = 0;
+		if (!gap && e.raw)
+			spell(b, &e, native, sizeof(native));
+		col = printf("  %-*s", width, g->name);
+		if (g->spec && *g->spec)
+			col += printf("  [= %s%s%s]", g->spec, native[0] ? ", " : "", native);
+		if (gap)
+			not_supported(gap, col, 2 + width + 2);
+		else
+			putchar('\n');
+	}
+	if (shown)
+		putchar('\n');
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct arch_event *x = *(const struct arch_event *const *)a;
+	const struct arch_event *y = *(const struct arch_event *const *)b;
+
+	return strcasecmp(x->name, y->name);
+}
+
+/* The default unit mask by name (A:B), or in hex when names do not
+ * make it up. */
+static void default_mask(const struct arch_event *ev, char *buf, size_t n)
+{
+	uint32_t covered = 0;
+	size_t at = 0;
+
+	buf[0] = 0;
+	if (!ev->defmask) {
+		snprintf(buf, n, "none");
+		return;
+	}
+	for (unsigned i = 0; i < ev->numask && at < n; i++) {
+		const struct arch_umask *u = &ev->umask[i];
+
+		if (u->bits && (ev->defmask & u->bits) == u->bits) {
+			at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ":" : "", u->name);
+			covered |= u->bits;
+		}
+	}
+	if (covered != ev->defmask || at >= n)
+		snprintf(buf, n, "0x%x", (unsigned)ev->defmask);
+}
+
+static void show_event(const struct arch_event *ev)
+{
+	char def[512];
+
+	printf("  %s", ev->name);
+	if (ev->unsupported)
+		not_supported(ev->unsupported, 2 + (int)strlen(ev->name), 6);
+	else
+		putchar('\n');
+	if (ev->desc && *ev->desc) {
+		printf("      ");
+		wrap(ev->desc, 6, 6);
+	}
+	if (ev->counters && *ev->counters) {
+		printf("      counters: ");
+		wrap(ev->counters, 16, 8);
+	}
+	if (ev->precise) {
+		printf("      precise (:p, :pp): ");
+		wrap(ev->precise, 25, 8);
+	}
+	if (!ev->numask)
+		return;
+	default_mask(ev, def, sizeof(def));
+	printf("      unit masks (default %s):\n", def);
+	for (unsigned i = 0; i < ev->numask; i++) {
+		const struct arch_umask *u = &ev->umask[i];
+		int len = (int)strlen(u->name), col = 8 + (len > 16 ? len : 16) + 1;
+
+		if (u->desc && *u->desc) {
+			printf("        %-16s ", u->name);
+			wrap(u->desc, col, 25);
+		} else {
+			printf("        %s\n", u->name);
+		}
+		/* the event's own reason is not repeated for each mask */
+		if (u->unsupported &&
+		    !(ev->unsupported && !strcmp(u->unsupported, ev->unsupported)))
+			not_supported(u->unsupported, -1, 25);
+	}
+}
+
+static void list_native(const struct arch_backend *b, const struct filter *f)
+{
+	const struct arch_event **order;
+	unsigned n = 0;
+
+	order = malloc((b->nevents ? b->nevents : 1) * sizeof(*order));
+	if (!order) {
+		fprintf(stderr, "vpmu list: out of memory\n");
+		exit(1);
+	}
+	for (unsigned i = 0; i < b->nevents; i++)
+		if (b->events[i].name && wanted(f, b->events[i].name))
+			order[n++] = &b->events[i];
+	qsort(order, n, sizeof(*order), by_name);
+	if (n)
+		printf("%s native events:\n\n", b->name);
+	for (unsigned i = 0; i < n; i++) {
+		show_event(order[i]);
+		putchar('\n');
+	}
+	free(order);
+}
+
+/* Events of b that pattern keeps. */
+static unsigned matches(const struct arch_backend *b, const struct filter *f)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < b->ngeneric; i++)
+		n += b->generic[i].name && wanted(f, b->generic[i].name);
+	for (unsigned i = 0; i < b->nevents; i++)
+		n += b->events[i].name && wanted(f, b->events[i].name);
+	return n;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "all-arch", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct arch_backend *const *all = arch_all();
+	const struct arch_backend *one = NULL;
+	struct filter f = { NULL, 0 };
+	const char *arch = "p4";
+	int c, every = 0, shown = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:a:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			arch = optarg;
+			break;
+		case 'A':
+			every = 1;
+			break;
+		case 'h':
+			fputs(list_usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "vpmu list: option '%s' needs an argument\n",
+				argv[optind - 1]);
+			fputs(list_usage, stderr);
+			return 1;
+		default:
+			if (optopt)
+				fprintf(stderr, "vpmu list: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "vpmu list: unknown option '%s'\n",
+					argv[optind - 1]);
+			fputs(list_usage, stderr);
+			return 1;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "vpmu list: one PATTERN at most\n");
+		fputs(list_usage, stderr);
+		return 1;
+	}
+	if (optind < argc) {
+		f.pattern = argv[optind];
+		f.glob = strpbrk(f.pattern, "*?[") != NULL;
+	}
+	if (!every) {
+		one = arch_find(arch);
+		if (!one) {
+			fprintf(stderr, "vpmu list: no machine '%s'; the machines are:", arch);
+			for (size_t i = 0; all[i]; i++)
+				fprintf(stderr, "%s %s", i ? "," : "", all[i]->name);
+			fprintf(stderr, "\n");
+			return 1;
+		}
+	}
+	for (size_t i = 0; all[i]; i++) {
+		if (one && all[i] != one)
+			continue;
+		if (!matches(all[i], &f))
+			continue;
+		printf("%s%s%s%s\n\n", shown++ ? "\n" : "", all[i]->name, all[i]->desc ? ": " : "",
+		       all[i]->desc ? all[i]->desc : "");
+		list_generic(all[i], &f);
+		list_native(all[i], &f);
+	}
+	if (!shown && f.pattern)
+		fprintf(stderr, "vpmu list: no event matches '%s'\n", f.pattern);
+	return 0;
+}
