@@ -51,16 +51,16 @@ struct arch_generic {
 
 /* One event as asked for, resolved. */
 struct arch_evsel {
-	char name[128];	      /* as the user wrote it (output shows this) */
-	int event;	      /* index into the backend's events */
-	uint32_t umask;	      /* unit mask */
-	uint64_t config;      /* the raw register image `-e r<hex>` takes */
-	uint8_t excl_user;    /* :k */
-	uint8_t excl_kernel;  /* :u */
-	uint8_t precise;      /* 0, 1 (:p), 2 (:pp) */
-	uint8_t raw;	      /* given as r<hex> */
-	int group;	      /* index of its group leader (itself when alone) */
-	uint64_t period;      /* sampling period; 0: count only */
+	char name[128];	     /* as the user wrote it (output shows this) */
+	int event;	     /* index into the backend's events */
+	uint32_t umask;	     /* unit mask */
+	uint64_t config;     /* the raw register image `-e r<hex>` takes */
+	uint8_t excl_user;   /* :k */
+	uint8_t excl_kernel; /* :u */
+	uint8_t precise;     /* 0, 1 (:p), 2 (:pp) */
+	uint8_t raw;	     /* given as r<hex> */
+	int group;	     /* index of its group leader (itself when alone) */
+	uint64_t period;     /* sampling period; 0: count only */
 };
 
 /* A sample, as the counter hardware produces it. */
@@ -115,6 +115,9 @@ struct arch_backend {
 	void (*pmu_sink)(struct arch_pmu *p, struct uarch_sink *s);
 	/* Counts so far, one per event, overflows included (64 bits). */
 	void (*pmu_read)(struct arch_pmu *p, uint64_t *val);
+	/* Sample event i every period events from its next overflow on
+	 * (frequency mode adapts it as the run goes). */
+	void (*pmu_period)(struct arch_pmu *p, unsigned i, uint64_t period);
 	void (*pmu_free)(struct arch_pmu *p);
 };
 

@@ -16,6 +16,7 @@
 #include "core/fmt.h"
 #include "core/pmu.h"
 #include "core/session.h"
+#include "opt.h"
 
 static const char stat_usage[] =
 	"usage: vpmu stat [-v] [-a MACHINE] [-e EVENTS]... [--exact] [--set KEY=VAL[,KEY=VAL...]]\n"
@@ -255,59 +256,6 @@ static int run_exact(struct session_opts *o, struct pmu_set *all, uint64_t *val,
 	return 0;
 }
 
-static int parse_seed(const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
-}
-
-/* --timeout LIMIT: a number (decimal, may have a fraction or exponent)
- * with a unit: none or s, ms, m, h for wall-clock time; insn or insns
- * for emulated instructions (then a whole number). */
-static int parse_timeout(const char *s, struct session_opts *o)
-{
-	static const struct {
-		const char *unit;
-		double scale;
-	} wall[] = { { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 } };
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !(v > 0) || *s == '-' || *s == '+' || strchr(s, 'x') ||
-	    strchr(s, 'X') || (end[0] && end[0] >= '0' && end[0] <= '9'))
-		return -1;
-	if (!strcmp(end, "insn") || !strcmp(end, "insns")) {
-		if (v != (double)(uint64_t)v || v >= 0x1p63)
-			return -1;
-		o->max_insns = (uint64_t)v;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(wall) / sizeof(wall[0]); i++)
-		if (!strcmp(end, wall[i].unit) && v * wall[i].scale < 1e9) {
-			o->timeout = v * wall[i].scale;
-			return 0;
-		}
-	return -1;
-}
-
-/* The note printed when a limit stopped the run, before the counts. */
-static void timeout_note(const struct session_opts *o, const struct session_result *r)
-{
-	if (r->timeout == SESSION_TIMEOUT_WALL)
-		fprintf(stderr, "%s: stopped by --timeout after %.3f s of wall-clock time\n",
-			o->prog, o->timeout);
-	else if (r->timeout == SESSION_TIMEOUT_INSNS)
-		fprintf(stderr, "%s: stopped by --timeout after %llu emulated instructions\n",
-			o->prog, (unsigned long long)o->max_insns);
-}
-
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -349,7 +297,7 @@ int cmd_stat(int argc, char **argv)
 			outpath = optarg;
 			break;
 		case 's':
-			if (parse_seed(optarg, &o.seed)) {
+			if (opt_u64(optarg, &o.seed)) {
 				fprintf(stderr, "vpmu stat: --seed wants a number, not '%s'\n",
 					optarg);
 				return 1;
@@ -371,7 +319,7 @@ int cmd_stat(int argc, char **argv)
 			o.timed = 0;
 			break;
 		case 'L':
-			if (parse_timeout(optarg, &o)) {
+			if (opt_timeout(optarg, &o)) {
 				fprintf(stderr,
 					"vpmu stat: --timeout wants a time (5s, 500ms, 2m, 1h) or "
 					"an instruction count (1000000insn), not '%s'\n",
@@ -459,7 +407,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	/* perf reports a workload killed by a signal this way, before the counts. */
 	if (r.timeout)
-		timeout_note(&o, &r);
+		opt_timeout_note(&o, &r);
 	else if (r.sig && !r.unsupported)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
 	if (nspecs) {

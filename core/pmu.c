@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pmu.h"
+#include "pmu_sample.h"
 
 #define PMU_MAGIC 0x766d7531u /* "vmu1" */
 
@@ -13,11 +14,15 @@ struct packed_ev {
 	uint64_t config, period;
 	uint32_t umask;
 	int32_t event, ctr, group;
+	uint32_t freq;
 	uint8_t excl_user, excl_kernel, precise, raw;
 };
 
 struct packed {
 	uint32_t magic, n;
+	uint32_t mhz;
+	uint8_t callgraph, jitter;
+	uint64_t seed;
 	char arch[16];
 	struct packed_ev ev[];
 };
@@ -32,12 +37,24 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 	memset(buf, 0, need);
 	p->magic = PMU_MAGIC;
 	p->n = s->n;
+	p->mhz = s->mhz;
+	p->callgraph = s->callgraph;
+	p->jitter = s->jitter;
+	p->seed = s->seed;
 	memcpy(p->arch, s->b->name, strlen(s->b->name));
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct arch_evsel *e = &s->ev[i];
-		p->ev[i] = (struct packed_ev){ e->config,  e->period, e->umask,	    e->event,
-					       s->ctr[i],  e->group,  e->excl_user, e->excl_kernel,
-					       e->precise, e->raw };
+		p->ev[i] = (struct packed_ev){ .config = e->config,
+					       .period = e->period,
+					       .umask = e->umask,
+					       .event = e->event,
+					       .ctr = s->ctr[i],
+					       .group = e->group,
+					       .freq = s->freq[i],
+					       .excl_user = e->excl_user,
+					       .excl_kernel = e->excl_kernel,
+					       .precise = e->precise,
+					       .raw = e->raw };
 	}
 	return need;
 }
@@ -60,6 +77,10 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		return -1;
 	}
 	s->n = p->n;
+	s->mhz = p->mhz;
+	s->callgraph = p->callgraph;
+	s->jitter = p->jitter;
+	s->seed = p->seed;
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct packed_ev *q = &p->ev[i];
 		struct arch_evsel *e = &s->ev[i];
@@ -72,6 +93,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		e->excl_kernel = q->excl_kernel;
 		e->precise = q->precise;
 		e->raw = q->raw;
+		s->freq[i] = q->freq;
 		s->ctr[i] = q->ctr;
 		if (e->event < 0 || (unsigned)e->event >= s->b->nevents) {
 			snprintf(err, errsz, "damaged PMU configuration (event %d)", e->event);
@@ -85,39 +107,55 @@ struct attached {
 	const struct arch_backend *b;
 	struct arch_pmu *pmu;
 	unsigned n;
+	struct pmu_set set;
+	struct pmu_sampler *sampler; /* NULL: counting only */
 };
 
-static void *attach(struct uarch *u, const void *cfg, size_t len, char *err, size_t errsz)
+static int samples_wanted(const struct pmu_set *s, const struct lx_pmu_env *env)
 {
-	struct pmu_set *s = malloc(sizeof(*s));
+	for (unsigned i = 0; i < s->n && env->sample_fd >= 0; i++)
+		if (s->ev[i].period)
+			return 1;
+	return 0;
+}
+
+static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, size_t len, char *err,
+		    size_t errsz)
+{
 	struct attached *a = calloc(1, sizeof(*a));
 	struct uarch_sink sink;
 	struct arch_pmu_cb cb = { NULL, NULL };
 
-	if (!s || !a) {
+	if (!a) {
 		snprintf(err, errsz, "out of memory for the counter hardware");
-		goto fail;
+		return NULL;
 	}
-	if (pmu_unpack(s, cfg, len, err, errsz) < 0)
+	if (pmu_unpack(&a->set, cfg, len, err, errsz) < 0)
 		goto fail;
-	a->b = s->b;
-	a->n = s->n;
-	a->pmu = s->b->pmu_new(s->ev, s->n, s->ctr, &cb);
-	if (!a->pmu) {
-		snprintf(err, errsz, "out of memory for the counter hardware");
-		goto fail;
+	a->b = a->set.b;
+	a->n = a->set.n;
+	if (samples_wanted(&a->set, env)) {
+		a->sampler = pmu_sampler_new(&a->set, env);
+		if (!a->sampler)
+			goto oom;
+		cb = (struct arch_pmu_cb){ pmu_sampler_sample, a->sampler };
 	}
+	a->pmu = a->b->pmu_new(a->set.ev, a->set.n, a->set.ctr, &cb);
+	if (!a->pmu)
+		goto oom;
+	if (a->sampler)
+		pmu_sampler_bind(a->sampler, a->pmu);
 	memset(&sink, 0, sizeof(sink));
-	s->b->pmu_sink(a->pmu, &sink);
+	a->b->pmu_sink(a->pmu, &sink);
 	if (uarch_set_sink(u, &sink) < 0) {
-		snprintf(err, errsz, "out of memory for the counter hardware");
-		s->b->pmu_free(a->pmu);
-		goto fail;
+		a->b->pmu_free(a->pmu);
+		goto oom;
 	}
-	free(s);
 	return a;
+oom:
+	snprintf(err, errsz, "out of memory for the counter hardware");
 fail:
-	free(s);
+	pmu_sampler_free(a->sampler);
 	free(a);
 	return NULL;
 }
@@ -128,6 +166,8 @@ static void read_counts(void *pmu, uint64_t *val)
 	uint64_t v[ARCH_MAX_EVSEL] = { 0 };
 
 	a->b->pmu_read(a->pmu, v);
+	if (a->sampler)
+		pmu_sampler_flush(a->sampler);
 	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++)
 		val[i] = v[i];
 }
@@ -138,6 +178,7 @@ static void detach(void *pmu, struct uarch *u)
 
 	uarch_set_sink(u, NULL);
 	a->b->pmu_free(a->pmu);
+	pmu_sampler_free(a->sampler);
 	free(a);
 }
 

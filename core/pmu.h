@@ -17,7 +17,17 @@ struct pmu_set {
 	unsigned n;
 	struct arch_evsel ev[ARCH_MAX_EVSEL];
 	int ctr[ARCH_MAX_EVSEL];
+	/* Sampling (events with a period, when the session has a sample
+	 * channel): */
+	uint32_t freq[ARCH_MAX_EVSEL]; /* 0, or samples per emulated second ev[i].period
+					* starts from and adapts toward */
+	uint8_t callgraph;	       /* PMU_CG_* */
+	uint32_t mhz;		       /* the machine's clock, for freq */
+	uint8_t jitter;		       /* bits of the period randomised per sample (0: none) */
+	uint64_t seed;		       /* of that randomisation (with the pid) */
 };
+
+enum { PMU_CG_NONE, PMU_CG_FP, PMU_CG_DWARF };
 
 /* Serialise s into buf (lx_shared.pmu_cfg); bytes used, or 0 if it does
  * not fit. */

@@ -27,6 +27,7 @@
 #include "emu/x86/x86.h"
 #include "pmu.h"
 #include "session.h"
+#include "session_chan.h"
 #include "sym.h"
 
 extern char **environ;
@@ -277,7 +278,7 @@ static void kill_running(struct lx_shared *sh)
  * guest process reached the instruction limit, then wait for every guest
  * process (not only the child) to end, at most SESSION_GRACE seconds. */
 static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_t pid, int *st,
-			double t0)
+			double t0, int rfd)
 {
 	struct lx_limits *l = lx_limits_of(sh);
 	double grace = 0;
@@ -303,7 +304,24 @@ static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_
 				kill(pid, SIGKILL);
 			grace = t + 3600; /* once */
 		}
-		nap();
+		if (rfd >= 0)
+			session_chan_drain(rfd, SESSION_POLL_NS / 1000000, o->on_msg, o->rec_arg);
+		else
+			nap();
+	}
+}
+
+/* Every image of every guest process, for the sample file. */
+static void list_images(const struct session_opts *o, const struct lx_shared *sh)
+{
+	uint32_t n = sh->next < LX_MAX_SLOTS ? sh->next : LX_MAX_SLOTS;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lx_slot *sl = &sh->slot[i];
+
+		for (int k = 0; k < sl->nimages && k < LX_MAX_IMAGES; k++)
+			o->on_image(o->rec_arg, sl->pid, sl->image[k].path, sl->image[k].start,
+				    sl->image[k].end, sl->image[k].bias);
 	}
 }
 
@@ -334,7 +352,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	struct sigaction sa = { 0 }, old[sizeof(forwarded) / sizeof(forwarded[0])];
 	sigset_t oldmask;
 	struct lx_shared *sh;
-	int fd, st, rc;
+	int fd, st, rc, rfd = -1, wfd = -1;
 	pid_t pid;
 	double t0;
 
@@ -355,6 +373,15 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		fprintf(err, "vpmu: cannot create the shared count area: %s\n", strerror(errno));
 		return 1;
 	}
+	if (o->on_msg) {
+		if (session_chan_open(&rfd, &wfd) < 0) {
+			fprintf(err, "vpmu: cannot create the sample channel: %s\n",
+				strerror(errno));
+			close(fd);
+			return 1;
+		}
+		sh->sample_fd = wfd;
+	}
 	sh->timed = o->timed;
 	sh->smt = o->smt;
 	snprintf(sh->arch, sizeof(sh->arch), "%s", o->arch ? o->arch : "p4");
@@ -363,6 +390,11 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		sh->pmu_len = (uint32_t)pmu_pack(o->pmu, sh->pmu_cfg, sizeof(sh->pmu_cfg));
 		if (!sh->pmu_len) {
 			fprintf(err, "vpmu: too many events\n");
+			if (rfd >= 0) {
+				close(rfd);
+				close(wfd);
+			}
+			close(fd);
 			return 1;
 		}
 	}
@@ -389,12 +421,18 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		rc = 1;
 		goto out;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		if (rfd >= 0)
+			close(rfd);
 		child_main(o, path, fd, old, &oldmask);
+	}
 	session_child = pid;
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
-	if (lx_limits_of(sh)->owner) {
-		if (wait_limited(o, sh, pid, &st, t0) < 0) {
+	if (wfd >= 0)
+		close(wfd); /* the channel ends when every guest process closed it */
+	wfd = -1;
+	if (lx_limits_of(sh)->owner || rfd >= 0) {
+		if (wait_limited(o, sh, pid, &st, t0, rfd) < 0) {
 			fprintf(err, "vpmu: waitpid: %s\n", strerror(errno));
 			rc = 1;
 			goto out;
@@ -418,8 +456,16 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	} else if (WIFSIGNALED(st)) {
 		r->sig = WTERMSIG(st);
 	}
+	if (rfd >= 0)
+		session_chan_drain(rfd, 0, o->on_msg, o->rec_arg);
 	gather(sh, pid, o->verbose, r, err);
+	if (o->on_image)
+		list_images(o, sh);
 out:
+	if (rfd >= 0)
+		close(rfd);
+	if (wfd >= 0)
+		close(wfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	session_child = -1;
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)

@@ -26,6 +26,14 @@ struct session_opts {
 	double timeout;	    /* stop the run after this many wall-clock seconds (0: never) */
 	uint64_t max_insns; /* ... or this many emulated instructions, all processes (0: no limit) */
 	const struct pmu_set *pmu; /* counter hardware to program (timed runs), or NULL */
+	/* Recording: with on_msg, guest processes get a sample channel and
+	 * every message they send (core/recwire.h) reaches on_msg while the
+	 * guest runs; at the end on_image receives every ELF image each
+	 * guest process mapped. */
+	void (*on_msg)(void *arg, const void *msg, size_t len);
+	void (*on_image)(void *arg, int pid, const char *path, uint64_t start, uint64_t end,
+			 uint64_t bias);
+	void *rec_arg;
 };
 
 /* Why a run ended early (session_result.timeout). */

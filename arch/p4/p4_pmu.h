@@ -46,6 +46,7 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 			    const struct arch_pmu_cb *cb);
 void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s);
 void p4_pmu_read(struct arch_pmu *p, uint64_t *val);
+void p4_pmu_period(struct arch_pmu *p, unsigned i, uint64_t period);
 void p4_pmu_free(struct arch_pmu *p);
 
 #endif

@@ -381,5 +381,6 @@ struct arch_backend arch_p4 = {
 	.pmu_new = p4_pmu_new,
 	.pmu_sink = p4_pmu_sink,
 	.pmu_read = p4_pmu_read,
+	.pmu_period = p4_pmu_period,
 	.pmu_free = p4_pmu_free,
 };

@@ -22,8 +22,11 @@
  * goes through the local APIC to the core (a modelled figure; seed 004
  * reports IEBS samples 65 or more instructions past the event). */
 #define PMI_LATENCY 60
-/* PEBS buffer: records before the high-water-mark interrupt. */
+/* PEBS buffer capacity, and the interrupt threshold (high-water mark) in
+ * records: Linux's driver sets it to one record, so each record is
+ * drained, and the counter reset value reprogrammed, as it comes. */
 #define PEBS_RECORDS 64
+#define PEBS_THRESHOLD 1
 
 struct route {
 	uint8_t ctr;
@@ -37,7 +40,8 @@ struct arch_pmu {
 	struct arch_pmu_cb cb;
 	unsigned n;
 	int ctr[ARCH_MAX_EVSEL];
-	uint64_t period[ARCH_MAX_EVSEL];
+	uint64_t period[ARCH_MAX_EVSEL]; /* what the next reload writes */
+	uint64_t loaded[ARCH_MAX_EVSEL]; /* the period the counter now runs */
 	uint8_t precise[ARCH_MAX_EVSEL];
 	int evsel_of[P4_NCTR]; /* evsel counting on each counter (-1) */
 	uint8_t nroute[UARCH_NEV];
@@ -207,6 +211,7 @@ static void reload(struct arch_pmu *p, int ctr)
 	int i = p->evsel_of[ctr];
 	/* what counted since the overflow stays counted */
 	p->eng.hw.ctr[ctr] = (p->eng.hw.ctr[ctr] - p->period[i]) & P4_CTR_MASK;
+	p->loaded[i] = p->period[i];
 	p->eng.hw.cccr[ctr] &= ~P4_CCCR_OVF;
 }
 
@@ -229,16 +234,13 @@ static void pebs_record(struct arch_pmu *p, int ctr, const struct uarch_delivery
 	memset(s, 0, sizeof(*s));
 	s->ip = tr->i->pc;
 	s->cycle = d->retire;
-	s->period = p->period[p->evsel_of[ctr]];
+	s->period = p->loaded[p->evsel_of[ctr]];
 	s->evsel = (uint32_t)p->evsel_of[ctr];
 	s->th = (uint8_t)d->th;
 	s->kernel = (uint8_t)d->kernel;
 	s->precise = 1;
-	for (int k = 0; k < tr->nmem; k++)
-		if (tr->load >> k & 1) {
-			s->addr = tr->addr[k];
-			break;
-		}
+	/* the record holds no data address (SDM vol. 3, "Pentium 4 PEBS
+	 * record"): tools reconstruct it from the registers */
 	if (tr->pre) {
 		s->nregs = 18;
 		s->regs[0] = x86_pre_rflags(tr->pre);
@@ -246,7 +248,7 @@ static void pebs_record(struct arch_pmu *p, int ctr, const struct uarch_delivery
 		for (int k = 0; k < 16; k++)
 			s->regs[2 + k] = tr->pre->r[order[k]];
 	}
-	if (p->npebs >= PEBS_RECORDS)
+	if (p->npebs >= PEBS_THRESHOLD)
 		drain(p); /* the high-water mark: the interrupt empties the buffer */
 }
 
@@ -285,7 +287,7 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 			struct arch_sample s = { 0 };
 			s.ip = d->tr->i->pc; /* the interrupt is taken before it */
 			s.cycle = d->retire;
-			s.period = p->period[p->evsel_of[c]];
+			s.period = p->loaded[p->evsel_of[c]];
 			s.evsel = (uint32_t)p->evsel_of[c];
 			s.th = (uint8_t)d->th;
 			s.kernel = (uint8_t)d->kernel;
@@ -323,7 +325,7 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 		if (x < 0 || c < 0 || c >= P4_NCTR)
 			continue;
 		p->ctr[i] = c;
-		p->period[i] = e[i].period;
+		p->period[i] = p->loaded[i] = e[i].period;
 		p->precise[i] = e[i].precise;
 		p->evsel_of[c] = (int)i;
 		/* the ESCR as the hardware takes it: its own event code
@@ -380,6 +382,13 @@ void p4_pmu_read(struct arch_pmu *p, uint64_t *val)
 	drain(p);
 	for (unsigned i = 0; i < p->n; i++)
 		val[i] = p->evsel_of[p->ctr[i]] == (int)i ? p->eng.cs[p->ctr[i]].total : 0;
+}
+
+void p4_pmu_period(struct arch_pmu *p, unsigned i, uint64_t period)
+{
+	/* the interrupt handler's reload writes it (reload()) */
+	if (i < p->n && period)
+		p->period[i] = period & P4_CTR_MASK ? period & P4_CTR_MASK : 1;
 }
 
 void p4_pmu_free(struct arch_pmu *p)

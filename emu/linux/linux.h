@@ -65,6 +65,7 @@ struct lx_shared {
 	int32_t smt;		     /* guest threads run on the two logical processors */
 	char arch[16];		     /* machine name (emu/uarch/params.h) */
 	char set[1024];		     /* --set overrides, applied to it */
+	int32_t sample_fd;	     /* write end of the sample channel, -1: none */
 	uint32_t pmu_len;	     /* bytes of pmu_cfg in use (0: no PMU) */
 	uint8_t pmu_cfg[LX_PMU_CFG]; /* what lx_pmu_ops.attach is given */
 	struct lx_slot slot[LX_MAX_SLOTS];
@@ -79,12 +80,34 @@ void lx_shared_total(const struct lx_shared *sh, struct x86_counts *out);
 
 struct uarch;
 
+/* What a guest process offers the counter hardware attached to it: who
+ * it is, where samples go, and safe views of its threads, memory and
+ * mapped images (for call chains and data addresses). */
+struct lx_pmu_env {
+	int pid;
+	int sample_fd; /* lx_shared.sample_fd */
+	const char *exe;
+	void *arg;
+	/* The thread running now (its registers are those after the
+	 * instruction just retired) and its guest thread id. */
+	const struct x86_cpu *(*thread)(void *arg, int *tid);
+	/* Copy guest memory; 0, or -1 where it is not readable. */
+	int (*read)(void *arg, void *dst, uint64_t addr, size_t n);
+	/* The ELF images mapped so far. */
+	const struct lx_image *(*images)(void *arg, int *n);
+	/* Set by attach: threads must keep their registers from before each
+	 * instruction (x86_trace.pre), which precise samples record. */
+	int keep_pre;
+};
+
 /* The counter hardware, attached to each guest process's timing model
  * (the session provides it; emu/ knows it only through these calls). */
 struct lx_pmu_ops {
 	/* Program the PMU from cfg (lx_shared.pmu_cfg) and attach it to u;
-	 * NULL with a one-line reason in err on failure. */
-	void *(*attach)(struct uarch *u, const void *cfg, size_t len, char *err, size_t errsz);
+	 * NULL with a one-line reason in err on failure.  env outlives the
+	 * attachment. */
+	void *(*attach)(struct uarch *u, struct lx_pmu_env *env, const void *cfg, size_t len,
+			char *err, size_t errsz);
 	/* Its counts into val[LX_MAX_PMU] (final: the run is ending or the
 	 * process is about to fork or exec). */
 	void (*read)(void *pmu, uint64_t *val);

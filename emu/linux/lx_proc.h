@@ -79,6 +79,7 @@ struct lx_proc {
 	struct uarch *uarch; /* the timing model (timed runs), else NULL */
 	struct uarch_counts own_ev;
 	void *pmu; /* the counter hardware on the model (cfg->pmu), or NULL */
+	struct lx_pmu_env pmu_env;
 	uint64_t own_pmu[LX_MAX_PMU];
 	struct lx_mm mm;
 	int pid;

@@ -46,6 +46,7 @@ struct lx_shared *lx_shared_create(int *fd)
 		goto fail;
 	sh->magic = LX_SHARED_MAGIC;
 	sh->nslots = LX_MAX_SLOTS;
+	sh->sample_fd = -1;
 	lx_limits_of(sh)->magic = LX_LIMITS_MAGIC;
 	*fd = f;
 	return sh;

@@ -105,24 +105,38 @@ void lx_nosys(struct lx_proc *p, uint32_t nr)
 
 /* ---- small emulations ----------------------------------------------------- */
 
+/* vpmu's own descriptors (the shared area, the sample channel): closed
+ * as far as the guest can tell. */
 static int is_own_fd(struct lx_proc *p, long fd)
 {
-	return fd == p->cfg->shared_fd;
+	return fd == p->cfg->shared_fd || (p->sh->sample_fd >= 0 && fd == p->sh->sample_fd);
 }
 
 static long sys_close_range(struct lx_proc *p, unsigned first, unsigned last, int flags)
 {
-	unsigned own = (unsigned)p->cfg->shared_fd;
+	unsigned own[2] = { (unsigned)p->cfg->shared_fd, (unsigned)p->sh->sample_fd };
+	uint64_t lo = first;
 	long r = 0;
 
 	if (first > last)
 		return -EINVAL;
-	if (own < first || own > last)
-		return lx_host_syscall(436, first, last, flags, 0, 0, 0);
-	if (own > first)
-		r = lx_host_syscall(436, first, own - 1, flags, 0, 0, 0);
-	if (!r && own < last)
-		r = lx_host_syscall(436, own + 1, last, flags, 0, 0, 0);
+	if (p->sh->sample_fd < 0)
+		own[1] = own[0];
+	if (own[1] < own[0]) {
+		unsigned t = own[0];
+		own[0] = own[1];
+		own[1] = t;
+	}
+	/* close the ranges between vpmu's descriptors */
+	for (int i = 0; i < 2 && !r; i++) {
+		if (own[i] < lo || own[i] > last)
+			continue;
+		if (own[i] > lo)
+			r = lx_host_syscall(436, (long)lo, own[i] - 1, flags, 0, 0, 0);
+		lo = (uint64_t)own[i] + 1;
+	}
+	if (!r && lo <= last)
+		r = lx_host_syscall(436, (long)lo, last, flags, 0, 0, 0);
 	return r;
 }
 

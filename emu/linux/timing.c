@@ -15,6 +15,27 @@ static void trace(void *arg, const struct x86_trace *tr)
 	uarch_retire(t->p->uarch, t->lp, tr);
 }
 
+static const struct x86_cpu *env_thread(void *arg, int *tid)
+{
+	struct lx_thread *t = lx_cur(arg);
+
+	*tid = t->tid;
+	return &t->cpu;
+}
+
+static int env_read(void *arg, void *dst, uint64_t addr, size_t n)
+{
+	return lx_copy_in(arg, dst, addr, n) < 0 ? -1 : 0;
+}
+
+static const struct lx_image *env_images(void *arg, int *n)
+{
+	struct lx_proc *p = arg;
+
+	*n = p->slot ? p->slot->nimages : 0;
+	return p->slot ? p->slot->image : NULL;
+}
+
 /* (Re)program the counter hardware: a new process counts from zero, as
  * perf's inherited counters do. */
 static int lx_timing_pmu(struct lx_proc *p, char *err, size_t errsz)
@@ -27,7 +48,16 @@ static int lx_timing_pmu(struct lx_proc *p, char *err, size_t errsz)
 	}
 	if (!ops || !p->uarch || !p->sh->pmu_len)
 		return 0;
-	p->pmu = ops->attach(p->uarch, p->sh->pmu_cfg, p->sh->pmu_len, err, errsz);
+	p->pmu_env = (struct lx_pmu_env){ .pid = p->pid,
+					  .sample_fd = p->sh->sample_fd,
+					  .exe = p->exe,
+					  .arg = p,
+					  .thread = env_thread,
+					  .read = env_read,
+					  .images = env_images };
+	p->pmu = ops->attach(p->uarch, &p->pmu_env, p->sh->pmu_cfg, p->sh->pmu_len, err, errsz);
+	for (int i = 0; i < p->nth; i++)
+		p->th[i]->cpu.keep_pre = p->pmu && p->pmu_env.keep_pre;
 	return p->pmu ? 0 : -1;
 }
 
@@ -66,6 +96,7 @@ void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 {
 	t->cpu.trace = p->uarch ? trace : NULL;
 	t->cpu.trace_arg = t;
+	t->cpu.keep_pre = p->pmu && p->pmu_env.keep_pre;
 	/* with --smt the guest's threads alternate between the two logical
 	 * processors in creation order; otherwise all share processor 0 */
 	t->lp = 0;

@@ -1,0 +1,59 @@
+/* opt.c — option values shared by the run commands (opt.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+
+int opt_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* LIMIT: a number (decimal, may have a fraction or exponent) with a unit:
+ * none or s, ms, m, h for wall-clock time; insn or insns for emulated
+ * instructions (then a whole number). */
+int opt_timeout(const char *s, struct session_opts *o)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} wall[] = { { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 } };
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !(v > 0) || *s == '-' || *s == '+' || strchr(s, 'x') ||
+	    strchr(s, 'X') || (end[0] && end[0] >= '0' && end[0] <= '9'))
+		return -1;
+	if (!strcmp(end, "insn") || !strcmp(end, "insns")) {
+		if (v != (double)(uint64_t)v || v >= 0x1p63)
+			return -1;
+		o->max_insns = (uint64_t)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(wall) / sizeof(wall[0]); i++)
+		if (!strcmp(end, wall[i].unit) && v * wall[i].scale < 1e9) {
+			o->timeout = v * wall[i].scale;
+			return 0;
+		}
+	return -1;
+}
+
+void opt_timeout_note(const struct session_opts *o, const struct session_result *r)
+{
+	if (r->timeout == SESSION_TIMEOUT_WALL)
+		fprintf(stderr, "%s: stopped by --timeout after %.3f s of wall-clock time\n",
+			o->prog, o->timeout);
+	else if (r->timeout == SESSION_TIMEOUT_INSNS)
+		fprintf(stderr, "%s: stopped by --timeout after %llu emulated instructions\n",
+			o->prog, (unsigned long long)o->max_insns);
+}

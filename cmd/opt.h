@@ -1,0 +1,16 @@
+/* opt.h — option values the run commands (stat, record) parse alike. */
+#ifndef VPMU_CMD_OPT_H
+#define VPMU_CMD_OPT_H
+
+#include <stdint.h>
+
+#include "core/session.h"
+
+/* A whole number (decimal, 0x hex, 0 octal), no sign; 0 or -1. */
+int opt_u64(const char *s, uint64_t *v);
+/* --timeout LIMIT into o->timeout or o->max_insns; 0 or -1. */
+int opt_timeout(const char *s, struct session_opts *o);
+/* The note printed when a limit stopped the run. */
+void opt_timeout_note(const struct session_opts *o, const struct session_result *r);
+
+#endif

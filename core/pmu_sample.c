@@ -1,0 +1,178 @@
+/* pmu_sample.c — samples of a guest process to the sample channel. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "daddr.h"
+#include "pmu_sample.h"
+#include "recwire.h"
+
+struct pmu_sampler {
+	const struct pmu_set *set;
+	struct lx_pmu_env *env;
+	struct arch_pmu *pmu;
+	int comm_sent;
+	uint64_t last[ARCH_MAX_EVSEL]; /* cycle of the event's previous sample */
+	uint64_t lost[ARCH_MAX_EVSEL];
+	uint64_t rng; /* period jitter: xorshift64 state */
+};
+
+struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *env)
+{
+	struct pmu_sampler *ps = calloc(1, sizeof(*ps));
+
+	if (!ps)
+		return NULL;
+	ps->set = s;
+	ps->env = env;
+	ps->rng = (s->seed ^ (uint64_t)env->pid * 0x9e3779b97f4a7c15ull) | 1;
+	for (unsigned i = 0; i < s->n; i++)
+		env->keep_pre |= s->ev[i].precise && s->ev[i].period;
+	return ps;
+}
+
+void pmu_sampler_bind(struct pmu_sampler *ps, struct arch_pmu *pmu)
+{
+	ps->pmu = pmu;
+}
+
+/* One message, one datagram: 0, or -1 when the channel is gone or full
+ * of a dead reader (the sample is lost, the guest goes on). */
+static int send_msg(struct pmu_sampler *ps, const void *m, size_t len)
+{
+	ssize_t w;
+
+	do
+		w = send(ps->env->sample_fd, m, len, MSG_NOSIGNAL);
+	while (w < 0 && errno == EINTR);
+	return w == (ssize_t)len ? 0 : -1;
+}
+
+static void send_comm(struct pmu_sampler *ps, int tid)
+{
+	struct recw_comm c;
+	const char *exe = ps->env->exe ? ps->env->exe : "";
+	const char *base = strrchr(exe, '/');
+
+	memset(&c, 0, sizeof(c));
+	c.h.type = RECW_COMM;
+	c.h.len = sizeof(c);
+	c.pid = (uint32_t)ps->env->pid;
+	c.tid = (uint32_t)tid;
+	strncpy(c.name, base ? base + 1 : exe, sizeof(c.name) - 1);
+	if (!send_msg(ps, &c, sizeof(c)))
+		ps->comm_sent = 1;
+}
+
+/* Read the instruction at ip: up to 15 bytes, fewer where its page ends
+ * the mapping. */
+static size_t read_code(struct pmu_sampler *ps, uint64_t ip, uint8_t *code)
+{
+	size_t n = 15;
+
+	while (n && ps->env->read(ps->env->arg, code, ip, n) < 0)
+		n--;
+	return n;
+}
+
+/* Frequency mode: choose the next period so that the event, at the rate
+ * it ran since its last sample, overflows freq times per emulated
+ * second; halfway there per step, as perf's adjustment smooths. */
+static void adapt_period(struct pmu_sampler *ps, const struct arch_sample *s)
+{
+	unsigned i = s->evsel;
+	uint64_t dt = s->cycle - ps->last[i], hz = ps->set->freq[i];
+	double want, next;
+
+	ps->last[i] = s->cycle;
+	if (!dt || !hz || !ps->set->mhz || !ps->pmu || !ps->set->b->pmu_period)
+		return;
+	want = (double)s->period / (double)dt * (ps->set->mhz * 1e6 / (double)hz);
+	next = ((double)s->period + want) / 2;
+	if (next < 1)
+		next = 1;
+	if (next > (double)(1ull << 38))
+		next = (double)(1ull << 38);
+	ps->set->b->pmu_period(ps->pmu, i, (uint64_t)next);
+}
+
+/* Fixed period ± a random amount in [-2^(jitter-1), 2^(jitter-1)): the
+ * mean stays the period, and a loop whose event count divides the period
+ * no longer puts every sample on the same instruction. */
+static void jitter_period(struct pmu_sampler *ps, unsigned i)
+{
+	uint64_t half = 1ull << (ps->set->jitter - 1), p = ps->set->ev[i].period;
+
+	ps->rng ^= ps->rng << 13;
+	ps->rng ^= ps->rng >> 7;
+	ps->rng ^= ps->rng << 17;
+	p = p + (ps->rng & (2 * half - 1)) - half;
+	ps->set->b->pmu_period(ps->pmu, i, p > 0 && p < (1ull << 39) ? p : ps->set->ev[i].period);
+}
+
+void pmu_sampler_sample(void *arg, const struct arch_sample *s)
+{
+	struct pmu_sampler *ps = arg;
+	uint64_t buf[RECW_MAX / 8];
+	struct recw_sample *m = (struct recw_sample *)buf;
+	const struct x86_cpu *cpu;
+	int tid;
+
+	if (s->evsel >= ps->set->n)
+		return;
+	cpu = ps->env->thread(ps->env->arg, &tid);
+	if (!ps->comm_sent)
+		send_comm(ps, tid);
+	memset(m, 0, sizeof(*m));
+	m->h.type = RECW_SAMPLE;
+	m->evsel = s->evsel;
+	m->pid = (uint32_t)ps->env->pid;
+	m->tid = (uint32_t)tid;
+	m->cpu = s->th;
+	m->ip = s->ip;
+	m->time = s->cycle;
+	m->period = s->period;
+	m->flags = (s->kernel ? RECW_F_KERNEL : 0) | (s->precise ? RECW_F_PRECISE : 0);
+	if (s->nregs == DADDR_NREGS) {
+		uint8_t code[15];
+		size_t n = read_code(ps, s->ip, code);
+
+		m->nregs = s->nregs;
+		memcpy(m->regs, s->regs, sizeof(m->regs));
+		if (n && !daddr_of(code, n, s->ip, s->regs, cpu->seg_base[X86_SEG_FS],
+				   cpu->seg_base[X86_SEG_GS], &m->addr))
+			m->flags |= RECW_F_ADDR;
+	} else if (s->addr) {
+		m->addr = s->addr;
+		m->flags |= RECW_F_ADDR;
+	}
+	m->h.len = (uint16_t)(sizeof(*m) + m->nchain * sizeof(m->chain[0]));
+	if (send_msg(ps, m, m->h.len) < 0)
+		ps->lost[s->evsel]++;
+	if (ps->set->freq[s->evsel])
+		adapt_period(ps, s);
+	else if (ps->set->jitter && ps->pmu && ps->set->b->pmu_period)
+		jitter_period(ps, s->evsel);
+}
+
+void pmu_sampler_flush(struct pmu_sampler *ps)
+{
+	struct recw_lost l;
+
+	for (unsigned i = 0; i < ps->set->n; i++)
+		if (ps->lost[i]) {
+			memset(&l, 0, sizeof(l));
+			l.h.type = RECW_LOST;
+			l.h.len = sizeof(l);
+			l.evsel = i;
+			l.count = ps->lost[i];
+			if (!send_msg(ps, &l, sizeof(l)))
+				ps->lost[i] = 0;
+		}
+}
+
+void pmu_sampler_free(struct pmu_sampler *ps)
+{
+	free(ps);
+}

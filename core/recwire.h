@@ -1,0 +1,52 @@
+/* recwire.h — what guest processes send the recording parent through the
+ * sample channel (a pipe shared by every process of the guest's tree).
+ *
+ * Each message is one write() of at most RECW_MAX bytes, so messages of
+ * processes writing at once never interleave (PIPE_BUF), and everything a
+ * process wrote before it died is still read.  Host byte order: both ends
+ * are the same vpmu binary. */
+#ifndef VPMU_RECWIRE_H
+#define VPMU_RECWIRE_H
+
+#include <stdint.h>
+
+#define RECW_MAX 4096	   /* PIPE_BUF on Linux */
+#define RECW_MAX_CHAIN 127 /* frames per call chain (perf's default max stack) */
+
+enum recw_type { RECW_SAMPLE = 1, RECW_COMM = 2, RECW_LOST = 3 };
+
+struct recw_hdr {
+	uint16_t type, len; /* len: bytes of the whole message */
+};
+
+struct recw_sample {
+	struct recw_hdr h;
+	uint32_t evsel, pid, tid, cpu;
+	uint64_t ip, time, period;
+	uint64_t addr; /* data address (RECW_F_ADDR) */
+	uint8_t flags; /* RECW_F_* */
+	uint8_t nregs;
+	uint16_t nchain;
+	uint32_t pad;
+	uint64_t regs[18];
+	uint64_t chain[]; /* nchain entries */
+};
+#define RECW_F_ADDR 1u
+#define RECW_F_KERNEL 2u
+#define RECW_F_PRECISE 4u
+
+struct recw_comm {
+	struct recw_hdr h;
+	uint32_t pid, tid;
+	char name[256]; /* NUL-terminated */
+};
+
+struct recw_lost {
+	struct recw_hdr h;
+	uint32_t evsel, pad;
+	uint64_t count;
+};
+
+_Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 <= RECW_MAX, "sample fits");
+
+#endif
