@@ -13,6 +13,7 @@ struct vpmu_cmd {
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 
 #endif

@@ -25,6 +25,7 @@ static const struct vpmu_cmd commands[] = {
 	{ "stat", cmd_stat, "Run a program and print the event counts it produced" },
 	{ "record", cmd_record, "Run a program and sample it into vpmu.data" },
 	{ "list", cmd_list, "List the events -e accepts on a machine" },
+	{ "annotate", cmd_annotate, "Show a function's instructions with the samples on each" },
 	{ "help", cmd_help, "Show the manual page of a command" },
 	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */
 };
