@@ -28,7 +28,7 @@
 
 static const char record_usage[] =
 	"usage: vpmu record [-q] [-v] [-a MACHINE] [-e EVENTS]... [-c PERIOD | -F FREQ]\n"
-	"                   [--period-jitter BITS]\n"
+	"                   [--period-jitter BITS] [-g | --call-graph fp|dwarf]\n"
 	"                   [-o FILE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--seed N]\n"
 	"                   [--vtime] [--timeout LIMIT] [--] PROGRAM [ARGS...]\n"
 	"\n"
@@ -46,6 +46,11 @@ static const char record_usage[] =
 	"                       2^BITS around it at each sample (deterministic for a\n"
 	"                       --seed), so a loop whose event count divides the\n"
 	"                       period does not put every sample on one instruction\n"
+	"    -g                 record call chains (frame pointers)\n"
+	"        --call-graph fp|dwarf\n"
+	"                       record call chains by walking frame pointers, or by\n"
+	"                       unwinding with the images' DWARF CFI (programs built\n"
+	"                       without frame pointers)\n"
 	"    -o, --output FILE  write FILE (default vpmu.data; an existing file is\n"
 	"                       kept as FILE.old)\n"
 	"    -a, --arch MACHINE machine: p4 (default)\n"
@@ -328,6 +333,7 @@ int cmd_record(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "vtime", no_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'L' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "period-jitter", required_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -341,12 +347,12 @@ int cmd_record(int argc, char **argv)
 	const char *outpath = "vpmu.data", *specs[ARCH_MAX_EVSEL];
 	unsigned nspecs = 0;
 	uint64_t period = 0, freq = 0, jitter = 0;
-	int c, quiet = 0, status;
+	int c, quiet = 0, status, callgraph = PMU_CG_NONE;
 	char err[512];
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:c:F:o:a:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:c:F:o:a:gqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nspecs < ARCH_MAX_EVSEL)
@@ -396,6 +402,21 @@ int cmd_record(int argc, char **argv)
 				fprintf(stderr,
 					"vpmu record: --timeout wants a time (5s, 500ms, 2m, 1h) or "
 					"an instruction count (1000000insn), not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'g':
+			callgraph = PMU_CG_FP;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "fp"))
+				callgraph = PMU_CG_FP;
+			else if (!strcmp(optarg, "dwarf"))
+				callgraph = PMU_CG_DWARF;
+			else {
+				fprintf(stderr,
+					"vpmu record: --call-graph wants fp or dwarf, not '%s'\n",
 					optarg);
 				return 1;
 			}
@@ -455,6 +476,7 @@ int cmd_record(int argc, char **argv)
 	if (build_events(&set, o.arch, specs, nspecs, period, freq, o.set) < 0)
 		return 1;
 	set.jitter = (uint8_t)jitter;
+	set.callgraph = (uint8_t)callgraph;
 	set.seed = o.seed;
 	if (o.verbose)
 		for (unsigned i = 0; i < set.n; i++)

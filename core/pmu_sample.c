@@ -7,6 +7,7 @@
 #include "daddr.h"
 #include "pmu_sample.h"
 #include "recwire.h"
+#include "unwind.h"
 
 struct pmu_sampler {
 	const struct pmu_set *set;
@@ -15,7 +16,10 @@ struct pmu_sampler {
 	int comm_sent;
 	uint64_t last[ARCH_MAX_EVSEL]; /* cycle of the event's previous sample */
 	uint64_t lost[ARCH_MAX_EVSEL];
-	uint64_t rng; /* period jitter: xorshift64 state */
+	uint64_t rng;	   /* period jitter: xorshift64 state */
+	struct unwind *uw; /* call chains (set->callgraph) */
+	int nimages;	   /* images the unwinder knows */
+	struct unwind_image img[LX_MAX_IMAGES];
 };
 
 struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *env)
@@ -29,6 +33,15 @@ struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *
 	ps->rng = (s->seed ^ (uint64_t)env->pid * 0x9e3779b97f4a7c15ull) | 1;
 	for (unsigned i = 0; i < s->n; i++)
 		env->keep_pre |= s->ev[i].precise && s->ev[i].period;
+	if (s->callgraph != PMU_CG_NONE) {
+		struct unwind_mem mem = { env->read, env->arg };
+
+		ps->uw = unwind_new(&mem);
+		if (!ps->uw) {
+			free(ps);
+			return NULL;
+		}
+	}
 	return ps;
 }
 
@@ -97,6 +110,40 @@ static void adapt_period(struct pmu_sampler *ps, const struct arch_sample *s)
 	ps->set->b->pmu_period(ps->pmu, i, (uint64_t)next);
 }
 
+/* The chain of the sampled thread: from the precise record's registers
+ * when there is one, else from the thread's registers as the interrupt
+ * finds them. */
+static uint16_t callchain(struct pmu_sampler *ps, const struct arch_sample *s,
+			  const struct x86_cpu *cpu, uint64_t *chain)
+{
+	/* the record's order (daddr.h) to emu/x86's */
+	static const int order[16] = { X86_RAX, X86_RBX, X86_RCX, X86_RDX, X86_RSI, X86_RDI,
+				       X86_RBP, X86_RSP, 8,	  9,	   10,	    11,
+				       12,	13,	 14,	  15 };
+	struct unwind_regs regs;
+	const struct lx_image *im;
+	int n = 0;
+
+	im = ps->env->images(ps->env->arg, &n);
+	if (n != ps->nimages && n <= LX_MAX_IMAGES) {
+		for (int k = 0; k < n; k++)
+			ps->img[k] = (struct unwind_image){ im[k].start, im[k].end, im[k].bias,
+							    im[k].path };
+		if (!unwind_set_images(ps->uw, ps->img, (unsigned)n))
+			ps->nimages = n;
+	}
+	if (s->nregs == DADDR_NREGS)
+		for (int k = 0; k < 16; k++)
+			regs.r[order[k]] = s->regs[DADDR_RAX + k];
+	else
+		memcpy(regs.r, cpu->r, sizeof(regs.r));
+	regs.rip = s->ip;
+	n = ps->set->callgraph == PMU_CG_DWARF ?
+		    unwind_dwarf(ps->uw, &regs, chain, RECW_MAX_CHAIN) :
+		    unwind_fp(ps->uw, &regs, chain, RECW_MAX_CHAIN);
+	return (uint16_t)(n > 0 ? n : 0);
+}
+
 /* Fixed period ± a random amount in [-2^(jitter-1), 2^(jitter-1)): the
  * mean stays the period, and a loop whose event count divides the period
  * no longer puts every sample on the same instruction. */
@@ -147,6 +194,8 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 		m->addr = s->addr;
 		m->flags |= RECW_F_ADDR;
 	}
+	if (ps->uw)
+		m->nchain = callchain(ps, s, cpu, m->chain);
 	m->h.len = (uint16_t)(sizeof(*m) + m->nchain * sizeof(m->chain[0]));
 	if (send_msg(ps, m, m->h.len) < 0)
 		ps->lost[s->evsel]++;
@@ -174,5 +223,7 @@ void pmu_sampler_flush(struct pmu_sampler *ps)
 
 void pmu_sampler_free(struct pmu_sampler *ps)
 {
+	if (ps && ps->uw)
+		unwind_free(ps->uw);
 	free(ps);
 }
