@@ -12,6 +12,8 @@ struct vpmu_cmd {
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 
 #endif

@@ -24,6 +24,8 @@ static int cmd_help(int argc, char **argv);
 static const struct vpmu_cmd commands[] = {
 	{ "stat", cmd_stat, "Run a program and print the event counts it produced" },
 	{ "list", cmd_list, "List the events -e accepts on a machine" },
+	{ "report", cmd_report, "Read a sample file and print where the samples fell" },
+	{ "script", cmd_script, "Print the samples of a sample file one by one" },
 	{ "help", cmd_help, "Show the manual page of a command" },
 	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */
 };
