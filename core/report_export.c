@@ -125,7 +125,7 @@ int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_
 {
 	struct report_priv p = { 0 };
 	struct cost **all = NULL;
-	size_t n = 0, cap = 0, nev = r->nevents;
+	size_t n = 0, cap = 0, nev = r->nevents, lo, hi;
 	uint64_t *total = calloc(nev ? nev : 1, sizeof(*total));
 	int rc = -1;
 
@@ -175,8 +175,11 @@ int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_
 			fprintf(f, " %s", r->argv[i]);
 		fprintf(f, "\n");
 	}
+	/* one column per event; only the chosen one with -e */
+	lo = ev < 0 ? 0 : (size_t)ev;
+	hi = ev < 0 ? nev : (size_t)ev + 1;
 	fprintf(f, "positions: line\nevents:");
-	for (size_t e = 0; e < nev; e++) {
+	for (size_t e = lo; e < hi; e++) {
 		fputc(' ', f);
 		for (const char *c = r->events[e].attr.name; *c; c++)
 			fputc((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
@@ -186,7 +189,7 @@ int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_
 			      f);
 	}
 	fprintf(f, "\nsummary:");
-	for (size_t e = 0; e < nev; e++)
+	for (size_t e = lo; e < hi; e++)
 		fprintf(f, " %" PRIu64, total[e]);
 	fprintf(f, "\n");
 	for (size_t i = 0; i < n; i++) {
@@ -202,7 +205,7 @@ int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_
 			fprintf(f, "calls=%" PRIu64 " %u\n", c->calls, cg_line(ce));
 		}
 		fprintf(f, "%u", cg_line(at));
-		for (size_t e = 0; e < nev; e++)
+		for (size_t e = lo; e < hi; e++)
 			fprintf(f, " %" PRIu64, c->v[e]);
 		fprintf(f, "\n");
 	}

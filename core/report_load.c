@@ -268,7 +268,7 @@ const char *report_loc_sym(const struct report_loc *l, char *buf, size_t n)
 {
 	if (l->sym)
 		return l->sym;
-	snprintf(buf, n, "0x%" PRIx64, l->addr);
+	snprintf(buf, n, "0x%016" PRIx64, l->addr);
 	return buf;
 }
 
