@@ -26,6 +26,8 @@ static const struct vpmu_cmd commands[] = {
 	{ "record", cmd_record, "Run a program and sample it into vpmu.data" },
 	{ "list", cmd_list, "List the events -e accepts on a machine" },
 	{ "annotate", cmd_annotate, "Show a function's instructions with the samples on each" },
+	{ "report", cmd_report, "Read a sample file and print where the samples fell" },
+	{ "script", cmd_script, "Print the samples of a sample file one by one" },
 	{ "help", cmd_help, "Show the manual page of a command" },
 	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */
 };

@@ -1,0 +1,330 @@
+/* report.c — `vpmu report`: read a sample file and print where the
+ * samples fell, perf report --stdio style, or export them (folded stacks,
+ * callgrind, JSON). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "core/hist.h"
+#include "core/hist_chain.h"
+#include "core/report.h"
+#include "core/report_filter.h"
+#include "core/report_out.h"
+
+static const char report_usage[] =
+	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
+	"                   [-e EVENT] [--comm NAMES] [--dso NAMES] [--symbols NAMES]\n"
+	"                   [-g] [-G] [--call-graph PARAMS] [--header | --header-only]\n"
+	"                   [--format FORMAT] [--stdio]\n"
+	"\n"
+	"Read a sample file written by vpmu record and print where the samples fell.\n"
+	"\n"
+	"    -i, --input FILE       the sample file (default vpmu.data)\n"
+	"    -s, --sort KEYS        comma-separated sort keys (default comm,dso,sym):\n"
+	"                           comm dso sym symoff srcline srcfile daddr dsym ddso\n"
+	"                           event thread pid tid cpu\n"
+	"    -n, --show-nr-samples  a column with the number of samples\n"
+	"    -t, --field-separator SEP\n"
+	"                           separate columns by SEP instead of aligning them\n"
+	"        --percent-limit PCT  leave out entries below PCT percent\n"
+	"    -e, --event EVENT      only the event named EVENT (default: each event\n"
+	"                           in its own section)\n"
+	"        --comm NAMES       only samples of these threads (comma-separated)\n"
+	"        --dso NAMES        only samples in these images\n"
+	"        --symbols NAMES    only samples in these functions\n"
+	"    -g                     the call graph of each entry (needs record -g)\n"
+	"    -G, --inverted         call graphs with the outermost caller first\n"
+	"        --call-graph PARAMS\n"
+	"                           call graph: caller or callee order, and a percent\n"
+	"                           below which branches are left out (default callee,0.5)\n"
+	"        --header           first the machine, its parameters, the command\n"
+	"                           line, event totals and lost samples\n"
+	"        --header-only      only that\n"
+	"        --format FORMAT    stdio (default), folded (stack;frames count),\n"
+	"                           callgrind or json\n"
+	"        --stdio            text output (the default)\n"
+	"    -h, --help             show this help\n";
+
+enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
+
+struct args {
+	const char *input, *sort, *event;
+	struct report_opts o;
+	struct report_filter filter;
+	int header; /* 1 --header, 2 --header-only */
+	enum format format;
+};
+
+static int parse_callgraph(const char *s, struct args *a)
+{
+	char word[64];
+
+	a->o.callgraph = 1;
+	for (const char *p = s; *p;) {
+		size_t len = strcspn(p, ",");
+		char *end;
+		double v;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), p);
+		if (!strcmp(word, "caller"))
+			a->o.caller = 1;
+		else if (!strcmp(word, "callee"))
+			a->o.caller = 0;
+		else if (!strcmp(word, "graph") || !strcmp(word, "function"))
+			;
+		else if ((v = strtod(word, &end)), end != word && !*end && v >= 0 && v <= 100)
+			a->o.graph_limit = v;
+		else {
+			fprintf(stderr,
+				"vpmu report: --call-graph takes caller, callee and a percent, "
+				"not '%s'\n",
+				word);
+			return -1;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "field-separator", required_argument, NULL, 't' },
+		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "dso", required_argument, NULL, 'D' },
+		{ "symbols", required_argument, NULL, 'S' },
+		{ "inverted", no_argument, NULL, 'G' },
+		{ "call-graph", required_argument, NULL, 'c' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, 'O' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "stdio", no_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const fmts[] = { "stdio", "folded", "callgrind", "json" };
+	int c;
+	char *end;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:s:nt:e:gGh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			a->input = optarg;
+			break;
+		case 's':
+			a->sort = optarg;
+			break;
+		case 'n':
+			a->o.nsamples_col = 1;
+			break;
+		case 't':
+			a->o.sep = optarg;
+			break;
+		case 'P':
+			a->o.percent_limit = strtod(optarg, &end);
+			if (end == optarg || (*end && strcmp(end, "%")) || a->o.percent_limit < 0) {
+				fprintf(stderr,
+					"vpmu report: --percent-limit wants a percentage, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'e':
+			a->event = optarg;
+			break;
+		case 'C':
+		case 'D':
+		case 'S':
+			if (report_filter_add(&a->filter,
+					      c == 'C' ? REPORT_F_COMM :
+					      c == 'D' ? REPORT_F_DSO :
+							 REPORT_F_SYM,
+					      optarg)) {
+				fprintf(stderr, "vpmu report: out of memory\n");
+				return -1;
+			}
+			break;
+		case 'g':
+			a->o.callgraph = 1;
+			break;
+		case 'G':
+			a->o.callgraph = a->o.caller = 1;
+			break;
+		case 'c':
+			if (parse_callgraph(optarg, a))
+				return -1;
+			break;
+		case 'H':
+			a->header = 1;
+			break;
+		case 'O':
+			a->header = 2;
+			break;
+		case 'f':
+			for (c = 0; c < 4 && strcmp(optarg, fmts[c]); c++)
+				;
+			if (c == 4) {
+				fprintf(stderr,
+					"vpmu report: unknown format '%s' (stdio, folded, callgrind, json)\n",
+					optarg);
+				return -1;
+			}
+			a->format = (enum format)c;
+			break;
+		case 'x':
+			a->format = F_STDIO;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "vpmu report: option '%s' needs an argument\n",
+				argv[optind - 1]);
+			return -1;
+		default:
+			if (optopt)
+				fprintf(stderr, "vpmu report: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "vpmu report: unknown option '%s'\n",
+					argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr,
+			"vpmu report: unexpected argument '%s' (the file is given with -i)\n",
+			argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The hist of event ev (-1: every event) over the samples the filters keep. */
+static struct hist *build(const struct report *r, const struct hist_key **keys, int nkeys, int ev,
+			  struct args *a)
+{
+	struct hist *h = hist_new(r, keys, nkeys);
+
+	if (!h)
+		return NULL;
+	for (size_t i = 0; i < r->nsamples; i++) {
+		const struct report_sample *s = &r->samples[i];
+
+		if ((ev >= 0 && s->ev != (uint32_t)ev) || !report_filter_keep(r, s, &a->filter))
+			continue;
+		if (hist_add(h, s))
+			goto fail;
+	}
+	if (hist_finish(h) || (a->o.callgraph && hist_build_chains(h, a->o.caller)))
+		goto fail;
+	return h;
+fail:
+	hist_chains_free(h);
+	hist_free(h);
+	return NULL;
+}
+
+/* Text or JSON: one hist per event (or one for all with the event key). */
+static int tables(const struct report *r, const struct hist_key **keys, int nkeys, int only,
+		  struct args *a)
+{
+	struct hist *h[64];
+	int ev[64], nh = 0, all = 0, rc = 0;
+
+	for (int k = 0; k < nkeys; k++)
+		all |= !strcmp(keys[k]->name, "event");
+	if (only >= 0 || all) {
+		ev[nh++] = only;
+	} else {
+		for (size_t i = 0; i < r->nevents && nh < 64; i++)
+			ev[nh++] = (int)i;
+	}
+	for (int i = 0; i < nh; i++) {
+		if (!(h[i] = build(r, keys, nkeys, ev[i], a))) {
+			fprintf(stderr, "vpmu report: out of memory\n");
+			nh = i;
+			rc = 1;
+			break;
+		}
+	}
+	if (!rc && a->format == F_JSON) {
+		report_write_json(stdout, r, h, ev, (size_t)nh, &a->o);
+	} else if (!rc) {
+		uint64_t lost = 0;
+
+		for (size_t i = 0; i < r->nevents; i++)
+			lost += r->events[i].lost;
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)lost);
+		for (int i = 0; i < nh; i++)
+			report_print_section(stdout, r, h[i], ev[i], &a->o);
+	}
+	for (int i = 0; i < nh; i++) {
+		hist_chains_free(h[i]);
+		hist_free(h[i]);
+	}
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct args a = { .input = "vpmu.data", .sort = "comm,dso,sym" };
+	const struct hist_key *keys[HIST_MAXKEYS];
+	int nkeys, only = -1, rc = 0;
+	char err[1024], warn[1024];
+	struct report *r;
+
+	a.o.graph_limit = 0.5;
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		report_filter_free(&a.filter);
+		return rc < 0 ? 1 : 0;
+	}
+	if (hist_keys_parse(a.sort, keys, &nkeys, err, sizeof(err))) {
+		fprintf(stderr, "vpmu report: %s\n", err);
+		report_filter_free(&a.filter);
+		return 1;
+	}
+	r = report_open(a.input, a.format == F_JSON || a.format == F_STDIO ? 0 : REPORT_NO_DATA,
+			err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "vpmu report: %s\n", err);
+		report_filter_free(&a.filter);
+		return 1;
+	}
+	if (report_damage_str(r, warn, sizeof(warn)))
+		fprintf(stderr, "vpmu report: %s\n", warn);
+	if (a.event && (only = report_event_find(r, a.event)) < 0) {
+		fprintf(stderr, "vpmu report: %s has no event '%s'\n", a.input, a.event);
+		rc = 1;
+	} else if (a.header && a.format == F_STDIO) {
+		report_print_header(stdout, r);
+	}
+	if (!rc && !r->nsamples)
+		fprintf(stderr, "vpmu report: %s holds no samples\n", a.input);
+	if (rc || a.header == 2)
+		;
+	else if (a.format == F_FOLDED)
+		report_write_folded(stdout, r, only, report_filter_keep, &a.filter);
+	else if (a.format == F_CALLGRIND)
+		rc = report_write_callgrind(stdout, r, only, report_filter_keep, &a.filter);
+	else
+		rc = tables(r, keys, nkeys, only, &a);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "vpmu report: cannot write the output\n");
+		rc = 1;
+	}
+	report_close(r);
+	report_filter_free(&a.filter);
+	return rc;
+}

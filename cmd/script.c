@@ -1,0 +1,253 @@
+/* script.c — `vpmu script`: the samples of a sample file one per line,
+ * perf script style, with call chains in the multi-line form FlameGraph's
+ * stackcollapse-perf.pl reads. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "core/report.h"
+#include "core/report_filter.h"
+
+static const char script_usage[] =
+	"usage: vpmu script [-i FILE] [-F FIELDS] [-e EVENT] [--comm NAMES] [--dso NAMES]\n"
+	"                   [--symbols NAMES]\n"
+	"\n"
+	"Print the samples of a sample file written by vpmu record, one per line.\n"
+	"\n"
+	"    -i, --input FILE     the sample file (default vpmu.data)\n"
+	"    -F, --fields FIELDS  comma-separated fields to print: comm pid tid cpu\n"
+	"                         time period event ip sym symoff dso addr srcline\n"
+	"                         regs callchain (default comm,pid,tid,cpu,time,\n"
+	"                         period,event,ip,sym,symoff,dso, and callchain\n"
+	"                         when the samples have one)\n"
+	"    -e, --event EVENT    only the samples of the event named EVENT\n"
+	"        --comm NAMES     only samples of these threads (comma-separated)\n"
+	"        --dso NAMES      only samples in these images\n"
+	"        --symbols NAMES  only samples in these functions\n"
+	"    -h, --help           show this help\n";
+
+enum {
+	F_COMM = 1 << 0,
+	F_PID = 1 << 1,
+	F_TID = 1 << 2,
+	F_CPU = 1 << 3,
+	F_TIME = 1 << 4,
+	F_PERIOD = 1 << 5,
+	F_EVENT = 1 << 6,
+	F_IP = 1 << 7,
+	F_SYM = 1 << 8,
+	F_SYMOFF = 1 << 9,
+	F_DSO = 1 << 10,
+	F_ADDR = 1 << 11,
+	F_SRCLINE = 1 << 12,
+	F_REGS = 1 << 13,
+	F_CALLCHAIN = 1 << 14,
+};
+
+static const char *const field_names[] = { "comm",   "pid",   "tid",	 "cpu",	 "time",
+					   "period", "event", "ip",	 "sym",	 "symoff",
+					   "dso",    "addr",  "srcline", "regs", "callchain" };
+#define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
+
+/* record's REGS order */
+static const char *const reg_names[] = { "flags", "ip",	 "ax",	"bx",  "cx",  "dx",
+					 "si",	  "di",	 "bp",	"sp",  "r8",  "r9",
+					 "r10",	  "r11", "r12", "r13", "r14", "r15" };
+
+static int parse_fields(const char *list, unsigned *out)
+{
+	*out = 0;
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < NFIELDS; i++)
+			if (strlen(field_names[i]) == len && !strncmp(p, field_names[i], len))
+				break;
+		if (i == NFIELDS) {
+			fprintf(stderr,
+				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
+				"event ip sym symoff dso addr srcline regs callchain)\n",
+				(int)len, p);
+			return -1;
+		}
+		*out |= 1u << i;
+		p += len;
+		if (!*p++)
+			return 0;
+	}
+}
+
+/* " sym+off (dso)" of a loc per the fields. */
+static void where(struct report_loc *l, unsigned fl)
+{
+	if (fl & (F_SYM | F_SYMOFF)) {
+		printf(" %s", l->sym ? l->sym : "[unknown]");
+		if ((fl & F_SYMOFF) && l->sym)
+			printf("+0x%" PRIx64, l->addr - l->sym_start);
+	}
+	if (fl & F_DSO)
+		printf(" (%s)", l->path ? l->path : report_loc_dso(l));
+}
+
+static void print_sample(const struct report *r, const struct report_sample *s, unsigned fl,
+			 double ghz)
+{
+	if (fl & F_COMM)
+		printf("%16s", s->comm);
+	if ((fl & F_PID) && (fl & F_TID))
+		printf(" %5" PRIu32 "/%-5" PRIu32, s->pid, s->tid);
+	else if (fl & (F_PID | F_TID))
+		printf(" %5" PRIu32, fl & F_PID ? s->pid : s->tid);
+	if (fl & F_CPU)
+		printf(" [%03" PRIu32 "]", s->cpu);
+	if ((fl & F_TIME) && ghz > 0) {
+		double sec = (double)s->time / (ghz * 1e9);
+
+		printf(" %.9f:", sec);
+	} else if (fl & F_TIME) {
+		printf(" %" PRIu64 ":", s->time);
+	}
+	if (fl & F_PERIOD)
+		printf(" %10" PRIu64, s->period);
+	if (fl & F_EVENT)
+		printf(" %s:", r->events[s->ev].attr.name);
+	if (fl & F_ADDR)
+		printf(" %16" PRIx64, s->dloc ? s->addr : 0);
+	if ((fl & F_CALLCHAIN) && s->nchain) {
+		/* perf's stack form: one frame per line, a blank line after */
+		printf("\n");
+		for (uint32_t k = 0; k < s->nchain; k++) {
+			struct report_loc *l = r->chains[s->chain + k];
+
+			printf("\t%16" PRIx64, l->addr);
+			where(l, fl);
+			printf("\n");
+		}
+	} else {
+		if (fl & F_IP)
+			printf(" %16" PRIx64, s->ip);
+		where(s->loc, fl);
+	}
+	if (fl & F_REGS)
+		for (uint32_t k = 0; k < s->nregs; k++)
+			printf(" %s:%#" PRIx64, k < 18 ? reg_names[k] : "?", r->regs[s->regs + k]);
+	if ((fl & F_SRCLINE) && report_loc_line(s->loc) == 0)
+		printf("\n  %s:%u", s->loc->srcfile, s->loc->line);
+	printf("\n");
+}
+
+/* The emulated clock, from the MACHINE record's mhz parameter. */
+static double clock_ghz(const struct report *r)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, "mhz"))
+			return strtod(r->params[i].value, NULL) / 1000.0;
+	return 0;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "dso", required_argument, NULL, 'D' },
+		{ "symbols", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "vpmu.data", *event = NULL;
+	struct report_filter filt = { 0 };
+	unsigned fl = 0, given = 0;
+	char err[1024], warn[1024];
+	struct report *r;
+	int c, rc = 0, only = -1;
+	double ghz;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:F:e:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'F':
+			if (parse_fields(optarg, &fl))
+				goto bad;
+			given = 1;
+			break;
+		case 'e':
+			event = optarg;
+			break;
+		case 'C':
+		case 'D':
+		case 'S':
+			if (report_filter_add(&filt,
+					      c == 'C' ? REPORT_F_COMM :
+					      c == 'D' ? REPORT_F_DSO :
+							 REPORT_F_SYM,
+					      optarg))
+				goto bad;
+			break;
+		case 'h':
+			fputs(script_usage, stdout);
+			report_filter_free(&filt);
+			return 0;
+		case ':':
+			fprintf(stderr, "vpmu script: option '%s' needs an argument\n",
+				argv[optind - 1]);
+			goto bad;
+		default:
+			if (optopt)
+				fprintf(stderr, "vpmu script: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "vpmu script: unknown option '%s'\n",
+					argv[optind - 1]);
+			goto bad;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr,
+			"vpmu script: unexpected argument '%s' (the file is given with -i)\n",
+			argv[optind]);
+		goto bad;
+	}
+	if (!given)
+		fl = F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM |
+		     F_SYMOFF | F_DSO | F_CALLCHAIN;
+	r = report_open(input,
+			(fl & F_REGS ? REPORT_REGS : 0) | (fl & F_ADDR ? 0 : REPORT_NO_DATA) |
+				(fl & F_CALLCHAIN ? 0 : REPORT_NO_CHAINS),
+			err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "vpmu script: %s\n", err);
+		goto bad;
+	}
+	if (report_damage_str(r, warn, sizeof(warn)))
+		fprintf(stderr, "vpmu script: %s\n", warn);
+	if (event && (only = report_event_find(r, event)) < 0) {
+		fprintf(stderr, "vpmu script: %s has no event '%s'\n", input, event);
+		rc = 1;
+	}
+	ghz = clock_ghz(r);
+	for (size_t i = 0; !rc && i < r->nsamples; i++) {
+		const struct report_sample *s = &r->samples[i];
+
+		if ((only < 0 || s->ev == (uint32_t)only) && report_filter_keep(r, s, &filt))
+			print_sample(r, s, fl, ghz);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "vpmu script: cannot write the output\n");
+		rc = 1;
+	}
+	report_close(r);
+	report_filter_free(&filt);
+	return rc;
+bad:
+	report_filter_free(&filt);
+	return 1;
+}

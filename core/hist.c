@@ -1,0 +1,238 @@
+/* hist.c — aggregate samples into entries by the sort keys (hist.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hist.h"
+
+#define NRAW 5
+
+struct group {
+	uint64_t raw[NRAW];
+	const struct report_sample *s;
+	uint64_t period, nsamples;
+	size_t entry;
+};
+
+struct hist_priv {
+	unsigned need; /* HIST_RAW_* of all keys */
+	struct group *g;
+	size_t ng, gcap;
+	uint32_t *index; /* open addressing: group + 1, 0 empty */
+	size_t icap;
+	uint32_t *sample_group; /* per hist_add, in order */
+	const struct report_sample **samples;
+	size_t nadded, addcap, scap;
+};
+
+struct hist *hist_new(const struct report *r, const struct hist_key *const *keys, int nkeys)
+{
+	struct hist *h = calloc(1, sizeof(*h));
+
+	if (!h || !(h->priv = calloc(1, sizeof(*h->priv)))) {
+		free(h);
+		return NULL;
+	}
+	h->r = r;
+	for (int i = 0; i < nkeys && i < HIST_MAXKEYS; i++) {
+		h->keys[h->nkeys++] = keys[i];
+		h->priv->need |= keys[i]->raw;
+	}
+	return h;
+}
+
+static void raw_of(unsigned need, const struct report_sample *s, uint64_t *raw)
+{
+	raw[0] = need & HIST_RAW_EV ? s->ev : 0;
+	raw[0] |= need & HIST_RAW_CPU ? (uint64_t)s->cpu << 32 : 0;
+	raw[1] = need & HIST_RAW_LOC ? (uintptr_t)s->loc : 0;
+	raw[2] = need & HIST_RAW_DLOC ? (uintptr_t)s->dloc : 0;
+	raw[3] = need & HIST_RAW_COMM ? (uintptr_t)s->comm : 0;
+	raw[4] = need & HIST_RAW_PID ? (uint64_t)s->pid << 32 : 0;
+	raw[4] |= need & HIST_RAW_TID ? s->tid : 0;
+}
+
+static size_t hash_raw(const uint64_t *raw, size_t cap)
+{
+	uint64_t h = 0x84222325cbf29ce4ull;
+
+	for (int i = 0; i < NRAW; i++) {
+		h ^= raw[i];
+		h *= 0x9e3779b97f4a7c15ull;
+		h ^= h >> 31;
+	}
+	return (size_t)h & (cap - 1);
+}
+
+static int rehash(struct hist_priv *p)
+{
+	size_t cap = p->icap ? 2 * p->icap : 1024;
+	uint32_t *ix = calloc(cap, sizeof(*ix));
+
+	if (!ix)
+		return -1;
+	for (size_t gi = 0; gi < p->ng; gi++) {
+		size_t i = hash_raw(p->g[gi].raw, cap);
+
+		while (ix[i])
+			i = (i + 1) & (cap - 1);
+		ix[i] = (uint32_t)gi + 1;
+	}
+	free(p->index);
+	p->index = ix;
+	p->icap = cap;
+	return 0;
+}
+
+static int grow(void **a, size_t *cap, size_t need, size_t item)
+{
+	size_t c = *cap ? *cap : 1024;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*a, c * item);
+	if (!q)
+		return -1;
+	*a = q;
+	*cap = c;
+	return 0;
+}
+
+int hist_add(struct hist *h, const struct report_sample *s)
+{
+	struct hist_priv *p = h->priv;
+	uint64_t raw[NRAW];
+	size_t i;
+	uint32_t gi;
+
+	raw_of(p->need, s, raw);
+	if (2 * (p->ng + 1) > p->icap && rehash(p))
+		return -1;
+	for (i = hash_raw(raw, p->icap); p->index[i]; i = (i + 1) & (p->icap - 1))
+		if (!memcmp(p->g[p->index[i] - 1].raw, raw, sizeof(raw)))
+			break;
+	if (!p->index[i]) {
+		if (grow((void **)&p->g, &p->gcap, p->ng + 1, sizeof(*p->g)))
+			return -1;
+		memcpy(p->g[p->ng].raw, raw, sizeof(raw));
+		p->g[p->ng].s = s;
+		p->g[p->ng].period = p->g[p->ng].nsamples = 0;
+		p->index[i] = (uint32_t)++p->ng;
+	}
+	gi = p->index[i] - 1;
+	p->g[gi].period += s->period;
+	p->g[gi].nsamples++;
+	if (grow((void **)&p->sample_group, &p->addcap, p->nadded + 1, sizeof(*p->sample_group)))
+		return -1;
+	if (grow((void **)&p->samples, &p->scap, p->nadded + 1, sizeof(*p->samples)))
+		return -1;
+	p->sample_group[p->nadded] = gi;
+	p->samples[p->nadded++] = s;
+	h->period += s->period;
+	h->nsamples++;
+	return 0;
+}
+
+/* qsort has no context argument: the keys of the hist being sorted. */
+static _Thread_local const struct hist *sorting;
+
+static int keys_cmp(const struct report_sample *a, const struct report_sample *b)
+{
+	for (int k = 0; k < sorting->nkeys; k++) {
+		int c = sorting->keys[k]->cmp(a, b);
+
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int group_cmp(const void *x, const void *y)
+{
+	const struct group *a = *(struct group *const *)x, *b = *(struct group *const *)y;
+
+	return keys_cmp(a->s, b->s);
+}
+
+static int entry_cmp(const void *x, const void *y)
+{
+	const struct hist_entry *a = x, *b = y;
+
+	if (a->period != b->period)
+		return a->period < b->period ? 1 : -1;
+	return keys_cmp(a->s, b->s);
+}
+
+int hist_finish(struct hist *h)
+{
+	struct hist_priv *p = h->priv;
+	struct group **order = malloc((p->ng ? p->ng : 1) * sizeof(*order));
+	size_t *rank;
+
+	if (!order)
+		return -1;
+	free(h->entries);
+	h->entries = calloc(p->ng ? p->ng : 1, sizeof(*h->entries));
+	rank = malloc((p->ng ? p->ng : 1) * sizeof(*rank));
+	if (!h->entries || !rank) {
+		free(order);
+		free(rank);
+		return -1;
+	}
+	for (size_t i = 0; i < p->ng; i++)
+		order[i] = &p->g[i];
+	sorting = h;
+	qsort(order, p->ng, sizeof(*order), group_cmp);
+	h->nentries = 0;
+	for (size_t i = 0; i < p->ng; i++) {
+		struct hist_entry *e;
+
+		if (!i || keys_cmp(order[i - 1]->s, order[i]->s))
+			h->entries[h->nentries++] = (struct hist_entry){ order[i]->s, 0, 0, NULL };
+		e = &h->entries[h->nentries - 1];
+		e->period += order[i]->period;
+		e->nsamples += order[i]->nsamples;
+		order[i]->entry = h->nentries - 1;
+	}
+	/* Sort entries by period, then map groups to their final place. */
+	for (size_t i = 0; i < h->nentries; i++)
+		h->entries[i].chain = (struct hist_chain *)(uintptr_t)i; /* old index */
+	qsort(h->entries, h->nentries, sizeof(*h->entries), entry_cmp);
+	for (size_t i = 0; i < h->nentries; i++) {
+		rank[(uintptr_t)h->entries[i].chain] = i;
+		h->entries[i].chain = NULL;
+	}
+	for (size_t i = 0; i < p->ng; i++)
+		p->g[i].entry = rank[p->g[i].entry];
+	sorting = NULL;
+	free(order);
+	free(rank);
+	return 0;
+}
+
+struct hist_entry *hist_entry_of(const struct hist *h, size_t k)
+{
+	return &h->entries[h->priv->g[h->priv->sample_group[k]].entry];
+}
+
+const struct report_sample *hist_sample(const struct hist *h, size_t k)
+{
+	return k < h->priv->nadded ? h->priv->samples[k] : NULL;
+}
+
+void hist_free(struct hist *h)
+{
+	if (!h)
+		return;
+	free(h->entries);
+	if (h->priv) {
+		free(h->priv->g);
+		free(h->priv->index);
+		free(h->priv->sample_group);
+		free(h->priv->samples);
+	}
+	free(h->priv);
+	free(h);
+}

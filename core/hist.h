@@ -1,0 +1,74 @@
+/* hist.h — histograms of samples by sort keys (`vpmu report --sort`).
+ *
+ * Aggregation runs in two steps so a million samples cost one hash probe
+ * each: samples are first grouped by the raw values the keys read
+ * (resolved-location pointers, ids), then those few groups are sorted by
+ * the keys' comparisons and merged into entries.  Entries end sorted by
+ * period, largest first. */
+#ifndef VPMU_HIST_H
+#define VPMU_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/report.h"
+
+#define HIST_MAXKEYS 16
+
+struct hist_key {
+	const char *name;   /* as --sort takes it */
+	const char *header; /* column header */
+	unsigned raw;	    /* HIST_RAW_* the key reads */
+	int sym_column;	    /* printed after perf's "[.] " marker */
+	int (*cmp)(const struct report_sample *a, const struct report_sample *b);
+	/* The key's text for s into buf (which may be ignored); returns it. */
+	const char *(*str)(const struct report *r, const struct report_sample *s, char *buf,
+			   size_t n);
+};
+
+#define HIST_RAW_EV 1u
+#define HIST_RAW_LOC 2u
+#define HIST_RAW_DLOC 4u
+#define HIST_RAW_COMM 8u
+#define HIST_RAW_PID 16u
+#define HIST_RAW_TID 32u
+#define HIST_RAW_CPU 64u
+
+/* Every key, NULL-terminated. */
+extern const struct hist_key *const hist_keys[];
+
+const struct hist_key *hist_key_find(const char *name);
+/* Comma-separated names into keys[0..*n).  -1 with a one-line message
+ * (naming the closest key) on an unknown or repeated name. */
+int hist_keys_parse(const char *list, const struct hist_key **keys, int *n, char *err,
+		    size_t errsz);
+
+struct hist_chain; /* call graph of an entry (hist_chain.c) */
+
+struct hist_entry {
+	const struct report_sample *s; /* a sample with the entry's key values */
+	uint64_t period, nsamples;
+	struct hist_chain *chain; /* NULL unless hist_build_chains ran */
+};
+
+struct hist {
+	const struct report *r;
+	const struct hist_key *keys[HIST_MAXKEYS];
+	int nkeys;
+	struct hist_entry *entries; /* after hist_finish: by period, largest first */
+	size_t nentries;
+	uint64_t period, nsamples; /* of everything added */
+	struct hist_priv *priv;
+};
+
+struct hist *hist_new(const struct report *r, const struct hist_key *const *keys, int nkeys);
+/* 0, or -1 when out of memory. */
+int hist_add(struct hist *h, const struct report_sample *s);
+int hist_finish(struct hist *h);
+void hist_free(struct hist *h);
+
+/* For hist_chain.c: the entry a sample added as the k-th went into. */
+struct hist_entry *hist_entry_of(const struct hist *h, size_t k);
+const struct report_sample *hist_sample(const struct hist *h, size_t k);
+
+#endif

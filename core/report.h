@@ -1,0 +1,125 @@
+/* report.h — a sample file loaded whole for the commands that read one
+ * (report, script, annotate): its events, metadata, and every sample with
+ * its instruction address (and data address, call chain) resolved to
+ * image, symbol and, on demand, source line.
+ *
+ * Resolution follows the file in order: each process has an address space
+ * built from its MMAP records (sym_add_image at the bias sym_image_bias
+ * computes), an exec (a COMM for a process that already has mappings)
+ * starts a new one, and a process with no MMAP of its own (a forked child)
+ * uses the mappings of every process.  Each address space resolves an
+ * address once: a hash map from (space, address) to a report_loc.
+ *
+ * Typical use (annotate):
+ *
+ *	struct report *r = report_open("vpmu.data", 0, err, sizeof(err));
+ *	for (size_t i = 0; i < r->nsamples; i++) {
+ *		const struct report_sample *s = &r->samples[i];
+ *		... s->loc->sym, s->loc->sym_start, s->loc->space ...
+ *	}
+ *	sym_code(report_space_sym(s->loc->space), addr, len);
+ *	report_close(r);
+ */
+#ifndef VPMU_REPORT_H
+#define VPMU_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/sfile.h"
+
+struct sym;
+struct report_space; /* one process's address space (opaque) */
+
+/* One address resolved in one address space.  Strings live until
+ * report_close. */
+struct report_loc {
+	uint64_t addr;
+	struct report_space *space;
+	const char *dso;    /* image's short name, NULL when no image holds addr */
+	const char *path;   /* image path, NULL likewise */
+	const char *sym;    /* symbol, NULL when none */
+	uint64_t sym_start; /* runtime address of the symbol (0 without one) */
+	uint64_t sym_size;
+	uint64_t file_addr; /* addr as an ELF vaddr of its image */
+	/* Source position, filled by report_loc_line on first use. */
+	int line_state; /* 0 not looked up, 1 known, -1 none */
+	unsigned line;
+	const char *srcfile;
+};
+
+struct report_sample {
+	uint32_t ev; /* index into report.events */
+	uint32_t pid, tid, cpu;
+	uint64_t ip, time, period;
+	uint64_t addr;		 /* data address (when ev has SFILE_S_ADDR) */
+	const char *comm;	 /* the thread's name at the time of the sample */
+	struct report_loc *loc;	 /* ip */
+	struct report_loc *dloc; /* addr as data, NULL without one */
+	uint32_t nchain;	 /* call chain: report.chains[chain .. chain+nchain) */
+	uint32_t nregs;		 /* registers: report.regs[regs .. regs+nregs) */
+	size_t chain, regs;
+};
+
+struct report_event {
+	struct sfile_attr attr;	   /* strings owned by the report */
+	uint64_t nsamples, period; /* samples read and the sum of their periods */
+	uint64_t lost;		   /* from LOST records */
+	int have_totals;
+	struct sfile_totals totals;
+};
+
+struct report {
+	const char *path;
+	struct report_event *events; /* in the order of their ATTRs */
+	size_t nevents;
+	struct report_sample *samples; /* in file order */
+	size_t nsamples;
+	struct report_loc **chains; /* call chain entries of all samples */
+	uint64_t *regs;		    /* registers (only with REPORT_REGS) */
+	/* CMDLINE (argv NULL-terminated) and MACHINE, when present */
+	char **argv;
+	size_t argc;
+	const char *machine;
+	struct sfile_param *params;
+	size_t nparams;
+	/* How the file read */
+	int finished; /* a FINISHED record was read */
+	struct sfile_rstats stats;
+	size_t ndamage;
+	struct sfile_damage first_damage; /* valid when ndamage > 0 */
+	uint64_t unknown_event_samples;	  /* samples whose id has no ATTR */
+	struct report_priv *priv;
+};
+
+/* report_open flags */
+#define REPORT_REGS 1u	    /* keep sample registers */
+#define REPORT_NO_DATA 2u   /* do not resolve data addresses */
+#define REPORT_NO_CHAINS 4u /* do not keep call chains */
+
+/* Load and resolve the whole file; NULL with a one-line message in err
+ * when it cannot be read at all (missing, not a vpmu data file, a read
+ * error, out of memory).  Damage is not an error (see ndamage). */
+struct report *report_open(const char *path, unsigned flags, char *err, size_t errsz);
+void report_close(struct report *r);
+
+/* Fill l->srcfile and l->line from DWARF if not done yet; 0 when known. */
+int report_loc_line(struct report_loc *l);
+/* The symbol session of an address space (for sym_code, sym_inlines,
+ * sym_foreach_func on the addresses of its locs). */
+struct sym *report_space_sym(struct report_space *sp);
+
+/* "prog" "[unknown]": the image name perf would show for a loc. */
+const char *report_loc_dso(const struct report_loc *l);
+/* "hot" or "0x401234" (perf's style for an address with no symbol) into
+ * buf; returns the symbol itself when there is one. */
+const char *report_loc_sym(const struct report_loc *l, char *buf, size_t n);
+
+/* One line about damage ("warning: ... skipped ...") into buf, or NULL
+ * when the file read cleanly. */
+const char *report_damage_str(const struct report *r, char *buf, size_t n);
+
+/* Index of the event named name (as the user wrote it), or -1. */
+int report_event_find(const struct report *r, const char *name);
+
+#endif

@@ -1,0 +1,58 @@
+/* report_filter.c — --comm, --dso, --symbols (report_filter.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/report_filter.h"
+
+int report_filter_add(struct report_filter *f, enum report_filter_kind k, const char *list)
+{
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ",");
+		char **a = realloc(f->names[k], (f->n[k] + 1) * sizeof(*a));
+
+		if (!a)
+			return -1;
+		f->names[k] = a;
+		if (!(a[f->n[k]] = strndup(p, len)))
+			return -1;
+		f->n[k]++;
+		p += len;
+		if (!*p++)
+			return 0;
+	}
+}
+
+static int among(const struct report_filter *f, enum report_filter_kind k, const char *a,
+		 const char *b)
+{
+	for (size_t i = 0; i < f->n[k]; i++)
+		if ((a && !strcmp(f->names[k][i], a)) || (b && !strcmp(f->names[k][i], b)))
+			return 1;
+	return 0;
+}
+
+int report_filter_keep(const struct report *r, const struct report_sample *s, void *arg)
+{
+	const struct report_filter *f = arg;
+	const struct report_loc *l = s->loc;
+
+	(void)r;
+	if (f->names[REPORT_F_COMM] && !among(f, REPORT_F_COMM, s->comm, NULL))
+		return 0;
+	if (f->names[REPORT_F_DSO] && !among(f, REPORT_F_DSO, report_loc_dso(l), l->path))
+		return 0;
+	if (f->names[REPORT_F_SYM] && !among(f, REPORT_F_SYM, l->sym, NULL))
+		return 0;
+	return 1;
+}
+
+void report_filter_free(struct report_filter *f)
+{
+	for (int k = 0; k < REPORT_F_N; k++) {
+		for (size_t i = 0; i < f->n[k]; i++)
+			free(f->names[k][i]);
+		free(f->names[k]);
+		f->names[k] = NULL;
+		f->n[k] = 0;
+	}
+}

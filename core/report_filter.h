@@ -1,0 +1,22 @@
+/* report_filter.h — the --comm, --dso and --symbols filters of report
+ * and script: comma-separated lists of names a sample's thread name,
+ * image (short name or path) or symbol must be among. */
+#ifndef VPMU_REPORT_FILTER_H
+#define VPMU_REPORT_FILTER_H
+
+#include "core/report.h"
+
+enum report_filter_kind { REPORT_F_COMM, REPORT_F_DSO, REPORT_F_SYM, REPORT_F_N };
+
+struct report_filter {
+	char **names[REPORT_F_N]; /* NULL: no filter of that kind */
+	size_t n[REPORT_F_N];
+};
+
+/* Add the names of list; 0 or -1 when out of memory. */
+int report_filter_add(struct report_filter *f, enum report_filter_kind k, const char *list);
+/* 1 when s passes every filter given (a report_keep_fn: arg is f). */
+int report_filter_keep(const struct report *r, const struct report_sample *s, void *f);
+void report_filter_free(struct report_filter *f);
+
+#endif

@@ -1,0 +1,44 @@
+/* report_out.h — what `vpmu report` prints: perf's --stdio tables with
+ * call graphs, the header (--header), and the export formats (folded
+ * stacks, callgrind, JSON). */
+#ifndef VPMU_REPORT_OUT_H
+#define VPMU_REPORT_OUT_H
+
+#include <stdio.h>
+
+#include "core/hist.h"
+
+struct report_opts {
+	int nsamples_col;     /* -n */
+	const char *sep;      /* -t SEP, or NULL for aligned columns */
+	double percent_limit; /* --percent-limit */
+	int callgraph;	      /* -g */
+	int caller;	      /* call graph with the outermost caller first */
+	double graph_limit;   /* percent below which branches are left out */
+};
+
+/* Percentage of e within its event. */
+double report_percent(const struct report *r, const struct hist_entry *e);
+
+/* The "# Samples: N of event 'E'" section header (evname NULL: several
+ * events in one table) and the table of h. */
+void report_print_section(FILE *f, const struct report *r, const struct hist *h, int ev,
+			  const struct report_opts *o);
+void report_print_table(FILE *f, const struct report *r, const struct hist *h,
+			const struct report_opts *o);
+/* --header: machine, parameters, command line, totals, lost samples. */
+void report_print_header(FILE *f, const struct report *r);
+
+/* Folded stacks ("comm;outer;...;inner count"), the samples of event ev
+ * (-1: all) passing keep (NULL: all).  The counts sum to the samples. */
+typedef int (*report_keep_fn)(const struct report *r, const struct report_sample *s, void *arg);
+void report_write_folded(FILE *f, const struct report *r, int ev, report_keep_fn keep, void *arg);
+/* Callgrind format (callgrind_annotate, kcachegrind): one event column per
+ * event, costs by source line, calls from the call chains.  -1 when out
+ * of memory. */
+int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_fn keep, void *arg);
+/* JSON: the header and, per hist, its entries. */
+void report_write_json(FILE *f, const struct report *r, struct hist *const *h, const int *ev,
+		       size_t nh, const struct report_opts *o);
+
+#endif

@@ -1,0 +1,177 @@
+/* report_stdio.c — perf report --stdio's layout: section header, column
+ * header with its dotted underline, one line per entry, call graphs. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/fmt.h"
+#include "core/hist_chain.h"
+#include "core/report_out.h"
+
+#define CELL 512
+
+double report_percent(const struct report *r, const struct hist_entry *e)
+{
+	uint64_t total = r->events[e->s->ev].period;
+
+	return total ? 100.0 * (double)e->period / (double)total : 0.0;
+}
+
+void report_print_section(FILE *f, const struct report *r, const struct hist *h, int ev,
+			  const struct report_opts *o)
+{
+	if (ev >= 0) {
+		fprintf(f, "# Samples: %" PRIu64 " of event '%s'\n", r->events[ev].nsamples,
+			r->events[ev].attr.name);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n", r->events[ev].period);
+	} else {
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < r->nevents; i++)
+			n += r->events[i].nsamples;
+		fprintf(f, "# Samples: %" PRIu64 " of %zu events\n", n, r->nevents);
+	}
+	fprintf(f, "#\n");
+	report_print_table(f, r, h, o);
+}
+
+static int shown(const struct report *r, const struct hist_entry *e, const struct report_opts *o)
+{
+	return report_percent(r, e) >= o->percent_limit;
+}
+
+static const char *cell(const struct report *r, const struct hist_key *k,
+			const struct report_sample *s, char *buf)
+{
+	const char *v = k->str(r, s, buf + 4, CELL - 4);
+
+	if (!k->sym_column)
+		return v;
+	/* perf marks user-space symbols "[.] " */
+	if (v != buf + 4)
+		snprintf(buf + 4, CELL - 4, "%s", v);
+	memcpy(buf, "[.] ", 4);
+	return buf;
+}
+
+void report_print_table(FILE *f, const struct report *r, const struct hist *h,
+			const struct report_opts *o)
+{
+	int w[HIST_MAXKEYS], wn = 7;
+	char buf[CELL], num[32];
+	const char *sep = o->sep;
+
+	for (int k = 0; k < h->nkeys; k++)
+		w[k] = (int)strlen(h->keys[k]->header);
+	for (size_t i = 0; i < h->nentries && !sep; i++) {
+		const struct hist_entry *e = &h->entries[i];
+
+		if (!shown(r, e, o))
+			continue;
+		for (int k = 0; k < h->nkeys; k++) {
+			int l = (int)strlen(cell(r, h->keys[k], e->s, buf));
+
+			if (l > w[k])
+				w[k] = l;
+		}
+		snprintf(num, sizeof(num), "%" PRIu64, e->nsamples);
+		if ((int)strlen(num) > wn)
+			wn = (int)strlen(num);
+	}
+	/* column header and its dotted underline */
+	fprintf(f, "# Overhead");
+	if (o->nsamples_col && sep)
+		fprintf(f, "%sSamples", sep);
+	else if (o->nsamples_col)
+		fprintf(f, "  %*s", wn, "Samples");
+	for (int k = 0; k < h->nkeys; k++) {
+		const char *hd = h->keys[k]->header;
+
+		if (sep)
+			fprintf(f, "%s%s", sep, hd);
+		else if (k + 1 < h->nkeys)
+			fprintf(f, "  %-*s", w[k], hd);
+		else
+			fprintf(f, "  %s", hd);
+	}
+	fprintf(f, "\n");
+	if (!sep) {
+		fprintf(f, "# ........");
+		if (o->nsamples_col)
+			fprintf(f, "  %.*s", wn, "................................");
+		for (int k = 0; k < h->nkeys; k++) {
+			fprintf(f, "  ");
+			for (int j = 0; j < w[k]; j++)
+				fputc('.', f);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "#\n");
+	for (size_t i = 0; i < h->nentries; i++) {
+		const struct hist_entry *e = &h->entries[i];
+
+		if (!shown(r, e, o))
+			continue;
+		if (sep)
+			fprintf(f, "%.2f%%", report_percent(r, e));
+		else
+			fprintf(f, "  %7.2f%%", report_percent(r, e));
+		if (o->nsamples_col && sep)
+			fprintf(f, "%s%" PRIu64, sep, e->nsamples);
+		else if (o->nsamples_col)
+			fprintf(f, "  %*" PRIu64, wn, e->nsamples);
+		for (int k = 0; k < h->nkeys; k++) {
+			const char *v = cell(r, h->keys[k], e->s, buf);
+
+			if (sep)
+				fprintf(f, "%s%s", sep, v);
+			else if (k + 1 < h->nkeys)
+				fprintf(f, "  %-*s", w[k], v);
+			else
+				fprintf(f, "  %s", v);
+		}
+		fprintf(f, "\n");
+		if (o->callgraph && e->chain)
+			hist_chain_print(f, e, r->events[e->s->ev].period, o->graph_limit);
+	}
+	fprintf(f, "\n");
+}
+
+void report_print_header(FILE *f, const struct report *r)
+{
+	char b1[32], b2[32], b3[32];
+	unsigned maj = SFILE_VERSION_MAJOR, min = SFILE_VERSION_MINOR;
+
+	fprintf(f, "# ========\n");
+	fprintf(f, "# data file: %s (format %u.%u)%s\n", r->path, maj, min,
+		r->finished ? "" : ", no FINISHED record: the run did not end cleanly");
+	fprintf(f, "# machine : %s\n", r->machine ? r->machine : "(not recorded)");
+	for (size_t i = 0; i < r->nparams; i++)
+		fprintf(f, "#   %s = %s\n", r->params[i].key, r->params[i].value);
+	if (r->argv) {
+		fprintf(f, "# cmdline :");
+		for (size_t i = 0; i < r->argc; i++)
+			fprintf(f, " %s", r->argv[i]);
+		fprintf(f, "\n");
+	}
+	for (size_t i = 0; i < r->nevents; i++) {
+		const struct report_event *e = &r->events[i];
+		const struct sfile_attr *a = &e->attr;
+
+		fprintf(f,
+			"# event : name = %s, id = %" PRIu32 ", machine = %s, config = %#" PRIx64
+			", config1 = %#" PRIx64 ", %s = %" PRIu64
+			", precise = %u, sample_type = %#" PRIx64 "\n",
+			a->name, a->id, a->machine, a->config, a->config1,
+			a->flags & SFILE_ATTR_FREQ ? "freq" : "period", a->period, a->precise,
+			a->sample_type);
+		if (e->have_totals)
+			fprintf(f, "#   total : %s events, enabled %s cycles, running %s cycles\n",
+				fmt_count(e->totals.value, b1, sizeof(b1)),
+				fmt_count(e->totals.enabled, b2, sizeof(b2)),
+				fmt_count(e->totals.running, b3, sizeof(b3)));
+		fprintf(f, "#   samples : %" PRIu64 ", lost : %" PRIu64 "\n", e->nsamples, e->lost);
+	}
+	fprintf(f, "# records : %" PRIu64 " in %" PRIu64 " blocks, %" PRIu64 " damaged bytes\n",
+		r->stats.records, r->stats.blocks, r->stats.damaged_bytes);
+	fprintf(f, "# ========\n#\n");
+}

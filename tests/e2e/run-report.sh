@@ -1,0 +1,371 @@
+#!/usr/bin/env bash
+# run-report.sh — vpmu report and vpmu script on sample files written by
+# tests/tools/mkdata.c (built here) that describe tests/progs/rp_hot: its
+# real PIE image mapped at a chosen address and samples at addresses found
+# with objdump and addr2line, so every expected figure is known: hot()
+# ranked first, its HOT and MIX (inlined) lines, the callers in the call
+# graph, the data symbols of the load samples.
+#
+# Environment: BUILD (with libvpmu.a), PROGS (built tests/progs), VPMU.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+SRC=$PWD
+. tests/e2e/lib.sh
+unset DEBUGINFOD_URLS
+
+BUILD=${BUILD:-build}
+MKDATA=$E2E_SCRATCH/mkdata
+PROG=$PROGS/rp_hot
+START=0x555555554000
+gcc -O2 -g -std=gnu11 -Wall -Wextra -I"$SRC" -o "$MKDATA" "$SRC/tests/tools/mkdata.c" \
+	"$BUILD/libvpmu.a" -lZydis -lZycore -ldw -lelf -lz -lpthread -lm \
+	>"$E2E_SCRATCH/mkdata.log" 2>&1
+
+# rt VADDR: the runtime address (hex) of a file vaddr at START.
+rt() { printf '0x%x' $((START + 0x$1)); }
+# fn_insns NAME: "vaddr<TAB>text" of NAME's instructions.
+fn_insns() {
+	objdump -d --no-show-raw-insn "$PROG" |
+		awk -v f="<$1>:" '$2 == f { on = 1; next } on && /^$/ { exit }
+			on { sub(/^ +/, ""); sub(/:\t/, "\t"); print }'
+}
+# after_call FN CALLEE: the vaddr after FN's call to CALLEE (a return address).
+after_call() {
+	fn_insns "$1" | awk -F'\t' -v c="<$2>" 'got { print $1; exit } index($2, c) && $2 ~ /^call/ { got = 1 }'
+}
+# line_addr FN LINE: the first instruction of FN that addr2line puts on LINE.
+line_addr() {
+	local a
+	for a in $(fn_insns "$1" | cut -f1); do
+		if addr2line -e "$PROG" "0x$a" | grep -Eq ":$2( |$)"; then
+			echo "$a"
+			return
+		fi
+	done
+}
+sym_vaddr() { nm "$PROG" | awk -v s="$1" '$3 == s { print $1 }'; }
+
+HOT_LINE=$(grep -n '/\* HOT \*/' tests/progs/rp_hot.c | cut -d: -f1)
+MIX_LINE=$(grep -n '/\* MIX \*/' tests/progs/rp_hot.c | cut -d: -f1)
+HOT_IP=$(line_addr hot "$HOT_LINE")
+MIX_IP=$(line_addr hot "$MIX_LINE")
+LOAD_IP=$(fn_insns hot | awk -F'\t' '$2 ~ /^xor .*\(/ { print $1; exit }')
+RET_A=$(after_call outer_a hot)
+RET_B=$(after_call outer_b hot)
+RET_MA=$(after_call main outer_a)
+RET_MB=$(after_call main outer_b)
+RET_MC=$(after_call main cold)
+COLD=$(sym_vaddr cold)
+TABLE=$(sym_vaddr rp_table)
+OTHER=$(sym_vaddr rp_other)
+LEN=$(readelf -lW "$PROG" | awk '$1 == "LOAD" { e = strtonum($3) + strtonum($6); if (e > m) m = e }
+	END { printf "0x%x", m }')
+
+# The standard file: 105 cycles samples (hot 90, cold 10, unknown 5) and
+# 40 precise load samples with data addresses.
+spec() {
+	cat <<SPEC
+cmdline vpmu record -e cycles,mem-loads:p -g -- $PROG
+machine p4 mhz=3600 smt=0
+attr 0 cycles 0 0x40 1000
+attr 1 mem-loads:p 1 0x5 100
+comm 100 100 rp_hot
+mmap 100 $START $LEN $PROG
+repeat 60
+sample 0 100 100 0 $(rt "$HOT_IP") 5000 1000 chain=$(rt "$HOT_IP"),$(rt "$RET_A"),$(rt "$RET_MA")
+repeat 30
+sample 0 100 100 1 $(rt "$MIX_IP") 9000 1000 chain=$(rt "$MIX_IP"),$(rt "$RET_B"),$(rt "$RET_MB")
+repeat 10
+sample 0 100 100 0 $(rt "$COLD") 12000 1000 chain=$(rt "$COLD"),$(rt "$RET_MC")
+repeat 5
+sample 0 100 100 0 0x7000 15000 1000 chain=0x7000
+repeat 20
+sample 1 100 100 0 $(rt "$LOAD_IP") 20000 100 addr=$(rt "$TABLE")+16 regs=$(seq -s, 1 18)
+repeat 10
+sample 1 100 100 0 $(rt "$LOAD_IP") 30000 100 addr=$(rt "$TABLE")+2048
+repeat 10
+sample 1 100 100 0 $(rt "$LOAD_IP") 40000 100 addr=$(rt "$OTHER")+4
+totals 0 105000 50000 50000
+totals 1 4000 50000 25000
+lost 0 3
+SPEC
+}
+
+# mk FILE: the standard file; addr=X+N sums are done here.
+mk() {
+	spec | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^addr=0x[0-9a-f]+\+[0-9]+$/) {
+		split(substr($i, 6), p, "+"); $i = sprintf("addr=0x%x", strtonum(p[1]) + p[2]) } print }' |
+		"$MKDATA" "$1"
+}
+
+setup() {
+	[ -x "$MKDATA" ] || fail "mkdata did not build: $(head -c 600 "$E2E_SCRATCH/mkdata.log")" || return 1
+	[ -n "$HOT_IP" ] && [ -n "$MIX_IP" ] && [ -n "$RET_A" ] && [ -n "$RET_MB" ] ||
+		fail "addresses not found in $PROG (hot $HOT_IP mix $MIX_IP)" || return 1
+	mk vpmu.data || fail "mkdata failed"
+}
+
+# first_entry: the first entry line of a report in out.
+first_entry() { grep -v '^#' out | grep -v '^$' | head -n1; }
+
+test_default() {
+	setup || return
+	run_vpmu report
+	expect_rc 0
+	grep -q "^# Samples: 105 of event 'cycles'\$" out || fail "no cycles section: $(head -20 out)"
+	grep -q "^# Event count (approx.): 105000\$" out || fail "event count"
+	grep -q "^# Samples: 40 of event 'mem-loads:p'\$" out || fail "no mem-loads section"
+	grep -q '^# Overhead  Command  Shared Object  Symbol' out || fail "column header: $(grep Overhead out)"
+	first_entry | grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' ||
+		fail "first entry: $(first_entry)"
+	grep -Eq '^ +9\.52%  rp_hot +rp_hot +\[\.\] cold$' out || fail "cold: $(cat out)"
+	grep -Eq '^ +4\.76%  rp_hot +\[unknown\] +\[\.\] 0x0*7000$' out ||
+		fail "unknown address entry: $(cat out)"
+	grep -q '^# Total Lost Samples: 3$' out || fail "lost samples"
+	[ ! -s err ] || fail "stderr: $(cat err)"
+}
+
+test_srcline() {
+	setup || return
+	run_vpmu report -e cycles --sort srcline,sym
+	expect_rc 0
+	first_entry | grep -Eq "^ +57\.14%  rp_hot\.c:$HOT_LINE +\[\.\] hot\$" ||
+		fail "HOT line: $(first_entry)"
+	grep -Eq "^ +28\.57%  rp_hot\.c:$MIX_LINE +\[\.\] hot\$" out || fail "MIX line: $(cat out)"
+	run_vpmu report -e cycles --sort srcfile
+	grep -Eq '^ +95\.24%  rp_hot\.c$' out || fail "srcfile: $(cat out)"
+}
+
+test_symoff() {
+	setup || return
+	run_vpmu report -e cycles --sort symoff
+	local off=$(printf '%x' $((0x$HOT_IP - 0x$(sym_vaddr hot))))
+	first_entry | grep -Eq "^ +57\.14%  \[\.\] hot\+0x$off\$" || fail "symoff: $(first_entry)"
+}
+
+test_data() {
+	setup || return
+	run_vpmu report -e mem-loads:p --sort dsym
+	expect_rc 0
+	first_entry | grep -Eq '^ +75\.00%  \[\.\] rp_table$' || fail "dsym: $(cat out)"
+	grep -Eq '^ +25\.00%  \[\.\] rp_other$' out || fail "rp_other: $(cat out)"
+	run_vpmu report -e mem-loads:p --sort daddr -n
+	first_entry | grep -Eq '^ +50\.00% +20  \[\.\] rp_table\+0x10$' || fail "daddr: $(cat out)"
+	grep -Eq '^ +25\.00% +10  \[\.\] rp_table\+0x800$' out || fail "daddr 2: $(cat out)"
+	run_vpmu report -e mem-loads:p --sort ddso,sym
+	first_entry | grep -Eq '^ +100\.00%  rp_hot +\[\.\] hot$' || fail "ddso: $(cat out)"
+}
+
+test_columns() {
+	setup || return
+	run_vpmu report -e cycles -n -t ';' --sort sym,dso
+	expect_rc 0
+	grep -q '^# Overhead;Samples;Symbol;Shared Object$' out || fail "header: $(grep Overhead out)"
+	grep -qx '85.71%;90;\[\.\] hot;rp_hot' out || fail "-t line: $(cat out)"
+	run_vpmu report -e cycles --percent-limit 5
+	grep -q 'cold' out || fail "cold dropped at 5%"
+	grep -q '0x0*7000' out && fail "4.76% entry kept under --percent-limit 5"
+	run_vpmu report -e cycles --sort thread,cpu,event
+	grep -Eq '^ +71\.43%  100/100 +000 +cycles$' out ||
+		fail "thread/cpu/event: $(cat out)"
+}
+
+test_filters() {
+	setup || return
+	run_vpmu report -e cycles --symbols cold
+	grep -c '%' out | grep -qx 1 || fail "--symbols: $(cat out)"
+	run_vpmu report -e cycles --dso '[unknown]'
+	first_entry | grep -q '0x0*7000' || fail "--dso [unknown]: $(cat out)"
+	run_vpmu report -e cycles --comm nosuch
+	grep -q '%' out && fail "--comm nosuch kept samples"
+	run_vpmu report -e nosuch
+	expect_rc 1
+	[ "$(wc -l <err)" -eq 1 ] || fail "unknown event: $(cat err)"
+}
+
+test_event_key() {
+	setup || return
+	run_vpmu report --sort event,sym
+	expect_rc 0
+	grep -q '^# Samples: 145 of 2 events$' out || fail "combined: $(head out)"
+	grep -Eq '^ +100\.00%  mem-loads:p +\[\.\] hot$' out || fail "mem-loads row: $(cat out)"
+}
+
+test_header() {
+	setup || return
+	run_vpmu report --header-only
+	expect_rc 0
+	grep -q '^# machine : p4$' out || fail "machine: $(cat out)"
+	grep -q '^#   mhz = 3600$' out || fail "mhz"
+	grep -q "^# cmdline : vpmu record -e cycles,mem-loads:p -g -- $PROG\$" out || fail "cmdline"
+	grep -q '^#   total : 105,000 events' out || fail "totals"
+	grep -q 'samples : 105, lost : 3' out || fail "lost"
+	grep -q '%' out && fail "--header-only printed entries"
+	run_vpmu report --header
+	grep -q '^# machine' out && grep -q 'hot$' out || fail "--header without entries"
+}
+
+test_callgraph() {
+	setup || return
+	run_vpmu report -e cycles -g --sort sym
+	expect_rc 0
+	grep -A12 '\[\.\] hot$' out >g
+	grep -Eq '^ +---hot$' g || fail "graph root: $(cat g)"
+	grep -Eq '\|--57\.14%--outer_a$' g || fail "outer_a branch: $(cat g)"
+	grep -Eq ' --28\.57%--outer_b$' g || fail "outer_b branch: $(cat g)"
+	grep -Eq '^ +\| +main$' g || fail "main under outer_a: $(cat g)"
+	run_vpmu report -e cycles -G --sort sym
+	grep -A8 '\[\.\] hot$' out | grep -Eq '^ +---main$' || fail "caller order: $(cat out)"
+	run_vpmu report -e cycles --call-graph callee,30 --sort sym
+	grep -q 'outer_b' out && fail "30% limit kept outer_b"
+	grep -q 'outer_a' out || fail "30% limit dropped outer_a"
+}
+
+test_folded() {
+	setup || return
+	run_vpmu report -e cycles --format=folded
+	expect_rc 0
+	grep -qx 'rp_hot;main;outer_a;hot 60' out || fail "folded: $(cat out)"
+	grep -qx 'rp_hot;main;outer_b;hot 30' out || fail "folded b"
+	[ "$(awk '{ s += $NF } END { print s }' out)" = 105 ] || fail "counts do not sum to 105"
+	run_vpmu report --format=folded
+	[ "$(awk '{ s += $NF } END { print s }' out)" = 145 ] || fail "all events do not sum to 145"
+}
+
+test_callgrind() {
+	setup || return
+	run_vpmu report -e cycles --format=callgrind
+	expect_rc 0
+	cp out cg.out
+	callgrind_annotate cg.out >ann 2>ann.err || fail "callgrind_annotate: $(head -c 600 ann.err)"
+	# the first function line after the header is the top function
+	grep -qx 'Events recorded:  cycles' ann || fail "events: $(head -20 ann)"
+	awk '/file:function/ { on = 1; next } on && /%\)/ { print; exit }' ann |
+		grep -Eq '^90,000 \(85\.71%\) +.*:hot ' ||
+		fail "top function: $(head -40 ann)"
+	grep -Eq '^ *105,000 .*PROGRAM TOTALS' ann || fail "totals: $(head -30 ann)"
+	callgrind_annotate --inclusive=yes cg.out >inc 2>&1
+	grep -E 'main' inc | grep -q '90,000\|100,000' || fail "inclusive main: $(cat inc | head -40)"
+}
+
+test_json() {
+	setup || return
+	run_vpmu report --format=json --sort sym,srcline
+	expect_rc 0
+	python3 - out <<'PY' || fail "json: $(head -c 800 out)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tables"][0]
+assert t["event"] == "cycles", t["event"]
+e = t["entries"][0]
+assert e["sym"] == "hot" and e["samples"] == 60, e
+assert abs(sum(x["samples"] for x in t["entries"]) - 105) == 0
+assert d["machine"] == "p4" and d["parameters"]["mhz"] == "3600"
+assert d["events"][0]["lost"] == 3
+PY
+}
+
+test_damaged() {
+	setup || return
+	# many blocks, then cut the file in the middle of one
+	{ spec | sed '/^repeat/,$d'; for i in $(seq 1 40); do
+		echo "repeat 2000"
+		echo "sample 0 100 100 0 $(rt "$HOT_IP") 5000 1000"
+		echo flush
+	done; } | "$MKDATA" big.data || fail "mkdata"
+	local size=$(stat -c %s big.data)
+	head -c $((size * 2 / 3)) big.data >cut.data
+	run_vpmu report -i cut.data
+	expect_rc 0
+	[ "$(wc -l <err)" -eq 1 ] || fail "warning lines: $(cat err)"
+	grep -q 'warning: cut.data is damaged: [0-9]* bytes skipped' err || fail "warning: $(cat err)"
+	first_entry | grep -q '100.00%.*hot' || fail "partial output: $(head -20 out)"
+	local n=$(sed -n "s/^# Samples: \([0-9]*\) of event 'cycles'/\1/p" out)
+	[ "$n" -gt 0 ] && [ "$n" -lt 80000 ] || fail "samples read: $n"
+}
+
+test_errors() {
+	setup || return
+	run_vpmu report --sort sym,dsoo
+	expect_rc 1
+	[ "$(cat err)" = "vpmu report: unknown sort key 'dsoo'; did you mean 'dso'?" ] ||
+		fail "sort key error: $(cat err)"
+	run_vpmu report -i nosuch.data
+	expect_rc 1
+	[ "$(wc -l <err)" -eq 1 ] && grep -q nosuch.data err || fail "missing file: $(cat err)"
+	head -c 100 /dev/urandom >junk.data
+	run_vpmu report -i junk.data
+	expect_rc 1
+	[ "$(wc -l <err)" -eq 1 ] || fail "junk file: $(cat err)"
+	run_vpmu script -F ip,nosuch
+	expect_rc 1
+	[ "$(wc -l <err)" -eq 1 ] || fail "script field: $(cat err)"
+}
+
+test_nosyms() {
+	setup || return
+	cp "$PROG" bare && strip -s bare
+	spec | sed "s|$PROG\$|$PWD/bare|; /^sample 1/d; /^repeat/d" | "$MKDATA" bare.data ||
+		fail "mkdata"
+	run_vpmu report -i bare.data --sort dso,sym,srcline
+	expect_rc 0
+	grep -Eq "^ +25\.00%  bare +\[\.\] 0x0*$(printf '%x' $((START + 0x$HOT_IP)))  \?\?:0\$" out ||
+		fail "stripped: $(cat out)"
+	# an image that is not there: its name, addresses for symbols
+	spec | sed "s|$PROG\$|/nonexistent/prog|; /^repeat/d" | "$MKDATA" gone.data
+	run_vpmu report -i gone.data --sort dso,sym
+	expect_rc 0
+	grep -q 'prog .*\[\.\] 0x' out || fail "missing image: $(cat out)"
+}
+
+test_script() {
+	setup || return
+	run_vpmu script
+	expect_rc 0
+	[ "$(grep -c 'cycles:' out)" = 105 ] || fail "cycles lines: $(grep -c 'cycles:' out)"
+	# the header line of a sample with a chain, then its frames
+	grep -A3 -m1 'cycles:' out >first
+	grep -Eq '^ +rp_hot +100/100 +\[000\] 0\.000001389: +1000 cycles:$' first ||
+		fail "script header line: $(cat first)"
+	grep -Eq "^\s+$(printf '%x' $((START + 0x$HOT_IP))) hot\+0x[0-9a-f]+ \($PROG\)\$" first ||
+		fail "frame line: $(cat first)"
+	grep -Eq "^\s+[0-9a-f]+ outer_a\+0x[0-9a-f]+ \($PROG\)\$" first || fail "caller line: $(cat first)"
+	run_vpmu script -e mem-loads:p -F comm,pid,tid,ip,sym,addr,regs,srcline
+	expect_rc 0
+	head -n2 out >l
+	grep -Eq "^ +rp_hot +100/100 +[0-9a-f]+ +[0-9a-f]+ hot flags:0x1 ip:0x2 ax:0x3" l ||
+		fail "regs/addr line: $(cat l)"
+	grep -Eq "^  .*rp_hot\.c:[0-9]+\$" l || fail "srcline: $(cat l)"
+	run_vpmu script -F event,sym --symbols cold
+	[ "$(sort -u out)" = " cycles: cold" ] || fail "filtered fields: $(sort -u out | head)"
+}
+
+# stackcollapse-perf.pl reads `perf script` stacks; when FlameGraph is
+# installed, its folded output must match report's.
+test_stackcollapse() {
+	setup || return
+	run_vpmu script -e cycles
+	stackcollapse-perf.pl out | sort >sc
+	run_vpmu report -e cycles --format=folded
+	sed 's/;0x[0-9a-f]*/;[unknown]/' out | sort >rf
+	diff -u rf sc >d || fail "stackcollapse differs: $(cat d)"
+}
+
+t default test_default
+t srcline test_srcline
+t symoff test_symoff
+t data test_data
+t columns test_columns
+t filters test_filters
+t event_key test_event_key
+t header test_header
+t callgraph test_callgraph
+t folded test_folded
+t callgrind test_callgrind
+t json test_json
+t damaged test_damaged
+t errors test_errors
+t nosyms test_nosyms
+t script test_script
+command -v stackcollapse-perf.pl >/dev/null && t stackcollapse test_stackcollapse
+summary
