@@ -117,6 +117,31 @@ static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 	rc->samples[m->evsel]++;
 }
 
+static void put_image(struct rec *rc, int pid, const char *path, uint64_t start, uint64_t end,
+		      uint64_t bias)
+{
+	struct sfile_mmap m = { 0 };
+	const uint8_t *id = NULL;
+
+	if (rc->failed)
+		return;
+	m.pid = (uint32_t)pid;
+	m.prot = PROT_READ | PROT_EXEC;
+	m.start = start;
+	m.len = end - start;
+	m.pgoff = 0; /* start is the image's first page: file offset 0 */
+	m.path = path;
+	if (rc->sym && sym_add_image(rc->sym, path, start, end, bias) == 0) {
+		size_t n = sym_build_id(rc->sym, start, &id);
+
+		if (n <= SFILE_BUILD_ID_MAX)
+			m.build_id_len = (uint32_t)n;
+	}
+	m.build_id = id;
+	if (sfile_add_mmap(rc->w, &m) < 0)
+		writer_failed(rc);
+}
+
 static void on_msg(void *arg, const void *msg, size_t len)
 {
 	struct rec *rc = arg;
@@ -142,6 +167,16 @@ static void on_msg(void *arg, const void *msg, size_t len)
 			writer_failed(rc);
 		break;
 	}
+	case RECW_MMAP: {
+		const struct recw_mmap *m = msg;
+
+		if (len != sizeof(*m) || memchr(m->path, 0, sizeof(m->path)) == NULL ||
+		    m->end <= m->start)
+			rc->bad++;
+		else
+			put_image(rc, (int)m->pid, m->path, m->start, m->end, m->bias);
+		break;
+	}
 	case RECW_LOST: {
 		const struct recw_lost *m = msg;
 
@@ -159,32 +194,6 @@ static void on_msg(void *arg, const void *msg, size_t len)
 			writer_failed(rc);
 		rc->flushed = now();
 	}
-}
-
-static void on_image(void *arg, int pid, const char *path, uint64_t start, uint64_t end,
-		     uint64_t bias)
-{
-	struct rec *rc = arg;
-	struct sfile_mmap m = { 0 };
-	const uint8_t *id = NULL;
-
-	if (rc->failed)
-		return;
-	m.pid = (uint32_t)pid;
-	m.prot = PROT_READ | PROT_EXEC;
-	m.start = start;
-	m.len = end - start;
-	m.pgoff = 0; /* start is the image's first page: file offset 0 */
-	m.path = path;
-	if (rc->sym && sym_add_image(rc->sym, path, start, end, bias) == 0) {
-		size_t n = sym_build_id(rc->sym, start, &id);
-
-		if (n <= SFILE_BUILD_ID_MAX)
-			m.build_id_len = (uint32_t)n;
-	}
-	m.build_id = id;
-	if (sfile_add_mmap(rc->w, &m) < 0)
-		writer_failed(rc);
 }
 
 #define RECORD_MAX_PARAMS 256
@@ -488,7 +497,6 @@ int cmd_record(int argc, char **argv)
 	o.argv = &argv[optind];
 	o.pmu = &set;
 	o.on_msg = on_msg;
-	o.on_image = on_image;
 	o.rec_arg = &rc;
 	rc.set = &set;
 	rc.sym = sym_new();

@@ -14,6 +14,7 @@ struct pmu_sampler {
 	struct lx_pmu_env *env;
 	struct arch_pmu *pmu;
 	int comm_sent;
+	int images_sent;	       /* of env->images */
 	uint64_t last[ARCH_MAX_EVSEL]; /* cycle of the event's previous sample */
 	uint64_t lost[ARCH_MAX_EVSEL];
 	uint64_t rng;	   /* period jitter: xorshift64 state */
@@ -30,7 +31,8 @@ struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *
 		return NULL;
 	ps->set = s;
 	ps->env = env;
-	ps->rng = (s->seed ^ (uint64_t)env->pid * 0x9e3779b97f4a7c15ull) | 1;
+	/* from the seed alone: a rerun gives the same samples (pids differ) */
+	ps->rng = (s->seed ^ 0x9e3779b97f4a7c15ull) | 1;
 	for (unsigned i = 0; i < s->n; i++)
 		env->keep_pre |= s->ev[i].precise && s->ev[i].period;
 	if (s->callgraph != PMU_CG_NONE) {
@@ -76,6 +78,30 @@ static void send_comm(struct pmu_sampler *ps, int tid)
 	strncpy(c.name, base ? base + 1 : exe, sizeof(c.name) - 1);
 	if (!send_msg(ps, &c, sizeof(c)))
 		ps->comm_sent = 1;
+}
+
+/* Images mapped since the last sample, before it. */
+static void send_images(struct pmu_sampler *ps)
+{
+	int n = 0;
+	const struct lx_image *im = ps->env->images(ps->env->arg, &n);
+	struct recw_mmap m;
+
+	for (; ps->images_sent < n; ps->images_sent++) {
+		const struct lx_image *i = &im[ps->images_sent];
+
+		memset(&m, 0, sizeof(m));
+		m.h.type = RECW_MMAP;
+		m.h.len = sizeof(m);
+		m.pid = (uint32_t)ps->env->pid;
+		m.start = i->start;
+		m.end = i->end;
+		m.bias = i->bias;
+		memcpy(m.path, i->path,
+		       sizeof(m.path) < sizeof(i->path) ? sizeof(m.path) - 1 : sizeof(i->path) - 1);
+		if (send_msg(ps, &m, sizeof(m)) < 0)
+			break;
+	}
 }
 
 /* Read the instruction at ip: up to 15 bytes, fewer where its page ends
@@ -171,6 +197,7 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 	cpu = ps->env->thread(ps->env->arg, &tid);
 	if (!ps->comm_sent)
 		send_comm(ps, tid);
+	send_images(ps);
 	memset(m, 0, sizeof(*m));
 	m->h.type = RECW_SAMPLE;
 	m->evsel = s->evsel;

@@ -13,7 +13,7 @@
 #define RECW_MAX 4096	   /* PIPE_BUF on Linux */
 #define RECW_MAX_CHAIN 127 /* frames per call chain (perf's default max stack) */
 
-enum recw_type { RECW_SAMPLE = 1, RECW_COMM = 2, RECW_LOST = 3 };
+enum recw_type { RECW_SAMPLE = 1, RECW_COMM = 2, RECW_LOST = 3, RECW_MMAP = 4 };
 
 struct recw_hdr {
 	uint16_t type, len; /* len: bytes of the whole message */
@@ -39,6 +39,15 @@ struct recw_comm {
 	struct recw_hdr h;
 	uint32_t pid, tid;
 	char name[256]; /* NUL-terminated */
+};
+
+/* An ELF image of the process, sent before the first sample that may
+ * fall in it (readers resolve samples in file order, as perf's do). */
+struct recw_mmap {
+	struct recw_hdr h;
+	uint32_t pid, pad;
+	uint64_t start, end, bias;
+	char path[256]; /* NUL-terminated */
 };
 
 struct recw_lost {

@@ -311,20 +311,6 @@ static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_
 	}
 }
 
-/* Every image of every guest process, for the sample file. */
-static void list_images(const struct session_opts *o, const struct lx_shared *sh)
-{
-	uint32_t n = sh->next < LX_MAX_SLOTS ? sh->next : LX_MAX_SLOTS;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct lx_slot *sl = &sh->slot[i];
-
-		for (int k = 0; k < sl->nimages && k < LX_MAX_IMAGES; k++)
-			o->on_image(o->rec_arg, sl->pid, sl->image[k].path, sl->image[k].start,
-				    sl->image[k].end, sl->image[k].bias);
-	}
-}
-
 static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd,
 				 const struct sigaction *old, const sigset_t *mask)
 {
@@ -459,8 +445,6 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	if (rfd >= 0)
 		session_chan_drain(rfd, 0, o->on_msg, o->rec_arg);
 	gather(sh, pid, o->verbose, r, err);
-	if (o->on_image)
-		list_images(o, sh);
 out:
 	if (rfd >= 0)
 		close(rfd);

@@ -28,11 +28,8 @@ struct session_opts {
 	const struct pmu_set *pmu; /* counter hardware to program (timed runs), or NULL */
 	/* Recording: with on_msg, guest processes get a sample channel and
 	 * every message they send (core/recwire.h) reaches on_msg while the
-	 * guest runs; at the end on_image receives every ELF image each
-	 * guest process mapped. */
+	 * guest runs. */
 	void (*on_msg)(void *arg, const void *msg, size_t len);
-	void (*on_image)(void *arg, int pid, const char *path, uint64_t start, uint64_t end,
-			 uint64_t bias);
 	void *rec_arg;
 };
 
