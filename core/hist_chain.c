@@ -4,6 +4,22 @@
 #include <string.h>
 
 #include "core/hist_chain.h"
+#include "core/report_priv.h"
+
+/* Lookup tables while trees are built: each loc's canonical frame (the
+ * first loc seen of its function), and each node's children by frame. */
+struct build {
+	struct report_map canon;  /* (loc, 0) -> canonical loc */
+	struct report_map byhash; /* (hash of function, 0) -> canonical loc */
+	struct report_map kids;	  /* (node, canonical loc) -> child */
+};
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	while (s && *s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h;
+}
 
 /* A frame is its function (by name and image), or its address. */
 static int same_frame(const struct report_loc *a, const struct report_loc *b)
@@ -16,13 +32,34 @@ static int same_frame(const struct report_loc *a, const struct report_loc *b)
 	       (a->path == b->path || (a->path && b->path && !strcmp(a->path, b->path)));
 }
 
-static struct hist_chain *child_of(struct hist_chain *n, const struct report_loc *l)
+/* The loc standing for l's frame: one per function (or address). */
+static const struct report_loc *canonical(struct build *b, const struct report_loc *l)
+{
+	const struct report_loc *c = report_map_get(&b->canon, (uintptr_t)l, 0);
+	uint64_t h;
+
+	if (c)
+		return c;
+	h = l->sym ? hash_str(hash_str(0xcbf29ce484222325ull, l->sym), l->path) : l->addr * 2 + 1;
+	c = report_map_get(&b->byhash, h, 0);
+	if (!c || !same_frame(c, l)) {
+		/* new, or (unlikely) a hash shared with another function */
+		if (!c && report_map_put(&b->byhash, h, 0, (void *)l))
+			return NULL;
+		c = l;
+	}
+	return report_map_put(&b->canon, (uintptr_t)l, 0, (void *)c) ? NULL : c;
+}
+
+static struct hist_chain *child_of(struct build *b, struct hist_chain *n,
+				   const struct report_loc *l)
 {
 	struct hist_chain *c;
 
-	for (size_t i = 0; i < n->nchild; i++)
-		if (same_frame(n->child[i]->loc, l))
-			return n->child[i];
+	if (!(l = canonical(b, l)))
+		return NULL;
+	if ((c = report_map_get(&b->kids, (uintptr_t)n, (uintptr_t)l)))
+		return c;
 	if (n->nchild == n->cap) {
 		size_t cap = n->cap ? 2 * n->cap : 2;
 		struct hist_chain **a = realloc(n->child, cap * sizeof(*a));
@@ -37,7 +74,7 @@ static struct hist_chain *child_of(struct hist_chain *n, const struct report_loc
 		return NULL;
 	c->loc = l;
 	n->child[n->nchild++] = c;
-	return c;
+	return report_map_put(&b->kids, (uintptr_t)n, (uintptr_t)l, c) ? NULL : c;
 }
 
 static void free_tree(struct hist_chain *n)
@@ -53,6 +90,8 @@ static void free_tree(struct hist_chain *n)
 int hist_build_chains(struct hist *h, int caller)
 {
 	const struct report *r = h->r;
+	struct build b = { 0 };
+	int rc = -1;
 
 	for (size_t k = 0; k < h->nsamples; k++) {
 		const struct report_sample *s = hist_sample(h, k);
@@ -62,20 +101,25 @@ int hist_build_chains(struct hist *h, int caller)
 		size_t len = s->nchain ? s->nchain : 1;
 
 		if (!e->chain && !(e->chain = calloc(1, sizeof(*e->chain))))
-			return -1;
+			goto out;
 		n = e->chain;
 		n->period += s->period;
 		n->nsamples++;
 		for (size_t i = 0; i < len; i++) {
 			const struct report_loc *l = chain[caller ? len - 1 - i : i];
 
-			if (!(n = child_of(n, l)))
-				return -1;
+			if (!(n = child_of(&b, n, l)))
+				goto out;
 			n->period += s->period;
 			n->nsamples++;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	report_map_free(&b.canon);
+	report_map_free(&b.byhash);
+	report_map_free(&b.kids);
+	return rc;
 }
 
 const char *hist_frame_name(const struct report_loc *l, char *buf, size_t n)

@@ -1,5 +1,6 @@
-/* report_priv.h — between the files of core/report*.c only: the address
- * spaces, the resolution cache and the string arena behind struct report. */
+/* report_priv.h — between the files of core/report*.c (and the hash map
+ * for core/hist_chain.c) only: the address spaces, the resolution cache
+ * and the string arena behind struct report. */
 #ifndef VPMU_REPORT_PRIV_H
 #define VPMU_REPORT_PRIV_H
 

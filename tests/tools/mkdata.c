@@ -10,7 +10,9 @@
  *   mmap PID START LEN PATH
  *   sample ID PID TID CPU IP TIME PERIOD [addr=A] [chain=A,B,...] [regs=A,B,...]
  *   repeat N ...        the sample line that follows, N times (time += 1000)
- *   spread N ID PID LO HI PERIOD   N samples at pseudo-random ips in [LO, HI)
+ *   spread N ID PID LO HI PERIOD [DEPTH]
+ *                       N samples at pseudo-random ips in [LO, HI), with call
+ *                       chains of DEPTH such ips when DEPTH is given
  *   totals ID VALUE ENABLED RUNNING
  *   lost ID COUNT
  *   flush               end the current block
@@ -131,16 +133,22 @@ static int line(struct sfile_writer *w, char **t, int n, uint64_t *repeat)
 		*repeat = num(t[1]);
 		return 0;
 	}
-	if (!strcmp(c, "spread") && n == 7) {
-		uint64_t lo = num(t[4]), hi = num(t[5]), x = 88172645463325252ull;
+	if (!strcmp(c, "spread") && (n == 7 || n == 8)) {
+		uint64_t lo = num(t[4]), hi = num(t[5]), x = 88172645463325252ull, chain[64];
+		uint32_t depth = n == 8 ? (uint32_t)num(t[7]) : 0;
 		struct sfile_sample s = { .id = (uint32_t)num(t[2]),
 					  .pid = (uint32_t)num(t[3]),
 					  .tid = (uint32_t)num(t[3]),
 					  .period = num(t[6]) };
 
 		for (uint64_t k = num(t[1]); k > 0; k--) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			s.ip = lo + x % (hi - lo);
+			for (uint32_t d = 0; d < (depth ? depth : 1) && d < 64; d++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				chain[d] = lo + x % (hi - lo);
+			}
+			s.ip = chain[0];
+			s.callchain = chain;
+			s.ncallchain = depth < 64 ? depth : 64;
 			s.time += 997;
 			if (sfile_add_sample(w, &s))
 				return -1;
