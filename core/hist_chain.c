@@ -143,6 +143,8 @@ static size_t shown(struct hist_chain *n, uint64_t total, double limit)
 {
 	size_t k = 0;
 
+	if (!n->nchild)
+		return 0;
 	qsort(n->child, n->nchild, sizeof(*n->child), by_period);
 	while (k < n->nchild &&
 	       (!total || 100.0 * (double)n->child[k]->period / (double)total >= limit))

@@ -5,10 +5,11 @@
  *
  * Resolution follows the file in order: each process has an address space
  * built from its MMAP records (sym_add_image at the bias sym_image_bias
- * computes), an exec (a COMM for a process that already has mappings)
- * starts a new one, and a process with no MMAP of its own (a forked child)
- * uses the mappings of every process.  Each address space resolves an
- * address once: a hash map from (space, address) to a report_loc.
+ * computes); a later image hides an earlier one where they overlap (an
+ * exec maps the new program over the old); a process with no MMAP of its
+ * own (a forked child) uses the mappings of every process.  Each address
+ * space resolves an address once: a hash map from (space version, address)
+ * to a report_loc, the version changing whenever an image is added.
  *
  * Typical use (annotate):
  *

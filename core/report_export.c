@@ -83,7 +83,8 @@ void report_write_folded(FILE *f, const struct report *r, int ev, report_keep_fn
 		}
 		st->count++;
 	}
-	qsort(all, n, sizeof(*all), by_text);
+	if (n)
+		qsort(all, n, sizeof(*all), by_text);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s %" PRIu64 "\n", all[i]->text, all[i]->count);
 	goto out;

@@ -20,8 +20,8 @@ struct report_opts {
 /* Percentage of e within its event. */
 double report_percent(const struct report *r, const struct hist_entry *e);
 
-/* The "# Samples: N of event 'E'" section header (evname NULL: several
- * events in one table) and the table of h. */
+/* The "# Samples: N of event 'E'" section header of event ev (-1: all
+ * events in one table, the event sort key) and the table of h. */
 void report_print_section(FILE *f, const struct report *r, const struct hist *h, int ev,
 			  const struct report_opts *o);
 void report_print_table(FILE *f, const struct report *r, const struct hist *h,

@@ -340,6 +340,26 @@ test_script() {
 	[ "$(sort -u out)" = " cycles: cold" ] || fail "filtered fields: $(sort -u out | head)"
 }
 
+# The options -h lists are exactly those the manual page documents.
+test_help_matches_man() {
+	local cmd
+	for cmd in report script; do
+		run_vpmu "$cmd" -h
+		expect_rc 0 || return 1
+		{
+			grep -o -- '--[a-z][a-z-]*' out
+			grep -Eo -- '^ +-[a-zA-Z]([, ]|$)' out | tr -d ' ,'
+		} | sort -u >from-help
+		{
+			grep '^\.It Fl' "$SRC/man/vpmu-$cmd.1" | grep -o 'Fl \\-[a-z][a-z-]*' |
+				sed 's/Fl \\-/--/'
+			sed -n 's/^\.It Fl \([a-zA-Z]\)\( ,.*\)*$/-\1/p' "$SRC/man/vpmu-$cmd.1"
+		} | sort -u >from-man
+		[ "$(wc -l <from-help)" -gt 5 ] && diff from-help from-man >/dev/null ||
+			fail "$cmd options differ (help vs man): $(diff from-help from-man | tr '\n' ' ')"
+	done
+}
+
 # stackcollapse-perf.pl reads `perf script` stacks; when FlameGraph is
 # installed, its folded output must match report's.
 test_stackcollapse() {
@@ -367,5 +387,6 @@ t damaged test_damaged
 t errors test_errors
 t nosyms test_nosyms
 t script test_script
+t help_matches_man test_help_matches_man
 command -v stackcollapse-perf.pl >/dev/null && t stackcollapse test_stackcollapse
 summary
