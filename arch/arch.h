@@ -51,16 +51,17 @@ struct arch_generic {
 
 /* One event as asked for, resolved. */
 struct arch_evsel {
-	char name[128];	      /* as the user wrote it (output shows this) */
-	int event;	      /* index into the backend's events */
-	uint32_t umask;	      /* unit mask */
-	uint64_t config;      /* the raw register image `-e r<hex>` takes */
-	uint8_t excl_user;    /* :k */
-	uint8_t excl_kernel;  /* :u */
-	uint8_t precise;      /* 0, 1 (:p), 2 (:pp) */
-	uint8_t raw;	      /* given as r<hex> */
-	int group;	      /* index of its group leader (itself when alone) */
-	uint64_t period;      /* sampling period; 0: count only */
+	char name[128];	     /* as the user wrote it (output shows this) */
+	int event;	     /* index into the backend's events */
+	uint32_t umask;	     /* unit mask */
+	uint64_t config;     /* the raw register image `-e r<hex>` takes */
+	uint8_t excl_user;   /* :k */
+	uint8_t excl_kernel; /* :u */
+	uint8_t precise;     /* 0, 1 (:p), 2 (:pp) */
+	uint8_t raw;	     /* given as r<hex> */
+	uint8_t thread;	     /* logical processors counted: bit 0 T0, bit 1 T1 (0: both) */
+	int group;	     /* index of its group leader (itself when alone) */
+	uint64_t period;     /* sampling period; 0: count only */
 };
 
 /* A sample, as the counter hardware produces it. */

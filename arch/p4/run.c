@@ -297,6 +297,18 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	}
 }
 
+uint32_t p4_escr_qual(const struct arch_evsel *e)
+{
+	unsigned th = e->thread & 3 ? e->thread & 3u : 3u;
+	uint32_t q = 0;
+
+	if (th & 1)
+		q |= (e->excl_kernel ? 0 : P4_ESCR_T0_OS) | (e->excl_user ? 0 : P4_ESCR_T0_USR);
+	if (th & 2)
+		q |= (e->excl_kernel ? 0 : P4_ESCR_T1_OS) | (e->excl_user ? 0 : P4_ESCR_T1_USR);
+	return q;
+}
+
 struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
 			    const struct arch_pmu_cb *cb)
 {
@@ -328,14 +340,11 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 		p->evsel_of[c] = (int)i;
 		/* the ESCR as the hardware takes it: its own event code
 		 * (raw images carry Linux's index instead), the mask, tag,
-		 * and both threads' OS/USR bits from the modifiers */
+		 * and the OS/USR bits of the threads asked for */
 		hw->escr[x] = (uint32_t)d->code << P4_ESCR_EVENT_SHIFT |
 			      (escr & (P4_ESCR_EMASK_MASK << P4_ESCR_EMASK_SHIFT |
 				       P4_ESCR_TAG_MASK << P4_ESCR_TAG_SHIFT | P4_ESCR_TAG_ENABLE));
-		if (!e[i].excl_kernel)
-			hw->escr[x] |= P4_ESCR_T0_OS | P4_ESCR_T1_OS;
-		if (!e[i].excl_user)
-			hw->escr[x] |= P4_ESCR_T0_USR | P4_ESCR_T1_USR;
+		hw->escr[x] |= p4_escr_qual(&e[i]);
 		hw->cccr[c] = P4_CCCR_ENABLE | (uint32_t)p4_escr[x].sel << P4_CCCR_ESEL_SHIFT |
 			      (cccr & (P4_CCCR_EDGE | P4_CCCR_THRESH_MASK << P4_CCCR_THRESH_SHIFT |
 				       P4_CCCR_COMPLEMENT | P4_CCCR_COMPARE));
