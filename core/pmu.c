@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pmu.h"
+#include "pmu_mux.h"
 
 #define PMU_MAGIC 0x766d7531u /* "vmu1" */
 
@@ -12,13 +13,14 @@
 struct packed_ev {
 	uint64_t config, period;
 	uint32_t umask;
-	int32_t event, ctr, group;
-	uint8_t excl_user, excl_kernel, precise, raw;
+	int32_t event, ctr, group, mux;
+	uint8_t excl_user, excl_kernel, precise, raw, thread;
 };
 
 struct packed {
 	uint32_t magic, n;
 	char arch[16];
+	uint64_t mux_cycles;
 	struct packed_ev ev[];
 };
 
@@ -32,12 +34,13 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 	memset(buf, 0, need);
 	p->magic = PMU_MAGIC;
 	p->n = s->n;
+	p->mux_cycles = s->mux_cycles;
 	memcpy(p->arch, s->b->name, strlen(s->b->name));
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct arch_evsel *e = &s->ev[i];
-		p->ev[i] = (struct packed_ev){ e->config,  e->period, e->umask,	    e->event,
-					       s->ctr[i],  e->group,  e->excl_user, e->excl_kernel,
-					       e->precise, e->raw };
+		p->ev[i] = (struct packed_ev){ e->config,      e->period,  e->umask,  e->event,
+					       s->ctr[i],      e->group,   s->mux[i], e->excl_user,
+					       e->excl_kernel, e->precise, e->raw,    e->thread };
 	}
 	return need;
 }
@@ -60,6 +63,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		return -1;
 	}
 	s->n = p->n;
+	s->mux_cycles = p->mux_cycles;
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct packed_ev *q = &p->ev[i];
 		struct arch_evsel *e = &s->ev[i];
@@ -72,8 +76,11 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		e->excl_kernel = q->excl_kernel;
 		e->precise = q->precise;
 		e->raw = q->raw;
+		e->thread = q->thread;
 		s->ctr[i] = q->ctr;
-		if (e->event < 0 || (unsigned)e->event >= s->b->nevents) {
+		s->mux[i] = q->mux;
+		if (e->event < 0 || (unsigned)e->event >= s->b->nevents || q->mux < 0 ||
+		    q->mux >= ARCH_MAX_EVSEL) {
 			snprintf(err, errsz, "damaged PMU configuration (event %d)", e->event);
 			return -1;
 		}
@@ -82,8 +89,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 }
 
 struct attached {
-	const struct arch_backend *b;
-	struct arch_pmu *pmu;
+	struct pmu_mux *mux; /* the backend's hardware, one per group that fits */
 	unsigned n;
 };
 
@@ -100,18 +106,17 @@ static void *attach(struct uarch *u, const void *cfg, size_t len, char *err, siz
 	}
 	if (pmu_unpack(s, cfg, len, err, errsz) < 0)
 		goto fail;
-	a->b = s->b;
 	a->n = s->n;
-	a->pmu = s->b->pmu_new(s->ev, s->n, s->ctr, &cb);
-	if (!a->pmu) {
+	a->mux = pmu_mux_new(s, &cb);
+	if (!a->mux) {
 		snprintf(err, errsz, "out of memory for the counter hardware");
 		goto fail;
 	}
 	memset(&sink, 0, sizeof(sink));
-	s->b->pmu_sink(a->pmu, &sink);
+	pmu_mux_sink(a->mux, &sink);
 	if (uarch_set_sink(u, &sink) < 0) {
 		snprintf(err, errsz, "out of memory for the counter hardware");
-		s->b->pmu_free(a->pmu);
+		pmu_mux_free(a->mux);
 		goto fail;
 	}
 	free(s);
@@ -122,14 +127,17 @@ fail:
 	return NULL;
 }
 
-static void read_counts(void *pmu, uint64_t *val)
+static void read_counts(void *pmu, uint64_t *val, uint64_t (*time)[2])
 {
 	struct attached *a = pmu;
-	uint64_t v[ARCH_MAX_EVSEL] = { 0 };
+	uint64_t v[ARCH_MAX_EVSEL] = { 0 }, t[ARCH_MAX_EVSEL][2] = { { 0 } };
 
-	a->b->pmu_read(a->pmu, v);
-	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++)
+	pmu_mux_read(a->mux, v, t);
+	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++) {
 		val[i] = v[i];
+		time[i][0] = t[i][0];
+		time[i][1] = t[i][1];
+	}
 }
 
 static void detach(void *pmu, struct uarch *u)
@@ -137,7 +145,7 @@ static void detach(void *pmu, struct uarch *u)
 	struct attached *a = pmu;
 
 	uarch_set_sink(u, NULL);
-	a->b->pmu_free(a->pmu);
+	pmu_mux_free(a->mux);
 	free(a);
 }
 

@@ -17,6 +17,8 @@ struct pmu_set {
 	unsigned n;
 	struct arch_evsel ev[ARCH_MAX_EVSEL];
 	int ctr[ARCH_MAX_EVSEL];
+	int mux[ARCH_MAX_EVSEL]; /* multiplexing group of each event (pmu_mux.h) */
+	uint64_t mux_cycles;	 /* emulated cycles between rotations of the groups */
 };
 
 /* Serialise s into buf (lx_shared.pmu_cfg); bytes used, or 0 if it does
