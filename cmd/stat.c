@@ -272,16 +272,20 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			return 1;
 		default:
 			if (optopt)
-				fprintf(stderr, "vpmu stat: unknown option '-%c'\n", optopt);
+				fprintf(stderr,
+					"vpmu stat: unknown option '-%c' (vpmu stat -h lists them)\n",
+					optopt);
 			else
-				fprintf(stderr, "vpmu stat: unknown option '%s'\n",
+				fprintf(stderr,
+					"vpmu stat: unknown option '%s' (vpmu stat -h lists them)\n",
 					argv[optind - 1]);
-			fputs(stat_usage, stderr);
 			return 1;
 		}
 	}
 	if (optind >= argc) {
-		fputs(stat_usage, stderr);
+		fprintf(stderr,
+			"usage: vpmu stat [OPTIONS] [--] PROGRAM [ARGS...]: no program given "
+			"(vpmu stat -h lists the options)\n");
 		return 1;
 	}
 	if (so->sep && so->json) {
