@@ -43,6 +43,7 @@ struct arch_pmu {
 	uint8_t nroute[UARCH_NEV];
 	struct route route[UARCH_NEV][MAXROUTE];
 	uint16_t tagged[2]; /* retired signals of the replay-tagged µops (UARCH_NEV: none) */
+	uint8_t sampling;   /* some event has a period: check for PEBS and PMIs */
 	uint64_t last;	    /* latest cycle seen */
 	/* IEBS: an interrupt pending for the counter, due at cycle */
 	uint64_t pmi_due[P4_NCTR];
@@ -272,7 +273,7 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	if (d->retire > p->last)
 		p->last = d->retire;
 	p4_engine_advance(&p->eng, d->frontier);
-	if (!d->tr)
+	if (!d->tr || !p->sampling)
 		return;
 	for (int c = 0; c < P4_NCTR; c++) {
 		if (p->pebs_armed[c] && tagged_here) {
@@ -337,6 +338,7 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 		p->ctr[i] = c;
 		p->period[i] = e[i].period;
 		p->precise[i] = e[i].precise;
+		p->sampling |= e[i].period != 0;
 		p->evsel_of[c] = (int)i;
 		/* the ESCR as the hardware takes it: its own event code
 		 * (raw images carry Linux's index instead), the mask, tag,
