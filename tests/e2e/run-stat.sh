@@ -107,7 +107,7 @@ repeat_variance() {
 	grep -q "(machine p4, 5 runs):\$" err || fail "no run count: $(head -3 err)"
 	[ "$(grep -c '( +-  0\.00% )$' err)" -eq 9 ] || fail "not nine rows of 0 spread: $(cat err)"
 	# a given seed varies run to run: the program loops by its AT_RANDOM
-	run_vpmu stat -r 4 --seed 1 -x, -e instructions -- "$PROGS/st_random"
+	run_vpmu stat -r 4 --seed 1 -x, -e instructions -- "$PROGS/e2e_random"
 	expect_rc 0 || return 1
 	v=$(awk -F, '$3 == "instructions" { sub("%", "", $4); print $4 }' err)
 	awk -v v="$v" 'BEGIN { exit !(v > 0.5) }' || fail "spread $v: $(cat err)"
