@@ -59,6 +59,7 @@ struct arch_evsel {
 	uint8_t excl_kernel; /* :u */
 	uint8_t precise;     /* 0, 1 (:p), 2 (:pp) */
 	uint8_t raw;	     /* given as r<hex> */
+	uint8_t thread;	     /* logical processors counted: bit 0 T0, bit 1 T1 (0: both) */
 	int group;	     /* index of its group leader (itself when alone) */
 	uint64_t period;     /* sampling period; 0: count only */
 };

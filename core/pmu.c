@@ -6,6 +6,7 @@
 
 #include "pmu.h"
 #include "pmu_sample.h"
+#include "pmu_mux.h"
 
 #define PMU_MAGIC 0x766d7531u /* "vmu1" */
 
@@ -13,9 +14,9 @@
 struct packed_ev {
 	uint64_t config, period;
 	uint32_t umask;
-	int32_t event, ctr, group;
+	int32_t event, ctr, group, mux;
 	uint32_t freq;
-	uint8_t excl_user, excl_kernel, precise, raw;
+	uint8_t excl_user, excl_kernel, precise, raw, thread;
 };
 
 struct packed {
@@ -24,6 +25,7 @@ struct packed {
 	uint8_t callgraph, jitter;
 	uint64_t seed;
 	char arch[16];
+	uint64_t mux_cycles;
 	struct packed_ev ev[];
 };
 
@@ -41,6 +43,7 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 	p->callgraph = s->callgraph;
 	p->jitter = s->jitter;
 	p->seed = s->seed;
+	p->mux_cycles = s->mux_cycles;
 	memcpy(p->arch, s->b->name, strlen(s->b->name));
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct arch_evsel *e = &s->ev[i];
@@ -50,11 +53,13 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 					       .event = e->event,
 					       .ctr = s->ctr[i],
 					       .group = e->group,
+					       .mux = s->mux[i],
 					       .freq = s->freq[i],
 					       .excl_user = e->excl_user,
 					       .excl_kernel = e->excl_kernel,
 					       .precise = e->precise,
-					       .raw = e->raw };
+					       .raw = e->raw,
+					       .thread = e->thread };
 	}
 	return need;
 }
@@ -81,6 +86,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 	s->callgraph = p->callgraph;
 	s->jitter = p->jitter;
 	s->seed = p->seed;
+	s->mux_cycles = p->mux_cycles;
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct packed_ev *q = &p->ev[i];
 		struct arch_evsel *e = &s->ev[i];
@@ -94,8 +100,11 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		e->precise = q->precise;
 		e->raw = q->raw;
 		s->freq[i] = q->freq;
+		e->thread = q->thread;
 		s->ctr[i] = q->ctr;
-		if (e->event < 0 || (unsigned)e->event >= s->b->nevents) {
+		s->mux[i] = q->mux;
+		if (e->event < 0 || (unsigned)e->event >= s->b->nevents || q->mux < 0 ||
+		    q->mux >= ARCH_MAX_EVSEL) {
 			snprintf(err, errsz, "damaged PMU configuration (event %d)", e->event);
 			return -1;
 		}
@@ -104,8 +113,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 }
 
 struct attached {
-	const struct arch_backend *b;
-	struct arch_pmu *pmu;
+	struct pmu_mux *mux; /* the backend's hardware, one per group that fits */
 	unsigned n;
 	struct pmu_set set;
 	struct pmu_sampler *sampler; /* NULL: counting only */
@@ -132,7 +140,6 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 	}
 	if (pmu_unpack(&a->set, cfg, len, err, errsz) < 0)
 		goto fail;
-	a->b = a->set.b;
 	a->n = a->set.n;
 	if (samples_wanted(&a->set, env)) {
 		a->sampler = pmu_sampler_new(&a->set, env);
@@ -140,15 +147,15 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 			goto oom;
 		cb = (struct arch_pmu_cb){ pmu_sampler_sample, a->sampler };
 	}
-	a->pmu = a->b->pmu_new(a->set.ev, a->set.n, a->set.ctr, &cb);
-	if (!a->pmu)
+	a->mux = pmu_mux_new(&a->set, &cb);
+	if (!a->mux)
 		goto oom;
 	if (a->sampler)
-		pmu_sampler_bind(a->sampler, a->pmu);
+		pmu_sampler_bind(a->sampler, a->mux);
 	memset(&sink, 0, sizeof(sink));
-	a->b->pmu_sink(a->pmu, &sink);
+	pmu_mux_sink(a->mux, &sink);
 	if (uarch_set_sink(u, &sink) < 0) {
-		a->b->pmu_free(a->pmu);
+		pmu_mux_free(a->mux);
 		goto oom;
 	}
 	return a;
@@ -160,16 +167,19 @@ fail:
 	return NULL;
 }
 
-static void read_counts(void *pmu, uint64_t *val)
+static void read_counts(void *pmu, uint64_t *val, uint64_t (*time)[2])
 {
 	struct attached *a = pmu;
-	uint64_t v[ARCH_MAX_EVSEL] = { 0 };
+	uint64_t v[ARCH_MAX_EVSEL] = { 0 }, t[ARCH_MAX_EVSEL][2] = { { 0 } };
 
-	a->b->pmu_read(a->pmu, v);
+	pmu_mux_read(a->mux, v, t);
 	if (a->sampler)
 		pmu_sampler_flush(a->sampler);
-	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++)
+	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++) {
 		val[i] = v[i];
+		time[i][0] = t[i][0];
+		time[i][1] = t[i][1];
+	}
 }
 
 static void detach(void *pmu, struct uarch *u)
@@ -177,7 +187,7 @@ static void detach(void *pmu, struct uarch *u)
 	struct attached *a = pmu;
 
 	uarch_set_sink(u, NULL);
-	a->b->pmu_free(a->pmu);
+	pmu_mux_free(a->mux);
 	pmu_sampler_free(a->sampler);
 	free(a);
 }

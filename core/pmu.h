@@ -25,6 +25,8 @@ struct pmu_set {
 	uint32_t mhz;		       /* the machine's clock, for freq */
 	uint8_t jitter;		       /* bits of the period randomised per sample (0: none) */
 	uint64_t seed;		       /* of that randomisation (with the pid) */
+	int mux[ARCH_MAX_EVSEL];       /* multiplexing group of each event (pmu_mux.h) */
+	uint64_t mux_cycles;	       /* emulated cycles between rotations of the groups */
 };
 
 enum { PMU_CG_NONE, PMU_CG_FP, PMU_CG_DWARF };

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include "daddr.h"
+#include "pmu_mux.h"
 #include "pmu_sample.h"
 #include "recwire.h"
 #include "unwind.h"
@@ -12,7 +13,7 @@
 struct pmu_sampler {
 	const struct pmu_set *set;
 	struct lx_pmu_env *env;
-	struct arch_pmu *pmu;
+	struct pmu_mux *mux; /* the hardware whose periods change */
 	int comm_sent;
 	int images_sent;	       /* of env->images */
 	uint64_t last[ARCH_MAX_EVSEL]; /* cycle of the event's previous sample */
@@ -47,9 +48,9 @@ struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *
 	return ps;
 }
 
-void pmu_sampler_bind(struct pmu_sampler *ps, struct arch_pmu *pmu)
+void pmu_sampler_bind(struct pmu_sampler *ps, struct pmu_mux *mux)
 {
-	ps->pmu = pmu;
+	ps->mux = mux;
 }
 
 /* One message, one datagram: 0, or -1 when the channel is gone or full
@@ -125,7 +126,7 @@ static void adapt_period(struct pmu_sampler *ps, const struct arch_sample *s)
 	double want, next;
 
 	ps->last[i] = s->cycle;
-	if (!dt || !hz || !ps->set->mhz || !ps->pmu || !ps->set->b->pmu_period)
+	if (!dt || !hz || !ps->set->mhz || !ps->mux)
 		return;
 	want = (double)s->period / (double)dt * (ps->set->mhz * 1e6 / (double)hz);
 	next = ((double)s->period + want) / 2;
@@ -133,7 +134,7 @@ static void adapt_period(struct pmu_sampler *ps, const struct arch_sample *s)
 		next = 1;
 	if (next > (double)(1ull << 38))
 		next = (double)(1ull << 38);
-	ps->set->b->pmu_period(ps->pmu, i, (uint64_t)next);
+	pmu_mux_period(ps->mux, i, (uint64_t)next);
 }
 
 /* The chain of the sampled thread: from the precise record's registers
@@ -181,7 +182,7 @@ static void jitter_period(struct pmu_sampler *ps, unsigned i)
 	ps->rng ^= ps->rng >> 7;
 	ps->rng ^= ps->rng << 17;
 	p = p + (ps->rng & (2 * half - 1)) - half;
-	ps->set->b->pmu_period(ps->pmu, i, p > 0 && p < (1ull << 39) ? p : ps->set->ev[i].period);
+	pmu_mux_period(ps->mux, i, p > 0 && p < (1ull << 39) ? p : ps->set->ev[i].period);
 }
 
 void pmu_sampler_sample(void *arg, const struct arch_sample *s)
@@ -228,7 +229,7 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 		ps->lost[s->evsel]++;
 	if (ps->set->freq[s->evsel])
 		adapt_period(ps, s);
-	else if (ps->set->jitter && ps->pmu && ps->set->b->pmu_period)
+	else if (ps->set->jitter && ps->mux)
 		jitter_period(ps, s->evsel);
 }
 

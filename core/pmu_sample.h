@@ -9,11 +9,12 @@
 #include "pmu.h"
 
 struct pmu_sampler;
+struct pmu_mux;
 
 /* NULL when out of memory.  env and s outlive the sampler. */
 struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *env);
-/* The hardware whose periods frequency mode adjusts. */
-void pmu_sampler_bind(struct pmu_sampler *ps, struct arch_pmu *pmu);
+/* The hardware whose periods frequency mode and jitter adjust. */
+void pmu_sampler_bind(struct pmu_sampler *ps, struct pmu_mux *mux);
 /* struct arch_pmu_cb's sample function; arg is the sampler. */
 void pmu_sampler_sample(void *arg, const struct arch_sample *s);
 /* Say how many samples could not be sent (the process is about to end,

@@ -3,44 +3,29 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/fmt.h"
 #include "core/report_out.h"
-
-static void jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void header(FILE *f, const struct report *r)
 {
 	fprintf(f, "  \"file\": ");
-	jstr(f, r->path);
+	fmt_json_str(f, r->path);
 	fprintf(f, ",\n  \"finished\": %s,\n  \"machine\": ", r->finished ? "true" : "false");
 	if (r->machine)
-		jstr(f, r->machine);
+		fmt_json_str(f, r->machine);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n  \"parameters\": {");
 	for (size_t i = 0; i < r->nparams; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		jstr(f, r->params[i].key);
+		fmt_json_str(f, r->params[i].key);
 		fprintf(f, ": ");
-		jstr(f, r->params[i].value);
+		fmt_json_str(f, r->params[i].value);
 	}
 	fprintf(f, "},\n  \"cmdline\": [");
 	for (size_t i = 0; i < r->argc; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		jstr(f, r->argv[i]);
+		fmt_json_str(f, r->argv[i]);
 	}
 	fprintf(f, "],\n  \"damaged_bytes\": %" PRIu64 ",\n  \"events\": [",
 		r->stats.damaged_bytes);
@@ -48,7 +33,7 @@ static void header(FILE *f, const struct report *r)
 		const struct report_event *e = &r->events[i];
 
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		jstr(f, e->attr.name);
+		fmt_json_str(f, e->attr.name);
 		fprintf(f,
 			", \"id\": %" PRIu32 ", \"precise\": %u, \"period\": %" PRIu64
 			", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64
@@ -79,13 +64,13 @@ void report_write_json(FILE *f, const struct report *r, struct hist *const *h, c
 
 		fprintf(f, "%s\n    {\"event\": ", t ? "," : "");
 		if (ev[t] >= 0)
-			jstr(f, r->events[ev[t]].attr.name);
+			fmt_json_str(f, r->events[ev[t]].attr.name);
 		else
 			fprintf(f, "null");
 		fprintf(f, ", \"sort\": [");
 		for (int k = 0; k < hi->nkeys; k++) {
 			fprintf(f, "%s", k ? ", " : "");
-			jstr(f, hi->keys[k]->name);
+			fmt_json_str(f, hi->keys[k]->name);
 		}
 		fprintf(f, "], \"samples\": %" PRIu64 ", \"period\": %" PRIu64 ", \"entries\": [",
 			hi->nsamples, hi->period);
@@ -101,9 +86,9 @@ void report_write_json(FILE *f, const struct report *r, struct hist *const *h, c
 				shown++ ? "," : "", pct, e->nsamples, e->period);
 			for (int k = 0; k < hi->nkeys; k++) {
 				fprintf(f, ", ");
-				jstr(f, hi->keys[k]->name);
+				fmt_json_str(f, hi->keys[k]->name);
 				fprintf(f, ": ");
-				jstr(f, hi->keys[k]->str(r, e->s, buf, sizeof(buf)));
+				fmt_json_str(f, hi->keys[k]->str(r, e->s, buf, sizeof(buf)));
 			}
 			fprintf(f, "}");
 		}

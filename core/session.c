@@ -214,8 +214,11 @@ static void gather(const struct lx_shared *sh, pid_t child, int verbose, struct 
 				for (int k = 0; k < 2; k++)
 					r->ev.v[e][t][k] += sh->slot[i].ev.n[e][t][k];
 	for (uint32_t i = 0; i < n && sh->pmu_len; i++)
-		for (int e = 0; e < LX_MAX_PMU; e++)
+		for (int e = 0; e < LX_MAX_PMU; e++) {
 			r->pmu[e] += sh->slot[i].pmu[e];
+			r->pmu_time[e][0] += sh->slot[i].pmu_time[e][0];
+			r->pmu_time[e][1] += sh->slot[i].pmu_time[e][1];
+		}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lx_slot *sl = &sh->slot[i];
 

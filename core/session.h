@@ -56,11 +56,12 @@ struct session_result {
 	double seconds;		  /* wall time from fork to the guest's exit */
 	int exited;		  /* the guest exited: code holds its status */
 	int code;
-	int sig;	  /* the guest died of this signal (0: it did not) */
-	int unsupported;  /* stopped at an instruction the emulator lacks */
-	int nprocs;	  /* guest processes accounted */
-	int timeout;	  /* SESSION_TIMEOUT_*: a limit stopped every guest process */
-	uint64_t pmu[64]; /* counts of session_opts.pmu's events, every process summed */
+	int sig;		  /* the guest died of this signal (0: it did not) */
+	int unsupported;	  /* stopped at an instruction the emulator lacks */
+	int nprocs;		  /* guest processes accounted */
+	int timeout;		  /* SESSION_TIMEOUT_*: a limit stopped every guest process */
+	uint64_t pmu[64];	  /* counts of session_opts.pmu's events, every process summed */
+	uint64_t pmu_time[64][2]; /* their enabled and running cycles, summed (0: not multiplexed) */
 };
 
 /* Name and description of timing-model event k (0 <= k < ev.n). */

@@ -281,7 +281,7 @@ void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, u
 
 void p4_engine_advance(struct p4_engine *e, uint64_t frontier)
 {
-	uint64_t start[P4_NCTR] = { 0 };
+	uint64_t start[P4_NCTR];
 	uint32_t todo = 0;
 	int c, progress;
 
@@ -290,6 +290,11 @@ void p4_engine_advance(struct p4_engine *e, uint64_t frontier)
 	for (c = 0; c < P4_NCTR; c++)
 		if (e->cs[c].percycle)
 			todo |= 1u << c;
+	if (!todo) { /* nothing counts per cycle: every input is already counted */
+		e->done = frontier;
+		return;
+	}
+	memset(start, 0, sizeof(start));
 	/* A cascaded counter only starts inside this span once the counter
 	 * that starts it has been counted, so count in rounds. */
 	do {

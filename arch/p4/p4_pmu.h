@@ -42,6 +42,10 @@ extern const struct arch_generic p4_generic[P4_NGENERIC];
 unsigned p4_raw_id(unsigned ev);
 int p4_event_by_raw_id(unsigned id);
 
+/* The ESCR's T0_OS, T0_USR, T1_OS, T1_USR bits for e: its thread mask
+ * (none: both logical processors) and its :u/:k modifiers. */
+uint32_t p4_escr_qual(const struct arch_evsel *e);
+
 struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
 			    const struct arch_pmu_cb *cb);
 void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s);

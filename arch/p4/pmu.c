@@ -264,10 +264,11 @@ static int decode(struct arch_evsel *e, char *err, size_t errsz)
 
 /* ---- counter assignment ---- */
 
-/* The ESCR image an event needs, for comparing two events on one ESCR. */
+/* The ESCR image an event needs, for comparing two events on one ESCR:
+ * the T0/T1 OS/USR bits come from the modifiers and the thread mask. */
 static uint32_t escr_image(const struct arch_evsel *e)
 {
-	return (uint32_t)(e->config >> 32) | e->excl_user << 1 | e->excl_kernel;
+	return (uint32_t)(e->config >> 32) | p4_escr_qual(e);
 }
 
 struct placer {

@@ -47,6 +47,7 @@ struct arch_pmu {
 	uint8_t nroute[UARCH_NEV];
 	struct route route[UARCH_NEV][MAXROUTE];
 	uint16_t tagged[2]; /* retired signals of the replay-tagged µops (UARCH_NEV: none) */
+	uint8_t sampling;   /* some event has a period: check for PEBS and PMIs */
 	uint64_t last;	    /* latest cycle seen */
 	/* IEBS: an interrupt pending for the counter, due at cycle */
 	uint64_t pmi_due[P4_NCTR];
@@ -274,7 +275,7 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	if (d->retire > p->last)
 		p->last = d->retire;
 	p4_engine_advance(&p->eng, d->frontier);
-	if (!d->tr)
+	if (!d->tr || !p->sampling)
 		return;
 	for (int c = 0; c < P4_NCTR; c++) {
 		if (p->pebs_armed[c] && tagged_here) {
@@ -297,6 +298,18 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 				p->cb.sample(p->cb.arg, &s);
 		}
 	}
+}
+
+uint32_t p4_escr_qual(const struct arch_evsel *e)
+{
+	unsigned th = e->thread & 3 ? e->thread & 3u : 3u;
+	uint32_t q = 0;
+
+	if (th & 1)
+		q |= (e->excl_kernel ? 0 : P4_ESCR_T0_OS) | (e->excl_user ? 0 : P4_ESCR_T0_USR);
+	if (th & 2)
+		q |= (e->excl_kernel ? 0 : P4_ESCR_T1_OS) | (e->excl_user ? 0 : P4_ESCR_T1_USR);
+	return q;
 }
 
 struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
@@ -327,17 +340,15 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 		p->ctr[i] = c;
 		p->period[i] = p->loaded[i] = e[i].period;
 		p->precise[i] = e[i].precise;
+		p->sampling |= e[i].period != 0;
 		p->evsel_of[c] = (int)i;
 		/* the ESCR as the hardware takes it: its own event code
 		 * (raw images carry Linux's index instead), the mask, tag,
-		 * and both threads' OS/USR bits from the modifiers */
+		 * and the OS/USR bits of the threads asked for */
 		hw->escr[x] = (uint32_t)d->code << P4_ESCR_EVENT_SHIFT |
 			      (escr & (P4_ESCR_EMASK_MASK << P4_ESCR_EMASK_SHIFT |
 				       P4_ESCR_TAG_MASK << P4_ESCR_TAG_SHIFT | P4_ESCR_TAG_ENABLE));
-		if (!e[i].excl_kernel)
-			hw->escr[x] |= P4_ESCR_T0_OS | P4_ESCR_T1_OS;
-		if (!e[i].excl_user)
-			hw->escr[x] |= P4_ESCR_T0_USR | P4_ESCR_T1_USR;
+		hw->escr[x] |= p4_escr_qual(&e[i]);
 		hw->cccr[c] = P4_CCCR_ENABLE | (uint32_t)p4_escr[x].sel << P4_CCCR_ESEL_SHIFT |
 			      (cccr & (P4_CCCR_EDGE | P4_CCCR_THRESH_MASK << P4_CCCR_THRESH_SHIFT |
 				       P4_CCCR_COMPLEMENT | P4_CCCR_COMPARE));

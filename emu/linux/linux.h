@@ -48,10 +48,11 @@ struct lx_slot {
 	int32_t pid;
 	int32_t status; /* exit status, or the signal number when KILLED */
 	int32_t nimages, nnosys;
-	struct x86_counts cnt;	  /* summed over the process's threads */
-	struct uarch_counts ev;	  /* timing-model events (timed runs) */
-	uint64_t pmu[LX_MAX_PMU]; /* the PMU's counts (lx_pmu_ops.read) */
-	struct x86_fault fault;	  /* for KILLED by a guest fault, and UNSUPPORTED */
+	struct x86_counts cnt;		  /* summed over the process's threads */
+	struct uarch_counts ev;		  /* timing-model events (timed runs) */
+	uint64_t pmu[LX_MAX_PMU];	  /* the PMU's counts (lx_pmu_ops.read) */
+	uint64_t pmu_time[LX_MAX_PMU][2]; /* their enabled, running cycles (multiplexed) */
+	struct x86_fault fault;		  /* for KILLED by a guest fault, and UNSUPPORTED */
 	struct lx_image image[LX_MAX_IMAGES];
 	struct {
 		uint32_t nr, count;
@@ -108,9 +109,11 @@ struct lx_pmu_ops {
 	 * attachment. */
 	void *(*attach)(struct uarch *u, struct lx_pmu_env *env, const void *cfg, size_t len,
 			char *err, size_t errsz);
-	/* Its counts into val[LX_MAX_PMU] (final: the run is ending or the
-	 * process is about to fork or exec). */
-	void (*read)(void *pmu, uint64_t *val);
+	/* Its counts into val[LX_MAX_PMU], and each one's enabled and
+	 * running cycles into time (0, 0 when the events were not
+	 * multiplexed) (final: the run is ending or the process is about to
+	 * fork or exec). */
+	void (*read)(void *pmu, uint64_t *val, uint64_t (*time)[2]);
 	void (*detach)(void *pmu, struct uarch *u);
 };
 

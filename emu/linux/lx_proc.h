@@ -81,6 +81,7 @@ struct lx_proc {
 	void *pmu; /* the counter hardware on the model (cfg->pmu), or NULL */
 	struct lx_pmu_env pmu_env;
 	uint64_t own_pmu[LX_MAX_PMU];
+	uint64_t own_pmu_time[LX_MAX_PMU][2];
 	struct lx_mm mm;
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */

@@ -110,7 +110,8 @@ void lx_timing_flush(struct lx_proc *p)
 	if (p->uarch)
 		uarch_flush(p->uarch);
 	if (p->pmu)
-		p->cfg->pmu->read(p->pmu, p->slot ? p->slot->pmu : p->own_pmu);
+		p->cfg->pmu->read(p->pmu, p->slot ? p->slot->pmu : p->own_pmu,
+				  p->slot ? p->slot->pmu_time : p->own_pmu_time);
 }
 
 void lx_timing_counts(struct lx_proc *p)

@@ -1,0 +1,101 @@
+/* stat.h — the pieces of `vpmu stat` (cmd/stat.c: options and flow;
+ * stat_set.c: the rows, the event set behind them and what each run adds;
+ * stat_print.c: perf's human layout; stat_csv.c: perf's -x and -j).
+ *
+ * A report is a list of rows, one per printed line: an event on the
+ * counter hardware (scaled when multiplexed), an event of the timing
+ * model, or a functional count of the interpreter; with --per-thread each
+ * is split by logical processor (cpu 0, 1) and followed by the combined
+ * row (cpu -1).  Values are summed over the -r runs; the printers show
+ * the mean and the spread.
+ */
+#ifndef VPMU_CMD_STAT_H
+#define VPMU_CMD_STAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/pmu.h"
+#include "core/session.h"
+
+#define STAT_MAX_ROWS 96
+
+enum stat_src { STAT_PMU, STAT_MODEL, STAT_FUNC, STAT_UNSUPPORTED };
+enum stat_func {
+	STAT_F_INSNS,
+	STAT_F_BRANCHES,
+	STAT_F_TAKEN,
+	STAT_F_LOADS,
+	STAT_F_STORES,
+	STAT_F_SYSCALLS
+};
+
+struct stat_row {
+	char name[128];
+	int cpu; /* logical processor, or -1: the whole core */
+	enum stat_src src;
+	int idx[2], nidx;  /* PMU events (summed) / model event / enum stat_func */
+	char why[256];	   /* STAT_UNSUPPORTED: the reason */
+	double shift;	   /* the first run's value: sums are of differences to it */
+	double sum, sumsq; /* scaled values less shift, over runs */
+	int nrun;	   /* runs that counted it */
+	uint64_t ena, run; /* cycles enabled and running, over runs (ena 0: not multiplexed) */
+	int exact;	   /* counted in an --exact run of its own */
+};
+
+struct stat_report {
+	const char *arch; /* machine */
+	const char *set;  /* its --set overrides */
+	char **argv;	  /* the workload as given */
+	unsigned mhz;
+	int timed, functional_only;
+	int runs;	/* -r runs done */
+	int exact_runs; /* deterministic runs per -r run (--exact), 1 otherwise */
+	int mux_groups; /* event groups rotated on the counters (1: all fit) */
+	uint64_t mux_cycles;
+	double wall, wallsq;		     /* wall seconds, per run (sum, sum of squares) */
+	double insns, cycles;		     /* summed over runs */
+	double model[SESSION_MAX_EVENTS][3]; /* model events: cpu0, cpu1, both; over runs */
+	int nmodel, nprocs;		     /* model events; guest processes of the last run */
+	struct stat_row row[STAT_MAX_ROWS];
+	int nrow;
+};
+
+/* What the user asked for. */
+struct stat_opts {
+	const char *specs[ARCH_MAX_EVSEL]; /* -e */
+	unsigned nspecs;
+	int exact, per_thread, verbose, quiet, append, json;
+	const char *sep; /* -x: CSV with this separator */
+	int repeat;
+	int seeded; /* --seed given: it varies run to run */
+	double mux_ms;
+};
+
+/* Build the rows and the event set of a report (set->n 0: no counter
+ * hardware used).  0, or -1 with a one-line message in err. */
+int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_opts *so,
+	       const struct session_opts *o, char *err, size_t errsz);
+/* Add one run: val and time of set's events (session indices), the run's
+ * result.  exact: the values came from one run per group. */
+void stat_add(struct stat_report *rep, const uint64_t *val, const uint64_t (*time)[2],
+	      const struct session_result *r, int exact);
+
+/* A row's mean, and its relative spread over the runs (percent of the
+ * mean, the standard deviation of the mean, as perf). */
+double stat_mean(const struct stat_row *w);
+double stat_noise(const struct stat_row *w);
+/* Whether it has a value to print; otherwise why ("<not counted>" ...). */
+const char *stat_absent(const struct stat_row *w);
+/* The derived figure of a row: 1 with its value and unit, or 0. */
+int stat_metric(const struct stat_report *rep, const struct stat_row *w, double *val,
+		const char **unit);
+/* Running cycles and percentage of enabled for the -x/-j fields. */
+void stat_running(const struct stat_report *rep, const struct stat_row *w, uint64_t *run,
+		  double *pct);
+
+void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts *so);
+void stat_print_csv(FILE *out, const struct stat_report *rep, const char *sep);
+void stat_print_json(FILE *out, const struct stat_report *rep);
+
+#endif

@@ -1,0 +1,392 @@
+/* stat_set.c — the rows of a `vpmu stat` report and the events behind
+ * them: -e's events, or the machine's default set (through its counter
+ * hardware when the machine has a backend, its timing model's own counts
+ * otherwise, the interpreter's with --no-timing); what each run adds; the
+ * derived figures. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/evspec.h"
+#include "core/pmu_mux.h"
+#include "stat.h"
+
+/* The default set on a machine with counter hardware: perf's default
+ * figures, each as a spec the backend counts.  On the p4, instructions,
+ * µops and MISPRED_BRANCH_RETIRED all need CRU_ESCR0/1, so the
+ * mispredictions are counted by BRANCH_RETIRED (mispredicted, taken or
+ * not, retired: the same branches); trace-cache and L2 read misses have
+ * no generic name there. */
+struct stat_default {
+	const char *backend, *name, *spec;
+};
+static const struct stat_default stat_defaults[] = {
+	{ "p4", "cycles", "cycles" },
+	{ "p4", "instructions", "instructions" },
+	{ "p4", "uops", "uops" },
+	{ "p4", "branches", "branches" },
+	{ "p4", "branch-misses", "BRANCH_RETIRED:MMNM:MMTM" },
+	{ "p4", "L1-dcache-load-misses", "L1-dcache-load-misses" },
+	{ "p4", "L1-icache-load-misses", "BPU_FETCH_REQUEST:TCMISS" },
+	{ "p4", "LLC-misses", "BSQ_CACHE_REFERENCE:RD_2ndL_MISS:RD_3rdL_MISS" },
+};
+
+/* The default set from the timing model (row name, model event). */
+static const char *const stat_model_rows[][2] = {
+	{ "cycles", "cycles" },
+	{ "instructions", "instructions" },
+	{ "uops", "uops" },
+	{ "branches", "branches" },
+	{ "branch-misses", "branch-misses" },
+	{ "L1-dcache-load-misses", "L1-dcache-load-misses" },
+	{ "L1-icache-load-misses", "L1-icache-load-misses" },
+	{ "LLC-misses", "cache-misses" },
+	{ "dTLB-load-misses", "dTLB-load-misses" },
+};
+
+static const enum stat_func stat_func_order[] = { STAT_F_INSNS, STAT_F_BRANCHES, STAT_F_TAKEN,
+						  STAT_F_LOADS, STAT_F_STORES,	 STAT_F_SYSCALLS };
+static const char *func_name(enum stat_func f)
+{
+	static const char *const n[] = { "instructions", "branches", "taken-branches",
+					 "loads",	 "stores",   "syscalls" };
+	return n[f];
+}
+
+static struct stat_row *add_row(struct stat_report *rep, const char *name, int cpu,
+				enum stat_src src)
+{
+	struct stat_row *w;
+
+	if (rep->nrow >= STAT_MAX_ROWS)
+		return NULL;
+	w = &rep->row[rep->nrow++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->cpu = cpu;
+	w->src = src;
+	return w;
+}
+
+/* Rows cpu0, cpu1 and the combined one, or the combined one alone. */
+static void add_rows(struct stat_report *rep, const char *name, enum stat_src src, int i0, int i1,
+		     int per_thread)
+{
+	struct stat_row *w;
+
+	for (int c = 0; per_thread && c < 2; c++)
+		if ((w = add_row(rep, name, c, src))) {
+			w->idx[0] = c ? i1 : i0;
+			w->nidx = 1;
+		}
+	if ((w = add_row(rep, name, -1, src))) {
+		w->idx[0] = i0;
+		w->idx[1] = i1;
+		w->nidx = per_thread && src == STAT_PMU ? 2 : 1;
+	}
+}
+
+/* Each event group of user[] once per logical processor (thread masks
+ * T0, T1) into set, or as it is; at[k][th] is user event k's index in set
+ * (of its copy for thread th). */
+static int expand(struct pmu_set *set, const struct arch_evsel *user, unsigned n, int per_thread,
+		  int (*at)[2], char *err, size_t errsz)
+{
+	unsigned i = 0;
+
+	while (i < n) {
+		unsigned end = i + 1;
+		while (end < n && user[end].group == user[i].group)
+			end++;
+		for (int th = 0; th < (per_thread ? 2 : 1); th++) {
+			unsigned base = set->n;
+			if (set->n + (end - i) > ARCH_MAX_EVSEL) {
+				snprintf(err, errsz, "too many events (at most %d%s)",
+					 ARCH_MAX_EVSEL,
+					 per_thread ? ", counting each once per logical processor" :
+						      "");
+				return -1;
+			}
+			for (unsigned k = i; k < end; k++) {
+				struct arch_evsel *e = &set->ev[set->n++];
+				*e = user[k];
+				e->group = (int)base;
+				e->thread = per_thread ? (uint8_t)(1u << th) : 0;
+				at[k][th] = (int)(base + k - i);
+			}
+		}
+		i = end;
+	}
+	return 0;
+}
+
+int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_opts *so,
+	       const struct session_opts *o, char *err, size_t errsz)
+{
+	static struct arch_evsel user[ARCH_MAX_EVSEL];
+	int at[ARCH_MAX_EVSEL][2], per = so->per_thread;
+	const char *name[ARCH_MAX_EVSEL];
+	const struct arch_backend *b = o->timed ? arch_find(o->arch) : NULL;
+	unsigned n = 0;
+	int g;
+
+	memset(rep, 0, sizeof(*rep));
+	memset(set, 0, sizeof(*set));
+	rep->arch = o->arch;
+	rep->set = o->set;
+	rep->argv = o->argv;
+	rep->timed = o->timed;
+	rep->mhz = o->timed ? session_machine_mhz(o->arch, o->set) : 0;
+	rep->exact_runs = rep->mux_groups = 1;
+	if (!o->timed) {
+		if (so->nspecs) {
+			snprintf(err, errsz,
+				 "-e counts the timing model's events: drop --no-timing");
+			return -1;
+		}
+		rep->functional_only = 1;
+		for (unsigned f = 0; f < sizeof(stat_func_order) / sizeof(stat_func_order[0]); f++)
+			add_rows(rep, func_name(stat_func_order[f]), STAT_FUNC,
+				 (int)stat_func_order[f], 0, 0);
+		return 0;
+	}
+	if (so->nspecs && !b) {
+		snprintf(err, errsz,
+			 "machine '%s' has no counter hardware model yet; -e needs -a p4", o->arch);
+		return -1;
+	}
+	if (!b) {
+		for (unsigned k = 0; k < sizeof(stat_model_rows) / sizeof(stat_model_rows[0]);
+		     k++) {
+			int ev = session_event_find(stat_model_rows[k][1]);
+			add_rows(rep, stat_model_rows[k][0], STAT_MODEL, ev, ev, per);
+		}
+		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0);
+		return 0;
+	}
+	set->b = b;
+	for (unsigned k = 0; k < so->nspecs; k++)
+		if (evspec_parse(b, so->specs[k], user, ARCH_MAX_EVSEL, &n, err, errsz) < 0)
+			return -1;
+	for (unsigned k = 0; k < n; k++)
+		name[k] = user[k].name;
+	if (!so->nspecs) {
+		/* what the machine cannot count is shown as not supported */
+		for (unsigned k = 0; k < sizeof(stat_defaults) / sizeof(stat_defaults[0]); k++) {
+			const struct stat_default *d = &stat_defaults[k];
+			char why[256];
+			if (strcmp(d->backend, b->name))
+				continue;
+			if (evspec_parse(b, d->spec, user, ARCH_MAX_EVSEL, &n, why, sizeof(why)) <
+			    0) {
+				struct stat_row *w = add_row(rep, d->name, -1, STAT_UNSUPPORTED);
+				if (w)
+					snprintf(w->why, sizeof(w->why), "%s", why);
+				continue;
+			}
+			snprintf(user[n - 1].name, sizeof(user[n - 1].name), "%s", d->name);
+		}
+		for (unsigned k = 0; k < n; k++)
+			name[k] = user[k].name;
+	}
+	if (expand(set, user, n, per, at, err, errsz) < 0)
+		return -1;
+	for (unsigned k = 0; k < n; k++)
+		add_rows(rep, name[k], STAT_PMU, at[k][0], at[k][1], per);
+	if (!so->nspecs)
+		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0);
+	set->mux_cycles = (uint64_t)(so->mux_ms * rep->mhz * 1000.0);
+	if (!set->mux_cycles)
+		set->mux_cycles = 1;
+	g = pmu_mux_plan(set, err, errsz);
+	if (g < 0)
+		return -1;
+	if (so->exact)
+		rep->exact_runs = g;
+	else
+		rep->mux_groups = g;
+	rep->mux_cycles = set->mux_cycles;
+	return 0;
+}
+
+static uint64_t model_of(const struct session_result *r, int k, int cpu)
+{
+	const uint64_t(*v)[2] = r->ev.v[k];
+
+	if (k < 0 || k >= r->ev.n)
+		return 0;
+	return cpu < 0 ? v[0][0] + v[0][1] + v[1][0] + v[1][1] : v[cpu][0] + v[cpu][1];
+}
+
+static uint64_t func_of(const struct session_result *r, int f)
+{
+	const struct session_counts *c = &r->cnt;
+	const uint64_t v[] = { c->insns, c->branches, c->taken, c->loads, c->stores, c->syscalls };
+
+	return v[f];
+}
+
+void stat_add(struct stat_report *rep, const uint64_t *val, const uint64_t (*time)[2],
+	      const struct session_result *r, int exact)
+{
+	int kc = session_event_find("cycles");
+	uint64_t c0 = model_of(r, kc, 0), c1 = model_of(r, kc, 1);
+
+	rep->runs++;
+	rep->wall += r->seconds;
+	rep->wallsq += r->seconds * r->seconds;
+	rep->insns += (double)r->cnt.insns;
+	rep->cycles += (double)(c0 > c1 ? c0 : c1);
+	rep->nprocs = r->nprocs;
+	rep->nmodel = r->ev.n;
+	for (int k = 0; k < r->ev.n; k++)
+		for (int c = -1; c < 2; c++)
+			rep->model[k][c < 0 ? 2 : c] += (double)model_of(r, k, c);
+	for (int i = 0; i < rep->nrow; i++) {
+		struct stat_row *w = &rep->row[i];
+		double v = 0;
+		int counted = 1;
+
+		switch (w->src) {
+		case STAT_PMU:
+			for (int j = 0; j < w->nidx; j++) {
+				int x = w->idx[j];
+				uint64_t e = time[x][0], u = time[x][1];
+				w->ena += e;
+				w->run += u;
+				if (e && !u)
+					counted = 0;
+				else
+					v += e ? (double)val[x] * (double)e / (double)u :
+						 (double)val[x];
+			}
+			w->exact = exact;
+			break;
+		case STAT_MODEL:
+			v = (double)model_of(r, w->idx[0], w->cpu);
+			break;
+		case STAT_FUNC:
+			v = (double)func_of(r, w->idx[0]);
+			break;
+		default:
+			counted = 0;
+		}
+		if (!counted)
+			continue;
+		if (!w->nrun)
+			w->shift = v;
+		w->sum += v - w->shift;
+		w->sumsq += (v - w->shift) * (v - w->shift);
+		w->nrun++;
+	}
+}
+
+double stat_mean(const struct stat_row *w)
+{
+	return w->nrun ? w->shift + w->sum / w->nrun : 0;
+}
+
+double stat_noise(const struct stat_row *w)
+{
+	double n = w->nrun, var, mean = stat_mean(w);
+
+	if (w->nrun < 2 || mean == 0)
+		return 0;
+	var = (w->sumsq - w->sum * w->sum / n) / (n - 1);
+	return var > 0 ? 100.0 * sqrt(var / n) / fabs(mean) : 0;
+}
+
+const char *stat_absent(const struct stat_row *w)
+{
+	if (w->src == STAT_UNSUPPORTED)
+		return "<not supported>";
+	return w->nrun ? NULL : "<not counted>";
+}
+
+static const struct stat_row *find_row(const struct stat_report *rep, const char *name, int cpu)
+{
+	for (int i = 0; i < rep->nrow; i++)
+		if (rep->row[i].cpu == cpu && !strcmp(rep->row[i].name, name) &&
+		    !stat_absent(&rep->row[i]))
+			return &rep->row[i];
+	return NULL;
+}
+
+/* The model's count of event name per run, for cpu (-1 both). */
+static double model_mean(const struct stat_report *rep, const char *name, int cpu)
+{
+	int k = session_event_find(name);
+
+	return k < 0 || k >= rep->nmodel || !rep->runs ?
+		       0 :
+		       rep->model[k][cpu < 0 ? 2 : cpu] / rep->runs;
+}
+
+int stat_metric(const struct stat_report *rep, const struct stat_row *w, double *val,
+		const char **unit)
+{
+	/* name, unit, base row (or NULL), base model event (or NULL), percent */
+	static const struct {
+		const char *name, *unit, *row, *model;
+		int pct;
+	} m[] = {
+		{ "instructions", "insn per cycle", "cycles", NULL, 0 },
+		{ "uops", "µops per cycle", "cycles", NULL, 0 },
+		{ "branch-misses", "of all branches", "branches", NULL, 1 },
+		{ "L1-dcache-load-misses", "of all loads", NULL, "loads", 1 },
+		{ "L1-icache-load-misses", "of all I-cache lookups", NULL, "L1-icache-loads", 1 },
+		{ "LLC-misses", "of all LLC references", NULL, "cache-references", 1 },
+	};
+	double v = stat_mean(w), base = 0;
+
+	if (stat_absent(w))
+		return 0;
+	if (rep->functional_only) {
+		const struct stat_row *br = find_row(rep, "branches", w->cpu);
+		if (!strcmp(w->name, "instructions") && rep->wall > 0) {
+			*val = rep->insns / rep->wall / 1e6;
+			*unit = "guest MIPS";
+			return 1;
+		}
+		if (!strcmp(w->name, "taken-branches") && br && stat_mean(br) > 0) {
+			*val = 100.0 * v / stat_mean(br);
+			*unit = "of all branches";
+			return 1;
+		}
+		return 0;
+	}
+	if (!strcmp(w->name, "cycles") && rep->mhz && v > 0) {
+		*val = rep->mhz / 1000.0;
+		*unit = "GHz";
+		return 1;
+	}
+	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		const struct stat_row *b;
+		if (strcmp(w->name, m[k].name))
+			continue;
+		if (m[k].row)
+			base = (b = find_row(rep, m[k].row, w->cpu)) ? stat_mean(b) : 0;
+		else
+			base = model_mean(rep, m[k].model, w->cpu);
+		if (base <= 0)
+			return 0;
+		*val = (m[k].pct ? 100.0 : 1.0) * v / base;
+		*unit = m[k].unit;
+		return 1;
+	}
+	return 0;
+}
+
+void stat_running(const struct stat_report *rep, const struct stat_row *w, uint64_t *run,
+		  double *pct)
+{
+	int n = rep->runs ? rep->runs : 1;
+
+	if (w->ena) {
+		*run = w->run / (uint64_t)n;
+		*pct = 100.0 * (double)w->run / (double)w->ena;
+	} else {
+		*run = stat_absent(w) ? 0 : (uint64_t)(rep->cycles / n);
+		*pct = stat_absent(w) ? 0 : 100.0;
+	}
+}

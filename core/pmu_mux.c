@@ -1,0 +1,217 @@
+/* pmu_mux.c — counter multiplexing (pmu_mux.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu_mux.h"
+
+/* Events pick[0..n) of s as a set of their own, leaders renumbered. */
+static void subset(const struct pmu_set *s, const unsigned *pick, unsigned n, struct pmu_set *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->b = s->b;
+	for (unsigned k = 0; k < n; k++) {
+		out->ev[k] = s->ev[pick[k]];
+		out->ev[k].group = (int)k;
+		out->ctr[k] = s->ctr[pick[k]];
+		/* a member's leader is the latest earlier event with its leader */
+		for (unsigned j = 0; j < k; j++)
+			if ((unsigned)s->ev[pick[k]].group == pick[j]) {
+				out->ev[k].group = (int)j;
+				break;
+			}
+	}
+	out->n = n;
+}
+
+int pmu_mux_plan(struct pmu_set *s, char *err, size_t errsz)
+{
+	struct pmu_set t;
+	unsigned pick[ARCH_MAX_EVSEL], npick = 0, i = 0;
+	int g = 0;
+
+	while (i < s->n) {
+		unsigned end = i + 1;
+		while (end < s->n && s->ev[end].group == s->ev[i].group)
+			end++;
+		/* try the event group with the current pack */
+		for (unsigned k = i; k < end; k++)
+			pick[npick + k - i] = k;
+		subset(s, pick, npick + end - i, &t);
+		if (s->b->assign(t.ev, t.n, t.ctr, err, errsz) < 0) {
+			if (!npick) /* alone, it does not fit either */
+				return -1;
+			g++; /* start a new pack with it */
+			npick = 0;
+			continue;
+		}
+		for (unsigned k = 0; k < t.n; k++) {
+			s->ctr[pick[k]] = t.ctr[k];
+			s->mux[pick[k]] = g;
+		}
+		npick = t.n;
+		i = end;
+	}
+	return s->n ? g + 1 : 0;
+}
+
+void pmu_mux_group(const struct pmu_set *s, int g, struct pmu_set *out, int *idx)
+{
+	unsigned pick[ARCH_MAX_EVSEL], n = 0;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->mux[i] == g) {
+			idx[n] = (int)i;
+			pick[n++] = i;
+		}
+	subset(s, pick, n, out);
+	out->mux_cycles = s->mux_cycles;
+}
+
+struct mux_group {
+	struct pmu_mux *m;
+	struct arch_pmu *pmu;
+	struct uarch_sink sink;
+	unsigned n;
+	int idx[ARCH_MAX_EVSEL]; /* session index of each of its events */
+	uint64_t run;		 /* cycles it was active, before the current turn */
+};
+
+struct pmu_mux {
+	const struct arch_backend *b;
+	struct arch_pmu_cb cb;
+	unsigned ngrp, active;
+	uint64_t interval;
+	int started;
+	uint64_t start, turn, next, last; /* first cycle, current turn's start, next rotation */
+	uint8_t grp_of[ARCH_MAX_EVSEL],
+		local[ARCH_MAX_EVSEL]; /* session index -> group, index in it */
+	struct mux_group grp[];
+};
+
+/* A group's sample, its event renumbered as the session knows it. */
+static void group_sample(void *arg, const struct arch_sample *s)
+{
+	struct mux_group *g = arg;
+	struct arch_sample t = *s;
+
+	if (s->evsel >= g->n)
+		return;
+	t.evsel = (uint32_t)g->idx[s->evsel];
+	g->m->cb.sample(g->m->cb.arg, &t);
+}
+
+static void deliver(void *ctx, const struct uarch_delivery *d)
+{
+	struct pmu_mux *m = ctx;
+	uint64_t now = d->retire;
+	struct mux_group *g;
+
+	if (d->frontier != ~0ull && d->frontier > now)
+		now = d->frontier;
+	if (!m->started) {
+		m->started = 1;
+		m->start = m->turn = m->last = now;
+		m->next = now + m->interval;
+	}
+	if (now > m->last)
+		m->last = now;
+	if (now >= m->next) {
+		/* the tick: the next group takes the counters */
+		m->grp[m->active].run += now - m->turn;
+		m->active = (m->active + 1) % m->ngrp;
+		m->turn = now;
+		m->next = now + m->interval;
+	}
+	g = &m->grp[m->active];
+	g->sink.deliver(g->sink.ctx, d);
+}
+
+struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *cb)
+{
+	unsigned ngrp = 1;
+	struct pmu_mux *m;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if ((unsigned)s->mux[i] + 1 > ngrp)
+			ngrp = (unsigned)s->mux[i] + 1;
+	m = calloc(1, sizeof(*m) + ngrp * sizeof(m->grp[0]));
+	if (!m)
+		return NULL;
+	m->b = s->b;
+	m->cb = *cb;
+	m->ngrp = ngrp;
+	m->interval = s->mux_cycles ? s->mux_cycles : 1;
+	for (unsigned g = 0; g < ngrp; g++) {
+		struct mux_group *mg = &m->grp[g];
+		struct arch_pmu_cb gcb = { cb->sample ? group_sample : NULL, mg };
+		struct pmu_set *t = malloc(sizeof(*t));
+
+		if (!t) {
+			pmu_mux_free(m);
+			return NULL;
+		}
+		pmu_mux_group(s, (int)g, t, mg->idx);
+		mg->m = m;
+		mg->n = t->n;
+		for (unsigned k = 0; k < t->n; k++) {
+			m->grp_of[mg->idx[k]] = (uint8_t)g;
+			m->local[mg->idx[k]] = (uint8_t)k;
+		}
+		mg->pmu = s->b->pmu_new(t->ev, t->n, t->ctr, &gcb);
+		free(t);
+		if (!mg->pmu) {
+			pmu_mux_free(m);
+			return NULL;
+		}
+		s->b->pmu_sink(mg->pmu, &mg->sink);
+	}
+	return m;
+}
+
+void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink)
+{
+	if (m->ngrp == 1) {
+		*sink = m->grp[0].sink;
+		return;
+	}
+	memset(sink, 0, sizeof(*sink));
+	sink->deliver = deliver;
+	sink->ctx = m;
+	for (unsigned g = 0; g < m->ngrp; g++)
+		for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+			sink->want[ev] |= m->grp[g].sink.want[ev];
+}
+
+void pmu_mux_read(struct pmu_mux *m, uint64_t *val, uint64_t (*time)[2])
+{
+	for (unsigned g = 0; g < m->ngrp; g++) {
+		struct mux_group *mg = &m->grp[g];
+		uint64_t v[ARCH_MAX_EVSEL] = { 0 };
+		uint64_t run = mg->run + (g == m->active ? m->last - m->turn : 0);
+
+		m->b->pmu_read(mg->pmu, v);
+		for (unsigned k = 0; k < mg->n; k++) {
+			val[mg->idx[k]] = v[k];
+			time[mg->idx[k]][0] = m->ngrp > 1 ? m->last - m->start : 0;
+			time[mg->idx[k]][1] = m->ngrp > 1 ? run : 0;
+		}
+	}
+}
+
+int pmu_mux_period(struct pmu_mux *m, unsigned i, uint64_t period)
+{
+	if (i >= ARCH_MAX_EVSEL || !m->b->pmu_period)
+		return -1;
+	m->b->pmu_period(m->grp[m->grp_of[i]].pmu, m->local[i], period);
+	return 0;
+}
+
+void pmu_mux_free(struct pmu_mux *m)
+{
+	if (!m)
+		return;
+	for (unsigned g = 0; g < m->ngrp; g++)
+		if (m->grp[g].pmu)
+			m->b->pmu_free(m->grp[g].pmu);
+	free(m);
+}

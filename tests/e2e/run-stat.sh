@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# run-stat.sh — whole-command tests of `vpmu stat` as perf stat's
+# counterpart: the default set counted by the P4 counter hardware and equal
+# to the timing model's own counts, the human, -x and -j shapes (parsed
+# with python3's csv and json), identical runs, -r with and without
+# --seed, multiplexing and --exact, per-processor rows, exit status and
+# signal death, --append and -q, and every one-line error.
+#
+# Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+DEFAULT="cycles instructions uops branches branch-misses L1-dcache-load-misses L1-icache-load-misses LLC-misses syscalls"
+
+# model NAME FILE: an event of the -v per-processor table, both processors
+model() {
+	awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); gsub(",", "", $3); print $2 + $3; exit }' "$2"
+}
+
+default_shape() {
+	run_vpmu stat -v -- "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	grep -q "^ Performance counter stats for '$PROGS/bp_alternate 20000' (machine p4):\$" err ||
+		fail "no header: $(head -3 err)"
+	# the rows, in order, each "count  name"
+	got=$(awk '$1 ~ /^[0-9][0-9,]*$/ && $2 ~ /^[a-zA-Z]/ && NF >= 2 && $2 != "seconds" && $2 != "guest" { print $2 }' err |
+		head -n 9 | tr '\n' ' ')
+	[ "$got" = "$DEFAULT " ] || fail "rows: $got"
+	grep -Eq '^ +[0-9,]+      cycles +# +3\.600 GHz \(emulated clock\)$' err || fail "no GHz"
+	grep -Eq '^ +[0-9,]+      instructions +# +[0-9.]+ insn per cycle$' err || fail "no IPC"
+	grep -Eq '^ +[0-9,]+      uops +# +[0-9.]+ µops per cycle$' err || fail "no µops/cycle"
+	grep -Eq '^ +[0-9,]+      branch-misses +# +[0-9.]+% of all branches$' err || fail "no miss %"
+	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds emulated time$' err || fail "no emulated time"
+	grep -Eq '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' err || fail "no elapsed time"
+	grep -Eq '^ +[0-9.]+ guest MIPS$' err || fail "no MIPS"
+	# counted by the PMU, equal to the model's own events
+	for pair in cycles:cycles instructions:instructions uops:uops branch-misses:branch-misses \
+		L1-dcache-load-misses:L1-dcache-load-misses L1-icache-load-misses:L1-icache-load-misses \
+		LLC-misses:cache-misses; do
+		row=${pair%%:*} ev=${pair#*:}
+		[ "$(count "$row" err)" = "$(model "$ev" err)" ] ||
+			fail "$row $(count "$row" err), model $ev $(model "$ev" err)"
+	done
+}
+
+csv_shape() {
+	run_vpmu stat -x, -- "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	python3 - err "$DEFAULT" <<'EOF' || fail "$(cat err)"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+rows = [r for r in rows if r and not r[0].startswith('bp_alternate')]
+assert [r[2] for r in rows] == sys.argv[2].split(), [r[2] for r in rows]
+for r in rows:
+    assert len(r) == 7, r                     # no variance field without -r
+    int(r[0]); int(r[3])
+    assert r[1] == '' and float(r[4]) == 100.0, r
+m = {r[2]: r for r in rows}
+assert m['cycles'][5:] == ['3.60', 'GHz'], m['cycles']
+assert m['instructions'][6] == 'insn per cycle'
+ipc = int(m['instructions'][0]) / int(m['cycles'][0])
+assert abs(float(m['instructions'][5]) - ipc) < 0.01, (ipc, m['instructions'])
+assert m['branches'][5:] == ['', '']
+EOF
+	run_vpmu stat -r 3 -x ';' -e cycles,instructions -- "$PROGS/e2e_loop" 1000
+	expect_rc 0 || return 1
+	python3 - err <<'EOF' || fail "$(cat err)"
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1]), delimiter=';') if len(r) > 1]
+assert [r[2] for r in rows] == ['cycles', 'instructions'], rows
+for r in rows:
+    assert len(r) == 8 and r[3] == '0.00%', r   # variance after the name
+EOF
+}
+
+json_shape() {
+	run_vpmu stat -x, -- "$PROGS/bp_alternate" 20000
+	cp err csv
+	run_vpmu stat -j -- "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	python3 - err csv <<'EOF' || fail "$(cat err)"
+import csv, json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+rows = [r for r in csv.reader(open(sys.argv[2])) if len(r) > 2]
+assert len(objs) == len(rows) == 9, (len(objs), len(rows))
+for o, r in zip(objs, rows):
+    assert o['event'] == r[2] and float(o['counter-value']) == int(r[0]), (o, r)
+    assert o['unit'] == '' and o['pcnt-running'] == 100.0 and o['event-runtime'] == int(r[3])
+    if r[5]:
+        assert o['metric-unit'] == r[6] and abs(float(o['metric-value']) - float(r[5])) < 0.01
+    else:
+        assert 'metric-value' not in o
+EOF
+}
+
+identical_runs() {
+	"$VPMU" stat -x, -- "$PROGS/example" 20000 >/dev/null 2>one </dev/null || return 1
+	"$VPMU" stat -x, -- "$PROGS/example" 20000 >/dev/null 2>two </dev/null || return 1
+	[ "$(wc -l <one)" -eq 9 ] || fail "$(cat one)"
+	cmp -s one two || fail "$(diff one two | tr '\n' ' ')"
+}
+
+repeat_variance() {
+	run_vpmu stat -r 5 -- "$PROGS/e2e_loop" 2000
+	expect_rc 0 || return 1
+	grep -q "(machine p4, 5 runs):\$" err || fail "no run count: $(head -3 err)"
+	[ "$(grep -c '( +-  0\.00% )$' err)" -eq 9 ] || fail "not nine rows of 0 spread: $(cat err)"
+	# a given seed varies run to run: the program loops by its AT_RANDOM
+	run_vpmu stat -r 4 --seed 1 -x, -e instructions -- "$PROGS/e2e_random"
+	expect_rc 0 || return 1
+	v=$(awk -F, '$3 == "instructions" { sub("%", "", $4); print $4 }' err)
+	awk -v v="$v" 'BEGIN { exit !(v > 0.5) }' || fail "spread $v: $(cat err)"
+	[ "$(sort -u out | wc -l)" -eq 4 ] || fail "four seeds, loops: $(cat out)"
+}
+
+multiplexing() {
+	local set=instructions,branch-misses,uops
+	run_vpmu stat --exact -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	cp err exact
+	run_vpmu stat --mux-interval 0.02 -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	cp err human
+	grep -q '2 event groups multiplexed on the counters, rotated every 72000 cycles' human ||
+		fail "no mux line: $(cat human)"
+	grep -Eq '^ +[0-9,]+      uops +\([0-9]+\.[0-9]{2}%\)$' human || fail "no share: $(cat human)"
+	run_vpmu stat --mux-interval 0.02 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	cp err mux
+	python3 - exact mux <<'EOF' || fail "$(cat exact mux)"
+import csv, sys
+ex = {r[2]: r for r in csv.reader(open(sys.argv[1])) if len(r) > 2}
+mx = {r[2]: r for r in csv.reader(open(sys.argv[2])) if len(r) > 2}
+for ev in ('instructions', 'branch-misses', 'uops'):
+    pct = float(mx[ev][4])
+    assert 0 < pct < 100, mx[ev]
+    assert float(ex[ev][4]) == 100.0
+    # scaled estimate of a steady loop: near the exact count
+    e, m = int(ex[ev][0]), int(mx[ev][0])
+    assert abs(m - e) <= 0.15 * e, (ev, e, m)
+EOF
+	# rotation is on emulated cycles: reproducible
+	run_vpmu stat --mux-interval 0.02 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	cmp -s err mux || fail "multiplexed runs differ"
+	grep -q '(exact)' exact && fail "-x printed a human note"
+	run_vpmu stat --exact -e $set -- "$PROGS/ua_fpadd" dep 200000
+	[ "$(grep -c '  (exact)$' err)" -eq 3 ] && grep -q '2 deterministic runs' err ||
+		fail "$(cat err)"
+}
+
+per_thread() {
+	run_vpmu stat --smt --exact -e instructions,cycles -- "$PROGS/lx_threads"
+	expect_rc 0 || return 1
+	a=$(awk '$1 == "CPU0" && $3 == "instructions" { gsub(",", "", $2); print $2 }' err)
+	b=$(awk '$1 == "CPU1" && $3 == "instructions" { gsub(",", "", $2); print $2 }' err)
+	[ "${a:-0}" -gt 100000 ] && [ "${b:-0}" -gt 100000 ] || fail "CPU0 $a CPU1 $b: $(cat err)"
+	[ $((a + b)) = "$(count instructions err)" ] || fail "$a + $b != $(count instructions err)"
+	run_vpmu stat --smt -x, -e instructions -- "$PROGS/lx_threads"
+	grep -q "^CPU1,$b,,instructions," err || fail "CSV per-processor row: $(cat err)"
+	# combined the same as counted without the T0/T1 split
+	run_vpmu stat --smt -e instructions -o plain -- "$PROGS/lx_threads"
+	[ "$(count instructions plain)" = $((a + b)) ] || fail "$(cat plain)"
+	# a machine without counter hardware splits its model's counts
+	run_vpmu stat -a ia64 --per-thread -- "$PROGS/e2e_loop" 1000
+	grep -Eq '^CPU1 +0      cycles' err && grep -Eq '^CPU0 +[1-9][0-9,]*      cycles' err ||
+		fail "$(cat err)"
+}
+
+exit_and_signal() {
+	run_vpmu stat -x, -- "$PROGS/e2e_exit3"
+	expect_rc 3 || return 1
+	run_vpmu stat -j -- "$PROGS/e2e_segv"
+	expect_rc 139 || return 1
+	grep -q ': Segmentation fault$' err || fail "no signal note: $(cat err)"
+	python3 -c '
+import json, sys
+o = [json.loads(l) for l in open("err") if l.startswith("{")]
+assert float(next(x for x in o if x["event"] == "instructions")["counter-value"]) > 0
+' || fail "$(cat err)"
+	run_vpmu stat -q -- "$PROGS/e2e_exit3"
+	expect_rc 3 && [ ! -s err ] || fail "-q printed: $(cat err)"
+}
+
+append_output() {
+	run_vpmu stat -o counts -- "$PROGS/e2e_exit3"
+	run_vpmu stat -o counts --append -x, -- "$PROGS/e2e_exit3"
+	expect_rc 3 || return 1
+	[ ! -s err ] && grep -q 'Performance counter stats' counts && grep -q '^[0-9]*,,cycles,' counts ||
+		fail "$(cat counts)"
+	run_vpmu stat -o counts -x, -- "$PROGS/e2e_exit3"
+	grep -q 'Performance counter stats' counts && fail "not replaced"
+	return 0
+}
+
+# one_line RC PATTERN ARGS...: vpmu stat ARGS fails with RC and one line
+one_line() {
+	local want=$1 pat=$2
+	shift 2
+	run_vpmu stat "$@"
+	[ "$rc" -eq "$want" ] && [ "$(wc -l <err)" -eq 1 ] && grep -q -- "$pat" err ||
+		fail "stat $*: rc $rc: $(cat err)"
+}
+
+errors() {
+	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
+		-e instrutcions "$PROGS/e2e_exit3"
+	one_line 1 "'branch-misses' does not fit with the events before it: its ESCRs (CRU_ESCR0" \
+		-e '{instructions,uops,branch-misses}' "$PROGS/e2e_exit3"
+	one_line 1 "bad modifier 'z' in 'cycles:z'" -e cycles:z "$PROGS/e2e_exit3"
+	one_line 1 "usage: vpmu stat .*no program given"
+	one_line 127 "no-such-program" -- ./no-such-program
+	printf 'just text\n' >script
+	chmod +x script
+	one_line 126 "script" -- ./script
+	one_line 1 "choose one" -x, -j "$PROGS/e2e_exit3"
+	one_line 1 "-r wants" -r 0 "$PROGS/e2e_exit3"
+	one_line 1 "unknown option '--frob'" --frob "$PROGS/e2e_exit3"
+	one_line 1 "drop --no-timing" --no-timing --per-thread "$PROGS/e2e_exit3"
+}
+
+t default_shape default_shape
+t csv_shape csv_shape
+t json_shape json_shape
+t identical_runs identical_runs
+t repeat_variance repeat_variance
+t multiplexing multiplexing
+t per_thread per_thread
+t exit_and_signal exit_and_signal
+t append_output append_output
+t errors errors
+summary
