@@ -231,7 +231,8 @@ void p4_engine_start(struct p4_engine *e)
 		memset(cs, 0, sizeof(*cs));
 		e->hw.ctr[c] &= P4_CTR_MASK;
 		cs->active = !!(cccr & P4_CCCR_ENABLE);
-		cs->percycle = (cccr & (P4_CCCR_COMPARE | P4_CCCR_FORCE_OVF | P4_CCCR_PMI)) ||
+		cs->percycle = (cccr & (P4_CCCR_COMPARE | P4_CCCR_FORCE_OVF)) ||
+			       ((cccr & P4_CCCR_PMI) && !(e->pebs_ctrs & (1u << c))) ||
 			       cascade_armed(cccr);
 	}
 	/* a counter that starts another must overflow at the exact cycle */

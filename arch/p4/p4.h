@@ -142,11 +142,11 @@ struct p4_hw {
 
 /* Run-time state of a counter beyond its registers. */
 struct p4_cstate {
-	uint8_t active;	  /* counting: enabled, or started by a cascade */
-	uint8_t percycle; /* needs per-cycle values: compare or FORCE_OVF */
-	uint8_t prev;	  /* last compare output (edge detection) */
-	uint8_t pmi_armed; /* overflowed with OVF_PMI set: PMI at the next increment */
-	uint64_t total;	  /* increments since programmed (64 bits: the value perf reports) */
+	uint8_t active;	    /* counting: enabled, or started by a cascade */
+	uint8_t percycle;   /* needs per-cycle values: compare or FORCE_OVF */
+	uint8_t prev;	    /* last compare output (edge detection) */
+	uint8_t pmi_armed;  /* overflowed with OVF_PMI set: PMI at the next increment */
+	uint64_t total;	    /* increments since programmed (64 bits: the value perf reports) */
 	uint8_t v[P4_RING]; /* per-cycle detector output, cycle % P4_RING (capped at 15) */
 };
 
@@ -155,6 +155,11 @@ struct p4_engine {
 	struct p4_cstate cs[P4_NCTR];
 	uint64_t done; /* cycles before this are final for per-cycle counters */
 	int threads;   /* logical processors active now, 1 or 2 (thread mode) */
+	/* Counters whose overflow PMI is the PEBS assist: it is taken on the
+	 * retirement of the µop that makes the next count, so the counter
+	 * counts each input as it arrives (in retirement order) rather than
+	 * per cycle, unless COMPARE, FORCE_OVF or cascading need cycles. */
+	uint32_t pebs_ctrs;
 	/* A counter overflowed at cycle (the CCCR's OVF flag is set). */
 	void (*overflow)(void *arg, int ctr, uint64_t cycle);
 	/* A performance-monitor interrupt to the logical processors in mask

@@ -6,11 +6,17 @@
  *  - IEBS: an overflow with OVF_PMI raises an interrupt that is taken a
  *    modelled latency later, at the instruction retiring then (the skid
  *    of seed 004, figure 5);
- *  - PEBS: after an overflow of a counter with PEBS enabled, the next
- *    retiring replay-tagged µop takes a microcode assist that stores EIP
- *    and the general registers (as they are before it retires) into the
- *    PEBS buffer; reaching the high-water mark interrupts, and the
- *    buffer is drained (seed 004, "Precise event-based sampling").
+ *  - PEBS: an overflow of a counter with PEBS enabled arms it; the µop
+ *    that makes the next count (SDM: the PMI comes with the next event
+ *    count after the overflow) takes a microcode assist as it retires,
+ *    storing EIP and the general registers (as they are before it
+ *    retires) into the PEBS buffer and resetting the counter to the DS
+ *    area's PEBS counter reset value; reaching the high-water mark
+ *    interrupts, and the buffer is drained (seed 004, "Precise
+ *    event-based sampling"; SDM vol. 3B, "DS Save Area").  The count the
+ *    assisted µop made is replaced by the reset, so successive records
+ *    are period + 1 events apart: a loop of 8 loads sampled every
+ *    100,000 misses walks through all 8 (seed 004, Table 1).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +24,23 @@
 #include "../../emu/x86/x86.h"
 #include "p4_pmu.h"
 
-/* Cycles from a counter overflow to the interrupt being taken: the PMI
- * goes through the local APIC to the core (a modelled figure; seed 004
- * reports IEBS samples 65 or more instructions past the event). */
-#define PMI_LATENCY 60
+/* Cycles from the PMI (raised with the count after the overflow) to the
+ * interrupt being taken, through the local APIC: not documented, so
+ * calibrated on seed 004's experiment (Figure 5: IEBS samples 65 or more
+ * instructions past the missing load, 46.5% at 69).  After a load that
+ * missed retires, the hits queued behind it retire 3 µops a cycle, so 23
+ * cycles put the sample 69 instructions on (tests/progs/ua_skid.c). */
+#define PMI_LATENCY 23
 /* PEBS buffer capacity, and the interrupt threshold (high-water mark) in
  * records: Linux's driver sets it to one record, so each record is
  * drained, and the counter reset value reprogrammed, as it comes. */
 #define PEBS_RECORDS 64
 #define PEBS_THRESHOLD 1
+/* Instructions remembered, in retirement order, for the interrupt: the
+ * engine settles a counter's cycles only once the model has fetched past
+ * them, up to a reorder buffer later, so the instruction retiring when
+ * the PMI is due may already have been delivered (a power of two). */
+#define RETIRED_HIST 512
 
 struct route {
 	uint8_t ctr;
@@ -52,8 +66,13 @@ struct arch_pmu {
 	/* IEBS: an interrupt pending for the counter, due at cycle */
 	uint64_t pmi_due[P4_NCTR];
 	uint8_t pmi_pending[P4_NCTR];
-	/* PEBS: armed after an overflow; the buffer */
-	uint8_t pebs_armed[P4_NCTR];
+	uint64_t nretired; /* instructions delivered; the last RETIRED_HIST of them: */
+	struct retired {
+		uint64_t ip, cycle;
+		uint8_t th, kernel;
+	} retired[RETIRED_HIST];
+	/* PEBS: the assist is due on this delivery's instruction; the buffer */
+	uint8_t pebs_due[P4_NCTR];
 	unsigned npebs;
 	struct arch_sample pebs[PEBS_RECORDS];
 };
@@ -189,22 +208,18 @@ static void on_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
 	struct arch_pmu *p = arg;
 	int i = p->evsel_of[ctr];
 	(void)mask;
-	/* with PEBS the interrupt only drains the buffer: no IEBS sample */
-	if (i < 0 || (p->precise[i] && (p->eng.hw.pebs_enable & P4_PEBS_ENABLE)))
+	if (i < 0)
 		return;
+	/* with PEBS it is the assist on the µop retiring now (the engine
+	 * counts a PEBS counter's inputs as they are delivered) */
+	if (p->eng.pebs_ctrs & (1u << ctr)) {
+		p->pebs_due[ctr] = 1;
+		return;
+	}
 	if (!p->pmi_pending[ctr]) {
 		p->pmi_pending[ctr] = 1;
 		p->pmi_due[ctr] = cycle + PMI_LATENCY;
 	}
-}
-
-static void on_overflow(void *arg, int ctr, uint64_t cycle)
-{
-	struct arch_pmu *p = arg;
-	int i = p->evsel_of[ctr];
-	(void)cycle;
-	if (i >= 0 && p->precise[i] && (p->eng.hw.pebs_enable & P4_PEBS_ENABLE))
-		p->pebs_armed[ctr] = 1;
 }
 
 static void reload(struct arch_pmu *p, int ctr)
@@ -212,6 +227,17 @@ static void reload(struct arch_pmu *p, int ctr)
 	int i = p->evsel_of[ctr];
 	/* what counted since the overflow stays counted */
 	p->eng.hw.ctr[ctr] = (p->eng.hw.ctr[ctr] - p->period[i]) & P4_CTR_MASK;
+	p->loaded[i] = p->period[i];
+	p->eng.hw.cccr[ctr] &= ~P4_CCCR_OVF;
+}
+
+/* The DS area's PEBS counter reset value, written by the assist: the
+ * count since the overflow is not kept. */
+static void pebs_reset(struct arch_pmu *p, int ctr)
+{
+	int i = p->evsel_of[ctr];
+
+	p->eng.hw.ctr[ctr] = (0 - p->period[i]) & P4_CTR_MASK;
 	p->loaded[i] = p->period[i];
 	p->eng.hw.cccr[ctr] &= ~P4_CCCR_OVF;
 }
@@ -253,18 +279,38 @@ static void pebs_record(struct arch_pmu *p, int ctr, const struct uarch_delivery
 		drain(p); /* the high-water mark: the interrupt empties the buffer */
 }
 
+/* The interrupt of counter c is taken before the first instruction that
+ * retires at or after its due cycle: that one is the sample's IP. */
+static void iebs_sample(struct arch_pmu *p, int c)
+{
+	uint64_t k = p->nretired > RETIRED_HIST ? p->nretired - RETIRED_HIST : 0;
+	const struct retired *r;
+	struct arch_sample s = { 0 };
+
+	while (k + 1 < p->nretired && p->retired[k % RETIRED_HIST].cycle < p->pmi_due[c])
+		k++;
+	r = &p->retired[k % RETIRED_HIST];
+	s.ip = r->ip;
+	s.cycle = r->cycle;
+	s.period = p->loaded[p->evsel_of[c]];
+	s.evsel = (uint32_t)p->evsel_of[c];
+	s.th = r->th;
+	s.kernel = r->kernel;
+	p->pmi_pending[c] = 0;
+	reload(p, c);
+	if (p->cb.sample)
+		p->cb.sample(p->cb.arg, &s);
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
-	int tagged_here = 0;
 
 	p->eng.threads = d->threads;
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *s = &d->sig[k];
 		uint8_t bit = (uint8_t)(1u << (s->th * 2 + s->kernel));
 		uint64_t end = s->cycle + s->dur;
-		if (s->ev == p->tagged[0] || s->ev == p->tagged[1])
-			tagged_here = 1;
 		for (unsigned r = 0; r < p->nroute[s->ev]; r++)
 			if (p->route[s->ev][r].qual & bit)
 				p4_engine_input(&p->eng, p->route[s->ev][r].ctr, s->cycle, s->n,
@@ -277,26 +323,17 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	p4_engine_advance(&p->eng, d->frontier);
 	if (!d->tr || !p->sampling)
 		return;
+	p->retired[p->nretired++ % RETIRED_HIST] =
+		(struct retired){ d->tr->i->pc, d->retire, (uint8_t)d->th, (uint8_t)d->kernel };
 	for (int c = 0; c < P4_NCTR; c++) {
-		if (p->pebs_armed[c] && tagged_here) {
+		if (p->pebs_due[c]) {
 			/* the assist runs before the tagged µop retires */
 			pebs_record(p, c, d);
-			p->pebs_armed[c] = 0;
-			reload(p, c);
+			p->pebs_due[c] = 0;
+			pebs_reset(p, c);
 		}
-		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c]) {
-			struct arch_sample s = { 0 };
-			s.ip = d->tr->i->pc; /* the interrupt is taken before it */
-			s.cycle = d->retire;
-			s.period = p->loaded[p->evsel_of[c]];
-			s.evsel = (uint32_t)p->evsel_of[c];
-			s.th = (uint8_t)d->th;
-			s.kernel = (uint8_t)d->kernel;
-			p->pmi_pending[c] = 0;
-			reload(p, c);
-			if (p->cb.sample)
-				p->cb.sample(p->cb.arg, &s);
-		}
+		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
+			iebs_sample(p, c);
 	}
 }
 
@@ -365,10 +402,12 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 			hw->pebs_enable = p4_metrics[metric].pebs | P4_PEBS_UOP_TAG;
 			hw->pebs_matrix_vert = p4_metrics[metric].vert;
 		}
-		if (e[i].precise && e[i].period)
+		if (e[i].precise && e[i].period) {
 			hw->pebs_enable |= P4_PEBS_ENABLE;
+			p->eng.pebs_ctrs |= 1u << c;
+		}
 	}
-	p->eng.overflow = on_overflow;
+	p->eng.overflow = NULL;
 	p->eng.pmi = on_pmi;
 	p->eng.arg = p;
 	p->eng.threads = 1;

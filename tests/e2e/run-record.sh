@@ -12,20 +12,50 @@ pebs_on_the_load() { # every PEBS sample names the missing load, ≈ 100 of them
 	grep -q '100.00%  *100  *\[\.\] run  *ua_l1miss.c:21' rep || { cat rep; fail "not all on the load"; }
 }
 
-data_addresses() { # reconstructed addresses: 8 KB apart, same low 12 bits
+data_addresses() { # seed 004 Table 1: 8 addresses 8 KB apart, same low 12 bits, ≈1/8 each
+	"$VPMU" record -q $L1MISS "$PROGS/ua_l1miss" 65536 1250000 1 8192 || fail "record failed"
+	"$VPMU" report --sort daddr -n >rep 2>&1 || fail "report failed"
+	rows=$(sed -n 's/^ *\([0-9.]*\)% *\([0-9]*\) *\[\.\] 0x\([0-9a-f]*\).*/\1 \2 \3/p' rep | sort -k3)
+	[ "$(wc -l <<<"$rows")" -eq 8 ] || { cat rep; fail "not 8 distinct addresses"; }
+	first=$(head -n1 <<<"$rows" | cut -d' ' -f3)
+	k=0
+	while read -r pct n a; do
+		[ $((0x$a - 0x$first)) -eq $((k * 8192)) ] || fail "address $a is not $k x 8 KB past $first"
+		[ "$n" -ge 10 ] && [ "$n" -le 15 ] || fail "address $a has $n of 100 samples, not about 1/8"
+		k=$((k + 1))
+	done <<<"$rows"
+	"$VPMU" report --sort daddr -n >rep2 2>&1
+	"$VPMU" record -q $L1MISS "$PROGS/ua_l1miss" 65536 1250000 1 8192
+	"$VPMU" report --sort daddr -n >rep3 2>&1
+	cmp -s rep2 rep3 || fail "a rerun gave other samples"
+}
+
+jittered_periods() { # --period-jitter: still all on the load, still 8 KB apart
 	"$VPMU" record -q --period-jitter 4 $L1MISS "$PROGS/ua_l1miss" 65536 1250000 1 8192 ||
 		fail "record failed"
 	"$VPMU" report --sort daddr -n >rep 2>&1 || fail "report failed"
 	addrs=$(sed -n 's/.*\[\.\] 0x\([0-9a-f]*\).*/\1/p' rep | sort)
-	[ "$(wc -l <<<"$addrs")" -ge 4 ] || { cat rep; fail "fewer than 4 distinct addresses"; }
+	[ "$(wc -l <<<"$addrs")" -ge 6 ] || { cat rep; fail "fewer than 6 distinct addresses"; }
 	for a in $addrs; do
 		[ $((0x$a % 8192)) -eq $((0x$(head -n1 <<<"$addrs") % 8192)) ] ||
 			fail "address $a not 8 KB apart from the others"
 	done
-	"$VPMU" report --sort daddr -n >rep2 2>&1
-	"$VPMU" record -q --period-jitter 4 $L1MISS "$PROGS/ua_l1miss" 65536 1250000 1 8192
-	"$VPMU" report --sort daddr -n >rep3 2>&1
-	cmp -s rep2 rep3 || fail "a rerun gave other samples"
+}
+
+pebs_vs_iebs() { # seed 004 Figure 5: PEBS names the missing load, IEBS lands tens of instructions on
+	"$VPMU" record -q -e L1-dcache-load-misses:pp -c 1000 "$PROGS/ua_skid" 100000 >/dev/null ||
+		fail "record :pp failed"
+	n=$("$VPMU" script -F sym | grep -c . ) at=$("$VPMU" script -F sym | grep -c '^ *miss_load$')
+	[ "$at" -ge 99 ] && [ $((at * 100)) -ge $((n * 99)) ] || fail "PEBS: $at of $n samples on the load"
+	"$VPMU" record -q -e L1-dcache-load-misses -c 1000 "$PROGS/ua_skid" 100000 >/dev/null ||
+		fail "record failed"
+	"$VPMU" script -F sym,symoff >s
+	grep -q 'miss_load' s && fail "IEBS sample on the missing load"
+	# the most frequent place, as instructions after the load (hit_block+3k is k+1 on)
+	off=$(sed -n 's/.*hit_block+0x\([0-9a-f]*\).*/\1/p' s | sort | uniq -c | sort -rn | head -n1 | awk '{print $2}')
+	[ -n "$off" ] || { head s; fail "no IEBS sample in the block of hits"; }
+	skid=$((0x$off / 3 + 1))
+	[ "$skid" -ge 20 ] && [ "$skid" -le 99 ] || fail "IEBS skid $skid instructions, not tens"
 }
 
 chain_of() { # mode prog: the call chain of the hottest samples, as folded stacks
@@ -78,6 +108,8 @@ old_kept() {
 
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
+t jittered_periods jittered_periods
+t pebs_vs_iebs pebs_vs_iebs
 t dwarf_chains dwarf_chains
 t fp_chains fp_chains
 t killed_guest killed_guest
