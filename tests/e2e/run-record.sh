@@ -80,11 +80,19 @@ fp_chains() { # with frame pointers every frame above the leaf's caller is found
 	return 0
 }
 
+descendants() { # pid: its children, grandchildren, ...
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
 killed_guest() { # SIGKILL mid-run: the file reads, with the samples sent so far
 	"$VPMU" record -q -c 100000 "$PROGS/hd_spin" loop >/dev/null 2>&1 &
 	sleep 3
-	pkill -KILL -f "__exec.*hd_spin" 2>/dev/null
-	for pid in $(pgrep -f "hd_spin"); do [ "$pid" != $! ] && kill -KILL "$pid"; done
+	# the guest processes only: vpmu's descendants, not other runs' hd_spin
+	kill -KILL $(descendants $!) 2>/dev/null
 	wait $!
 	[ -s vpmu.data ] || fail "no file"
 	"$VPMU" script >s 2>err || true
