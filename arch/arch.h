@@ -48,6 +48,7 @@ struct arch_generic {
 };
 
 #define ARCH_MAX_EVSEL 64
+#define ARCH_ENOTSUP (-2) /* encode/decode: a valid event the model cannot produce */
 
 /* One event as asked for, resolved. */
 struct arch_evsel {
@@ -101,7 +102,8 @@ struct arch_backend {
 
 	/* e->event, e->umask and the modifiers → e->config; or a raw
 	 * e->config (e->raw) → e->event and e->umask.  0, or -1 with a
-	 * one-line reason. */
+	 * one-line reason (ARCH_ENOTSUP when the spec is right but the
+	 * model cannot produce the event: stat shows it <not supported>). */
 	int (*encode)(struct arch_evsel *e, char *err, size_t errsz);
 	int (*decode)(struct arch_evsel *e, char *err, size_t errsz);
 	/* Place n events counted at once on counters (ctr[i]); 0, or -1

@@ -120,10 +120,57 @@ static int expand(struct pmu_set *set, const struct arch_evsel *user, unsigned n
 	return 0;
 }
 
+/* An event of -e the machine cannot produce: a <not supported> row
+ * printed before user event `before`, as perf prints it in place. */
+struct stat_absent {
+	unsigned before;
+	char name[128], why[256];
+};
+
+/* Parse the -e specs item by item (a {group} is one item), so that an
+ * event the model cannot produce becomes a row of its own instead of
+ * stopping the run.  0, or -1 with the message of a bad spec. */
+static int parse_user(const struct arch_backend *b, const struct stat_opts *so,
+		      struct arch_evsel *user, unsigned *n, struct stat_absent *absent,
+		      unsigned *nabsent, char *err, size_t errsz)
+{
+	for (unsigned k = 0; k < so->nspecs; k++) {
+		const char *p = so->specs[k];
+
+		while (*p) {
+			size_t len = *p == '{' ? strcspn(p, "}") : strcspn(p, ",");
+			char item[sizeof(absent->name)];
+			int rc;
+
+			if (*p == '{' && p[len])
+				len += strcspn(p + len, ",");
+			if (len >= sizeof(item)) {
+				snprintf(err, errsz, "event spec too long: '%.40s...'", p);
+				return -1;
+			}
+			memcpy(item, p, len);
+			item[len] = 0;
+			p += len + (p[len] == ',');
+			rc = evspec_parse(b, item, user, ARCH_MAX_EVSEL, n, err, errsz);
+			if (rc == EVSPEC_NOTSUP && *nabsent < ARCH_MAX_EVSEL) {
+				struct stat_absent *a = &absent[(*nabsent)++];
+				a->before = *n;
+				snprintf(a->name, sizeof(a->name), "%s", item);
+				snprintf(a->why, sizeof(a->why), "%s", err);
+			} else if (rc < 0) {
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_opts *so,
 	       const struct session_opts *o, char *err, size_t errsz)
 {
 	static struct arch_evsel user[ARCH_MAX_EVSEL];
+	static struct stat_absent absent[ARCH_MAX_EVSEL];
+	unsigned nabsent = 0, next = 0;
 	int at[ARCH_MAX_EVSEL][2], per = so->per_thread;
 	const char *name[ARCH_MAX_EVSEL];
 	const struct arch_backend *b = o->timed ? arch_find(o->arch) : NULL;
@@ -165,9 +212,8 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 		return 0;
 	}
 	set->b = b;
-	for (unsigned k = 0; k < so->nspecs; k++)
-		if (evspec_parse(b, so->specs[k], user, ARCH_MAX_EVSEL, &n, err, errsz) < 0)
-			return -1;
+	if (parse_user(b, so, user, &n, absent, &nabsent, err, errsz) < 0)
+		return -1;
 	for (unsigned k = 0; k < n; k++)
 		name[k] = user[k].name;
 	if (!so->nspecs) {
@@ -191,8 +237,15 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 	}
 	if (expand(set, user, n, per, at, err, errsz) < 0)
 		return -1;
-	for (unsigned k = 0; k < n; k++)
-		add_rows(rep, name[k], STAT_PMU, at[k][0], at[k][1], per);
+	for (unsigned k = 0; k <= n; k++) {
+		for (; next < nabsent && absent[next].before == k; next++) {
+			struct stat_row *w = add_row(rep, absent[next].name, -1, STAT_UNSUPPORTED);
+			if (w)
+				snprintf(w->why, sizeof(w->why), "%s", absent[next].why);
+		}
+		if (k < n)
+			add_rows(rep, name[k], STAT_PMU, at[k][0], at[k][1], per);
+	}
 	if (!so->nspecs)
 		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0);
 	set->mux_cycles = (uint64_t)(so->mux_ms * rep->mhz * 1000.0);

@@ -19,6 +19,7 @@ struct ctx {
 	const char *spec; /* the whole spec, for messages */
 	char *err;
 	size_t errsz;
+	int notsup; /* the failure is the backend's ARCH_ENOTSUP */
 };
 
 /* Modifiers as given: which levels were named, how many p's. */
@@ -269,16 +270,20 @@ static int generic_event(struct ctx *c, const char *text, int g, char *tail, str
 {
 	const struct arch_generic *gen = &c->b->generic[g];
 	char inner[512];
-	struct ctx ic = { c->b, gen->spec, inner, sizeof(inner) };
+	struct ctx ic = { c->b, gen->spec, inner, sizeof(inner), 0 };
 	struct mods im;
 	int imod = 0, rc;
 
-	if (!gen->spec || !*gen->spec)
+	if (!gen->spec || !*gen->spec) {
+		c->notsup = 1;
 		return fail(c, "generic event '%s' is not supported on %s", gen->name, c->b->name);
+	}
 	if (strlen(gen->spec) >= SPEC_MAX)
 		return fail(c, "generic event '%s' maps to a spec too long", gen->name);
-	if (parse_event(&ic, gen->spec, 0, e, &im, &imod) < 0)
+	if (parse_event(&ic, gen->spec, 0, e, &im, &imod) < 0) {
+		c->notsup = ic.notsup;
 		return fail(c, "generic event '%s' maps to '%s': %s", gen->name, gen->spec, inner);
+	}
 	if (imod)
 		return fail(c, "generic event '%s' maps to '%s', which has modifiers", gen->name,
 			    gen->spec);
@@ -439,6 +444,7 @@ static int add_event(struct ctx *c, const char *s, const char *e, const struct g
 	else
 		rc = c->b->encode ? c->b->encode(ev, msg, sizeof(msg)) : 0;
 	if (rc) {
+		c->notsup = rc == ARCH_ENOTSUP;
 		msg[sizeof(msg) - 1] = 0;
 		if (!msg[0])
 			return fail(c, "cannot %s '%s'", ev->raw ? "decode" : "encode", ev->name);
@@ -497,7 +503,7 @@ static int add_group(struct ctx *c, const char **pp, struct arch_evsel *out, uns
 int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
 		 unsigned max, unsigned *n, char *err, size_t errsz)
 {
-	struct ctx c = { b, spec ? spec : "", err, errsz };
+	struct ctx c = { b, spec ? spec : "", err, errsz, 0 };
 	const char *p = c.spec;
 	unsigned at = *n;
 
@@ -510,7 +516,7 @@ int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evs
 			p++;
 		if (*p == '{') {
 			if (add_group(&c, &p, out, max, &at) < 0)
-				return -1;
+				return c.notsup ? EVSPEC_NOTSUP : -1;
 			while (isspace((unsigned char)*p))
 				p++;
 			if (*p == '}')
@@ -527,7 +533,7 @@ int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evs
 			if (*e == '{')
 				return fail(&c, "unexpected '{' in '%s'", c.spec);
 			if (add_event(&c, p, e, NULL, out, max, &at) < 0)
-				return -1;
+				return c.notsup ? EVSPEC_NOTSUP : -1;
 			p = e;
 		}
 		if (!*p)

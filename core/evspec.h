@@ -40,7 +40,9 @@
  * instructions:u).  Each event is then encoded by b->encode, or a raw one
  * decoded by b->decode.  Returns 0; or -1 with a one-line message naming
  * the offending text in err, *n unchanged (out[*n..] may have been
- * written). */
+ * written); EVSPEC_NOTSUP instead of -1 when the spec is right but the
+ * backend cannot produce an event of it (ARCH_ENOTSUP). */
+#define EVSPEC_NOTSUP (-2)
 int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
 		 unsigned max, unsigned *n, char *err, size_t errsz);
 

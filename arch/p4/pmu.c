@@ -145,7 +145,7 @@ static int check(struct arch_evsel *e, unsigned metric, char *err, size_t errsz)
 
 	if (d->unsupported) {
 		snprintf(err, errsz, "%s is not supported: %s", d->name, d->unsupported);
-		return -1;
+		return ARCH_ENOTSUP;
 	}
 	if (!e->umask) {
 		snprintf(err, errsz, "%s: empty event mask", d->name);
@@ -158,7 +158,7 @@ static int check(struct arch_evsel *e, unsigned metric, char *err, size_t errsz)
 		if (b->unsupported) {
 			snprintf(err, errsz, "%s:%s is not supported: %s", d->name, b->name,
 				 b->unsupported);
-			return -1;
+			return ARCH_ENOTSUP;
 		}
 	}
 	for (unsigned m = e->umask, j; m; m &= m - 1) {
@@ -189,14 +189,14 @@ static int check(struct arch_evsel *e, unsigned metric, char *err, size_t errsz)
 				 "replay tagging for %s is not supported: the model "
 				 "raises no signal for it",
 				 m->name);
-			return -1;
+			return ARCH_ENOTSUP;
 		}
 		if ((e->umask & 2) && m->bogus == UARCH_NEV) {
 			snprintf(err, errsz,
 				 "%s:BOGUS with metric %s is not supported: the model "
 				 "does not tag it on mispredicted paths",
 				 d->name, m->name);
-			return -1;
+			return ARCH_ENOTSUP;
 		}
 	} else if (metric) {
 		snprintf(err, errsz, "a PEBS metric applies to REPLAY_EVENT only, not %s", d->name);
@@ -217,14 +217,16 @@ static int encode(struct arch_evsel *e, char *err, size_t errsz)
 	const struct p4_event_desc *d;
 	unsigned metric = e->raw ? (unsigned)(e->config & P4_CONFIG_METRIC_MASK) : 0;
 	uint32_t escr, cccr;
+	int rc;
 
 	if (e->event < 0 || (unsigned)e->event >= p4_nevents) {
 		snprintf(err, errsz, "no such event");
 		return -1;
 	}
 	d = &p4_events[e->event];
-	if (check(e, metric, err, errsz) < 0)
-		return -1;
+	rc = check(e, metric, err, errsz);
+	if (rc < 0)
+		return rc;
 	escr = (p4_raw_id((unsigned)e->event) & P4_ESCR_EVENT_MASK) << P4_ESCR_EVENT_SHIFT |
 	       (e->umask & P4_ESCR_EMASK_MASK) << P4_ESCR_EMASK_SHIFT;
 	cccr = (uint32_t)(p4_escr[d->escr[0] >= 0 ? d->escr[0] : d->escr[1]].sel)

@@ -16,11 +16,12 @@ e2e_failed=""
 E2E_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/vpmu-e2e.XXXXXX")
 trap 'rm -rf "$E2E_SCRATCH"' EXIT
 
-t() { # name function
+t() { # name function [args]
 	local name=$1 fn=$2 dir out rc
 	dir=$E2E_SCRATCH/$name
 	mkdir -p "$dir"
-	out=$( (cd "$dir" && E2E_MARK=$dir/.failed "$fn") 2>&1)
+	shift 2
+	out=$( (cd "$dir" && E2E_MARK=$dir/.failed "$fn" "$@") 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ] && [ ! -e "$dir/.failed" ]; then
 		e2e_pass=$((e2e_pass + 1))

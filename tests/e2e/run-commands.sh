@@ -57,20 +57,20 @@ help_pages() {
 		[ -f "$(sed 's/.*the page is //' err)" ] || fail "without man: $(cat err)"
 }
 
-# The options `vpmu stat -h` lists are exactly those man/vpmu-stat.1 documents.
-stat_help_matches_man() {
-	run_vpmu stat -h
+# The options `vpmu CMD -h` lists are exactly those man/vpmu-CMD.1 documents.
+help_matches_man() {
+	run_vpmu "$1" -h
 	expect_rc 0 || return 1
 	{
 		grep -o -- '--[a-z][a-z-]*' out
-		grep -o -- '^ *-[a-z],' out | tr -d ' ,'
+		grep -o -- '^ *-[a-zA-Z],' out | tr -d ' ,'
 	} | sort -u >from-help
 	{
-		grep '^\.It Fl' "$SRC/man/vpmu-stat.1" | grep -o 'Fl \\-[a-z][a-z-]*' | sed 's/Fl \\-/--/'
-		sed -n 's/^\.It Fl \([a-z]\) ,.*/-\1/p' "$SRC/man/vpmu-stat.1"
+		grep '^\.It Fl' "$SRC/man/vpmu-$1.1" | grep -o 'Fl \\-[a-z][a-z-]*' | sed 's/Fl \\-/--/'
+		sed -n 's/^\.It Fl \([a-zA-Z]\) ,.*/-\1/p' "$SRC/man/vpmu-$1.1"
 	} | sort -u >from-man
 	[ -s from-help ] && diff from-help from-man >/dev/null ||
-		fail "options differ (help vs man): $(diff from-help from-man | tr '\n' ' ')"
+		fail "$1: options differ (help vs man): $(diff from-help from-man | tr '\n' ' ')"
 }
 
 stat_usage_errors() {
@@ -274,7 +274,12 @@ t version version
 t usage usage
 t unknown_command unknown_command
 t help_pages help_pages
-t stat_help_matches_man stat_help_matches_man
+t stat_help_matches_man help_matches_man stat
+t record_help_matches_man help_matches_man record
+t report_help_matches_man help_matches_man report
+t script_help_matches_man help_matches_man script
+t annotate_help_matches_man help_matches_man annotate
+t list_help_matches_man help_matches_man list
 t stat_usage_errors stat_usage_errors
 t stat_output_shape stat_output_shape
 t stat_timed_shape stat_timed_shape
