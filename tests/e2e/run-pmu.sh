@@ -82,6 +82,48 @@ spec_errors() {
 	expect_rc 1 && grep -q "no counter hardware model" err || fail "$(cat err)"
 }
 
+# vpmu list: every native event of the machine with counters and unit
+# masks; each one it calls supported counts, each it marks <not supported>
+# is refused by stat with that reason; patterns and errors.
+list_events() {
+	run_vpmu list -a p4
+	expect_rc 0 || return 1
+	awk '/native events:/ { n = 1 } n && /^  [A-Z0-9]/ { print $1 }' out >names
+	# the events of oprofile's i386_p4 and i386_p4-ht tables (the SDM's
+	# list adds the tagging and bus events)
+	for ev in 128BIT_MMX_UOP 64BIT_MMX_UOP BPU_FETCH_REQUEST BRANCH_RETIRED \
+		BSQ_ACTIVE_ENTRIES BSQ_ALLOCATION BSQ_CACHE_REFERENCE FSB_DATA_ACTIVITY \
+		GLOBAL_POWER_EVENTS INSTR_RETIRED IOQ_ACTIVE_ENTRIES IOQ_ALLOCATION ITLB_REFERENCE \
+		LOAD_PORT_REPLAY MACHINE_CLEAR MEMORY_CANCEL MEMORY_COMPLETE MISPRED_BRANCH_RETIRED \
+		MOB_LOAD_REPLAY PACKED_DP_UOP PACKED_SP_UOP PAGE_WALK_TYPE RETIRED_BRANCH_TYPE \
+		RETIRED_MISPRED_BRANCH_TYPE SCALAR_DP_UOP SCALAR_SP_UOP SSE_INPUT_ASSIST \
+		STORE_PORT_REPLAY TC_DELIVER_MODE TC_MS_XFER UOPS_RETIRED UOP_QUEUE_WRITES UOP_TYPE \
+		X87_ASSIST X87_FP_UOP X87_SIMD_MOVES_UOP; do
+		grep -qx "$ev" names || fail "$ev not listed"
+	done
+	grep -q 'counters: ' out && grep -q 'unit masks' out || fail "no counters or unit masks"
+	# the reason follows the name, on its line or alone on the next
+	awk '/native events:/ { n = 1 } n && /^  [A-Z0-9]/ { e = $1 }
+	     n && (/^      <not supported/ || /^  [A-Z0-9][^ ]*  *<not supported/) && e { print e; e = "" }' \
+		out | sort -u >unsup
+	[ -s unsup ] || fail "no event marked not supported"
+	for ev in $(comm -23 <(sort names) unsup); do
+		run_vpmu stat -x, -e "$ev" "$PROGS/e2e_exit3"
+		grep -q "^[0-9][0-9]*,,$ev," err || grep -q "$ev needs a replay-tagging metric" err ||
+			fail "$ev: listed as supported, stat says $(cat err)"
+	done
+	for ev in $(cat unsup); do
+		run_vpmu stat -x, -e "$ev" "$PROGS/e2e_exit3"
+		grep -q "^<not supported>,,$ev," err || fail "$ev: listed as not supported, stat: $(cat err)"
+	done
+	run_vpmu list 'bsq*'
+	[ "$(grep -c '^  [A-Z]' out)" -eq 3 ] || fail "glob: $(grep '^  [A-Z]' out)"
+	run_vpmu list -a nosuch
+	expect_rc 1 && grep -q "no machine 'nosuch'" err || fail "bad machine: $(cat err)"
+	run_vpmu list zzzz
+	grep -q "no event matches 'zzzz'" err || fail "no match: $(cat err)"
+}
+
 user_kernel() {
 	# GLOBAL_POWER_EVENTS has two ESCRs: :u and :k take both
 	run_vpmu stat -e cycles:u,cycles:k "$PROGS/e2e_exit3"
@@ -101,6 +143,7 @@ t matches_model matches_model
 t speculative_vs_retired speculative_vs_retired
 t no_fit_and_exact no_fit_and_exact
 t spec_errors spec_errors
+t list_events list_events
 t user_kernel user_kernel
 t exit_status_kept exit_status_kept
 summary
