@@ -22,13 +22,15 @@
 #include "core/sfile.h"
 #include "core/sym.h"
 #include "opt.h"
+#include "record.h"
 
 #define RECORD_FREQ_DEFAULT 4000 /* Hz of emulated time, perf's default */
 #define RECORD_FLUSH_SECONDS 1.0 /* a block at least this often while running */
 
 static const char record_usage[] =
-	"usage: vpmu record [-q] [-v] [-a MACHINE] [-e EVENTS]... [-c PERIOD | -F FREQ]\n"
-	"                   [--period-jitter BITS] [-g | --call-graph fp|dwarf]\n"
+	"usage: vpmu record [-q] [-v] [-a MACHINE] [-e EVENTS]...\n"
+	"                   [-c PERIOD | -F FREQ | --calibrate N] [--period-jitter BITS]\n"
+	"                   [-g | --call-graph fp|dwarf]\n"
 	"                   [-o FILE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--seed N]\n"
 	"                   [--vtime] [--timeout LIMIT] [--] PROGRAM [ARGS...]\n"
 	"\n"
@@ -39,6 +41,8 @@ static const char record_usage[] =
 	"                       vpmu stat -e; :p or :pp selects the machine's precise\n"
 	"                       mechanism (PEBS on p4)\n"
 	"    -c, --count PERIOD a sample every PERIOD events\n"
+	"        --calibrate N  run PROGRAM first to count each event, then sample it\n"
+	"                       with the period that gives N samples (within 1%)\n"
 	"    -F, --freq FREQ    about FREQ samples per second of emulated time, the\n"
 	"                       period adapting as the run goes (default 4000)\n"
 	"        --period-jitter BITS\n"
@@ -344,6 +348,7 @@ int cmd_record(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'L' },
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "period-jitter", required_argument, NULL, 'J' },
+		{ "calibrate", required_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -355,7 +360,7 @@ int cmd_record(int argc, char **argv)
 	struct rec rc = { 0 };
 	const char *outpath = "vpmu.data", *specs[ARCH_MAX_EVSEL];
 	unsigned nspecs = 0;
-	uint64_t period = 0, freq = 0, jitter = 0;
+	uint64_t period = 0, freq = 0, jitter = 0, calibrate = 0;
 	int c, quiet = 0, status, callgraph = PMU_CG_NONE;
 	char err[512];
 
@@ -430,6 +435,15 @@ int cmd_record(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 'C':
+			if (opt_u64(optarg, &calibrate) || !calibrate || calibrate > 100000000) {
+				fprintf(stderr,
+					"vpmu record: --calibrate wants a sample count from 1 to "
+					"100000000, not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
 		case 'J':
 			if (opt_u64(optarg, &jitter) || jitter > 16) {
 				fprintf(stderr,
@@ -466,14 +480,17 @@ int cmd_record(int argc, char **argv)
 		fputs(record_usage, stderr);
 		return 1;
 	}
-	if (jitter && !period) {
-		fprintf(stderr, "vpmu record: --period-jitter needs a fixed period (-c)\n");
+	if (jitter && !period && !calibrate) {
+		fprintf(stderr, "vpmu record: --period-jitter needs a fixed period (-c or "
+				"--calibrate)\n");
 		return 1;
 	}
-	if (period && freq) {
-		fprintf(stderr, "vpmu record: -c and -F exclude each other\n");
+	if ((period != 0) + (freq != 0) + (calibrate != 0) > 1) {
+		fprintf(stderr, "vpmu record: -c, -F and --calibrate exclude each other\n");
 		return 1;
 	}
+	if (calibrate)
+		period = 1; /* until calibrated */
 	if (!period && !freq)
 		freq = RECORD_FREQ_DEFAULT;
 	if (!nspecs)
@@ -487,14 +504,19 @@ int cmd_record(int argc, char **argv)
 	set.jitter = (uint8_t)jitter;
 	set.callgraph = (uint8_t)callgraph;
 	set.seed = o.seed;
+	o.prog = argv[optind];
+	o.argv = &argv[optind];
+	if (calibrate) {
+		status = record_calibrate(&o, &set, calibrate, quiet);
+		if (status)
+			return status;
+	}
 	if (o.verbose)
 		for (unsigned i = 0; i < set.n; i++)
 			fprintf(stderr, "vpmu record: %s: config %#llx, %s %llu\n", set.ev[i].name,
 				(unsigned long long)set.ev[i].config,
 				set.freq[i] ? "frequency" : "period",
 				(unsigned long long)(set.freq[i] ? set.freq[i] : set.ev[i].period));
-	o.prog = argv[optind];
-	o.argv = &argv[optind];
 	o.pmu = &set;
 	o.on_msg = on_msg;
 	o.rec_arg = &rc;

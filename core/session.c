@@ -328,6 +328,15 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 		.pmu = &pmu_lx_ops,
 	};
 
+	if (o->mute) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
 	/* the guest starts with the dispositions and mask vpmu was given */
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaction(forwarded[i], &old[i], NULL);

@@ -26,6 +26,7 @@ struct session_opts {
 	double timeout;	    /* stop the run after this many wall-clock seconds (0: never) */
 	uint64_t max_insns; /* ... or this many emulated instructions, all processes (0: no limit) */
 	const struct pmu_set *pmu; /* counter hardware to program (timed runs), or NULL */
+	int mute;		   /* the guest's stdout and stderr go to /dev/null */
 	/* Recording: with on_msg, guest processes get a sample channel and
 	 * every message they send (core/recwire.h) reaches on_msg while the
 	 * guest runs. */

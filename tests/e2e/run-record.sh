@@ -58,6 +58,19 @@ pebs_vs_iebs() { # seed 004 Figure 5: PEBS names the missing load, IEBS lands te
 	[ "$skid" -ge 20 ] && [ "$skid" -le 99 ] || fail "IEBS skid $skid instructions, not tens"
 }
 
+calibrated() { # --calibrate N: N samples within 1%, the period printed
+	"$VPMU" record --calibrate 300 --set l1d.size=8192,l1d.assoc=4 -e L1-dcache-load-misses:pp \
+		"$PROGS/ua_l1miss" 65536 200000 1 8192 >out 2>err ||
+		fail "record failed: $(cat err)"
+	grep -q -- '--calibrate: L1-dcache-load-misses:pp counted [0-9]*; period [0-9]*$' err ||
+		fail "no period reported: $(cat err)"
+	n=$("$VPMU" script -F ip | grep -c .)
+	[ "$n" -ge 297 ] && [ "$n" -le 303 ] || fail "$n samples, not 300 within 1%"
+	"$VPMU" record --calibrate 0 true 2>err && fail "--calibrate 0 accepted"
+	"$VPMU" record --calibrate 10 -c 5 true 2>err && fail "--calibrate with -c accepted"
+	grep -q 'exclude' err || fail "$(cat err)"
+}
+
 chain_of() { # mode prog: the call chain of the hottest samples, as folded stacks
 	"$VPMU" record -q --call-graph "$1" -c 200000 "$PROGS/$2" >/dev/null || fail "record failed"
 	"$VPMU" report --format=folded 2>/dev/null | sort -t' ' -k2 -n | tail -n1
@@ -118,6 +131,7 @@ t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
 t pebs_vs_iebs pebs_vs_iebs
+t calibrated calibrated
 t dwarf_chains dwarf_chains
 t fp_chains fp_chains
 t killed_guest killed_guest

@@ -1,0 +1,16 @@
+/* record.h — parts of `vpmu record` in files of their own. */
+#ifndef VPMU_CMD_RECORD_H
+#define VPMU_CMD_RECORD_H
+
+#include <stdint.h>
+
+#include "core/pmu.h"
+#include "core/session.h"
+
+/* --calibrate=N: set each event's period in set so that a recording run
+ * of o gives want samples of it (within 1%), running the program muted
+ * to count and to check; prints the periods chosen unless quiet.  0, or
+ * the status of a run that could not start. */
+int record_calibrate(const struct session_opts *o, struct pmu_set *set, uint64_t want, int quiet);
+
+#endif
