@@ -143,7 +143,7 @@ struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *c
 	m->interval = s->mux_cycles ? s->mux_cycles : 1;
 	for (unsigned g = 0; g < ngrp; g++) {
 		struct mux_group *mg = &m->grp[g];
-		struct arch_pmu_cb gcb = { cb->sample ? group_sample : NULL, mg };
+		struct arch_pmu_cb gcb = { cb->sample ? group_sample : NULL, mg, cb->seed };
 		struct pmu_set *t = malloc(sizeof(*t));
 
 		if (!t) {
