@@ -83,9 +83,6 @@ void alpha_ctr_add(struct alpha_ctr *c, int kernel, uint64_t n);
 #define ALPHA_PM_PEND 64    /* profiled instructions whose windows are open */
 #define ALPHA_PM_RRING 2048 /* retire cycles remembered */
 #define ALPHA_PM_SRING 2048 /* Bcache-miss and replay-trap cycles remembered */
-#define ALPHA_PM_PAIR_SPAN \
-	80 /* paired sample: 1..80 instructions after the first
-			       * (the in-flight window, [hrm] 2.1) */
 
 struct alpha_pm_open {
 	struct alpha_pm_rec r;

@@ -26,7 +26,7 @@ static const struct arch_umask pm_umasks[] = {
 	{ "IDEAL", ALPHA_UM_IDEAL,
 	  "count the window exactly instead of with the documented quirks (vpmu)", NULL },
 	{ "PAIRED", ALPHA_UM_PAIRED,
-	  "also profile a second instruction 1..80 fetched instructions after each", NULL },
+	  "also profile a second instruction 1..256 fetched instructions after each", NULL },
 };
 
 const struct arch_event alpha_events[ALPHA_NEV] = {

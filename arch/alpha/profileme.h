@@ -9,9 +9,15 @@
 #include <stdint.h>
 
 #define ALPHA_PM_VERSION 1
+/* The second of a pair is 1..ALPHA_PM_PAIR_SPAN fetched instructions after
+ * the first: over three times the 21264's 80-instruction in-flight window,
+ * so that the concurrency estimate does not saturate when the window is
+ * full (a vpmu choice; the hardware's pair distance is programmable). */
+#define ALPHA_PM_PAIR_SPAN 256
 #define ALPHA_PM_BYTES 112
 
 /* flags: the model's UARCH_I_* (emu/uarch/model.h) in bits 0-15, and: */
+#define ALPHA_PMF_ABORTED 0x1	       /* UARCH_I_ABORTED: killed on a mispredicted path */
 #define ALPHA_PMF_STALLED (1u << 16)   /* PM_STALLED: waited between fetch and map */
 #define ALPHA_PMF_KILLED_BM (1u << 17) /* PM_KILLED_BM: killed by the cycle it mapped */
 #define ALPHA_PMF_IDEAL (1u << 18)     /* the counters are ideal, not the hardware's */
