@@ -118,9 +118,11 @@ static void select_insn(struct alpha_pm *pm, const struct uarch_insn *in, uint64
 		if (r->inum_delay > (len >= 2 ? len - 2 : 0))
 			r->inum_delay = (uint32_t)(len >= 2 ? len - 2 : 0);
 	}
-	if (!partner && pm->paired) {
+	if (!partner && pm->paired && !pm->pair_countdown) {
+		/* one pair in progress at a time */
 		pm->pair_countdown = 1 + rnd(&pm->rng) % ALPHA_PM_PAIR_SPAN;
 		pm->pair_of = r->seq;
+		pm->pair_fetched = pm->fetched;
 	}
 }
 
@@ -147,7 +149,6 @@ void alpha_pm_insn(struct alpha_pm *pm, const struct uarch_insn *in)
 	if (pm->pair_countdown && --pm->pair_countdown == 0)
 		select_insn(pm, in, inum, rx, ir, (int)(pm->fetched - pm->pair_fetched));
 	if (pm->period && --pm->countdown == 0) {
-		pm->pair_fetched = pm->fetched;
 		select_insn(pm, in, inum, rx, ir, 0);
 		pm->countdown = interval(pm);
 	}
