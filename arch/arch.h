@@ -77,6 +77,11 @@ struct arch_sample {
 	uint8_t precise;   /* ip is the instruction that caused the event */
 	uint8_t nregs;	   /* regs[] valid (PEBS record) */
 	uint64_t regs[18]; /* PEBS: rflags, rip, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp, r8..r15 */
+	/* A machine-defined record of the sampled instruction (21264
+	 * ProfileMe, arch/alpha/profileme.h): nraw bytes, NULL/0 for none;
+	 * valid during the sample callback only. */
+	const uint8_t *raw;
+	uint16_t nraw;
 };
 
 struct arch_pmu; /* a backend's counter hardware, programmed */
@@ -84,6 +89,7 @@ struct arch_pmu; /* a backend's counter hardware, programmed */
 struct arch_pmu_cb {
 	void (*sample)(void *arg, const struct arch_sample *s);
 	void *arg;
+	uint64_t seed; /* the run's seed, for hardware that randomises (ProfileMe) */
 };
 
 struct arch_backend {
@@ -122,6 +128,9 @@ struct arch_backend {
 	 * (frequency mode adapts it as the run goes). */
 	void (*pmu_period)(struct arch_pmu *p, unsigned i, uint64_t period);
 	void (*pmu_free)(struct arch_pmu *p);
+	/* Whether samples of e carry a ProfileMe record in arch_sample.raw
+	 * (NULL: never). */
+	int (*profileme)(const struct arch_evsel *e);
 };
 
 /* The backend called name, or NULL. */
@@ -132,5 +141,6 @@ const struct arch_backend *const *arch_all(void);
 int arch_event_find(const struct arch_backend *b, const char *name);
 
 extern struct arch_backend arch_p4;
+extern struct arch_backend arch_alpha;
 
 #endif

@@ -57,7 +57,8 @@ static const char record_usage[] =
 	"                       without frame pointers)\n"
 	"    -o, --output FILE  write FILE (default vpmu.data; an existing file is\n"
 	"                       kept as FILE.old)\n"
-	"    -a, --arch MACHINE machine: p4 (default)\n"
+	"    -a, --arch MACHINE machine: p4 (default), alpha (-e profileme[:OPTIONS]:\n"
+	"                       ProfileMe instruction sampling, see vpmu-pmu(7))\n"
 	"        --set KEY=VAL  override machine parameters\n"
 	"        --smt          run the guest's threads on the two logical processors\n"
 	"        --seed N       seed for AT_RANDOM and other guest randomness (default 0)\n"
@@ -100,7 +101,8 @@ static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 	struct sfile_sample s = { 0 };
 
 	if (len < sizeof(*m) || m->evsel >= rc->set->n || m->nchain > RECW_MAX_CHAIN ||
-	    m->nregs > 18 || len != sizeof(*m) + m->nchain * sizeof(m->chain[0])) {
+	    m->nregs > 18 || m->nraw > RECW_MAX_RAW ||
+	    len != sizeof(*m) + m->nchain * sizeof(m->chain[0]) + m->nraw) {
 		rc->bad++;
 		return;
 	}
@@ -116,6 +118,8 @@ static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 	s.regs = m->regs;
 	s.ncallchain = m->nchain;
 	s.callchain = m->chain;
+	s.profileme_len = m->nraw;
+	s.profileme = (const uint8_t *)(m->chain + m->nchain);
 	if (sfile_add_sample(rc->w, &s) < 0)
 		writer_failed(rc);
 	rc->samples[m->evsel]++;
@@ -242,6 +246,8 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 		a.sample_type = e->precise ? SFILE_S_REGS | SFILE_S_ADDR : 0;
 		if (rc->set->callgraph != PMU_CG_NONE)
 			a.sample_type |= SFILE_S_CALLCHAIN;
+		if (rc->set->b->profileme && rc->set->b->profileme(e))
+			a.sample_type |= SFILE_S_PROFILEME;
 		a.name = e->name;
 		a.machine = rc->set->b->name;
 		r = sfile_add_attr(rc->w, &a);

@@ -17,7 +17,7 @@ static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
 	"                   [-e EVENT] [--comm NAMES] [--dso NAMES] [--symbols NAMES]\n"
 	"                   [-g] [-G] [--call-graph PARAMS] [--header | --header-only]\n"
-	"                   [--format FORMAT] [--stdio]\n"
+	"                   [--format FORMAT] [--stdio] [--profileme]\n"
 	"\n"
 	"Read a sample file written by vpmu record and print where the samples fell.\n"
 	"\n"
@@ -45,6 +45,9 @@ static const char report_usage[] =
 	"        --format FORMAT    stdio (default), folded (stack;frames count),\n"
 	"                           callgrind or json\n"
 	"        --stdio            text output (the default)\n"
+	"        --profileme        per instruction from Alpha ProfileMe records:\n"
+	"                           abort rate, stage latencies, inum retire delay,\n"
+	"                           window and (paired samples) concurrency\n"
 	"    -h, --help             show this help\n";
 
 enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
@@ -54,6 +57,7 @@ struct args {
 	struct report_opts o;
 	struct report_filter filter;
 	int header; /* 1 --header, 2 --header-only */
+	int profileme;
 	enum format format;
 };
 
@@ -108,6 +112,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "header-only", no_argument, NULL, 'O' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "stdio", no_argument, NULL, 'x' },
+		{ "profileme", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,6 +189,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'x':
 			a->format = F_STDIO;
+			break;
+		case 'M':
+			a->profileme = 1;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -295,7 +303,9 @@ int cmd_report(int argc, char **argv)
 		report_filter_free(&a.filter);
 		return 1;
 	}
-	r = report_open(a.input, a.format == F_JSON || a.format == F_STDIO ? 0 : REPORT_NO_DATA,
+	r = report_open(a.input,
+			(a.format == F_JSON || a.format == F_STDIO ? 0 : REPORT_NO_DATA) |
+				(a.profileme ? REPORT_PROFILEME : 0),
 			err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "vpmu report: %s\n", err);
@@ -314,6 +324,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "vpmu report: %s holds no samples\n", a.input);
 	if (rc || a.header == 2)
 		;
+	else if (a.profileme)
+		rc = report_write_profileme(stdout, r, only, report_filter_keep, &a.filter, &a.o) ?
+			     1 :
+			     0;
 	else if (a.format == F_FOLDED)
 		report_write_folded(stdout, r, only, report_filter_keep, &a.filter);
 	else if (a.format == F_CALLGRIND)

@@ -132,7 +132,7 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 {
 	struct attached *a = calloc(1, sizeof(*a));
 	struct uarch_sink sink;
-	struct arch_pmu_cb cb = { NULL, NULL };
+	struct arch_pmu_cb cb = { NULL, NULL, 0 };
 
 	if (!a) {
 		snprintf(err, errsz, "out of memory for the counter hardware");
@@ -145,8 +145,9 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 		a->sampler = pmu_sampler_new(&a->set, env);
 		if (!a->sampler)
 			goto oom;
-		cb = (struct arch_pmu_cb){ pmu_sampler_sample, a->sampler };
+		cb = (struct arch_pmu_cb){ pmu_sampler_sample, a->sampler, 0 };
 	}
+	cb.seed = a->set.seed;
 	a->mux = pmu_mux_new(&a->set, &cb);
 	if (!a->mux)
 		goto oom;

@@ -143,7 +143,7 @@ struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *c
 	m->interval = s->mux_cycles ? s->mux_cycles : 1;
 	for (unsigned g = 0; g < ngrp; g++) {
 		struct mux_group *mg = &m->grp[g];
-		struct arch_pmu_cb gcb = { cb->sample ? group_sample : NULL, mg };
+		struct arch_pmu_cb gcb = { cb->sample ? group_sample : NULL, mg, cb->seed };
 		struct pmu_set *t = malloc(sizeof(*t));
 
 		if (!t) {
@@ -177,9 +177,11 @@ void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink)
 	memset(sink, 0, sizeof(*sink));
 	sink->deliver = deliver;
 	sink->ctx = m;
-	for (unsigned g = 0; g < m->ngrp; g++)
+	for (unsigned g = 0; g < m->ngrp; g++) {
 		for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 			sink->want[ev] |= m->grp[g].sink.want[ev];
+		sink->want_insn |= m->grp[g].sink.want_insn;
+	}
 }
 
 void pmu_mux_read(struct pmu_mux *m, uint64_t *val, uint64_t (*time)[2])

@@ -225,6 +225,11 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 	if (ps->uw)
 		m->nchain = callchain(ps, s, cpu, m->chain);
 	m->h.len = (uint16_t)(sizeof(*m) + m->nchain * sizeof(m->chain[0]));
+	if (s->raw && s->nraw && s->nraw <= RECW_MAX_RAW) {
+		memcpy((uint8_t *)m + m->h.len, s->raw, s->nraw);
+		m->nraw = s->nraw;
+		m->h.len = (uint16_t)(m->h.len + s->nraw);
+	}
 	if (send_msg(ps, m, m->h.len) < 0)
 		ps->lost[s->evsel]++;
 	if (ps->set->freq[s->evsel])

@@ -27,10 +27,12 @@ struct recw_sample {
 	uint8_t flags; /* RECW_F_* */
 	uint8_t nregs;
 	uint16_t nchain;
-	uint32_t pad;
+	uint16_t nraw; /* bytes of the machine's record after the chain (ProfileMe) */
+	uint16_t pad;
 	uint64_t regs[18];
-	uint64_t chain[]; /* nchain entries */
+	uint64_t chain[]; /* nchain entries, then nraw bytes */
 };
+#define RECW_MAX_RAW 256
 #define RECW_F_ADDR 1u
 #define RECW_F_KERNEL 2u
 #define RECW_F_PRECISE 4u
@@ -56,6 +58,7 @@ struct recw_lost {
 	uint64_t count;
 };
 
-_Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 <= RECW_MAX, "sample fits");
+_Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 + RECW_MAX_RAW <= RECW_MAX,
+	       "sample fits");
 
 #endif

@@ -60,6 +60,8 @@ struct report_sample {
 	uint32_t nchain;	 /* call chain: report.chains[chain .. chain+nchain) */
 	uint32_t nregs;		 /* registers: report.regs[regs .. regs+nregs) */
 	size_t chain, regs;
+	uint32_t npm; /* ProfileMe record: report.pm[pm .. pm+npm) (REPORT_PROFILEME) */
+	size_t pm;
 };
 
 struct report_event {
@@ -78,6 +80,7 @@ struct report {
 	size_t nsamples;
 	struct report_loc **chains; /* call chain entries of all samples */
 	uint64_t *regs;		    /* registers (only with REPORT_REGS) */
+	uint8_t *pm;		    /* ProfileMe records (only with REPORT_PROFILEME) */
 	/* CMDLINE (argv NULL-terminated) and MACHINE, when present */
 	char **argv;
 	size_t argc;
@@ -97,6 +100,7 @@ struct report {
 #define REPORT_REGS 1u	    /* keep sample registers */
 #define REPORT_NO_DATA 2u   /* do not resolve data addresses */
 #define REPORT_NO_CHAINS 4u /* do not keep call chains */
+#define REPORT_PROFILEME 8u /* keep ProfileMe records */
 
 /* Load and resolve the whole file; NULL with a one-line message in err
  * when it cannot be read at all (missing, not a vpmu data file, a read

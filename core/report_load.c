@@ -163,6 +163,17 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		s->nregs = in->nregs;
 		p->regused = base + in->nregs;
 	}
+	if ((in->fields & SFILE_S_PROFILEME) && in->profileme_len &&
+	    (p->flags & REPORT_PROFILEME)) {
+		size_t base = p->pmused;
+
+		if (grow((void **)&r->pm, &p->pmcap, base + in->profileme_len, 1))
+			return -1;
+		memcpy(r->pm + base, in->profileme, in->profileme_len);
+		s->pm = base;
+		s->npm = in->profileme_len;
+		p->pmused = base + in->profileme_len;
+	}
 	r->events[ev].nsamples++;
 	r->events[ev].period += in->period;
 	r->nsamples++;
@@ -253,6 +264,7 @@ void report_close(struct report *r)
 	free(r->samples);
 	free(r->chains);
 	free(r->regs);
+	free(r->pm);
 	if (r->priv)
 		report_spaces_free(r->priv);
 	free(r->priv);

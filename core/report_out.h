@@ -37,6 +37,14 @@ void report_write_folded(FILE *f, const struct report *r, int ev, report_keep_fn
  * event, costs by source line, calls from the call chains.  -1 when out
  * of memory. */
 int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_fn keep, void *arg);
+/* --profileme: per instruction, from the ProfileMe records of the samples
+ * of event ev (-1: all) passing keep: abort rate, average stage latencies,
+ * inum retire delay, window, and from paired samples the instructions
+ * retiring while it is in flight.  Needs the report opened with
+ * REPORT_PROFILEME; -1 (message on stderr) when it has no records, or out
+ * of memory. */
+int report_write_profileme(FILE *f, const struct report *r, int ev, report_keep_fn keep, void *arg,
+			   const struct report_opts *o);
 /* JSON: the header and, per hist, its entries. */
 void report_write_json(FILE *f, const struct report *r, struct hist *const *h, const int *ev,
 		       size_t nh, const struct report_opts *o);

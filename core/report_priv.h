@@ -38,8 +38,8 @@ struct report_priv {
 	struct sfile_mmap *mmaps;
 	size_t nmmaps, mmapcap;
 	unsigned flags;
-	size_t samplecap, chaincap, regcap;
-	size_t chainused, regused;
+	size_t samplecap, chaincap, regcap, pmcap;
+	size_t chainused, regused, pmused;
 	size_t lastev;
 };
 

@@ -295,6 +295,8 @@ static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, in
 	uarch_count(ms, r, ev, 1, t);
 	if (l1 == UARCH_DTLB)
 		ms->dtlb_missed = 1;
+	else
+		ms->itlb_missed = 1;
 	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
 		return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
 	/* page walk: four dependent table reads through the caches, below L1 */
@@ -402,6 +404,7 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	struct uarch_cache_res res;
 	int lvl;
 
+	ms->itlb_missed = ms->l1i_missed = 0;
 	now += translate(ms, r, UARCH_ITLB, UARCH_ITLB2, UARCH_EV_ITLB_MISS, addr, now);
 	if (!ms->c[UARCH_L1I])
 		return now;
@@ -410,6 +413,7 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	if (res.hit)
 		return now;
 	uarch_count(ms, r, UARCH_EV_L1I_MISS, 1, now);
+	ms->l1i_missed = 1;
 	/* the rest of the hierarchy is the data side's, below L1D */
 	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);
 }

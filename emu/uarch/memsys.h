@@ -32,6 +32,8 @@ struct uarch_memsys {
 	/* What the last uarch_mem_load or uarch_mem_store did, for events
 	 * the pipeline counts when the µop retires. */
 	uint8_t dtlb_missed; /* the first-level data TLB missed */
+	uint8_t itlb_missed; /* the last uarch_mem_fetch missed the first-level ITLB */
+	uint8_t l1i_missed;  /* the last uarch_mem_fetch missed the instruction cache */
 	uint8_t l2_missed;   /* a line of it missed the second data level */
 	/* Modified lines of the second data level (its cache does not report
 	 * the state of a line it hits): open addressing, line number + 1,

@@ -71,7 +71,15 @@ struct uarch {
 	struct uarch_sigbuf *sig;
 	struct uarch_sink sink;
 	int sig_th; /* logical processor the buffered signals are being raised for */
+	/* instruction records for a sink that wants them (want_insn): the
+	 * fetch of the instruction being timed, and a mispredicted path's */
+	uint8_t want_insn;
+	uint32_t fetch_flags; /* UARCH_I_ICACHE_MISS, UARCH_I_ITB_MISS of the last fetch */
+	struct uarch_insn *wp;
+	unsigned nwp;
 };
+
+#define WP_MAX 128 /* instructions a wrong-path walk fetches at most */
 
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed)
 {
@@ -105,6 +113,7 @@ void uarch_free(struct uarch *u)
 	if (!u)
 		return;
 	free(u->sig);
+	free(u->wp);
 	uarch_memsys_free(&u->ms);
 	uarch_bp_free(u->bp);
 	free(u->cal);
@@ -194,10 +203,11 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 
 /* Hand the buffered signals to the sink: tr retired at cycle retire (tr
  * NULL: signals not tied to a retirement). */
-static void deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire)
+static void deliver_insn(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
+			 const struct uarch_insn *insn, unsigned ninsn)
 {
-	struct uarch_delivery d = { th,	   u->th[th].kernel, tr,	retire,
-				    ~0ull, u->nthreads,	     u->sig->s, u->sig->n };
+	struct uarch_delivery d = { th,		 u->th[th].kernel, tr,	      retire, ~0ull,
+				    u->nthreads, u->sig->s,	   u->sig->n, insn,   ninsn };
 	/* no later signal is stamped before a processor's fetch cycle or the
 	 * start of its uncounted cycles */
 	for (int k = 0; k < u->nthreads; k++) {
@@ -207,6 +217,11 @@ static void deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_
 	}
 	u->sig->n = 0;
 	u->sink.deliver(u->sink.ctx, &d);
+}
+
+static void deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire)
+{
+	deliver_insn(u, th, tr, retire, NULL, 0);
 }
 
 static void sig_full(void *arg)
@@ -220,10 +235,15 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	if (!s) {
 		free(u->sig);
 		u->sig = u->ms.sig = NULL;
+		u->want_insn = 0;
 		return 0;
 	}
 	if (!u->sig && !(u->sig = calloc(1, sizeof(*u->sig))))
 		return -1;
+	if (s->want_insn && !u->wp && !(u->wp = calloc(WP_MAX, sizeof(*u->wp))))
+		return -1;
+	u->want_insn = s->want_insn;
+	u->nwp = 0;
 	u->sink = *s;
 	memcpy(u->sig->want, s->want, sizeof(u->sig->want));
 	u->sig->full = sig_full;
@@ -420,8 +440,11 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 		t->fetch++;
 		t->fetched = 0;
 	}
+	u->fetch_flags = 0;
 	if (line && pc >> shift != t->iline) {
 		uint64_t avail = uarch_mem_fetch(&u->ms, &r, pc, t->fetch);
+		u->fetch_flags = (u->ms.l1i_missed ? UARCH_I_ICACHE_MISS : 0) |
+				 (u->ms.itlb_missed ? UARCH_I_ITB_MISS : 0);
 		t->iline = pc >> shift;
 		if (avail > t->fetch) {
 			count_span(u, t, th, UARCH_EV_STALL_FETCH, t->fetch, avail);
@@ -520,6 +543,22 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			}
 			count(u, t, th, UARCH_EV_UOPS_SPEC, 1, when);
 			count(u, t, th, UARCH_EV_INSNS_WP, 1, when);
+			if (u->want_insn && u->nwp < WP_MAX) {
+				/* killed when the branch resolves: stages not
+				 * reached by then stay 0 */
+				struct uarch_insn *w = &u->wp[u->nwp++];
+				uint64_t map = when + (cc->depth < 2 ? cc->depth : 2);
+				*w = (struct uarch_insn){ i->pc, when,		 0, 0, 0,
+							  until, UARCH_I_ABORTED };
+				if (map < until)
+					w->map = map;
+				if (when + cc->depth < until)
+					w->issue = when + cc->depth;
+				if (i->mact & 1)
+					w->flags |= UARCH_I_LOAD;
+				if (is_branch(i->xclass))
+					w->flags |= UARCH_I_BRANCH;
+			}
 			if ((i->mact & 1) && !(addr_deps(i) & unknown)) {
 				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) +
 					     (uint64_t)i->disp;
@@ -571,6 +610,8 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	unsigned xc = i->xclass, l1line = u->m.cache[UARCH_L1D].line;
 	struct uarch_bp_pred pred;
 	int mispredict = 0;
+	/* the instruction record (want_insn) */
+	struct uarch_insn rec = { 0 };
 
 	u->sig_th = th;
 	f = fetch(u, t, th, i->pc, (unsigned)n);
@@ -596,6 +637,8 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				t->fetched = 0;
 			}
 		}
+		if (k == 0)
+			rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 		ready = disp;
 		for (uint64_t s = o->src; s; s &= s - 1) {
 			int b = __builtin_ctzll(s);
@@ -632,8 +675,10 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (t->sq[e].size && a >= t->sq[e].addr &&
 			    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
 				fwd = t->sq[e].ready + 1;
-			if (store_overlap(t, a, tr->size[o->mem], issue))
+			if (store_overlap(t, a, tr->size[o->mem], issue)) {
 				count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
+				rec.flags |= UARCH_I_REPLAY;
+			}
 			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
 			dtlbmiss = u->ms.dtlb_missed;
 			l2miss = u->ms.l2_missed;
@@ -662,6 +707,21 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (replay && cc->replay)
 			count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
 		done[k] = complete;
+		if (u->want_insn) {
+			rec.issue = max64(rec.issue, issue);
+			rec.complete = max64(rec.complete, complete);
+			if (o->kind == U_LOAD)
+				rec.flags |= UARCH_I_LOAD | (l1miss ? UARCH_I_DC_MISS : 0) |
+					     (l2miss ? UARCH_I_L2_MISS : 0) |
+					     (dtlbmiss ? UARCH_I_DTB_MISS : 0);
+			if (o->kind == U_STA)
+				rec.flags |= UARCH_I_STORE;
+			if ((o->kind == U_LOAD || o->kind == U_STA) &&
+			    !(i->flags & (X86_I_REP | X86_I_REPNE)) && tr->size[o->mem] <= 16 &&
+			    !(tr->size[o->mem] & (tr->size[o->mem] - 1)) &&
+			    tr->addr[o->mem] & (tr->size[o->mem] - 1))
+				rec.flags |= UARCH_I_UNALIGNED;
+		}
 		for (uint64_t d = o->dst; d; d &= d - 1) {
 			int b = __builtin_ctzll(d);
 			t->ready[b] = complete;
@@ -705,8 +765,10 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		rlast = r;
 		if (o->kind == U_STD) {
 			uarch_mem_store(&u->ms, &req, tr->addr[o->mem], tr->size[o->mem], r);
-			if (u->ms.dtlb_missed)
+			if (u->ms.dtlb_missed) {
 				count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
+				rec.flags |= UARCH_I_DTB_MISS;
+			}
 		}
 		t->robq[t->robi] = r;
 		t->nuop++;
@@ -756,17 +818,28 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	}
 	if (++t->unflushed >= FLUSH_EVERY)
 		flush(u, th);
-	if (u->sig)
+	if (u->sig && u->want_insn) {
+		rec.pc = i->pc;
+		rec.fetch = f;
+		rec.retire = rlast;
+		rec.flags |= u->fetch_flags | (is_branch(xc) ? UARCH_I_BRANCH : 0) |
+			     (tr->taken ? UARCH_I_TAKEN : 0) |
+			     (mispredict ? UARCH_I_MISPREDICT : 0);
+		deliver_insn(u, th, tr, rlast, &rec, 1);
+	} else if (u->sig) {
 		deliver(u, th, tr, rlast);
+	}
 	if (mispredict) {
 		/* the front end went down the predicted path until the branch
 		 * resolved, then restarts on the right one */
 		unsigned pen = u->m.bp.penalty, depth = cc->depth;
 		uint64_t restart = branch_done + (pen > depth ? pen - depth : 1);
 
+		u->nwp = 0;
 		wrong_path(u, t, th, tr, pred.target, f + 1, branch_done);
-		if (u->sig && u->sig->n)
-			deliver(u, th, NULL, 0);
+		if (u->sig && (u->sig->n || u->nwp))
+			deliver_insn(u, th, NULL, 0, u->wp, u->nwp);
+		u->nwp = 0;
 		if (restart > t->fetch) {
 			t->fetch = restart;
 			t->fetched = 0;

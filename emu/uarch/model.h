@@ -50,12 +50,43 @@ struct uarch_delivery {
 	int threads;		    /* logical processors active: 1 or 2 */
 	const struct uarch_sig *sig;
 	unsigned nsig;
+	/* Only for a sink with want_insn: the instructions fetched since the
+	 * last delivery, in fetch order — the one that retired (tr), or the
+	 * walk down a mispredicted path (aborted) — else NULL and 0. */
+	const struct uarch_insn *insn;
+	unsigned ninsn;
 };
+
+/* One fetched instruction as the pipeline timed it (instruction sampling,
+ * such as the 21264's ProfileMe, needs every stage).  Cycles: fetched,
+ * mapped (register renaming, after the slot stage), last µop issued,
+ * last µop complete (ready to retire) and retired; an aborted
+ * instruction's retire is the cycle it was killed, and the stages it never
+ * reached are 0. */
+struct uarch_insn {
+	uint64_t pc;
+	uint64_t fetch, map, issue, complete, retire;
+	uint32_t flags; /* UARCH_I_* */
+};
+#define UARCH_I_ABORTED 0x001	  /* on a mispredicted path, killed when the branch resolved */
+#define UARCH_I_ICACHE_MISS 0x002 /* its fetch missed the instruction cache */
+#define UARCH_I_ITB_MISS 0x004	  /* its fetch missed the instruction TLB */
+#define UARCH_I_DTB_MISS 0x008	  /* an access of it missed the data TLB */
+#define UARCH_I_BRANCH 0x010
+#define UARCH_I_TAKEN 0x020
+#define UARCH_I_MISPREDICT 0x040
+#define UARCH_I_REPLAY 0x080	/* a load overlapping an older in-flight store (order trap) */
+#define UARCH_I_UNALIGNED 0x100 /* an access not aligned to its size */
+#define UARCH_I_DC_MISS 0x200	/* a load missed the L1 data cache */
+#define UARCH_I_L2_MISS 0x400	/* a load missed the second level (Bcache) */
+#define UARCH_I_LOAD 0x800	/* has a load */
+#define UARCH_I_STORE 0x1000	/* has a store */
 
 struct uarch_sink {
 	void (*deliver)(void *ctx, const struct uarch_delivery *d);
 	void *ctx;
 	uint8_t want[UARCH_NEV]; /* which events to signal */
+	uint8_t want_insn;	 /* deliver struct uarch_insn records */
 };
 
 /* Attach a listening PMU (NULL detaches).  0, or -1 out of memory. */

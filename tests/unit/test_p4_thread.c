@@ -35,7 +35,7 @@ static void feed(struct uarch_sink *sink)
 	for (uint64_t k = 0; k < NINSN; k++) {
 		struct uarch_sig sig[2] = { { k, 3, 1, UARCH_EV_INSNS, 0, 0 },
 					    { k, 1, 1, UARCH_EV_INSNS, 1, 1 } };
-		struct uarch_delivery d = { 0, 0, NULL, k, k, 2, sig, 2 };
+		struct uarch_delivery d = { 0, 0, NULL, k, k, 2, sig, 2, NULL, 0 };
 		sink->deliver(sink->ctx, &d);
 	}
 }
@@ -45,7 +45,7 @@ static void counts_split_by_thread(void **state)
 	const struct arch_backend *b = arch_find("p4");
 	static const uint8_t th[3] = { 1, 2, 0 };
 	struct arch_evsel ev[8];
-	struct arch_pmu_cb cb = { NULL, NULL };
+	struct arch_pmu_cb cb = { NULL, NULL, 0 };
 	struct uarch_sink sink;
 	uint64_t v[8] = { 0 };
 	unsigned n;
@@ -70,7 +70,7 @@ static void both_threads_by_default(void **state)
 	const struct arch_backend *b = arch_find("p4");
 	static const uint8_t th[2] = { 1, 0 };
 	struct arch_evsel ev[8];
-	struct arch_pmu_cb cb = { NULL, NULL };
+	struct arch_pmu_cb cb = { NULL, NULL, 0 };
 	struct uarch_sink sink;
 	uint64_t v[8] = { 0 };
 	unsigned n;

@@ -1,0 +1,195 @@
+/* run.c — the 21264/EV67 counter hardware at run time: PCTR0 and PCTR1 in
+ * aggregate mode counting the SL1-selected inputs (count.c), or ProfileMe
+ * mode (pm.c) profiling fetched instructions; samples go to the session
+ * through the callback.
+ *
+ * Aggregate-mode overflows interrupt ([hrm] 5-15: ISUM[PC0]/[PC1] when
+ * IER_CM enables them); the interrupt is taken at the next instruction to
+ * retire, the sample naming it (no precise address: that is ProfileMe's
+ * job). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../emu/x86/x86.h"
+#include "alpha.h"
+
+/* The model signal each aggregate input counts. */
+static const uint16_t input_sig[ALPHA_NEV] = {
+	[ALPHA_EV_CYCLES] = UARCH_EV_CYCLES,  [ALPHA_EV_RETIRED] = UARCH_EV_INSNS,
+	[ALPHA_EV_BCACHE] = UARCH_EV_L2_MISS, [ALPHA_EV_MBOX] = UARCH_EV_LD_ST_OVERLAP,
+	[ALPHA_EV_PROFILEME] = UARCH_NEV,
+};
+
+struct arch_pmu {
+	struct arch_pmu_cb cb;
+	unsigned n;
+	struct alpha_ctr ctr[2];
+	int evsel_of[2]; /* aggregate: event on each counter (-1) */
+	int pm_evsel;	 /* ProfileMe: its event (-1: aggregate mode) */
+	struct alpha_pm pm;
+	uint8_t pm_qual; /* ProfileMe: privileges profiled (bit 0 user, 1 kernel) */
+	uint64_t last_retire;
+};
+
+static void take_interrupts(struct arch_pmu *p, const struct uarch_delivery *d)
+{
+	for (int c = 0; c < 2; c++) {
+		struct alpha_ctr *k = &p->ctr[c];
+		while (k->pending) {
+			struct arch_sample s = { 0 };
+			k->pending--;
+			if (!p->cb.sample || p->evsel_of[c] < 0)
+				continue;
+			s.ip = d->tr->i->pc;
+			s.cycle = d->retire;
+			s.period = k->period;
+			s.evsel = (uint32_t)p->evsel_of[c];
+			s.th = (uint8_t)d->th;
+			s.kernel = (uint8_t)d->kernel;
+			p->cb.sample(p->cb.arg, &s);
+		}
+	}
+}
+
+static void emit(void *arg, const struct alpha_pm_rec *r, int kernel)
+{
+	struct arch_pmu *p = arg;
+	struct arch_sample s = { 0 };
+	uint8_t raw[ALPHA_PM_BYTES];
+
+	if (!p->cb.sample)
+		return;
+	alpha_pm_encode(r, raw);
+	s.ip = r->pc;
+	s.cycle = r->retire;
+	s.period = p->pm.period;
+	s.evsel = (uint32_t)p->pm_evsel;
+	s.kernel = (uint8_t)kernel;
+	s.precise = 1;
+	s.raw = raw;
+	s.nraw = ALPHA_PM_BYTES;
+	p->cb.sample(p->cb.arg, &s);
+}
+
+static void deliver(void *ctx, const struct uarch_delivery *d)
+{
+	struct arch_pmu *p = ctx;
+
+	if (p->pm_evsel >= 0) {
+		for (unsigned k = 0; k < d->nsig; k++) {
+			const struct uarch_sig *s = &d->sig[k];
+			if (s->ev == UARCH_EV_L2_MISS)
+				alpha_pm_bcache(&p->pm, s->cycle);
+			else if (s->ev == UARCH_EV_LD_ST_OVERLAP)
+				alpha_pm_mbox(&p->pm, s->cycle);
+		}
+		p->pm.kernel = d->kernel;
+		if (p->pm_qual >> d->kernel & 1)
+			for (unsigned k = 0; k < d->ninsn; k++)
+				alpha_pm_insn(&p->pm, &d->insn[k]);
+		if (d->frontier != ~0ull)
+			alpha_pm_advance(&p->pm, d->frontier);
+		return;
+	}
+	for (unsigned k = 0; k < d->nsig; k++) {
+		const struct uarch_sig *s = &d->sig[k];
+		for (int c = 0; c < 2; c++)
+			if (p->ctr[c].sig == s->ev)
+				alpha_ctr_add(&p->ctr[c], s->kernel, (uint64_t)s->n * s->dur);
+	}
+	if (d->tr)
+		take_interrupts(p, d);
+}
+
+struct arch_pmu *alpha_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
+			       const struct arch_pmu_cb *cb)
+{
+	struct arch_pmu *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->cb = *cb;
+	p->n = n;
+	p->pm_evsel = -1;
+	p->evsel_of[0] = p->evsel_of[1] = -1;
+	p->ctr[0].sig = p->ctr[1].sig = UARCH_NEV;
+	for (unsigned i = 0; i < n && i < ARCH_MAX_EVSEL; i++) {
+		uint8_t qual = (uint8_t)((e[i].excl_user ? 0 : 1) | (e[i].excl_kernel ? 0 : 2));
+		struct alpha_ctr *k;
+		int c = ctr[i] & 1;
+
+		if (e[i].event == ALPHA_EV_PROFILEME) {
+			p->pm_evsel = (int)i;
+			p->pm_qual = qual;
+			alpha_pm_init(&p->pm, e[i].period, e[i].umask, cb->seed);
+			p->pm.emit = emit;
+			p->pm.arg = p;
+			continue;
+		}
+		if (ctr[i] < 0 || ctr[i] >= 8)
+			continue;
+		k = &p->ctr[c];
+		p->evsel_of[c] = (int)i;
+		k->sig = input_sig[e[i].event];
+		k->qual = qual;
+		if (e[i].period) {
+			/* the counter is preloaded so it overflows after period
+			 * events; 20 bits hold at most 2^20 */
+			k->period = k->reload = e[i].period > ALPHA_PCTR_MASK + 1 ?
+							ALPHA_PCTR_MASK + 1 :
+							e[i].period;
+			k->left = k->period;
+		}
+	}
+	return p;
+}
+
+void alpha_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
+{
+	s->deliver = deliver;
+	s->ctx = p;
+	memset(s->want, 0, sizeof(s->want));
+	s->want_insn = 0;
+	if (p->pm_evsel >= 0) {
+		s->want[UARCH_EV_L2_MISS] = s->want[UARCH_EV_LD_ST_OVERLAP] = 1;
+		s->want_insn = 1;
+		return;
+	}
+	for (int c = 0; c < 2; c++)
+		if (p->ctr[c].sig != UARCH_NEV)
+			s->want[p->ctr[c].sig] = 1;
+}
+
+void alpha_pmu_read(struct arch_pmu *p, uint64_t *val)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		val[i] = 0;
+	if (p->pm_evsel >= 0) {
+		/* the windows still open end with the run */
+		alpha_pm_finish(&p->pm);
+		val[p->pm_evsel] = p->pm.fetched;
+		return;
+	}
+	for (int c = 0; c < 2; c++)
+		if (p->evsel_of[c] >= 0)
+			val[p->evsel_of[c]] = p->ctr[c].total;
+}
+
+void alpha_pmu_period(struct arch_pmu *p, unsigned i, uint64_t period)
+{
+	if (!period || i >= p->n)
+		return;
+	if ((int)i == p->pm_evsel) {
+		p->pm.period = period;
+		return;
+	}
+	for (int c = 0; c < 2; c++)
+		if (p->evsel_of[c] == (int)i && p->ctr[c].period)
+			p->ctr[c].reload = period > ALPHA_PCTR_MASK + 1 ? ALPHA_PCTR_MASK + 1 :
+									  period;
+}
+
+void alpha_pmu_free(struct arch_pmu *p)
+{
+	free(p);
+}
