@@ -76,6 +76,7 @@ struct arch_sample {
 	uint8_t precise;   /* ip is the instruction that caused the event */
 	uint8_t nregs;	   /* regs[] valid (PEBS record) */
 	uint64_t regs[18]; /* PEBS: rflags, rip, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp, r8..r15 */
+	uint32_t latency; /* cycles, when the mechanism measures one (Itanium 2 data EAR; 0: none) */
 };
 
 struct arch_pmu; /* a backend's counter hardware, programmed */
@@ -130,5 +131,6 @@ const struct arch_backend *const *arch_all(void);
 int arch_event_find(const struct arch_backend *b, const char *name);
 
 extern struct arch_backend arch_p4;
+extern struct arch_backend arch_ia64;
 
 #endif
