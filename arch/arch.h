@@ -121,6 +121,9 @@ struct arch_backend {
 	 * (frequency mode adapts it as the run goes). */
 	void (*pmu_period)(struct arch_pmu *p, unsigned i, uint64_t period);
 	void (*pmu_free)(struct arch_pmu *p);
+	/* Whether e's samples carry a data address and a latency without :p
+	 * (the Itanium 2 data EAR); NULL: none does. */
+	int (*sample_addr)(const struct arch_evsel *e);
 };
 
 /* The backend called name, or NULL. */

@@ -27,13 +27,14 @@ struct recw_sample {
 	uint8_t flags; /* RECW_F_* */
 	uint8_t nregs;
 	uint16_t nchain;
-	uint32_t pad;
+	uint32_t weight; /* latency in cycles (RECW_F_WEIGHT) */
 	uint64_t regs[18];
 	uint64_t chain[]; /* nchain entries */
 };
 #define RECW_F_ADDR 1u
 #define RECW_F_KERNEL 2u
 #define RECW_F_PRECISE 4u
+#define RECW_F_WEIGHT 8u
 
 struct recw_comm {
 	struct recw_hdr h;

@@ -39,8 +39,6 @@ static void init(struct arch_backend *b)
 					  &arch_umasks[nu], 0,
 					  d->defmask,	    counters_text(d->ctrmask),
 					  d->unsupported,   NULL };
-		if (d->kind == IA64_K_DEAR)
-			a->precise = "data EAR: instruction and data address, latency";
 		for (unsigned j = 0; j < d->num && nu < MAXUM; j++, nu++)
 			arch_umasks[nu] = (struct arch_umask){ d->um[j].name, d->um[j].val,
 							       d->um[j].desc,
@@ -206,6 +204,11 @@ static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, s
 	return -1;
 }
 
+static int sample_addr(const struct arch_evsel *e)
+{
+	return ia64_events[e->event].kind == IA64_K_DEAR;
+}
+
 const struct arch_generic ia64_generic[IA64_NGENERIC] = {
 	{ "cycles", "CPU_CYCLES" },
 	{ "cpu-cycles", "CPU_CYCLES" },
@@ -241,4 +244,5 @@ struct arch_backend arch_ia64 = {
 	.pmu_read = ia64_pmu_read,
 	.pmu_period = ia64_pmu_period,
 	.pmu_free = ia64_pmu_free,
+	.sample_addr = sample_addr,
 };

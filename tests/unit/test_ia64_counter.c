@@ -231,7 +231,8 @@ static void test_frozen_percycle(void **state)
 {
 	struct rec r = { 0 };
 	/* a per-cycle counter sees the freeze when its cycles are final */
-	struct ia64_engine *e = mk(&r, ES(0x59) | BOTH | TH(1), ES(0x12) | BOTH | IA64_PMC_OI, 0, 0);
+	struct ia64_engine *e =
+		mk(&r, ES(0x59) | BOTH | TH(1), ES(0x12) | BOTH | IA64_PMC_OI, 0, 0);
 	(void)state;
 	ia64_engine_input(e, 0, 5, 3, 1, 3);
 	e->hw.pmd[1] = IA64_CTR_MASK;
