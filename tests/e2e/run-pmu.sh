@@ -76,7 +76,7 @@ spec_errors() {
 	expect_rc 1 && grep -q "not supported" err || fail "$(cat err)"
 	run_vpmu stat -e rzz "$PROGS/e2e_exit3"
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "$(cat err)"
-	run_vpmu stat -a ia64 -e cycles "$PROGS/e2e_exit3"
+	run_vpmu stat -a alpha -e cycles "$PROGS/e2e_exit3"
 	expect_rc 1 && grep -q "no counter hardware model" err || fail "$(cat err)"
 }
 
