@@ -7,6 +7,7 @@
 /* Every backend, NULL-terminated; the first is the default machine. */
 static struct arch_backend *const backends[] = {
 	&arch_p4,
+	&arch_ia64,
 	&arch_alpha,
 	NULL,
 };

@@ -82,6 +82,7 @@ struct arch_sample {
 	 * valid during the sample callback only. */
 	const uint8_t *raw;
 	uint16_t nraw;
+	uint32_t latency; /* cycles, when the mechanism measures one (Itanium 2 data EAR; 0: none) */
 };
 
 struct arch_pmu; /* a backend's counter hardware, programmed */
@@ -131,6 +132,9 @@ struct arch_backend {
 	/* Whether samples of e carry a ProfileMe record in arch_sample.raw
 	 * (NULL: never). */
 	int (*profileme)(const struct arch_evsel *e);
+	/* Whether e's samples carry a data address and a latency without :p
+	 * (the Itanium 2 data EAR); NULL: none does. */
+	int (*sample_addr)(const struct arch_evsel *e);
 };
 
 /* The backend called name, or NULL. */
@@ -142,5 +146,6 @@ int arch_event_find(const struct arch_backend *b, const char *name);
 
 extern struct arch_backend arch_p4;
 extern struct arch_backend arch_alpha;
+extern struct arch_backend arch_ia64;
 
 #endif

@@ -114,6 +114,7 @@ static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 	s.time = m->time;
 	s.period = m->period;
 	s.addr = m->addr;
+	s.weight = m->weight;
 	s.nregs = m->nregs;
 	s.regs = m->regs;
 	s.ncallchain = m->nchain;
@@ -244,6 +245,8 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 		/* P4 PEBS records hold the registers; the data address is
 		 * reconstructed from them and the instruction */
 		a.sample_type = e->precise ? SFILE_S_REGS | SFILE_S_ADDR : 0;
+		if (rc->set->b->sample_addr && rc->set->b->sample_addr(e))
+			a.sample_type = SFILE_S_ADDR | SFILE_S_WEIGHT;
 		if (rc->set->callgraph != PMU_CG_NONE)
 			a.sample_type |= SFILE_S_CALLCHAIN;
 		if (rc->set->b->profileme && rc->set->b->profileme(e))

@@ -45,11 +45,13 @@ enum {
 	F_SRCLINE = 1 << 12,
 	F_REGS = 1 << 13,
 	F_CALLCHAIN = 1 << 14,
+	F_WEIGHT = 1 << 15,
 };
 
-static const char *const field_names[] = { "comm",   "pid",   "tid",	 "cpu",	 "time",
-					   "period", "event", "ip",	 "sym",	 "symoff",
-					   "dso",    "addr",  "srcline", "regs", "callchain" };
+static const char *const field_names[] = { "comm",    "pid",	"tid",	     "cpu",
+					   "time",    "period", "event",     "ip",
+					   "sym",     "symoff", "dso",	     "addr",
+					   "srcline", "regs",	"callchain", "weight" };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
 /* record's REGS order */
@@ -69,7 +71,7 @@ static int parse_fields(const char *list, unsigned *out)
 		if (i == NFIELDS) {
 			fprintf(stderr,
 				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
-				"event ip sym symoff dso addr srcline regs callchain)\n",
+				"event ip sym symoff dso addr srcline regs callchain weight)\n",
 				(int)len, p);
 			return -1;
 		}
@@ -116,6 +118,8 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 		printf(" %s:", r->events[s->ev].attr.name);
 	if (fl & F_ADDR)
 		printf(" %16" PRIx64, s->dloc ? s->addr : 0);
+	if (fl & F_WEIGHT)
+		printf(" %6" PRIu64, s->weight);
 	if ((fl & F_CALLCHAIN) && s->nchain) {
 		/* perf's stack form: one frame per line, a blank line after */
 		printf("\n");

@@ -29,6 +29,15 @@ static const struct stat_default stat_defaults[] = {
 	{ "p4", "L1-dcache-load-misses", "L1-dcache-load-misses" },
 	{ "p4", "L1-icache-load-misses", "BPU_FETCH_REQUEST:TCMISS" },
 	{ "p4", "LLC-misses", "BSQ_CACHE_REFERENCE:RD_2ndL_MISS:RD_3rdL_MISS" },
+	/* ia64: the guest's instructions are IA-32 ones; branch misses are
+	 * two exclusive unit masks of BR_MISPRED_DETAIL (wrong path, wrong
+	 * target), counted as correct ones subtracted from all in -e */
+	{ "ia64", "cycles", "CPU_CYCLES" },
+	{ "ia64", "instructions", "IA32_INST_RETIRED" },
+	{ "ia64", "branches", "BR_MISPRED_DETAIL:ALL.ALL_PRED" },
+	{ "ia64", "L1-dcache-load-misses", "L1D_READ_MISSES:ALL" },
+	{ "ia64", "L1-icache-load-misses", "L2_INST_DEMAND_READS" },
+	{ "ia64", "LLC-misses", "L3_MISSES" },
 };
 
 /* The default set from the timing model (row name, model event). */
@@ -197,6 +206,8 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 				 (int)stat_func_order[f], 0, 0);
 		return 0;
 	}
+	if (o->timed && session_check_machine(o->arch, o->set, err, errsz) < 0)
+		return -1;
 	if (so->nspecs && !b) {
 		snprintf(err, errsz,
 			 "machine '%s' has no counter hardware model yet; -e needs -a p4", o->arch);

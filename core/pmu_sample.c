@@ -222,6 +222,10 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 		m->addr = s->addr;
 		m->flags |= RECW_F_ADDR;
 	}
+	if (s->latency) {
+		m->weight = s->latency;
+		m->flags |= RECW_F_WEIGHT;
+	}
 	if (ps->uw)
 		m->nchain = callchain(ps, s, cpu, m->chain);
 	m->h.len = (uint16_t)(sizeof(*m) + m->nchain * sizeof(m->chain[0]));

@@ -29,6 +29,7 @@ struct recw_sample {
 	uint16_t nchain;
 	uint16_t nraw; /* bytes of the machine's record after the chain (ProfileMe) */
 	uint16_t pad;
+	uint32_t weight; /* latency in cycles (RECW_F_WEIGHT) */
 	uint64_t regs[18];
 	uint64_t chain[]; /* nchain entries, then nraw bytes */
 };
@@ -36,6 +37,7 @@ struct recw_sample {
 #define RECW_F_ADDR 1u
 #define RECW_F_KERNEL 2u
 #define RECW_F_PRECISE 4u
+#define RECW_F_WEIGHT 8u
 
 struct recw_comm {
 	struct recw_hdr h;

@@ -54,6 +54,7 @@ struct report_sample {
 	uint32_t pid, tid, cpu;
 	uint64_t ip, time, period;
 	uint64_t addr;		 /* data address (when ev has SFILE_S_ADDR) */
+	uint64_t weight;	 /* latency in cycles (when ev has SFILE_S_WEIGHT) */
 	const char *comm;	 /* the thread's name at the time of the sample */
 	struct report_loc *loc;	 /* ip */
 	struct report_loc *dloc; /* addr as data, NULL without one */

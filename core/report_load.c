@@ -134,6 +134,8 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 	}
 	if (!(s->loc = report_resolve(p, in->pid, in->ip, 0)))
 		return -1;
+	if (in->fields & SFILE_S_WEIGHT)
+		s->weight = in->weight;
 	if ((in->fields & SFILE_S_ADDR) && !(p->flags & REPORT_NO_DATA)) {
 		s->addr = in->addr;
 		if (!(s->dloc = report_resolve(p, in->pid, in->addr, 1)))

@@ -83,7 +83,10 @@
 	X(ST_SPLIT, "stores-split",                                                              \
 	  "retired store µops whose access crosses a line of the L1 data cache")                 \
 	X(LD_ST_OVERLAP, "loads-store-overlap",                                                  \
-	  "loads partly overlapping an older store still in flight (no forwarding)")
+	  "loads partly overlapping an older store still in flight (no forwarding)")             \
+	X(LOAD_LAT, "load-latency",                                                              \
+	  "sum of issue-to-data latencies of retired loads, cycles (as a signal: one per load "   \
+	  "µop in program order, n its latency)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

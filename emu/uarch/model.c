@@ -747,6 +747,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			count(u, t, th, UARCH_EV_FP_UOPS, 1, r);
 		if (o->kind == U_LOAD) {
 			count(u, t, th, UARCH_EV_LOADS, 1, r);
+			count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
 			if (l1miss) {
 				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
 				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
