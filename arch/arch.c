@@ -7,6 +7,8 @@
 /* Every backend, NULL-terminated; the first is the default machine. */
 static struct arch_backend *const backends[] = {
 	&arch_p4,
+	&arch_xscale,
+	&arch_xscale2,
 	NULL,
 };
 

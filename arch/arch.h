@@ -130,5 +130,7 @@ const struct arch_backend *const *arch_all(void);
 int arch_event_find(const struct arch_backend *b, const char *name);
 
 extern struct arch_backend arch_p4;
+extern struct arch_backend arch_xscale;
+extern struct arch_backend arch_xscale2;
 
 #endif

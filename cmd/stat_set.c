@@ -29,6 +29,19 @@ static const struct stat_default stat_defaults[] = {
 	{ "p4", "L1-dcache-load-misses", "L1-dcache-load-misses" },
 	{ "p4", "L1-icache-load-misses", "BPU_FETCH_REQUEST:TCMISS" },
 	{ "p4", "LLC-misses", "BSQ_CACHE_REFERENCE:RD_2ndL_MISS:RD_3rdL_MISS" },
+	/* the XScale's counters count loads and stores alike */
+	{ "xscale", "cycles", "cycles" },
+	{ "xscale", "instructions", "instructions" },
+	{ "xscale", "branches", "branches" },
+	{ "xscale", "branch-misses", "branch-misses" },
+	{ "xscale", "L1-dcache-misses", "DCACHE_MISS" },
+	{ "xscale", "L1-icache-load-misses", "L1-icache-load-misses" },
+	{ "xscale2", "cycles", "cycles" },
+	{ "xscale2", "instructions", "instructions" },
+	{ "xscale2", "branches", "branches" },
+	{ "xscale2", "branch-misses", "branch-misses" },
+	{ "xscale2", "L1-dcache-misses", "DCACHE_MISS" },
+	{ "xscale2", "L1-icache-load-misses", "L1-icache-load-misses" },
 };
 
 /* The default set from the timing model (row name, model event). */

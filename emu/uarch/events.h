@@ -83,7 +83,11 @@
 	X(ST_SPLIT, "stores-split",                                                              \
 	  "retired store µops whose access crosses a line of the L1 data cache")                 \
 	X(LD_ST_OVERLAP, "loads-store-overlap",                                                  \
-	  "loads partly overlapping an older store still in flight (no forwarding)")
+	  "loads partly overlapping an older store still in flight (no forwarding)")             \
+	X(STALL_DATA, "stall-data",                                                              \
+	  "cycles in-order issue waited for an operand (data-dependency stalls)")                \
+	X(STALL_FILLBUF, "stall-fill-buffer",                                                    \
+	  "cycles a missing load waited for a free fill buffer (miss-status register)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,
