@@ -53,7 +53,7 @@ static const char record_usage[] =
 	"                       without frame pointers)\n"
 	"    -o, --output FILE  write FILE (default vpmu.data; an existing file is\n"
 	"                       kept as FILE.old)\n"
-	"    -a, --arch MACHINE machine: p4 (default)\n"
+	"    -a, --arch MACHINE machine: p4 (default), xscale, xscale2\n"
 	"        --set KEY=VAL  override machine parameters\n"
 	"        --smt          run the guest's threads on the two logical processors\n"
 	"        --seed N       seed for AT_RANDOM and other guest randomness (default 0)\n"
