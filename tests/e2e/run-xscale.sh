@@ -4,8 +4,8 @@
 # Core Developer's Manual §8.4 through `vpmu stat --mode` (a loop that fits
 # the I-cache misses ≈never, a 32-byte stride through 1 MiB misses the
 # D-cache ≈always, CPI is CCNT/PMN0), the clock counter's divide-by-64,
-# two event counters multiplexed or rerun with --exact, four on xscale2,
-# sampling with vpmu record, and one-line errors.
+# fill-buffer stalls, two event counters multiplexed or rerun with
+# --exact, four on xscale2, sampling with vpmu record, and one-line errors.
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -92,6 +92,19 @@ two_counters_multiplex_or_rerun() {
 	[ "$(val DTLB_MISS)" -ge 2048 ] || fail "xscale2 DTLB_MISS $(val DTLB_MISS)"
 }
 
+buffer_full_mode() {
+	# six misses in flight per iteration, four fill buffers: one stall each
+	run_vpmu stat -a xscale --mode data-bus-request-buffer-full "$PROGS/xs_fillbuf_nolibc"
+	expect_rc 0 || return 1
+	p0=$(reg PMN0) p1=$(reg PMN1) avg=$(stat_of "average cycles per buffer-full stall")
+	[ -n "$p1" ] && [ "$p1" -ge 20000 ] && [ "$p1" -le 22000 ] || fail "stalls $p1 (21844 iterations)"
+	awk -v a="$avg" -v p0="$p0" -v p1="$p1" \
+		'BEGIN { exit !(a > 1 && a == sprintf("%.4f", p0 / p1)) }' || fail "average $avg"
+	# one miss at a time never waits for a buffer
+	run_vpmu stat -a xscale --mode data-bus-request-buffer-full "$PROGS/xs_stride_nolibc"
+	[ "$(reg PMN0)" = 0 ] && [ "$(reg PMN1)" = 0 ] || fail "stride: $(cat err)"
+}
+
 every_mode_runs() {
 	for m in instruction-cache-efficiency data-cache-efficiency instruction-fetch-latency \
 		data-bus-request-buffer-full stall-writeback instruction-tlb-efficiency \
@@ -137,6 +150,7 @@ t dcache_efficiency_stride dcache_efficiency_stride
 t cpi_is_ccnt_over_pmn0 cpi_is_ccnt_over_pmn0
 t ccnt_divide_by_64 ccnt_divide_by_64
 t two_counters_multiplex_or_rerun two_counters_multiplex_or_rerun
+t buffer_full_mode buffer_full_mode
 t every_mode_runs every_mode_runs
 t record_samples record_samples
 t errors errors
