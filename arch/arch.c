@@ -6,10 +6,7 @@
 
 /* Every backend, NULL-terminated; the first is the default machine. */
 static struct arch_backend *const backends[] = {
-	&arch_p4,
-	&arch_ia64,
-	&arch_alpha,
-	NULL,
+	&arch_p4, &arch_ia64, &arch_alpha, &arch_xscale, &arch_xscale2, NULL,
 };
 
 /* A backend whose event table is built at run time builds it before its

@@ -147,5 +147,7 @@ int arch_event_find(const struct arch_backend *b, const char *name);
 extern struct arch_backend arch_p4;
 extern struct arch_backend arch_alpha;
 extern struct arch_backend arch_ia64;
+extern struct arch_backend arch_xscale;
+extern struct arch_backend arch_xscale2;
 
 #endif

@@ -16,12 +16,13 @@
 #include "core/session.h"
 #include "opt.h"
 #include "stat.h"
+#include "stat_mode.h"
 
 static const char stat_usage[] =
 	"usage: vpmu stat [-e EVENTS]... [-a MACHINE] [-r N] [-x SEP | -j] [-o FILE [--append]]\n"
 	"                 [-v | -q] [--per-thread] [--smt] [--exact] [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
-	"                 [--timeout LIMIT] [--] PROGRAM [ARGS...]\n"
+	"                 [--timeout LIMIT] [--mode NAME] [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
@@ -31,7 +32,8 @@ static const char stat_usage[] =
 	"                       raw r<hex> register images, {groups}, modifiers\n"
 	"                       :u :k :p :pp (see vpmu list); default: the machine's\n"
 	"                       default set\n"
-	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, alpha\n"
+	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
+	"                       alpha\n"
 	"    -r, --repeat N     run the program N times, print means and their spread\n"
 	"                       (identical runs unless --seed is given: it then\n"
 	"                       grows by one each run)\n"
@@ -63,7 +65,10 @@ static const char stat_usage[] =
 	"                       time (5, 5s, 500ms, 2m, 1h) or emulated instructions\n"
 	"                       summed over its processes (1000000insn, 1e9insn);\n"
 	"                       may be given twice, once of each kind\n"
-	"    -h, --help         show this help\n";
+	"    -h, --help         show this help\n"
+	"        --mode NAME    (-a xscale, xscale2) a performance monitoring mode of\n"
+	"                       the XScale manual: PMN0, PMN1 and CCNT as it sets\n"
+	"                       them, and the statistics it derives; NAME is one of:\n";
 
 /* Run the program once per group of events that fits the counters; the
  * values land at their indices in set, r holds the last run with the wall
@@ -115,6 +120,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "seed", required_argument, NULL, 's' },
 		{ "vtime", no_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'L' },
+		{ "mode", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -209,8 +215,12 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				return 1;
 			}
 			break;
+		case 'm':
+			so->mode = optarg;
+			break;
 		case 'h':
 			fputs(stat_usage, stdout);
+			stat_mode_list(stdout);
 			return -1;
 		case ':':
 			fprintf(stderr, "vpmu stat: option '%s' needs an argument\n",
@@ -269,7 +279,8 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_opts(argc, argv, &o, &so, &outpath);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (stat_setup(&rep, &set, &so, &o, err, sizeof(err)) < 0) {
+	if ((so.mode && stat_mode_setup(&so, &o, err, sizeof(err)) < 0) ||
+	    stat_setup(&rep, &set, &so, &o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpmu stat: %s\n", err);
 		return 1;
 	}
@@ -313,6 +324,8 @@ int cmd_stat(int argc, char **argv)
 		stat_print_csv(out, &rep, so.sep);
 	else if (so.json)
 		stat_print_json(out, &rep);
+	else if (so.mode)
+		stat_mode_print(out, &rep, &so);
 	else
 		stat_print(out, &rep, &so);
 	if (out != stderr && fclose(out) != 0) {

@@ -38,6 +38,19 @@ static const struct stat_default stat_defaults[] = {
 	{ "ia64", "L1-dcache-load-misses", "L1D_READ_MISSES:ALL" },
 	{ "ia64", "L1-icache-load-misses", "L2_INST_DEMAND_READS" },
 	{ "ia64", "LLC-misses", "L3_MISSES" },
+	/* the XScale's counters count loads and stores alike */
+	{ "xscale", "cycles", "cycles" },
+	{ "xscale", "instructions", "instructions" },
+	{ "xscale", "branches", "branches" },
+	{ "xscale", "branch-misses", "branch-misses" },
+	{ "xscale", "L1-dcache-misses", "DCACHE_MISS" },
+	{ "xscale", "L1-icache-load-misses", "L1-icache-load-misses" },
+	{ "xscale2", "cycles", "cycles" },
+	{ "xscale2", "instructions", "instructions" },
+	{ "xscale2", "branches", "branches" },
+	{ "xscale2", "branch-misses", "branch-misses" },
+	{ "xscale2", "L1-dcache-misses", "DCACHE_MISS" },
+	{ "xscale2", "L1-icache-load-misses", "L1-icache-load-misses" },
 };
 
 /* The default set from the timing model (row name, model event). */

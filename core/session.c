@@ -344,6 +344,8 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 	lx_main(&cfg);
 }
 
+static const char *machine_name(const char *arch);
+
 int session_run(const struct session_opts *o, struct session_result *r, FILE *err)
 {
 	char path[4096], msg[4352];
@@ -382,7 +384,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	}
 	sh->timed = o->timed;
 	sh->smt = o->smt;
-	snprintf(sh->arch, sizeof(sh->arch), "%s", o->arch ? o->arch : "p4");
+	snprintf(sh->arch, sizeof(sh->arch), "%s", machine_name(o->arch));
 	snprintf(sh->set, sizeof(sh->set), "%s", o->set ? o->set : "");
 	if (o->pmu && o->pmu->n) {
 		sh->pmu_len = (uint32_t)pmu_pack(o->pmu, sh->pmu_cfg, sizeof(sh->pmu_cfg));
@@ -490,10 +492,19 @@ int session_event_find(const char *name)
 	return -1;
 }
 
+/* The timing model's machine for -a arch: a PMU backend names the machine
+ * it is timed as (xscale2 is an xscale); otherwise arch is a machine. */
+static const char *machine_name(const char *arch)
+{
+	const struct arch_backend *b = arch_find(arch ? arch : "p4");
+
+	return b && b->machine ? b->machine : arch ? arch : "p4";
+}
+
 static int machine_of(const char *arch, const char *set, struct uarch_machine *m, char *msg,
 		      size_t msgsz)
 {
-	const struct uarch_machine *base = uarch_machine_find(arch ? arch : "p4");
+	const struct uarch_machine *base = uarch_machine_find(machine_name(arch));
 
 	if (!base) {
 		size_t len = 0;

@@ -85,8 +85,12 @@
 	X(LD_ST_OVERLAP, "loads-store-overlap",                                                  \
 	  "loads partly overlapping an older store still in flight (no forwarding)")             \
 	X(LOAD_LAT, "load-latency",                                                              \
-	  "sum of issue-to-data latencies of retired loads, cycles (as a signal: one per load "   \
-	  "µop in program order, n its latency)")
+	  "sum of issue-to-data latencies of retired loads, cycles (as a signal: one per load "  \
+	  "µop in program order, n its latency)")                                                \
+	X(STALL_DATA, "stall-data",                                                              \
+	  "cycles in-order issue waited for an operand (data-dependency stalls)")                \
+	X(STALL_FILLBUF, "stall-fill-buffer",                                                    \
+	  "cycles a missing load waited for a free fill buffer (miss-status register)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -336,6 +336,8 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		} else {
 			int slot;
 			t = mshr_take(ms, t, &slot);
+			if (t > now) /* every fill buffer busy: the load waits for one */
+				uarch_count_dur(ms, r, UARCH_EV_STALL_FILLBUF, now, t - now);
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
 			ms->l2_missed |= lvl > 1;
 			if (lvl > 0) {

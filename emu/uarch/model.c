@@ -649,6 +649,15 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (o->prev >= 0 && done[o->prev] > ready)
 			ready = done[o->prev];
 		if (!cc->ooo) {
+			/* in order, issue waits for the operands: the cycles
+			 * past the one it could otherwise issue in stall */
+			uint64_t could = max64(disp, t->issue);
+			if (could == t->issue && t->icount >= (cc->issue ? cc->issue : 1u))
+				could++;
+			if (ready > could)
+				count_span(u, t, th, UARCH_EV_STALL_DATA, could, ready);
+		}
+		if (!cc->ooo) {
 			/* in order: not before the previous µop issued, `issue` per cycle */
 			unsigned w = cc->issue ? cc->issue : 1;
 			if (ready < t->issue)
