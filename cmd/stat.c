@@ -54,7 +54,7 @@ static const char stat_usage[] =
 	"                       instead of multiplexed\n"
 	"        --mux-interval MS\n"
 	"                       emulated milliseconds between rotations of\n"
-	"                       multiplexed event groups (default 4, as perf)\n"
+	"                       multiplexed event groups (default 0.1)\n"
 	"        --set KEY=VAL  override machine parameters (see -v for every key)\n"
 	"        --no-timing    functional counts only (no timing model; fastest)\n"
 	"        --seed N       seed for AT_RANDOM and other guest randomness (default 0)\n"
@@ -265,7 +265,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 int cmd_stat(int argc, char **argv)
 {
 	struct session_opts o = { .timed = 1, .arch = "p4" };
-	struct stat_opts so = { .repeat = 1, .mux_ms = 4 };
+	struct stat_opts so = { .repeat = 1, .mux_ms = 0.1 };
 	static struct stat_report rep;
 	static struct pmu_set set;
 	static struct session_result r;

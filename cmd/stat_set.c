@@ -38,6 +38,11 @@ static const struct stat_default stat_defaults[] = {
 	{ "ia64", "L1-dcache-load-misses", "L1D_READ_MISSES:ALL" },
 	{ "ia64", "L1-icache-load-misses", "L2_INST_DEMAND_READS" },
 	{ "ia64", "LLC-misses", "L3_MISSES" },
+	/* the 21264: two counters whose inputs one select field picks (SL1) */
+	{ "alpha", "cycles", "cycles" },
+	{ "alpha", "instructions", "instructions" },
+	{ "alpha", "LLC-misses", "BCACHE_MISS" },
+	{ "alpha", "replay-traps", "MBOX_REPLAY" },
 	/* the XScale's counters count loads and stores alike */
 	{ "xscale", "cycles", "cycles" },
 	{ "xscale", "instructions", "instructions" },

@@ -73,18 +73,24 @@ struct mux_group {
 	struct uarch_sink sink;
 	unsigned n;
 	int idx[ARCH_MAX_EVSEL]; /* session index of each of its events */
-	uint64_t run;		 /* cycles it was active, before the current turn */
 };
 
+/* The groups take turns on a fixed schedule of emulated cycles: slot k =
+ * [start + k * interval, start + (k + 1) * interval) belongs to group
+ * k % ngrp.  Each signal goes to the group whose slot holds its cycle (a
+ * duration is cut at the slot edges), whenever the model delivers it, so
+ * a span the model batches is shared as the cycles were. */
 struct pmu_mux {
 	const struct arch_backend *b;
 	struct arch_pmu_cb cb;
-	unsigned ngrp, active;
+	unsigned ngrp;
 	uint64_t interval;
 	int started;
-	uint64_t start, turn, next, last; /* first cycle, current turn's start, next rotation */
+	uint64_t start, last; /* first and latest cycle seen */
 	uint8_t grp_of[ARCH_MAX_EVSEL],
 		local[ARCH_MAX_EVSEL]; /* session index -> group, index in it */
+	struct uarch_sig *buf;	       /* one group's share of a delivery */
+	size_t cap;
 	struct mux_group grp[];
 };
 
@@ -100,30 +106,69 @@ static void group_sample(void *arg, const struct arch_sample *s)
 	g->m->cb.sample(g->m->cb.arg, &t);
 }
 
+static unsigned group_at(const struct pmu_mux *m, uint64_t c)
+{
+	return c < m->start ? 0 : (unsigned)(((c - m->start) / m->interval) % m->ngrp);
+}
+
+/* Append to m->buf the parts of sig in group g's slots; -1 out of memory. */
+static int share(struct pmu_mux *m, unsigned g, const struct uarch_sig *sig, size_t *n)
+{
+	uint64_t c = sig->cycle, end = sig->cycle + sig->dur;
+
+	while (c < end) {
+		uint64_t edge = c < m->start ?
+					m->start :
+					m->start + ((c - m->start) / m->interval + 1) * m->interval;
+		uint64_t stop = edge < end ? edge : end;
+
+		if (group_at(m, c) == g) {
+			if (*n == m->cap) {
+				size_t cap = m->cap ? 2 * m->cap : UARCH_SIGBUF;
+				struct uarch_sig *nb = realloc(m->buf, cap * sizeof(*nb));
+
+				if (!nb)
+					return -1;
+				m->buf = nb;
+				m->cap = cap;
+			}
+			m->buf[*n] = *sig;
+			m->buf[*n].cycle = c;
+			m->buf[*n].dur = (uint32_t)(stop - c);
+			(*n)++;
+		}
+		c = stop;
+	}
+	return 0;
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct pmu_mux *m = ctx;
 	uint64_t now = d->retire;
-	struct mux_group *g;
 
 	if (d->frontier != ~0ull && d->frontier > now)
 		now = d->frontier;
 	if (!m->started) {
 		m->started = 1;
-		m->start = m->turn = m->last = now;
-		m->next = now + m->interval;
+		m->start = m->last = now;
 	}
 	if (now > m->last)
 		m->last = now;
-	if (now >= m->next) {
-		/* the tick: the next group takes the counters */
-		m->grp[m->active].run += now - m->turn;
-		m->active = (m->active + 1) % m->ngrp;
-		m->turn = now;
-		m->next = now + m->interval;
+	for (unsigned g = 0; g < m->ngrp; g++) {
+		struct uarch_delivery gd = *d;
+		size_t n = 0;
+
+		for (unsigned k = 0; k < d->nsig; k++) {
+			if (d->sig[k].cycle + d->sig[k].dur > m->last)
+				m->last = d->sig[k].cycle + d->sig[k].dur;
+			if (share(m, g, &d->sig[k], &n) < 0)
+				break; /* out of memory: this delivery's rest is lost */
+		}
+		gd.sig = m->buf;
+		gd.nsig = (unsigned)n;
+		m->grp[g].sink.deliver(m->grp[g].sink.ctx, &gd);
 	}
-	g = &m->grp[m->active];
-	g->sink.deliver(g->sink.ctx, d);
 }
 
 struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *cb)
@@ -184,18 +229,31 @@ void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink)
 	}
 }
 
+/* Cycles of [start, last) in group g's slots. */
+static uint64_t running(const struct pmu_mux *m, unsigned g)
+{
+	uint64_t total = m->last - m->start, slots = total / m->interval;
+	uint64_t run = slots / m->ngrp * m->interval;
+
+	if (g < slots % m->ngrp)
+		run += m->interval;
+	else if (g == slots % m->ngrp)
+		run += total % m->interval;
+	return run;
+}
+
 void pmu_mux_read(struct pmu_mux *m, uint64_t *val, uint64_t (*time)[2])
 {
 	for (unsigned g = 0; g < m->ngrp; g++) {
 		struct mux_group *mg = &m->grp[g];
 		uint64_t v[ARCH_MAX_EVSEL] = { 0 };
-		uint64_t run = mg->run + (g == m->active ? m->last - m->turn : 0);
+		int mux = m->ngrp > 1;
 
 		m->b->pmu_read(mg->pmu, v);
 		for (unsigned k = 0; k < mg->n; k++) {
 			val[mg->idx[k]] = v[k];
-			time[mg->idx[k]][0] = m->ngrp > 1 ? m->last - m->start : 0;
-			time[mg->idx[k]][1] = m->ngrp > 1 ? run : 0;
+			time[mg->idx[k]][0] = mux ? m->last - m->start : 0;
+			time[mg->idx[k]][1] = mux ? running(m, g) : 0;
 		}
 	}
 }
@@ -215,5 +273,6 @@ void pmu_mux_free(struct pmu_mux *m)
 	for (unsigned g = 0; g < m->ngrp; g++)
 		if (m->grp[g].pmu)
 			m->b->pmu_free(m->grp[g].pmu);
+	free(m->buf);
 	free(m);
 }

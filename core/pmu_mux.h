@@ -1,8 +1,8 @@
 /* pmu_mux.h — counter multiplexing: a session's events split into groups
  * that each fit the counters (the backend's assign() decides), one
- * programmed backend PMU per group, the active group rotated every
+ * programmed backend PMU per group, the groups taking turns of
  * pmu_set.mux_cycles emulated cycles as perf rotates event groups on the
- * timer tick.  Each event's enabled and running cycles are kept so counts
+ * timer tick; a signal counts in the group whose turn holds its cycle.  Each event's enabled and running cycles are kept so counts
  * can be scaled (value * enabled / running) and the fraction printed.
  *
  * With one group (everything fits) the group's PMU listens to the model

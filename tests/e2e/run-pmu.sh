@@ -52,10 +52,23 @@ speculative_vs_retired() {
 }
 
 no_fit_and_exact() {
-	# multiplexed by default: the second group never runs in so short a program
-	run_vpmu stat -e instructions,branch-misses,uops "$PROGS/e2e_exit3"
+	# multiplexed by default; with perf's 4 ms turns the second group never
+	# runs in so short a program
+	run_vpmu stat --mux-interval 4 -e instructions,branch-misses,uops "$PROGS/e2e_exit3"
 	expect_rc 3 && grep -q '2 event groups multiplexed' err &&
 		grep -Eq '^ +<not counted> +uops +# .*--exact' err || fail "$(cat err)"
+	# a steady program: the scaled estimates of the default 0.1 ms turns
+	# are within 2% of the exact counts
+	run_vpmu stat -x, -e instructions,branch-misses,uops "$PROGS/bp_alternate" 1000000
+	grep -q ',instructions,.*,[1-9][0-9]\.[0-9]*,' err || fail "not multiplexed: $(cat err)"
+	mi=$(sed -n 's/^\([0-9]*\),,instructions,.*/\1/p' err) mu=$(sed -n 's/^\([0-9]*\),,uops,.*/\1/p' err)
+	run_vpmu stat -x, --exact -e instructions,branch-misses,uops "$PROGS/bp_alternate" 1000000
+	ei=$(sed -n 's/^\([0-9]*\),,instructions,.*/\1/p' err) eu=$(sed -n 's/^\([0-9]*\),,uops,.*/\1/p' err)
+	for p in "$mi $ei" "$mu $eu"; do
+		set -- $p
+		[ $((($1 - $2) * 50)) -le "$2" ] && [ $((($2 - $1) * 50)) -le "$2" ] ||
+			fail "multiplexed $1 vs exact $2"
+	done
 	run_vpmu stat --exact -e instructions,branch-misses,uops "$PROGS/bp_alternate" 20000
 	expect_rc 0 || return 1
 	grep -q '2 deterministic runs' err && [ "$(val uops)" -gt "$(val instructions)" ] ||
