@@ -9,13 +9,16 @@
 #
 # Environment: VPMU, PROGS (set by `make bench`); BENCH_SCALE=N divides
 # the workload sizes by N for a quick look; BENCH_RUNNERS limits the runners
-# (default "native vpmu vpmu-timed vg-none cachegrind"; vpmu is the
-# functional mode, --no-timing, vpmu-timed the default run on the model).
+# (default "native vpmu vpmu-timed vpmu-record vg-none cachegrind"; vpmu is
+# the functional mode, --no-timing, vpmu-timed the default run on the
+# model, vpmu-record the default vpmu record: cycles sampled at 4000 Hz of
+# emulated time into a sample file).  The recording overhead over
+# vpmu-timed is printed after the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${VPMU:=$PWD/build/vpmu}" "${PROGS:=$PWD/build/progs}"
 SCALE=${BENCH_SCALE:-1}
-RUNNERS=${BENCH_RUNNERS:-native vpmu vpmu-timed vg-none cachegrind}
+RUNNERS=${BENCH_RUNNERS:-native vpmu vpmu-timed vpmu-record vg-none cachegrind}
 export LC_ALL=C PATH=/usr/bin:/bin
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vpmu-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -46,6 +49,7 @@ for i in range($PY_N):
     s += (i * i) % 7 if i & 1 else i // 3
 print(s)'"
 ORDER="qsort gzip python3"
+declare -A overhead
 
 now() { date +%s.%N; }
 
@@ -57,6 +61,7 @@ run() {
 	native) eval "${CMD[$w]}" >/dev/null ;;
 	vpmu) eval "\"$VPMU\" stat --no-timing -o \"$WORK/$w.stat\" -- ${CMD[$w]}" >/dev/null ;;
 	vpmu-timed) eval "\"$VPMU\" stat -o \"$WORK/$w.timed\" -- ${CMD[$w]}" >/dev/null ;;
+	vpmu-record) eval "\"$VPMU\" record -q -o \"$WORK/$w.data\" -- ${CMD[$w]}" >/dev/null ;;
 	vg-none) eval "valgrind -q --tool=none ${CMD[$w]}" >/dev/null ;;
 	cachegrind) eval "valgrind -q --tool=cachegrind --cachegrind-out-file=/dev/null ${CMD[$w]}" \
 		>/dev/null 2>&1 ;;
@@ -98,6 +103,15 @@ for w in $ORDER; do
 			printf " %8.2f %7.1f %5.1fx", s, mips, x }'
 	done
 	printf '\n'
+	if [ -n "${secs[vpmu-timed]:-}" ] && [ -n "${secs[vpmu-record]:-}" ] &&
+		[ "${secs[vpmu-timed]}" != fail ] && [ "${secs[vpmu-record]}" != fail ]; then
+		overhead[$w]=$(awk -v t="${secs[vpmu-timed]}" -v r="${secs[vpmu-record]}" \
+			'BEGIN { printf "%+.1f%%", (t > 0 ? 100 * (r - t) / t : 0) }')
+		overhead[$w]="${overhead[$w]} ($(stat -c %s "$WORK/$w.data") bytes of samples)"
+	fi
 	unset secs
+done
+for w in $ORDER; do
+	[ -n "${overhead[$w]:-}" ] && echo "recording overhead on $w (vpmu-record over vpmu-timed): ${overhead[$w]}"
 done
 echo "MIPS: guest instructions (vpmu's count) per wall second; x: wall time / native wall time"
