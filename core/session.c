@@ -315,7 +315,8 @@ static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_
 }
 
 static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd,
-				 const struct sigaction *old, const sigset_t *mask)
+				 const struct sigaction *old, const struct sigaction *xfsz,
+				 const sigset_t *mask)
 {
 	struct lx_config cfg = {
 		.path = path,
@@ -340,6 +341,7 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 	/* the guest starts with the dispositions and mask vpmu was given */
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaction(forwarded[i], &old[i], NULL);
+	sigaction(SIGXFSZ, xfsz, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	lx_main(&cfg);
 }
@@ -349,7 +351,7 @@ static const char *machine_name(const char *arch);
 int session_run(const struct session_opts *o, struct session_result *r, FILE *err)
 {
 	char path[4096], msg[4352];
-	struct sigaction sa = { 0 }, old[sizeof(forwarded) / sizeof(forwarded[0])];
+	struct sigaction sa = { 0 }, old[sizeof(forwarded) / sizeof(forwarded[0])], xfsz;
 	sigset_t oldmask;
 	struct lx_shared *sh;
 	int fd, st, rc, rfd = -1, wfd = -1;
@@ -368,6 +370,11 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		fprintf(err, "vpmu: %s\n", msg);
 		return 1;
 	}
+	/* vpmu sizes its shared area and writes its output files: a file-size limit
+	 * must become EFBIG, reported as a write error that keeps the old
+	 * file, not kill vpmu; the guest gets the disposition vpmu was given. */
+	sigaction(SIGXFSZ, &(struct sigaction){ .sa_handler = SIG_IGN }, &xfsz);
+
 	sh = lx_shared_create(&fd);
 	if (!sh) {
 		fprintf(err, "vpmu: cannot create the shared count area: %s\n", strerror(errno));
@@ -424,7 +431,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	if (pid == 0) {
 		if (rfd >= 0)
 			close(rfd);
-		child_main(o, path, fd, old, &oldmask);
+		child_main(o, path, fd, old, &xfsz, &oldmask);
 	}
 	session_child = pid;
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

@@ -121,6 +121,36 @@ errors() {
 	[ ! -e vpmu.data ] || fail "a file was left for a program that never ran"
 }
 
+every_period() { # -c on cycles: a sample per period, also past system calls' long spans
+	"$VPMU" stat -x, -e cycles "$PROGS/bench_qsort" 1000 >/dev/null 2>st || fail "stat failed"
+	cyc=$(cut -d, -f1 st)
+	for a in p4 ia64 xscale alpha; do
+		"$VPMU" record -q -a $a -c 10000 "$PROGS/bench_qsort" 1000 >/dev/null || fail "$a: record failed"
+		n=$("$VPMU" script -F ip | grep -c .)
+		[ "$a" = p4 ] || { [ "$n" -ge 40 ] || fail "$a: $n samples"; continue; }
+		# each sample is taken up to an interrupt latency and one system call late
+		[ $((n * 10000 * 100)) -ge $((cyc * 90)) ] && [ $((n * 10000)) -le "$cyc" ] ||
+			fail "p4: $n samples of period 10000 over $cyc cycles"
+	done
+}
+
+# A full file system while recording: the error is one line, the status 1,
+# and the previous vpmu.data is kept (a small tmpfs in a mount namespace).
+output_safety() {
+	unshare -m true 2>/dev/null || { echo "skipped: no mount namespace here"; return 0; }
+	"$VPMU" record -q -c 100000 "$PROGS/e2e_loop" >/dev/null || fail "record failed"
+	mkdir small
+	unshare -m sh -c 'mount -t tmpfs -o size=64k tmpfs small && cp vpmu.data small/ &&
+		cd small && "$0" record -q -c 100 "$1/bench_qsort" 10000 >/dev/null 2>../err
+		echo $? >../rc; cp vpmu.data ../kept; ls >../left' "$VPMU" "$PROGS"
+	[ "$(cat rc)" = 1 ] || fail "exit status $(cat rc)"
+	[ "$(grep -c . err)" -eq 1 ] && grep -q "cannot write vpmu.data: No space left on device" err ||
+		fail "no one-line write error: $(cat err)"
+	cmp -s vpmu.data kept || fail "the previous vpmu.data was not kept"
+	[ "$(cat left)" = vpmu.data ] || fail "files left behind: $(cat left)"
+	"$VPMU" report -i kept --stdio >/dev/null 2>&1 || fail "the kept file does not read"
+}
+
 old_kept() {
 	"$VPMU" record -q -c 1000000 "$PROGS/e2e_loop" >/dev/null || fail "record 1"
 	"$VPMU" record -q -c 1000000 -o vpmu.data "$PROGS/e2e_loop" >/dev/null || fail "record 2"
@@ -137,4 +167,6 @@ t fp_chains fp_chains
 t killed_guest killed_guest
 t errors errors
 t old_kept old_kept
+t every_period every_period
+t output_safety output_safety
 summary
