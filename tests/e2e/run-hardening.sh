@@ -163,6 +163,18 @@ signal_timed() {
 		awk -v x="${ipc:-0}" 'BEGIN { exit !(x > 0.05 && x < 4) }' ||
 			fail "$sig: implausible IPC '$ipc': $(cat err)"
 		[ "$(count branches err)" -gt 100000 ] || fail "$sig: no branches"
+		# vpmu record: the samples so far are written and read back
+		env --default-signal=INT "$VPMU" record -c 100000 -- "$PROGS/hd_spin" loop \
+			>out 2>err </dev/null &
+		pid=$!
+		sleep 1
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		[ "$rc" -eq $((128 + $(kill -l $sig))) ] || fail "record $sig: exit status $rc"
+		grep -q "Captured and wrote" err || fail "record $sig: no summary: $(cat err)"
+		"$VPMU" report --stdio --sort sym 2>&1 | grep -q '% .*\[\.\] run$' ||
+			fail "record $sig: no samples in run"
 	done
 }
 
