@@ -58,9 +58,17 @@ static const char *const groups[] = { "fsb" };
 
 void stat_metrics_list(FILE *out)
 {
-	fprintf(out, "                         fsb (-a ia64): front-side bus utilisation,\n"
-		     "                         memory read latency, outstanding reads, CPU and\n"
-		     "                         I/O shares, bandwidth (HP Caliper's sysbus set)\n");
+	fprintf(out,
+		"                         fsb (-a ia64): the front-side bus as HP Caliper's\n"
+		"                         sysbus set measures it, with R core clocks per bus\n"
+		"                         clock, A address clocks per transaction, D data\n"
+		"                         clocks per line, W bytes per bus clock, MHz the core\n"
+		"                         clock (machine parameters mem.*, core.mhz):\n");
+	for (int k = 0; k < STAT_FSB_NMETRIC; k++)
+		fprintf(out,
+			"                           %s (%s) =\n                             %s\n",
+			stat_fsb_metrics[k].label, stat_fsb_metrics[k].unit,
+			stat_fsb_metrics[k].formula);
 }
 
 int stat_metrics_setup(struct stat_opts *so, const struct session_opts *o, char *err, size_t errsz)
