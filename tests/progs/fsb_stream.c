@@ -22,10 +22,10 @@
 /* One word of each line in order, loaded AHEAD lines before its value is
  * added: each add waits for the load issued eight loads earlier, so eight
  * misses stay in flight (a rotating-register pipeline by hand). */
-#define STEP(r, k)                                                 \
-	do {                                                       \
-		s += r;                                            \
-		r = a[i + (AHEAD + (k)) * LINE_WORDS];             \
+#define STEP(r, k)                                     \
+	do {                                           \
+		s += r;                                \
+		r = a[i + (AHEAD + (k)) * LINE_WORDS]; \
 	} while (0)
 static uint64_t stream_read(const uint64_t *a, size_t n)
 {
@@ -73,8 +73,8 @@ static int run_io(const char *path, long passes)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4 || (strcmp(argv[1], "read") && strcmp(argv[1], "write") &&
-			  strcmp(argv[1], "io"))) {
+	if (argc != 4 ||
+	    (strcmp(argv[1], "read") && strcmp(argv[1], "write") && strcmp(argv[1], "io"))) {
 		fprintf(stderr, "usage: fsb_stream read|write MIB PASSES | io FILE PASSES\n");
 		return 2;
 	}
