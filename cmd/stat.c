@@ -16,13 +16,15 @@
 #include "core/session.h"
 #include "opt.h"
 #include "stat.h"
+#include "stat_metrics.h"
 #include "stat_mode.h"
 
 static const char stat_usage[] =
 	"usage: vpmu stat [-e EVENTS]... [-a MACHINE] [-r N] [-x SEP | -j] [-o FILE [--append]]\n"
 	"                 [-v | -q] [--per-thread] [--smt] [--exact] [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
-	"                 [--timeout LIMIT] [--mode NAME] [--] PROGRAM [ARGS...]\n"
+	"                 [--timeout LIMIT] [--mode NAME] [--metrics NAME]\n"
+	"                 [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
@@ -69,6 +71,12 @@ static const char stat_usage[] =
 	"        --mode NAME    (-a xscale, xscale2) a performance monitoring mode of\n"
 	"                       the XScale manual: PMN0, PMN1 and CCNT as it sets\n"
 	"                       them, and the statistics it derives; NAME is one of:\n";
+
+static const char stat_metrics_usage[] =
+	"        --metrics NAME (-a ia64) count a metric group's events (in --exact\n"
+	"                       runs when they do not fit the counters) and print the\n"
+	"                       figures derived from them with their formulas; NAME\n"
+	"                       is one of:\n";
 
 /* Run the program once per group of events that fits the counters; the
  * values land at their indices in set, r holds the last run with the wall
@@ -121,6 +129,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "vtime", no_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'L' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "metrics", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -218,9 +227,14 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'm':
 			so->mode = optarg;
 			break;
+		case 'G':
+			so->metrics = optarg;
+			break;
 		case 'h':
 			fputs(stat_usage, stdout);
 			stat_mode_list(stdout);
+			fputs(stat_metrics_usage, stdout);
+			stat_metrics_list(stdout);
 			return -1;
 		case ':':
 			fprintf(stderr, "vpmu stat: option '%s' needs an argument\n",
@@ -280,6 +294,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if ((so.mode && stat_mode_setup(&so, &o, err, sizeof(err)) < 0) ||
+	    (so.metrics && stat_metrics_setup(&so, &o, err, sizeof(err)) < 0) ||
 	    stat_setup(&rep, &set, &so, &o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpmu stat: %s\n", err);
 		return 1;
@@ -320,6 +335,8 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
 	if (so.quiet)
 		;
+	else if (so.metrics)
+		stat_metrics_print(out, &rep, &so);
 	else if (so.sep)
 		stat_print_csv(out, &rep, so.sep);
 	else if (so.json)

@@ -70,7 +70,8 @@ struct stat_opts {
 	int repeat;
 	int seeded; /* --seed given: it varies run to run */
 	double mux_ms;
-	const char *mode; /* --mode: an XScale monitoring mode (stat_mode.h) */
+	const char *mode;    /* --mode: an XScale monitoring mode (stat_mode.h) */
+	const char *metrics; /* --metrics: a metric group (stat_metrics.h) */
 };
 
 /* Build the rows and the event set of a report (set->n 0: no counter

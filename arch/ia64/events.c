@@ -78,7 +78,8 @@ static const char R_L2Q[] = "the model does not simulate the L2's queues, recirc
 			    "cancels";
 static const char R_SNOOP[] = "the emulated machine has one processor and no snooping agent: "
 			      "the model raises no snoop or HITM traffic";
-static const char R_BUSQ[] = "the model does not simulate the bus request queues";
+static const char R_BUSQ[] = "the model does not simulate the bus request queues: it "
+			     "keeps no per-cycle count of their live entries";
 static const char R_DEBUG[] = "the emulated machine has no debug registers or external pins";
 static const char R_TLB2[] = "the model does not signal second-level TLB misses or hardware "
 			     "page-walker inserts separately";
@@ -424,7 +425,9 @@ const struct ia64_event_desc ia64_events[] = {
 	EVU("BUS_ALL", 0x87, ALL4, um_bus_all, 0x3, "bus transactions"),
 	UNS("BUS_BRQ_LIVE_REQ_HI", 0x9c, ALL4, "BRQ live requests (high bits)", R_BUSQ),
 	UNS("BUS_BRQ_LIVE_REQ_LO", 0x9b, ALL4, "BRQ live requests (low bits)", R_BUSQ),
-	UNS("BUS_BRQ_REQ_INSERTED", 0x9d, ALL4, "BRQ requests inserted", R_BUSQ),
+	/* every transaction this processor starts enters its bus request
+	 * queue, whatever the time it then spends there */
+	EV("BUS_BRQ_REQ_INSERTED", 0x9d, ALL4, "BRQ requests inserted", SELF_ALL),
 	EV("BUS_DATA_CYCLE", 0x88, ALL4, "bus clocks carrying data", P(BUS_DATA_CYCLES)),
 	UNS("BUS_HITM", 0x84, ALL4, "bus hit-modified transactions", R_SNOOP),
 	EVU("BUS_IO", 0x90, ALL4, um_bus_io, 0x3, "IA-32 compatible I/O (in/out) transactions"),

@@ -146,7 +146,11 @@ const struct uarch_machine uarch_machine_ia64 = {
 		.bus_width = 16,          /* 128-bit bus [mach] */
 		.bus_ratio = 5,           /* 1000 MHz / 200 MHz bus clock */
 		.pump = 2,                /* 400 MT/s: double-pumped [mach] */
-		.addr_cycles = 2,         /* (≈) */
+		/* three bus clocks of address bus per transaction: the HP
+		 * Caliper 5.3 User Guide (seed 003), sysbus event set, "Util
+		 * Adrs"; the data phase of a 128-byte line is then 128 /
+		 * (16 * 2) = 4 bus clocks, its "Util Data" constant */
+		.addr_cycles = 3,
 	},
 	.l1i_is_tc = 0,
 };
