@@ -24,7 +24,7 @@ static const char report_usage[] =
 	"    -i, --input FILE       the sample file (default vpmu.data)\n"
 	"    -s, --sort KEYS        comma-separated sort keys (default comm,dso,sym):\n"
 	"                           comm dso sym symoff srcline srcfile daddr dsym ddso\n"
-	"                           event thread pid tid cpu\n"
+	"                           event thread pid tid cpu skid\n"
 	"    -n, --show-nr-samples  a column with the number of samples\n"
 	"    -t, --field-separator SEP\n"
 	"                           separate columns by SEP instead of aligning them\n"

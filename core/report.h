@@ -67,6 +67,11 @@ struct report_sample {
 	size_t chain, regs;
 	uint32_t npm; /* ProfileMe record: report.pm[pm .. pm+npm) (REPORT_PROFILEME) */
 	size_t pm;
+	/* The instruction whose count raised the sample and the instructions
+	 * retired from it to ip (when the file names one: has_trigger). */
+	uint64_t trigger_ip;
+	uint64_t skid;
+	int has_trigger;
 };
 
 struct report_event {

@@ -136,6 +136,11 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		return -1;
 	if (in->fields & SFILE_S_WEIGHT)
 		s->weight = in->weight;
+	if ((in->fields & SFILE_S_TRIGGER) && in->trigger_ip) {
+		s->has_trigger = 1;
+		s->trigger_ip = in->trigger_ip;
+		s->skid = in->skid;
+	}
 	if ((in->fields & SFILE_S_ADDR) && !(p->flags & REPORT_NO_DATA)) {
 		s->addr = in->addr;
 		if (!(s->dloc = report_resolve(p, in->pid, in->addr, REPORT_RES_DATA)))
