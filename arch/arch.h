@@ -83,6 +83,13 @@ struct arch_sample {
 	const uint8_t *raw;
 	uint16_t nraw;
 	uint32_t latency; /* cycles, when the mechanism measures one (Itanium 2 data EAR; 0: none) */
+	/* The instruction whose event count raised the sample (the one
+	 * the hardware's interrupt or assist answers), and how many
+	 * instructions retired after it up to the sampled one (0: ip is
+	 * that instruction); valid when has_trigger. */
+	uint64_t trigger_ip;
+	uint32_t skid;
+	uint8_t has_trigger;
 };
 
 struct arch_pmu; /* a backend's counter hardware, programmed */
@@ -135,6 +142,9 @@ struct arch_backend {
 	/* Whether e's samples carry a data address and a latency without :p
 	 * (the Itanium 2 data EAR); NULL: none does. */
 	int (*sample_addr)(const struct arch_evsel *e);
+	/* Whether e's samples name their triggering instruction
+	 * (arch_sample.trigger_ip, skid); NULL: none does. */
+	int (*sample_trigger)(const struct arch_evsel *e);
 };
 
 /* The backend called name, or NULL. */

@@ -122,6 +122,10 @@ static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 	s.callchain = m->chain;
 	s.profileme_len = m->nraw;
 	s.profileme = (const uint8_t *)(m->chain + m->nchain);
+	if (m->flags & RECW_F_TRIGGER) {
+		s.trigger_ip = m->trigger_ip;
+		s.skid = m->skid;
+	}
 	if (sfile_add_sample(rc->w, &s) < 0)
 		writer_failed(rc);
 	rc->samples[m->evsel]++;
@@ -252,6 +256,8 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 			a.sample_type |= SFILE_S_CALLCHAIN;
 		if (rc->set->b->profileme && rc->set->b->profileme(e))
 			a.sample_type |= SFILE_S_PROFILEME;
+		if (rc->set->b->sample_trigger && rc->set->b->sample_trigger(e))
+			a.sample_type |= SFILE_S_TRIGGER;
 		a.name = e->name;
 		a.machine = rc->set->b->name;
 		r = sfile_add_attr(rc->w, &a);

@@ -17,14 +17,14 @@ static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
 	"                   [-e EVENT] [--comm NAMES] [--dso NAMES] [--symbols NAMES]\n"
 	"                   [-g] [-G] [--call-graph PARAMS] [--header | --header-only]\n"
-	"                   [--format FORMAT] [--stdio] [--profileme]\n"
+	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
 	"\n"
 	"Read a sample file written by vpmu record and print where the samples fell.\n"
 	"\n"
 	"    -i, --input FILE       the sample file (default vpmu.data)\n"
 	"    -s, --sort KEYS        comma-separated sort keys (default comm,dso,sym):\n"
 	"                           comm dso sym symoff srcline srcfile daddr dsym ddso\n"
-	"                           event thread pid tid cpu\n"
+	"                           event thread pid tid cpu skid\n"
 	"    -n, --show-nr-samples  a column with the number of samples\n"
 	"    -t, --field-separator SEP\n"
 	"                           separate columns by SEP instead of aligning them\n"
@@ -44,6 +44,8 @@ static const char report_usage[] =
 	"        --header-only      only that\n"
 	"        --format FORMAT    stdio (default), folded (stack;frames count),\n"
 	"                           callgrind or json\n"
+	"        --no-inline        no frames for inlined functions in call graphs\n"
+	"                           and folded stacks\n"
 	"        --stdio            text output (the default)\n"
 	"        --profileme        per instruction from Alpha ProfileMe records:\n"
 	"                           abort rate, stage latencies, inum retire delay,\n"
@@ -58,6 +60,7 @@ struct args {
 	struct report_filter filter;
 	int header; /* 1 --header, 2 --header-only */
 	int profileme;
+	int no_inline;
 	enum format format;
 };
 
@@ -113,6 +116,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "format", required_argument, NULL, 'f' },
 		{ "stdio", no_argument, NULL, 'x' },
 		{ "profileme", no_argument, NULL, 'M' },
+		{ "no-inline", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,6 +196,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'M':
 			a->profileme = 1;
+			break;
+		case 'I':
+			a->no_inline = 1;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -305,7 +312,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r = report_open(a.input,
 			(a.format == F_JSON || a.format == F_STDIO ? 0 : REPORT_NO_DATA) |
-				(a.profileme ? REPORT_PROFILEME : 0),
+				(a.profileme ? REPORT_PROFILEME : 0) |
+				(a.no_inline ? REPORT_NO_INLINE : 0),
 			err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "vpmu report: %s\n", err);

@@ -20,7 +20,8 @@ static const char script_usage[] =
 	"    -i, --input FILE     the sample file (default vpmu.data)\n"
 	"    -F, --fields FIELDS  comma-separated fields to print: comm pid tid cpu\n"
 	"                         time period event ip sym symoff dso addr srcline\n"
-	"                         regs callchain (default comm,pid,tid,cpu,time,\n"
+	"                         regs callchain weight trigger_ip skid (default\n"
+	"                         comm,pid,tid,cpu,time,\n"
 	"                         period,event,ip,sym,symoff,dso, and callchain\n"
 	"                         when the samples have one)\n"
 	"    -e, --event EVENT    only the samples of the event named EVENT\n"
@@ -46,12 +47,14 @@ enum {
 	F_REGS = 1 << 13,
 	F_CALLCHAIN = 1 << 14,
 	F_WEIGHT = 1 << 15,
+	F_TRIGGER = 1 << 16,
+	F_SKID = 1 << 17,
 };
 
-static const char *const field_names[] = { "comm",    "pid",	"tid",	     "cpu",
-					   "time",    "period", "event",     "ip",
-					   "sym",     "symoff", "dso",	     "addr",
-					   "srcline", "regs",	"callchain", "weight" };
+static const char *const field_names[] = { "comm",   "pid",	   "tid",     "cpu",  "time",
+					   "period", "event",	   "ip",      "sym",  "symoff",
+					   "dso",    "addr",	   "srcline", "regs", "callchain",
+					   "weight", "trigger_ip", "skid" };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
 /* record's REGS order */
@@ -71,7 +74,8 @@ static int parse_fields(const char *list, unsigned *out)
 		if (i == NFIELDS) {
 			fprintf(stderr,
 				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
-				"event ip sym symoff dso addr srcline regs callchain weight)\n",
+				"event ip sym symoff dso addr srcline regs callchain weight "
+				"trigger_ip skid)\n",
 				(int)len, p);
 			return -1;
 		}
@@ -120,6 +124,15 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 		printf(" %16" PRIx64, s->dloc ? s->addr : 0);
 	if (fl & F_WEIGHT)
 		printf(" %6" PRIu64, s->weight);
+	/* "-" where the sample names no trigger */
+	if ((fl & F_TRIGGER) && s->has_trigger)
+		printf(" %16" PRIx64, s->trigger_ip);
+	else if (fl & F_TRIGGER)
+		printf(" %16s", "-");
+	if ((fl & F_SKID) && s->has_trigger)
+		printf(" %4" PRIu64, s->skid);
+	else if (fl & F_SKID)
+		printf(" %4s", "-");
 	if ((fl & F_CALLCHAIN) && s->nchain) {
 		/* perf's stack form: one frame per line, a blank line after */
 		printf("\n");

@@ -1,6 +1,7 @@
-/* annotate_data.h — a sample file read for annotation: its events, the
- * ELF images its processes mapped, and sample counts per image, file
- * address and event.
+/* annotate_data.h — a sample file read for annotation (through
+ * report_open, as every reader of sample files): its events, the ELF
+ * images its samples fell in, and sample counts per image, file address
+ * and event.
  *
  * Each image gets a symbol session of its own in which it is mapped at
  * load bias 0, so that addresses, branch targets and symbol names are the
@@ -13,12 +14,13 @@
 #include <stdint.h>
 
 struct sym;
+struct report;
 
 struct annot_image {
-	char *path;
-	uint64_t lo, hi; /* file vaddr span of the loadable segments */
-	int readable;	 /* the file is ELF and its segments were read */
-	struct sym *sym; /* made by annot_sym() on first use */
+	const char *path; /* owned by the report */
+	uint64_t lo, hi;  /* file vaddr span of the loadable segments */
+	int readable;	  /* the file is ELF and its segments were read */
+	struct sym *sym;  /* made by annot_sym() on first use */
 };
 
 /* Samples of one event at one file address of one image. */
@@ -30,8 +32,7 @@ struct annot_hit {
 
 struct annot_data {
 	unsigned nev;
-	char **evname; /* [nev]: events in the order of their ATTR records */
-	uint32_t *evid;
+	const char **evname; /* [nev]: events in the order of their ATTR records */
 	unsigned nimg;
 	struct annot_image *img; /* in the order of their first MMAP */
 	size_t nhit;
@@ -39,9 +40,7 @@ struct annot_data {
 	uint64_t samples;      /* every sample read */
 	uint64_t unmapped;     /* samples in no image or of an unknown event */
 	uint64_t damaged;      /* bytes of the file the reader had to skip */
-	/* private */
-	struct annot_map *map;
-	size_t nmap, capmap;
+	struct report *r;      /* the file as report_open read it */
 };
 
 /* Read the file at path.  0, or -1 with a one-line message in err. */

@@ -33,6 +33,7 @@ struct hist_key {
 #define HIST_RAW_PID 16u
 #define HIST_RAW_TID 32u
 #define HIST_RAW_CPU 64u
+#define HIST_RAW_SKID 128u
 
 /* Every key, NULL-terminated. */
 extern const struct hist_key *const hist_keys[];

@@ -26,6 +26,8 @@ static int same_frame(const struct report_loc *a, const struct report_loc *b)
 {
 	if (a == b)
 		return 1;
+	if (a->inlined != b->inlined)
+		return 0;
 	if (!a->sym || !b->sym)
 		return !a->sym && !b->sym && a->addr == b->addr;
 	return !strcmp(a->sym, b->sym) &&
@@ -40,7 +42,9 @@ static const struct report_loc *canonical(struct build *b, const struct report_l
 
 	if (c)
 		return c;
-	h = l->sym ? hash_str(hash_str(0xcbf29ce484222325ull, l->sym), l->path) : l->addr * 2 + 1;
+	h = l->sym ? hash_str(hash_str(0xcbf29ce484222325ull, l->sym), l->path) +
+			     (uint64_t)l->inlined :
+		     l->addr * 2 + 1;
 	c = report_map_get(&b->byhash, h, 0);
 	if (!c || !same_frame(c, l)) {
 		/* new, or (unlikely) a hash shared with another function */
@@ -91,14 +95,17 @@ int hist_build_chains(struct hist *h, int caller)
 {
 	const struct report *r = h->r;
 	struct build b = { 0 };
+	struct report_loc **chain = malloc(REPORT_MAX_FRAMES * sizeof(*chain));
 	int rc = -1;
+
+	if (!chain)
+		return -1;
 
 	for (size_t k = 0; k < h->nsamples; k++) {
 		const struct report_sample *s = hist_sample(h, k);
 		struct hist_entry *e = hist_entry_of(h, k);
 		struct hist_chain *n;
-		struct report_loc *const *chain = s->nchain ? r->chains + s->chain : &s->loc;
-		size_t len = s->nchain ? s->nchain : 1;
+		size_t len = report_sample_frames(r, s, chain, REPORT_MAX_FRAMES);
 
 		if (!e->chain && !(e->chain = calloc(1, sizeof(*e->chain))))
 			goto out;
@@ -116,6 +123,7 @@ int hist_build_chains(struct hist *h, int caller)
 	}
 	rc = 0;
 out:
+	free(chain);
 	report_map_free(&b.canon);
 	report_map_free(&b.byhash);
 	report_map_free(&b.kids);
@@ -124,6 +132,10 @@ out:
 
 const char *hist_frame_name(const struct report_loc *l, char *buf, size_t n)
 {
+	if (l->sym && l->inlined) {
+		snprintf(buf, n, "%s (inlined)", l->sym);
+		return buf;
+	}
 	if (l->sym)
 		return l->sym;
 	snprintf(buf, n, "0x%" PRIx64, l->addr);
@@ -157,7 +169,7 @@ static size_t shown(struct hist_chain *n, uint64_t total, double limit)
 static void print_below(FILE *f, struct hist_chain *n, const char *indent, uint64_t total,
 			double limit)
 {
-	char buf[32], ind[1024];
+	char buf[HIST_FRAME_NAME], ind[1024];
 	size_t k;
 
 	for (;;) {
@@ -188,7 +200,7 @@ void hist_chain_print(FILE *f, const struct hist_entry *e, uint64_t total, doubl
 {
 	static const char pad[] = "            ";
 	struct hist_chain *root = e->chain;
-	char buf[32], ind[64];
+	char buf[HIST_FRAME_NAME], ind[64];
 	size_t k;
 
 	if (!root)

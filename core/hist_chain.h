@@ -24,7 +24,9 @@ int hist_build_chains(struct hist *h, int caller);
  * below limit percent left out. */
 void hist_chain_print(FILE *f, const struct hist_entry *e, uint64_t total, double limit);
 
-/* "name" of a frame: symbol, or the address in perf's style. */
+/* "name" of a frame: symbol ("name (inlined)" for an inline frame), or
+ * the address in perf's style; buf of HIST_FRAME_NAME bytes holds any. */
+#define HIST_FRAME_NAME 512
 const char *hist_frame_name(const struct report_loc *l, char *buf, size_t n);
 
 void hist_chains_free(struct hist *h);

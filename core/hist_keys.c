@@ -254,6 +254,46 @@ static const char *ddso_str(const struct report *r, const struct report_sample *
 	return s->dloc ? report_loc_dso(s->dloc) : "[none]";
 }
 
+/* ---- skid: instructions from the triggering one to the sampled one ---- */
+
+/* Buckets: 0 to 7 each on its own, then powers of two (8-15, 16-31, ...);
+ * -1 for samples that name no trigger. */
+static int skid_bucket(const struct report_sample *s)
+{
+	int b = 0;
+
+	if (!s->has_trigger)
+		return -1;
+	if (s->skid < 8)
+		return (int)s->skid;
+	for (uint64_t v = s->skid; v >= 8; v >>= 1)
+		b++;
+	return 7 + b;
+}
+
+static int skid_cmp(const struct report_sample *a, const struct report_sample *b)
+{
+	int x = skid_bucket(a), y = skid_bucket(b);
+
+	return (x > y) - (x < y);
+}
+
+static const char *skid_str(const struct report *r, const struct report_sample *s, char *buf,
+			    size_t n)
+{
+	int b = skid_bucket(s);
+
+	(void)r;
+	if (b < 0)
+		return "[unknown]";
+	if (b < 8)
+		snprintf(buf, n, "%d", b);
+	else
+		snprintf(buf, n, "%" PRIu64 "-%" PRIu64, (uint64_t)1 << (b - 5),
+			 ((uint64_t)1 << (b - 4)) - 1);
+	return buf;
+}
+
 #define KEY(n, h, raw, symcol, f) \
 	static const struct hist_key key_##f = { n, h, raw, symcol, f##_cmp, f##_str }
 
@@ -271,11 +311,12 @@ KEY("thread", "Pid/Tid", HIST_RAW_PID | HIST_RAW_TID, 0, thread);
 KEY("pid", "Pid", HIST_RAW_PID, 0, pid);
 KEY("tid", "Tid", HIST_RAW_TID, 0, tid);
 KEY("cpu", "CPU", HIST_RAW_CPU, 0, cpu);
+KEY("skid", "Skid", HIST_RAW_SKID, 0, skid);
 
 const struct hist_key *const hist_keys[] = {
-	&key_comm,    &key_dso,	  &key_sym,  &key_symoff, &key_srcline,
-	&key_srcfile, &key_daddr, &key_dsym, &key_ddso,	  &key_event,
-	&key_thread,  &key_pid,	  &key_tid,  &key_cpu,	  NULL,
+	&key_comm,  &key_dso,  &key_sym,  &key_symoff, &key_srcline, &key_srcfile,
+	&key_daddr, &key_dsym, &key_ddso, &key_event,  &key_thread,  &key_pid,
+	&key_tid,   &key_cpu,  &key_skid, NULL,
 };
 
 const struct hist_key *hist_key_find(const char *name)

@@ -226,6 +226,11 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 		m->weight = s->latency;
 		m->flags |= RECW_F_WEIGHT;
 	}
+	if (s->has_trigger) {
+		m->trigger_ip = s->trigger_ip;
+		m->skid = s->skid;
+		m->flags |= RECW_F_TRIGGER;
+	}
 	if (ps->uw)
 		m->nchain = callchain(ps, s, cpu, m->chain);
 	m->h.len = (uint16_t)(sizeof(*m) + m->nchain * sizeof(m->chain[0]));

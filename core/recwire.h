@@ -30,6 +30,9 @@ struct recw_sample {
 	uint16_t nraw; /* bytes of the machine's record after the chain (ProfileMe) */
 	uint16_t pad;
 	uint32_t weight; /* latency in cycles (RECW_F_WEIGHT) */
+	uint32_t skid;	 /* instructions from trigger_ip to ip (RECW_F_TRIGGER) */
+	uint32_t pad2;
+	uint64_t trigger_ip; /* the instruction whose count raised the sample (RECW_F_TRIGGER) */
 	uint64_t regs[18];
 	uint64_t chain[]; /* nchain entries, then nraw bytes */
 };
@@ -38,6 +41,7 @@ struct recw_sample {
 #define RECW_F_KERNEL 2u
 #define RECW_F_PRECISE 4u
 #define RECW_F_WEIGHT 8u
+#define RECW_F_TRIGGER 16u
 
 struct recw_comm {
 	struct recw_hdr h;

@@ -43,6 +43,10 @@ struct report_loc {
 	uint64_t sym_start; /* runtime address of the symbol (0 without one) */
 	uint64_t sym_size;
 	uint64_t file_addr; /* addr as an ELF vaddr of its image */
+	/* A return address of a call chain (symbol and line are those of
+	 * addr - 1, the call); an inline frame (report_sample_frames: sym is
+	 * the inlined function, srcfile:line the position in it). */
+	int ret, inlined;
 	/* Source position, filled by report_loc_line on first use. */
 	int line_state; /* 0 not looked up, 1 known, -1 none */
 	unsigned line;
@@ -63,6 +67,11 @@ struct report_sample {
 	size_t chain, regs;
 	uint32_t npm; /* ProfileMe record: report.pm[pm .. pm+npm) (REPORT_PROFILEME) */
 	size_t pm;
+	/* The instruction whose count raised the sample and the instructions
+	 * retired from it to ip (when the file names one: has_trigger). */
+	uint64_t trigger_ip;
+	uint64_t skid;
+	int has_trigger;
 };
 
 struct report_event {
@@ -98,10 +107,11 @@ struct report {
 };
 
 /* report_open flags */
-#define REPORT_REGS 1u	    /* keep sample registers */
-#define REPORT_NO_DATA 2u   /* do not resolve data addresses */
-#define REPORT_NO_CHAINS 4u /* do not keep call chains */
-#define REPORT_PROFILEME 8u /* keep ProfileMe records */
+#define REPORT_REGS 1u	     /* keep sample registers */
+#define REPORT_NO_DATA 2u    /* do not resolve data addresses */
+#define REPORT_NO_CHAINS 4u  /* do not keep call chains */
+#define REPORT_PROFILEME 8u  /* keep ProfileMe records */
+#define REPORT_NO_INLINE 16u /* report_sample_frames without inline frames */
 
 /* Load and resolve the whole file; NULL with a one-line message in err
  * when it cannot be read at all (missing, not a vpmu data file, a read
@@ -114,6 +124,14 @@ int report_loc_line(struct report_loc *l);
 /* The symbol session of an address space (for sym_code, sym_inlines,
  * sym_foreach_func on the addresses of its locs). */
 struct sym *report_space_sym(struct report_space *sp);
+
+/* The frames of s into out[0..max), innermost first: its call chain (its
+ * own ip without one), each entry preceded by the functions inlined at
+ * its address as frames of their own (inlined set; not with
+ * REPORT_NO_INLINE).  Returns the count. */
+#define REPORT_MAX_FRAMES 1024
+size_t report_sample_frames(const struct report *r, const struct report_sample *s,
+			    struct report_loc **out, size_t max);
 
 /* "prog" "[unknown]": the image name perf would show for a loc. */
 const char *report_loc_dso(const struct report_loc *l);

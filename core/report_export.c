@@ -40,17 +40,18 @@ void report_write_folded(FILE *f, const struct report *r, int ev, report_keep_fn
 	struct report_priv p = { 0 };
 	struct stack **all = NULL;
 	size_t n = 0, cap = 0;
-	char line[8192], buf[32];
+	char line[8192], buf[HIST_FRAME_NAME];
+	struct report_loc **chain = malloc(REPORT_MAX_FRAMES * sizeof(*chain));
 
-	for (size_t i = 0; i < r->nsamples; i++) {
+	for (size_t i = 0; chain && i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
-		struct report_loc *const *chain = s->nchain ? r->chains + s->chain : &s->loc;
-		size_t len = s->nchain ? s->nchain : 1, at;
+		size_t len, at;
 		uint64_t h;
 		struct stack *st;
 
 		if (!wanted(r, s, ev, keep, arg))
 			continue;
+		len = report_sample_frames(r, s, chain, REPORT_MAX_FRAMES);
 		at = (size_t)snprintf(line, sizeof(line), "%s", s->comm);
 		for (size_t k = len; k-- > 0 && at < sizeof(line);)
 			at += (size_t)snprintf(line + at, sizeof(line) - at, ";%s",
@@ -83,6 +84,8 @@ void report_write_folded(FILE *f, const struct report *r, int ev, report_keep_fn
 		}
 		st->count++;
 	}
+	if (!chain)
+		goto oom;
 	if (n)
 		qsort(all, n, sizeof(*all), by_text);
 	for (size_t i = 0; i < n; i++)
@@ -91,6 +94,7 @@ void report_write_folded(FILE *f, const struct report *r, int ev, report_keep_fn
 oom:
 	fprintf(stderr, "vpmu report: out of memory\n");
 out:
+	free(chain);
 	free(all);
 	report_spaces_free(&p);
 }
@@ -116,7 +120,7 @@ static unsigned cg_line(struct report_loc *l)
 
 static void cg_where(FILE *f, const char *pre, struct report_loc *l)
 {
-	char buf[32];
+	char buf[HIST_FRAME_NAME];
 
 	fprintf(f, "%sob=%s\n%sfl=%s\n%sfn=%s\n", pre, l->path ? l->path : "[unknown]", pre,
 		cg_file(l), pre, hist_frame_name(l, buf, sizeof(buf)));
@@ -134,6 +138,8 @@ int report_write_callgrind(FILE *f, const struct report *r, int ev, report_keep_
 		goto out;
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
+		/* inlined code is its function's, as in callgrind's own files
+		 * (no inline frames) */
 		struct report_loc *const *chain = s->nchain ? r->chains + s->chain : &s->loc;
 		size_t len = s->nchain ? s->nchain : 1;
 

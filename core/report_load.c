@@ -132,13 +132,18 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		if (!s->comm || report_map_put(&p->comms, in->tid, 0, (void *)s->comm))
 			return -1;
 	}
-	if (!(s->loc = report_resolve(p, in->pid, in->ip, 0)))
+	if (!(s->loc = report_resolve(p, in->pid, in->ip, REPORT_RES_CODE)))
 		return -1;
 	if (in->fields & SFILE_S_WEIGHT)
 		s->weight = in->weight;
+	if ((in->fields & SFILE_S_TRIGGER) && in->trigger_ip) {
+		s->has_trigger = 1;
+		s->trigger_ip = in->trigger_ip;
+		s->skid = in->skid;
+	}
 	if ((in->fields & SFILE_S_ADDR) && !(p->flags & REPORT_NO_DATA)) {
 		s->addr = in->addr;
-		if (!(s->dloc = report_resolve(p, in->pid, in->addr, 1)))
+		if (!(s->dloc = report_resolve(p, in->pid, in->addr, REPORT_RES_DATA)))
 			return -1;
 	}
 	if ((in->fields & SFILE_S_CALLCHAIN) && in->ncallchain && !(p->flags & REPORT_NO_CHAINS)) {
@@ -147,9 +152,11 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		if (grow((void **)&r->chains, &p->chaincap, base + in->ncallchain,
 			 sizeof(*r->chains)))
 			return -1;
+		/* entry 0 is the sampled instruction, the rest return addresses */
 		for (uint32_t k = 0; k < in->ncallchain; k++)
 			if (!(r->chains[base + k] =
-				      report_resolve(p, in->pid, in->callchain[k], 0)))
+				      report_resolve(p, in->pid, in->callchain[k],
+						     k ? REPORT_RES_RET : REPORT_RES_CODE)))
 				return -1;
 		s->chain = base;
 		s->nchain = in->ncallchain;

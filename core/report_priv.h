@@ -29,8 +29,9 @@ struct report_priv {
 	size_t nspaces, spacecap;
 	struct report_space *all; /* every process's mappings, made on demand */
 	struct report_map pids;	  /* pid -> its space */
-	struct report_map locs;	  /* (version<<1 | data, addr) -> loc */
+	struct report_map locs;	  /* (version<<2 | kind, addr) -> loc */
 	struct report_map comms;  /* tid -> name */
+	struct report_map inl;	  /* loc -> its inline frames (report_frames.c) */
 	uint32_t versions;
 	struct report_chunk *chunks; /* arena for locs and strings */
 	size_t chunk_used;
@@ -53,8 +54,13 @@ void report_map_free(struct report_map *m);
 /* Add an MMAP to its process's space (and the shared one); 0 or -1 when
  * out of memory. */
 int report_add_mmap(struct report_priv *p, const struct sfile_mmap *m);
-/* ip (data: addr as data) of pid resolved; NULL when out of memory. */
-struct report_loc *report_resolve(struct report_priv *p, uint32_t pid, uint64_t addr, int data);
+/* addr of pid resolved as kind; NULL when out of memory. */
+enum report_res_kind {
+	REPORT_RES_CODE, /* an instruction */
+	REPORT_RES_DATA, /* a data address */
+	REPORT_RES_RET,	 /* a return address in a call chain: looked up at addr - 1 */
+};
+struct report_loc *report_resolve(struct report_priv *p, uint32_t pid, uint64_t addr, int kind);
 void report_spaces_free(struct report_priv *p);
 
 #endif

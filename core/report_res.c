@@ -195,17 +195,17 @@ static struct report_space *space_of(struct report_priv *p, uint32_t pid)
 	return p->all;
 }
 
-struct report_loc *report_resolve(struct report_priv *p, uint32_t pid, uint64_t addr, int data)
+struct report_loc *report_resolve(struct report_priv *p, uint32_t pid, uint64_t addr, int kind)
 {
 	struct report_space *sp = space_of(p, pid);
 	struct report_loc *l;
 	struct sym_info si;
-	uint64_t tag;
+	uint64_t tag, at;
 	int rc;
 
 	if (!sp)
 		return NULL;
-	tag = (uint64_t)sp->version << 1 | (data ? 1 : 0);
+	tag = (uint64_t)sp->version << 2 | (unsigned)kind;
 	l = report_map_get(&p->locs, tag, addr);
 	if (l)
 		return l;
@@ -215,11 +215,18 @@ struct report_loc *report_resolve(struct report_priv *p, uint32_t pid, uint64_t 
 	memset(l, 0, sizeof(*l));
 	l->addr = addr;
 	l->space = sp;
-	rc = data ? sym_lookup_data(sp->sym, addr, &si) : sym_lookup(sp->sym, addr, &si);
+	/* A return address follows its call: the call may be the function's
+	 * last instruction (a noreturn callee) or end an inlined region, so
+	 * the call itself, at the byte before, names the caller's function
+	 * and line (as perf and libdwfl's dwfl_frame_pc do). */
+	l->ret = kind == REPORT_RES_RET && addr;
+	at = addr - (uint64_t)l->ret;
+	rc = kind == REPORT_RES_DATA ? sym_lookup_data(sp->sym, at, &si) :
+				       sym_lookup(sp->sym, at, &si);
 	if (rc >= 0) {
 		l->dso = si.dso;
 		l->path = si.path;
-		l->file_addr = si.file_addr;
+		l->file_addr = si.file_addr + (uint64_t)l->ret;
 	}
 	if (rc == 0) {
 		l->sym = si.name;
@@ -241,6 +248,7 @@ void report_spaces_free(struct report_priv *p)
 	report_map_free(&p->pids);
 	report_map_free(&p->locs);
 	report_map_free(&p->comms);
+	report_map_free(&p->inl);
 	free(p->mmaps);
 	while (p->chunks) {
 		struct report_chunk *c = p->chunks;
@@ -256,7 +264,8 @@ int report_loc_line(struct report_loc *l)
 
 	if (!l->line_state) {
 		l->line_state = -1;
-		if (l->path && sym_srcline(l->space->sym, l->addr, &sl) == 0 && sl.file) {
+		if (l->path && sym_srcline(l->space->sym, l->addr - (uint64_t)l->ret, &sl) == 0 &&
+		    sl.file) {
 			l->srcfile = sl.file;
 			l->line = sl.line;
 			l->line_state = 1;

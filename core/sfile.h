@@ -63,7 +63,8 @@ enum sfile_type {
 #define SFILE_S_BRANCHES (1u << 4)  /* branch trace (BTB) entries */
 #define SFILE_S_PROFILEME (1u << 5) /* ProfileMe record, opaque bytes */
 #define SFILE_S_CALLCHAIN (1u << 6) /* return addresses, innermost first */
-#define SFILE_S_KNOWN 0x7fu
+#define SFILE_S_TRIGGER (1u << 7)   /* triggering instruction and skid */
+#define SFILE_S_KNOWN 0xffu
 
 /* attr.flags */
 #define SFILE_ATTR_FREQ 1u /* period is a frequency in emulated-time Hz */
@@ -144,6 +145,10 @@ struct sfile_sample {
 	const uint8_t *profileme;
 	uint32_t ncallchain;
 	const uint64_t *callchain;
+	/* The instruction whose event count raised the sample (0: unknown)
+	 * and the instructions retired after it up to ip (0: ip is it). */
+	uint64_t trigger_ip;
+	uint64_t skid;
 	/* Reader only: the optional fields decoded (sample_type & known
 	 * bits), and the attr of id (NULL when the file has none: then no
 	 * optional field could be decoded). */

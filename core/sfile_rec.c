@@ -155,6 +155,10 @@ static void enc_sample(struct enc *c, const struct sfile_sample *s, uint64_t st)
 	if ((st & SFILE_S_CALLCHAIN) && earray(c, s->ncallchain, s->callchain))
 		for (uint32_t i = 0; i < s->ncallchain && !c->e->why; i++)
 			e64(c, s->callchain[i]);
+	if (st & SFILE_S_TRIGGER) {
+		e64(c, s->trigger_ip);
+		e64(c, s->skid);
+	}
 }
 
 static void enc_payload(struct enc *c, uint16_t type, const void *view, uint64_t st)
@@ -441,6 +445,10 @@ static void dec_sample(struct dec *d, struct sfile_sample *s, sfile_attr_fn attr
 		s->profileme = dbytes(d, &s->profileme_len, SFILE_PROFILEME_MAX);
 	if (st & SFILE_S_CALLCHAIN)
 		s->callchain = du64s(d, &s->ncallchain);
+	if (st & SFILE_S_TRIGGER) {
+		s->trigger_ip = d64(d);
+		s->skid = d64(d);
+	}
 	s->fields = st;
 }
 

@@ -14,6 +14,10 @@
  * start, the guess for a position-independent image). */
 int sym_image_bias(const char *path, uint64_t start, uint64_t *bias);
 
+/* The file vaddr span of path's PT_LOAD segments, [*lo, *hi) with lo
+ * page-aligned down: 0, or -1 when it is not readable ELF. */
+int sym_image_span(const char *path, uint64_t *lo, uint64_t *hi);
+
 /* The same from the image's lowest PT_LOAD p_vaddr. */
 uint64_t sym_bias_from_vaddr(uint64_t start, uint64_t min_vaddr);
 

@@ -369,6 +369,13 @@ static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, s
 	return -1;
 }
 
+/* The model delivers every counted event with its instruction, so both
+ * interrupt and PEBS samples know which count raised them. */
+static int sample_trigger(const struct arch_evsel *e)
+{
+	return e->period != 0;
+}
+
 struct arch_backend arch_p4 = {
 	.name = "p4",
 	.desc = "Pentium 4 Xeon with Hyper-Threading (NetBurst): 45 ESCRs, 18 counters, "
@@ -386,4 +393,5 @@ struct arch_backend arch_p4 = {
 	.pmu_read = p4_pmu_read,
 	.pmu_period = p4_pmu_period,
 	.pmu_free = p4_pmu_free,
+	.sample_trigger = sample_trigger,
 };

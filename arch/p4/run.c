@@ -41,6 +41,11 @@
  * them, up to a reorder buffer later, so the instruction retiring when
  * the PMI is due may already have been delivered (a power of two). */
 #define RETIRED_HIST 512
+/* Inputs remembered per interrupt-sampling counter, to name the
+ * instruction whose count raised the PMI once the engine settles that
+ * cycle: as far back as RETIRED_HIST instructions, a few inputs each (a
+ * power of two). */
+#define TRIG_HIST 2048
 
 struct route {
 	uint8_t ctr;
@@ -48,6 +53,17 @@ struct route {
 };
 
 #define MAXROUTE 8
+
+/* An input to a counter: the cycles it covers and its instruction (its
+ * index among those delivered, ip 0 for none). */
+struct trig_in {
+	uint64_t cycle, end, ip, seq;
+};
+
+struct trig_ring {
+	uint64_t n; /* inputs pushed; the last TRIG_HIST of them: */
+	struct trig_in in[TRIG_HIST];
+};
 
 struct arch_pmu {
 	struct p4_engine eng;
@@ -75,6 +91,13 @@ struct arch_pmu {
 	uint8_t pebs_due[P4_NCTR];
 	unsigned npebs;
 	struct arch_sample pebs[PEBS_RECORDS];
+	/* The instruction whose count raised each counter's PMI (seq: its
+	 * index among those delivered); the inputs of interrupt-sampling
+	 * counters; the instruction being delivered. */
+	uint64_t trig_ip[P4_NCTR], trig_seq[P4_NCTR];
+	uint8_t trig_known[P4_NCTR];
+	struct trig_ring *trig[P4_NCTR];
+	uint64_t cur_ip;
 };
 
 static const struct p4_event_desc *event_of_escr(int x, uint32_t escr)
@@ -203,6 +226,37 @@ static void build_routes(struct arch_pmu *p)
 	}
 }
 
+/* The instruction of the first input of counter ctr (in delivery order)
+ * that covers cycle: the count that raised the PMI. */
+static void trigger_at(struct arch_pmu *p, int ctr, uint64_t cycle)
+{
+	const struct trig_ring *r = p->trig[ctr];
+	uint64_t k = r && r->n > TRIG_HIST ? r->n - TRIG_HIST : 0;
+
+	p->trig_known[ctr] = 0;
+	for (; r && k < r->n; k++) {
+		const struct trig_in *in = &r->in[k % TRIG_HIST];
+
+		if (in->cycle <= cycle && cycle < in->end) {
+			p->trig_ip[ctr] = in->ip;
+			p->trig_seq[ctr] = in->seq;
+			p->trig_known[ctr] = in->ip != 0;
+			return;
+		}
+	}
+}
+
+/* The trigger of counter c's sample taken at instruction index seq. */
+static void set_trigger(struct arch_pmu *p, int c, uint64_t seq, struct arch_sample *s)
+{
+	if (!p->trig_known[c] || p->trig_seq[c] > seq || seq - p->trig_seq[c] > UINT32_MAX)
+		return;
+	s->has_trigger = 1;
+	s->trigger_ip = p->trig_ip[c];
+	s->skid = (uint32_t)(seq - p->trig_seq[c]);
+	p->trig_known[c] = 0;
+}
+
 static void on_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
 {
 	struct arch_pmu *p = arg;
@@ -214,11 +268,15 @@ static void on_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
 	 * counts a PEBS counter's inputs as they are delivered) */
 	if (p->eng.pebs_ctrs & (1u << ctr)) {
 		p->pebs_due[ctr] = 1;
+		p->trig_ip[ctr] = p->cur_ip;
+		p->trig_seq[ctr] = p->nretired;
+		p->trig_known[ctr] = p->cur_ip != 0;
 		return;
 	}
 	if (!p->pmi_pending[ctr]) {
 		p->pmi_pending[ctr] = 1;
 		p->pmi_due[ctr] = cycle + PMI_LATENCY;
+		trigger_at(p, ctr, cycle);
 	}
 }
 
@@ -278,6 +336,7 @@ static void pebs_record(struct arch_pmu *p, int ctr, const struct uarch_delivery
 	s->th = (uint8_t)d->th;
 	s->kernel = (uint8_t)d->kernel;
 	s->precise = 1;
+	set_trigger(p, ctr, p->nretired - 1, s);
 	/* the record holds no data address (SDM vol. 3, "Pentium 4 PEBS
 	 * record"): tools reconstruct it from the registers */
 	if (tr->pre) {
@@ -308,6 +367,7 @@ static void iebs_sample(struct arch_pmu *p, int c)
 	s.evsel = (uint32_t)p->evsel_of[c];
 	s.th = r->th;
 	s.kernel = r->kernel;
+	set_trigger(p, c, k, &s);
 	p->pmi_pending[c] = 0;
 	reload(p, c);
 	if (p->cb.sample)
@@ -319,14 +379,22 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	struct arch_pmu *p = ctx;
 
 	p->eng.threads = d->threads;
+	p->cur_ip = d->tr ? d->tr->i->pc : 0;
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *s = &d->sig[k];
 		uint8_t bit = (uint8_t)(1u << (s->th * 2 + s->kernel));
 		uint64_t end = s->cycle + s->dur;
-		for (unsigned r = 0; r < p->nroute[s->ev]; r++)
-			if (p->route[s->ev][r].qual & bit)
-				p4_engine_input(&p->eng, p->route[s->ev][r].ctr, s->cycle, s->n,
-						s->dur);
+		for (unsigned r = 0; r < p->nroute[s->ev]; r++) {
+			int c = p->route[s->ev][r].ctr;
+			struct trig_ring *t = p->trig[c];
+
+			if (!(p->route[s->ev][r].qual & bit))
+				continue;
+			if (t)
+				t->in[t->n++ % TRIG_HIST] =
+					(struct trig_in){ s->cycle, end, p->cur_ip, p->nretired };
+			p4_engine_input(&p->eng, c, s->cycle, s->n, s->dur);
+		}
 		if (end > p->last)
 			p->last = end;
 	}
@@ -417,6 +485,10 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 		if (e[i].precise && e[i].period) {
 			hw->pebs_enable |= P4_PEBS_ENABLE;
 			p->eng.pebs_ctrs |= 1u << c;
+		} else if (e[i].period && !p->trig[c] &&
+			   !(p->trig[c] = calloc(1, sizeof(*p->trig[c])))) {
+			p4_pmu_free(p);
+			return NULL;
 		}
 	}
 	p->eng.overflow = NULL;
@@ -455,5 +527,7 @@ void p4_pmu_period(struct arch_pmu *p, unsigned i, uint64_t period)
 
 void p4_pmu_free(struct arch_pmu *p)
 {
+	for (int c = 0; p && c < P4_NCTR; c++)
+		free(p->trig[c]);
 	free(p);
 }

@@ -58,6 +58,27 @@ pebs_vs_iebs() { # seed 004 Figure 5: PEBS names the missing load, IEBS lands te
 	[ "$skid" -ge 20 ] && [ "$skid" -le 99 ] || fail "IEBS skid $skid instructions, not tens"
 }
 
+skid_field() { # each sample names the instruction whose miss raised it and the skid from there
+	"$VPMU" record -q -e L1-dcache-load-misses:pp -c 1000 "$PROGS/ua_skid" 100000 >/dev/null ||
+		fail "record :pp failed"
+	"$VPMU" script -F trigger_ip,skid,ip,sym >s
+	n=$(grep -c . s) z=$(awk '$2 == 0 && $1 == $3' s | grep -c .)
+	[ "$n" -ge 100 ] && [ "$z" = "$n" ] || fail "PEBS: $z of $n samples with skid 0: $(head -3 s)"
+	"$VPMU" report --sort skid >r
+	grep -Eq '^ +100\.00%  0$' r || fail "PEBS skid buckets: $(cat r)"
+	"$VPMU" record -q -e L1-dcache-load-misses -c 1000 "$PROGS/ua_skid" 100000 >/dev/null ||
+		fail "record failed"
+	"$VPMU" script -F trigger_ip,skid,ip,sym,symoff >s
+	# hit_block+3k is k+1 instructions after miss_load, 2 bytes before hit_block
+	awk '$4 ~ /^hit_block\+0x/ { off = strtonum(substr($4, 11)); n++
+		if ($2 == off / 3 + 1 && strtonum("0x" $1) + 2 + off == strtonum("0x" $3)) ok++ }
+		END { print ok + 0, n + 0 }' s >c
+	read -r ok n <c
+	[ "$n" -ge 99 ] && [ "$ok" = "$n" ] || fail "IEBS: $ok of $n samples with the known skid: $(head -3 s)"
+	"$VPMU" report --sort skid >r
+	grep -Eq '^ +9[0-9]\.[0-9]+%  64-127$' r || fail "IEBS skid buckets: $(cat r)"
+}
+
 calibrated() { # --calibrate N: N samples within 1%, the period printed
 	"$VPMU" record --calibrate 300 --set l1d.size=8192,l1d.assoc=4 -e L1-dcache-load-misses:pp \
 		"$PROGS/ua_l1miss" 65536 200000 1 8192 >out 2>err ||
@@ -161,6 +182,7 @@ t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
 t pebs_vs_iebs pebs_vs_iebs
+t skid_field skid_field
 t calibrated calibrated
 t dwarf_chains dwarf_chains
 t fp_chains fp_chains

@@ -207,7 +207,7 @@ test_header() {
 
 test_callgraph() {
 	setup || return
-	run_vpmu report -e cycles -g --sort sym
+	run_vpmu report -e cycles -g --sort sym --no-inline
 	expect_rc 0
 	grep -A12 '\[\.\] hot$' out >g
 	grep -Eq '^ +---hot$' g || fail "graph root: $(cat g)"
@@ -216,9 +216,24 @@ test_callgraph() {
 	grep -Eq '^ +\| +main$' g || fail "main under outer_a: $(cat g)"
 	run_vpmu report -e cycles -G --sort sym
 	grep -A8 '\[\.\] hot$' out | grep -Eq '^ +---main$' || fail "caller order: $(cat out)"
-	run_vpmu report -e cycles --call-graph callee,30 --sort sym
+	run_vpmu report -e cycles --call-graph callee,30 --sort sym --no-inline
 	grep -q 'outer_b' out && fail "30% limit kept outer_b"
 	grep -q 'outer_a' out || fail "30% limit dropped outer_a"
+}
+
+# mix() is inlined into hot(): the samples on its line have a frame of
+# their own above hot, unless --no-inline.
+test_inline_frames() {
+	setup || return
+	run_vpmu report -e cycles -g --sort sym
+	expect_rc 0
+	grep -A14 '\[\.\] hot$' out >g
+	grep -Eq '\|--57\.14%--hot$' g || fail "hot branch: $(cat g)"
+	grep -Eq ' --28\.57%--mix \(inlined\)$' g || fail "inline frame: $(cat g)"
+	grep -A3 'mix (inlined)' g | grep -Eq '^ +hot$' || fail "hot under mix: $(cat g)"
+	run_vpmu report -e cycles --format=folded --no-inline
+	grep -q 'inlined' out && fail "--no-inline: $(cat out)"
+	grep -qx 'rp_hot;main;outer_b;hot 30' out || fail "--no-inline folded: $(cat out)"
 }
 
 test_folded() {
@@ -226,7 +241,7 @@ test_folded() {
 	run_vpmu report -e cycles --format=folded
 	expect_rc 0
 	grep -qx 'rp_hot;main;outer_a;hot 60' out || fail "folded: $(cat out)"
-	grep -qx 'rp_hot;main;outer_b;hot 30' out || fail "folded b"
+	grep -qx 'rp_hot;main;outer_b;hot;mix (inlined) 30' out || fail "folded b: $(cat out)"
 	[ "$(awk '{ s += $NF } END { print s }' out)" = 105 ] || fail "counts do not sum to 105"
 	run_vpmu report --format=folded
 	[ "$(awk '{ s += $NF } END { print s }' out)" = 145 ] || fail "all events do not sum to 145"
@@ -366,9 +381,35 @@ test_stackcollapse() {
 	setup || return
 	run_vpmu script -e cycles
 	stackcollapse-perf.pl out | sort >sc
-	run_vpmu report -e cycles --format=folded
+	run_vpmu report -e cycles --format=folded --no-inline
 	sed 's/;0x[0-9a-f]*/;[unknown]/' out | sort >rf
 	diff -u rf sc >d || fail "stackcollapse differs: $(cat d)"
+}
+
+# A recorded run of rp_inline (DWARF call chains): the hot loop of
+# churn(), inlined into spin(), is a frame of its own, and its samples'
+# line is churn's; finish()'s call of the noreturn die() is its last
+# instruction, so the return address is after_finish's first byte, and
+# only the lookup at the call itself names finish.
+test_recorded_chains() {
+	local churn ret
+	churn=$(grep -n '/\* CHURN \*/' "$SRC/tests/progs/rp_inline.c" | cut -d: -f1)
+	ret=$(objdump -d --no-show-raw-insn "$PROGS/rp_inline" |
+		awk '/<finish>:/ { on = 1; next } on && /^$/ { exit } on { l = $0 } END { print l }')
+	case $ret in *call*'<die>'*) ;; *) fail "finish does not end with its call of die: $ret" ;; esac
+	run_vpmu record -q --call-graph dwarf -c 100000 "$PROGS/rp_inline" 1000000
+	expect_rc 0
+	run_vpmu report --format=folded
+	grep -Eq ';main;spin;churn \(inlined\) [0-9]+$' out || fail "inline frame: $(cat out)"
+	grep -Eq ';main;finish;die [0-9]+$' out || fail "noreturn caller: $(cat out)"
+	grep -q 'after_finish' out && fail "return address named the next function: $(cat out)"
+	run_vpmu report -g --sort sym
+	grep -A4 '\[\.\] spin$' out | grep -Eq -- '---churn \(inlined\)$' ||
+		fail "inline frame in -g: $(cat out)"
+	run_vpmu script -F ip,sym,callchain
+	grep -Eq '^[[:space:]]+[0-9a-f]+ finish$' out || fail "script caller of die: $(grep -A3 ' die$' out | head)"
+	run_vpmu report --sort srcline,sym
+	grep -Eq "rp_inline\.c:$churn +\[\.\] spin\$" out || fail "churn's line: $(cat out)"
 }
 
 t default test_default
@@ -380,6 +421,8 @@ t filters test_filters
 t event_key test_event_key
 t header test_header
 t callgraph test_callgraph
+t inline_frames test_inline_frames
+t recorded_chains test_recorded_chains
 t folded test_folded
 t callgrind test_callgrind
 t json test_json

@@ -67,7 +67,8 @@ static const char *write_file(void)
 	char exe[PATH_MAX], err[256];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	uint64_t hot = (uintptr_t)report_test_hot, cold = (uintptr_t)report_test_cold;
-	uint64_t chain[2] = { hot, cold };
+	/* a return address inside cold (looked up at the byte before it) */
+	uint64_t chain[2] = { hot, cold + 1 };
 	struct sfile_writer *w;
 	struct sfile_attr a = { .id = 7,
 				.name = "cycles",
@@ -125,6 +126,11 @@ static void test_load(void **state)
 	assert_ptr_equal(r->samples[0].loc, r->samples[1].loc);
 	assert_int_equal(r->samples[0].nchain, 2);
 	assert_string_equal(r->chains[r->samples[0].chain + 1]->sym, "report_test_cold");
+	assert_int_equal(r->chains[r->samples[0].chain + 1]->addr, (uintptr_t)report_test_cold + 1);
+	assert_true(r->chains[r->samples[0].chain + 1]->ret);
+	/* entry 0 is the sampled instruction itself: the sample's loc */
+	assert_ptr_equal(r->chains[r->samples[0].chain], r->samples[0].loc);
+	assert_false(r->samples[0].loc->ret);
 	assert_string_equal(r->samples[3].loc->sym, "report_test_cold");
 	assert_null(r->samples[4].loc->sym);
 	assert_string_equal(report_loc_dso(r->samples[4].loc), "[unknown]");
@@ -186,6 +192,59 @@ static void test_hist(void **state)
 	unlink(path);
 }
 
+/* Samples naming their trigger: loaded, and bucketed by the skid key
+ * (0-7 exact, then powers of two; no trigger: [unknown]). */
+static void test_skid(void **state)
+{
+	static const uint64_t skid[] = { 0, 0, 3, 69, 100, 8, 0 };
+	struct sfile_attr a = {
+		.id = 1, .name = "e", .machine = "p4", .period = 10, .sample_type = SFILE_S_TRIGGER
+	};
+	struct sfile_sample s = { .id = 1, .pid = 1, .tid = 1, .ip = 0x1000, .period = 10 };
+	const struct hist_key *keys[HIST_MAXKEYS];
+	char path[64], err[256], buf[32];
+	struct sfile_writer *w;
+	struct report *r;
+	struct hist *h;
+	int n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/vpmu-test-skid.%d", (int)getpid());
+	w = sfile_create(path, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(sfile_add_attr(w, &a), 0);
+	for (size_t i = 0; i < sizeof(skid) / sizeof(skid[0]); i++) {
+		s.skid = skid[i];
+		s.trigger_ip = i + 1 < sizeof(skid) / sizeof(skid[0]) ? 0x1000 - skid[i] : 0;
+		assert_int_equal(sfile_add_sample(w, &s), 0);
+	}
+	assert_int_equal(sfile_close(w, err, sizeof(err)), 0);
+	r = report_open(path, 0, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(r->nsamples, 7);
+	assert_true(r->samples[3].has_trigger);
+	assert_int_equal(r->samples[3].trigger_ip, 0x1000 - 69);
+	assert_int_equal(r->samples[3].skid, 69);
+	assert_false(r->samples[6].has_trigger); /* trigger_ip 0: unknown */
+	assert_int_equal(hist_keys_parse("skid", keys, &n, err, sizeof(err)), 0);
+	h = hist_new(r, keys, n);
+	for (size_t i = 0; i < r->nsamples; i++)
+		assert_int_equal(hist_add(h, &r->samples[i]), 0);
+	assert_int_equal(hist_finish(h), 0);
+	/* 0 (2), 64-127 (69, 100), then one each in bucket order */
+	assert_int_equal(h->nentries, 5);
+	assert_string_equal(keys[0]->str(r, h->entries[0].s, buf, sizeof(buf)), "0");
+	assert_int_equal(h->entries[0].nsamples, 2);
+	assert_string_equal(keys[0]->str(r, h->entries[1].s, buf, sizeof(buf)), "64-127");
+	assert_int_equal(h->entries[1].nsamples, 2);
+	assert_string_equal(keys[0]->str(r, h->entries[2].s, buf, sizeof(buf)), "[unknown]");
+	assert_string_equal(keys[0]->str(r, h->entries[3].s, buf, sizeof(buf)), "3");
+	assert_string_equal(keys[0]->str(r, h->entries[4].s, buf, sizeof(buf)), "8-15");
+	hist_free(h);
+	report_close(r);
+	unlink(path);
+}
+
 static void test_open_errors(void **state)
 {
 	char err[256];
@@ -199,9 +258,8 @@ static void test_open_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bias),
-		cmocka_unit_test(test_load),
-		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_bias),	    cmocka_unit_test(test_load),
+		cmocka_unit_test(test_hist),	    cmocka_unit_test(test_skid),
 		cmocka_unit_test(test_open_errors),
 	};
 

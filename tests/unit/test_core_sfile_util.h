@@ -108,6 +108,8 @@ static inline void t_record(unsigned k, struct sfile_rec *r)
 	r->sample.profileme = T_PROFILEME;
 	r->sample.ncallchain = k % 5;
 	r->sample.callchain = T_CHAIN;
+	r->sample.trigger_ip = k % 3 ? r->sample.ip - k % 7 : 0;
+	r->sample.skid = k % 7;
 }
 
 static inline int t_add(struct sfile_writer *w, const struct sfile_rec *r)
@@ -224,6 +226,10 @@ static inline int t_equal(unsigned k, const struct sfile_rec *got, int has_attrs
 			T_CHECK(!b->ncallchain ||
 				!memcmp(a->callchain, b->callchain, b->ncallchain * 8));
 		}
+		if (st & SFILE_S_TRIGGER)
+			T_CHECK(a->trigger_ip == b->trigger_ip && a->skid == b->skid);
+		else
+			T_CHECK(a->trigger_ip == 0 && a->skid == 0);
 		break;
 	}
 	case SFILE_TOTALS:
