@@ -63,13 +63,14 @@ struct arch_evsel {
 	uint8_t thread;	     /* logical processors counted: bit 0 T0, bit 1 T1 (0: both) */
 	int group;	     /* index of its group leader (itself when alone) */
 	uint64_t period;     /* sampling period; 0: count only */
-	uint32_t branch_sample; /* ARCH_BR_*: record the branch stack with each sample */
+	/* ARCH_BR_*: record the branch stack with each sample (0: none) */
+	uint32_t branch_sample;
 };
 
 /* Branch stack filters (perf's -j); 0: no branch stack. */
-#define ARCH_BR_ANY 1u	  /* any taken branch */
+#define ARCH_BR_ANY 1u	   /* any taken branch */
 #define ARCH_BR_ANY_RET 2u /* returns */
-#define ARCH_BR_USER 4u	  /* only at user level (:u, -j u) */
+#define ARCH_BR_USER 4u	   /* only at user level (:u, -j u) */
 #define ARCH_BR_KERNEL 8u  /* only at kernel level */
 
 /* One branch of a sample's branch stack. */

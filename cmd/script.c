@@ -46,12 +46,13 @@ enum {
 	F_REGS = 1 << 13,
 	F_CALLCHAIN = 1 << 14,
 	F_WEIGHT = 1 << 15,
+	F_BRSTACK = 1 << 16,
 };
 
-static const char *const field_names[] = { "comm",    "pid",	"tid",	     "cpu",
-					   "time",    "period", "event",     "ip",
-					   "sym",     "symoff", "dso",	     "addr",
-					   "srcline", "regs",	"callchain", "weight" };
+static const char *const field_names[] = { "comm",   "pid",    "tid",	  "cpu",  "time",
+					   "period", "event",  "ip",	  "sym",  "symoff",
+					   "dso",    "addr",   "srcline", "regs", "callchain",
+					   "weight", "brstack" };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
 /* record's REGS order */
@@ -71,7 +72,7 @@ static int parse_fields(const char *list, unsigned *out)
 		if (i == NFIELDS) {
 			fprintf(stderr,
 				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
-				"event ip sym symoff dso addr srcline regs callchain weight)\n",
+				"event ip sym symoff dso addr srcline regs callchain weight brstack)\n",
 				(int)len, p);
 			return -1;
 		}
@@ -135,6 +136,18 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 			printf(" %16" PRIx64, s->ip);
 		where(s->loc, fl);
 	}
+	if (fl & F_BRSTACK)
+		/* perf's brstack: FROM/TO/M|P|-/in_tx/abort/cycles, newest first;
+		 * a branch recorded not taken has TO 0 */
+		for (uint32_t k = 0; k < s->nbr; k++) {
+			const struct report_branch *b = &r->branches[s->br + k];
+
+			printf(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/-/-/0", b->from->addr,
+			       b->to ? b->to->addr : 0,
+			       b->flags & SFILE_BR_MISPRED   ? 'M' :
+			       b->flags & SFILE_BR_PREDICTED ? 'P' :
+							       '-');
+		}
 	if (fl & F_REGS)
 		for (uint32_t k = 0; k < s->nregs; k++)
 			printf(" %s:%#" PRIx64, k < 18 ? reg_names[k] : "?", r->regs[s->regs + k]);

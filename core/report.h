@@ -63,6 +63,16 @@ struct report_sample {
 	size_t chain, regs;
 	uint32_t npm; /* ProfileMe record: report.pm[pm .. pm+npm) (REPORT_PROFILEME) */
 	size_t pm;
+	/* branch stack, newest first: report.branches[br .. br+nbr) */
+	uint32_t nbr;
+	size_t br;
+};
+
+/* One branch of a branch stack, both ends resolved (to is NULL for a
+ * branch recorded not taken). */
+struct report_branch {
+	struct report_loc *from, *to;
+	uint64_t flags; /* SFILE_BR_* */
 };
 
 struct report_event {
@@ -79,9 +89,10 @@ struct report {
 	size_t nevents;
 	struct report_sample *samples; /* in file order */
 	size_t nsamples;
-	struct report_loc **chains; /* call chain entries of all samples */
-	uint64_t *regs;		    /* registers (only with REPORT_REGS) */
-	uint8_t *pm;		    /* ProfileMe records (only with REPORT_PROFILEME) */
+	struct report_loc **chains;	/* call chain entries of all samples */
+	uint64_t *regs;			/* registers (only with REPORT_REGS) */
+	uint8_t *pm;			/* ProfileMe records (only with REPORT_PROFILEME) */
+	struct report_branch *branches; /* branch stack entries of all samples */
 	/* CMDLINE (argv NULL-terminated) and MACHINE, when present */
 	char **argv;
 	size_t argc;

@@ -58,7 +58,8 @@ int ia64_btb_record(struct ia64_btb *b, const struct ia64_branch *br)
 	if (!ia64_btb_wants(b->pmc12, br))
 		return 0;
 	if (!br->taken) {
-		put(b, br->from, IA64_BTB_B | mp | (uint64_t)IA64_BTB_SLOT_NT << IA64_BTB_SLOT_SHIFT);
+		put(b, br->from,
+		    IA64_BTB_B | mp | (uint64_t)IA64_BTB_SLOT_NT << IA64_BTB_SLOT_SHIFT);
 		return 1;
 	}
 	put(b, br->from, IA64_BTB_B | mp);
@@ -84,7 +85,7 @@ unsigned ia64_btb_read(const struct ia64_btb *b, struct arch_branch *out, unsign
 			/* a branch without its target after it: not taken */
 			if ((e >> IA64_BTB_SLOT_SHIFT & 3u) == IA64_BTB_SLOT_NT)
 				out[got++] = (struct arch_branch){ b->addr[i], 0,
-								   (uint8_t)!!(e & IA64_BTB_MP) };
+								   (uint8_t) !!(e & IA64_BTB_MP) };
 			k++;
 			continue;
 		}
@@ -93,7 +94,7 @@ unsigned ia64_btb_read(const struct ia64_btb *b, struct arch_branch *out, unsign
 		unsigned j = (i + IA64_BTB_NENT - 1) % IA64_BTB_NENT;
 		if (b->pmd[j] & IA64_BTB_B)
 			out[got++] = (struct arch_branch){ b->addr[j], b->addr[i],
-							   (uint8_t)!!(b->pmd[j] & IA64_BTB_MP) };
+							   (uint8_t) !!(b->pmd[j] & IA64_BTB_MP) };
 		k += 2;
 	}
 	return got;

@@ -51,20 +51,21 @@ void ia64_ears_start(struct ia64_ears *x, uint32_t pmc10, uint32_t pmc11)
 	*x = (struct ia64_ears){ 0 };
 	x->pmc10 = pmc10;
 	x->pmc11 = pmc11;
-	x->iear_lat = ia64_iear_mode(pmc10) == IA64_EAR_CACHE_MODE ? ia64_iear_threshold(pmc10) : -1;
+	x->iear_lat = ia64_iear_mode(pmc10) == IA64_EAR_CACHE_MODE ? ia64_iear_threshold(pmc10) :
+								     -1;
 	x->dear_lat = 4u << (pmc11 >> IA64_DEAR_UMASK_SHIFT & IA64_DEAR_UMASK_MASK);
 }
 
 static int iear_level(const struct ia64_ears *x, unsigned cpl)
 {
-	return ia64_ear_level_ok(x->pmc10 & IA64_IEAR_PLM_MASK, x->pmc10 >> IA64_IEAR_ISM_SHIFT & 3u,
-				 cpl);
+	return ia64_ear_level_ok(x->pmc10 & IA64_IEAR_PLM_MASK,
+				 x->pmc10 >> IA64_IEAR_ISM_SHIFT & 3u, cpl);
 }
 
 static int dear_level(const struct ia64_ears *x, unsigned cpl)
 {
-	return ia64_ear_level_ok(x->pmc11 & IA64_DEAR_PLM_MASK, x->pmc11 >> IA64_DEAR_ISM_SHIFT & 3u,
-				 cpl);
+	return ia64_ear_level_ok(x->pmc11 & IA64_DEAR_PLM_MASK,
+				 x->pmc11 >> IA64_DEAR_ISM_SHIFT & 3u, cpl);
 }
 
 /* PMD0 holds the 32-byte fetch block with the status in bits 1:0. */

@@ -139,7 +139,8 @@ int ia64_dear_tlb(struct ia64_ears *x, unsigned cpl, uint64_t pc, uint64_t daddr
 #define IA64_BTB_PPM_SHIFT 12 /* predicate (direction) mask, likewise */
 #define IA64_BTB_BRT_SHIFT 14 /* type: 0 all, 1 IP-relative, 2 returns, 3 other indirect */
 #define IA64_BTB_ALL (3u << IA64_BTB_TM_SHIFT | 3u << IA64_BTB_PTM_SHIFT | 3u << IA64_BTB_PPM_SHIFT)
-#define IA64_BTB_TAKEN (2u << IA64_BTB_TM_SHIFT | 3u << IA64_BTB_PTM_SHIFT | 3u << IA64_BTB_PPM_SHIFT)
+#define IA64_BTB_TAKEN \
+	(2u << IA64_BTB_TM_SHIFT | 3u << IA64_BTB_PTM_SHIFT | 3u << IA64_BTB_PPM_SHIFT)
 enum { IA64_BR_IPREL = 1, IA64_BR_RET = 2, IA64_BR_IND = 3 };
 
 /* PMD8-15 (ds 0): b bit 0 (1 the branch, 0 its target), mp bit 1

@@ -140,7 +140,7 @@ static int encode(struct arch_evsel *e, char *err, size_t errsz)
 		/* the EAR or BTB configuration register the event needs */
 		aux = d->kind == IA64_K_BTB ? plm | IA64_BTB_ALL :
 		      aux_kind(d->kind)	    ? plm | e->umask :
-						      0;
+					      0;
 	} else {
 		pmc = (pmc & ~IA64_PMC_PLM_MASK) | plm_of(e, pmc & IA64_PMC_PLM_MASK);
 		if (pmc & IA64_PMC_PM) {
@@ -154,14 +154,17 @@ static int encode(struct arch_evsel *e, char *err, size_t errsz)
 		if (aux_pm(d->kind, aux)) {
 			snprintf(err, errsz, "raw 0x%llx sets PMC%d.pm: see pm above",
 				 (unsigned long long)e->config,
-				 d->kind == IA64_K_DEAR ? 11 : d->kind == IA64_K_IEAR ? 10 : 12);
+				 d->kind == IA64_K_DEAR ? 11 :
+				 d->kind == IA64_K_IEAR ? 10 :
+							  12);
 			return -1;
 		}
 		if (d->kind == IA64_K_BTB && (aux & IA64_BTB_DS)) {
-			snprintf(err, errsz,
-				 "raw 0x%llx sets PMC12.ds (PMD8-15 hold branch prediction state): "
-				 "the model keeps no L1I branch prediction bits; ds 0 records addresses",
-				 (unsigned long long)e->config);
+			snprintf(
+				err, errsz,
+				"raw 0x%llx sets PMC12.ds (PMD8-15 hold branch prediction state): "
+				"the model keeps no L1I branch prediction bits; ds 0 records addresses",
+				(unsigned long long)e->config);
 			return -1;
 		}
 		if (!aux_kind(d->kind))
@@ -239,7 +242,8 @@ static int one_register(const struct arch_evsel *e, unsigned n, unsigned kind, c
 		if (first >= 0 && v != (ia64_events[e[first].event].kind == kind ?
 						(uint32_t)(e[first].config >> 32) :
 						ia64_pmc12_of(&e[first]))) {
-			snprintf(err, errsz, "'%s' and '%s' need different %s settings: there is one",
+			snprintf(err, errsz,
+				 "'%s' and '%s' need different %s settings: there is one",
 				 e[first].name, e[i].name, name);
 			return -1;
 		}
@@ -274,7 +278,8 @@ static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, s
 
 static int sample_addr(const struct arch_evsel *e)
 {
-	return ia64_events[e->event].kind == IA64_K_DEAR || ia64_events[e->event].kind == IA64_K_IEAR;
+	return ia64_events[e->event].kind == IA64_K_DEAR ||
+	       ia64_events[e->event].kind == IA64_K_IEAR;
 }
 
 const struct arch_generic ia64_generic[IA64_NGENERIC] = {

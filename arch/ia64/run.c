@@ -117,7 +117,7 @@ static int access_index(const struct x86_trace *tr, unsigned k, int store)
 /* What one delivery says of its instruction, signal by signal. */
 struct walk {
 	unsigned nload, nstore;
-	int last; /* the access the last load-latency or stores signal was for */
+	int last;    /* the access the last load-latency or stores signal was for */
 	unsigned br; /* UARCH_EV_* bits of the branch signals seen */
 };
 
@@ -150,7 +150,8 @@ static void ear_signal(struct arch_pmu *p, const struct uarch_delivery *d,
 	case UARCH_EV_DTLB_L2_HIT:
 	case UARCH_EV_DTLB_WALK:
 		if (p->dear_ctr >= 0 && !frozen && w->last >= 0 &&
-		    ia64_dear_tlb(&p->ears, cpl, pc, tr->addr[w->last], s->ev == UARCH_EV_DTLB_WALK))
+		    ia64_dear_tlb(&p->ears, cpl, pc, tr->addr[w->last],
+				  s->ev == UARCH_EV_DTLB_WALK))
 			ear_count(p, p->dear_ctr, s, cpl);
 		break;
 	case UARCH_EV_FETCH_LAT:

@@ -449,8 +449,9 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 		if (u->ms.l1i_missed)
 			count(u, t, th, UARCH_EV_FETCH_LAT, avail - t->fetch, t->fetch);
 		if (u->ms.itlb_missed)
-			count(u, t, th, u->ms.itlb_walked ? UARCH_EV_ITLB_WALK : UARCH_EV_ITLB_L2_HIT,
-			      1, t->fetch);
+			count(u, t, th,
+			      u->ms.itlb_walked ? UARCH_EV_ITLB_WALK : UARCH_EV_ITLB_L2_HIT, 1,
+			      t->fetch);
 		t->iline = pc >> shift;
 		if (avail > t->fetch) {
 			count_span(u, t, th, UARCH_EV_STALL_FETCH, t->fetch, avail);
@@ -764,8 +765,9 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			count(u, t, th, UARCH_EV_LOADS, 1, r);
 			count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
 			if (dtlbmiss) /* right after its load-latency signal (events.h) */
-				count(u, t, th, dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT,
-				      1, r);
+				count(u, t, th,
+				      dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
+				      r);
 			if (l1miss) {
 				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
 				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
@@ -789,8 +791,8 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				rec.flags |= UARCH_I_DTB_MISS;
 				/* after its stores signal (events.h) */
 				count(u, t, th,
-				      u->ms.dtlb_walked ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
-				      r);
+				      u->ms.dtlb_walked ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT,
+				      1, r);
 			}
 		}
 		t->robq[t->robi] = r;
