@@ -49,6 +49,13 @@ struct report_loc {
 	const char *srcfile;
 };
 
+/* One branch of a branch stack, both ends resolved (to is NULL for a
+ * branch recorded not taken). */
+struct report_branch {
+	struct report_loc *from, *to;
+	uint64_t flags; /* SFILE_BR_* */
+};
+
 struct report_sample {
 	uint32_t ev; /* index into report.events */
 	uint32_t pid, tid, cpu;
@@ -66,13 +73,9 @@ struct report_sample {
 	/* branch stack, newest first: report.branches[br .. br+nbr) */
 	uint32_t nbr;
 	size_t br;
-};
-
-/* One branch of a branch stack, both ends resolved (to is NULL for a
- * branch recorded not taken). */
-struct report_branch {
-	struct report_loc *from, *to;
-	uint64_t flags; /* SFILE_BR_* */
+	/* In a histogram of branches (report --branch-stack): the one entry
+	 * of the stack this copy of the sample stands for; else NULL. */
+	const struct report_branch *branch;
 };
 
 struct report_event {
