@@ -226,7 +226,7 @@ static int place(const struct arch_evsel *e, unsigned n, unsigned i, unsigned us
 /* The events of kind that program one shared register (name) agree on
  * it: 0, or -1 naming two that do not. */
 static int one_register(const struct arch_evsel *e, unsigned n, unsigned kind, const char *name,
-			char *err, size_t errsz)
+			const char *reg, char *err, size_t errsz)
 {
 	int first = -1;
 
@@ -243,8 +243,8 @@ static int one_register(const struct arch_evsel *e, unsigned n, unsigned kind, c
 						(uint32_t)(e[first].config >> 32) :
 						ia64_pmc12_of(&e[first]))) {
 			snprintf(err, errsz,
-				 "'%s' and '%s' need different %s settings: there is one",
-				 e[first].name, e[i].name, name);
+				 "'%s' and '%s' need different %s settings: there is one %s",
+				 e[first].name, e[i].name, name, reg);
 			return -1;
 		}
 		first = (int)i;
@@ -254,9 +254,9 @@ static int one_register(const struct arch_evsel *e, unsigned n, unsigned kind, c
 
 static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, size_t errsz)
 {
-	if (one_register(e, n, IA64_K_DEAR, "data EAR (PMC11)", err, errsz) < 0 ||
-	    one_register(e, n, IA64_K_IEAR, "instruction EAR (PMC10)", err, errsz) < 0 ||
-	    one_register(e, n, IA64_K_BTB, "branch trace buffer (PMC12)", err, errsz) < 0)
+	if (one_register(e, n, IA64_K_DEAR, "data EAR", "PMC11", err, errsz) < 0 ||
+	    one_register(e, n, IA64_K_IEAR, "instruction EAR", "PMC10", err, errsz) < 0 ||
+	    one_register(e, n, IA64_K_BTB, "branch trace buffer", "PMC12", err, errsz) < 0)
 		return -1;
 	if (n > IA64_NCTR) {
 		snprintf(err, errsz, "%u events do not fit on the 4 counters PMC4-7 at once", n);
