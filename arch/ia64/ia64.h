@@ -182,9 +182,9 @@ uint64_t ia64_btb_pmd16(const struct ia64_btb *b);
 unsigned ia64_btb_read(const struct ia64_btb *b, struct arch_branch *out, unsigned max);
 
 /* The raw form `-e r<hex>` takes: bits 31:0 the PMC4..7 image, bits 63:32
- * the low half of the EAR configuration register the event needs (PMC11
- * for DATA_EAR_EVENTS); a vpmu convention, as a counter and its EAR are
- * two registers. */
+ * the low half of the register the event needs (PMC11 for
+ * DATA_EAR_EVENTS, PMC10 for L1I_EAR_EVENTS, PMC12 for BRANCH_EVENT); a
+ * vpmu convention, as a counter and its EAR or BTB are two registers. */
 #define IA64_CONFIG_AUX_SHIFT 32
 
 /* ---- the event table (events.c) ---- */
