@@ -63,7 +63,22 @@ struct arch_evsel {
 	uint8_t thread;	     /* logical processors counted: bit 0 T0, bit 1 T1 (0: both) */
 	int group;	     /* index of its group leader (itself when alone) */
 	uint64_t period;     /* sampling period; 0: count only */
+	/* ARCH_BR_*: record the branch stack with each sample (0: none) */
+	uint32_t branch_sample;
 };
+
+/* Branch stack filters (perf's -j); 0: no branch stack. */
+#define ARCH_BR_ANY 1u	   /* any taken branch */
+#define ARCH_BR_ANY_RET 2u /* returns */
+#define ARCH_BR_USER 4u	   /* only at user level (:u, -j u) */
+#define ARCH_BR_KERNEL 8u  /* only at kernel level */
+
+/* One branch of a sample's branch stack. */
+struct arch_branch {
+	uint64_t from, to; /* to 0: a branch recorded not taken */
+	uint8_t mispred;
+};
+#define ARCH_MAX_BRANCHES 16
 
 /* A sample, as the counter hardware produces it. */
 struct arch_sample {
@@ -90,6 +105,10 @@ struct arch_sample {
 	uint64_t trigger_ip;
 	uint32_t skid;
 	uint8_t has_trigger;
+	/* The branch stack, newest first (Itanium 2 branch trace buffer),
+	 * when the event asked for one; valid during the callback only. */
+	const struct arch_branch *br;
+	uint8_t nbr;
 };
 
 struct arch_pmu; /* a backend's counter hardware, programmed */
@@ -145,6 +164,10 @@ struct arch_backend {
 	/* Whether e's samples name their triggering instruction
 	 * (arch_sample.trigger_ip, skid); NULL: none does. */
 	int (*sample_trigger)(const struct arch_evsel *e);
+	/* The ARCH_BR_* filters the machine's branch stack takes (0: it has
+	 * none), and a check of e's (0, or -1 with a one-line reason). */
+	uint32_t branch_types;
+	int (*branch_check)(const struct arch_evsel *e, char *err, size_t errsz);
 };
 
 /* The backend called name, or NULL. */

@@ -30,7 +30,7 @@
 static const char record_usage[] =
 	"usage: vpmu record [-q] [-v] [-a MACHINE] [-e EVENTS]...\n"
 	"                   [-c PERIOD | -F FREQ | --calibrate N] [--period-jitter BITS]\n"
-	"                   [-g | --call-graph fp|dwarf]\n"
+	"                   [-g | --call-graph fp|dwarf] [-b | -j FILTERS]\n"
 	"                   [-o FILE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--seed N]\n"
 	"                   [--vtime] [--timeout LIMIT] [--] PROGRAM [ARGS...]\n"
 	"\n"
@@ -55,6 +55,11 @@ static const char record_usage[] =
 	"                       record call chains by walking frame pointers, or by\n"
 	"                       unwinding with the images' DWARF CFI (programs built\n"
 	"                       without frame pointers)\n"
+	"    -b, --branch-any   record the taken branches before each sample (the\n"
+	"                       branch stack; ia64: the branch trace buffer)\n"
+	"    -j, --branch-filter FILTERS\n"
+	"                       record the branch stack of the branches FILTERS name,\n"
+	"                       a comma list of any, any_ret, u and k (perf's names)\n"
 	"    -o, --output FILE  write FILE (default vpmu.data; an existing file is\n"
 	"                       kept as FILE.old)\n"
 	"    -a, --arch MACHINE machine: p4 (default), ia64, xscale, xscale2, alpha\n"
@@ -100,12 +105,23 @@ static void writer_failed(struct rec *rc)
 static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 {
 	struct sfile_sample s = { 0 };
+	struct sfile_branch br[RECW_MAX_BR];
 
 	if (len < sizeof(*m) || m->evsel >= rc->set->n || m->nchain > RECW_MAX_CHAIN ||
-	    m->nregs > 18 || m->nraw > RECW_MAX_RAW ||
-	    len != sizeof(*m) + m->nchain * sizeof(m->chain[0]) + m->nraw) {
+	    m->nregs > 18 || m->nraw > RECW_MAX_RAW || m->nbr > RECW_MAX_BR ||
+	    len != (m->nbr ? RECW_BR_OFFSET(m) + m->nbr * sizeof(struct recw_branch) :
+			     sizeof(*m) + m->nchain * sizeof(m->chain[0]) + m->nraw)) {
 		rc->bad++;
 		return;
+	}
+	if (m->nbr) {
+		const struct recw_branch *b =
+			(const struct recw_branch *)((const uint8_t *)m + RECW_BR_OFFSET(m));
+
+		for (unsigned k = 0; k < m->nbr; k++)
+			br[k] = (struct sfile_branch){ b[k].from, b[k].to, b[k].flags };
+		s.nbranches = m->nbr;
+		s.branches = br;
 	}
 	s.id = m->evsel;
 	s.pid = m->pid;
@@ -254,6 +270,8 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 			a.sample_type = SFILE_S_ADDR | SFILE_S_WEIGHT;
 		if (rc->set->callgraph != PMU_CG_NONE)
 			a.sample_type |= SFILE_S_CALLCHAIN;
+		if (e->branch_sample)
+			a.sample_type |= SFILE_S_BRANCHES;
 		if (rc->set->b->profileme && rc->set->b->profileme(e))
 			a.sample_type |= SFILE_S_PROFILEME;
 		if (rc->set->b->sample_trigger && rc->set->b->sample_trigger(e))
@@ -316,7 +334,7 @@ static void summary(const char *path, struct sfile_writer *w, const struct rec *
 
 /* -e specs into set, with the period or frequency every event samples at. */
 static int build_events(struct pmu_set *set, const char *arch, const char **specs, unsigned n,
-			uint64_t period, uint64_t freq, const char *setstr)
+			uint64_t period, uint64_t freq, const char *setstr, uint32_t branch)
 {
 	char err[512];
 
@@ -332,6 +350,8 @@ static int build_events(struct pmu_set *set, const char *arch, const char **spec
 			fprintf(stderr, "vpmu record: %s\n", err);
 			return -1;
 		}
+	if (record_set_branches(set, branch) < 0)
+		return -1;
 	if (set->b->assign(set->ev, set->n, set->ctr, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpmu record: %s\n", err);
 		return -1;
@@ -365,6 +385,8 @@ int cmd_record(int argc, char **argv)
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "period-jitter", required_argument, NULL, 'J' },
 		{ "calibrate", required_argument, NULL, 'C' },
+		{ "branch-any", no_argument, NULL, 'b' },
+		{ "branch-filter", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -378,11 +400,12 @@ int cmd_record(int argc, char **argv)
 	unsigned nspecs = 0;
 	uint64_t period = 0, freq = 0, jitter = 0, calibrate = 0;
 	int c, quiet = 0, status, callgraph = PMU_CG_NONE;
+	uint32_t branch = 0;
 	char err[512];
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:c:F:o:a:gqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:c:F:o:a:gbj:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nspecs < ARCH_MAX_EVSEL)
@@ -469,6 +492,17 @@ int cmd_record(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 'b':
+			branch |= ARCH_BR_ANY;
+			break;
+		case 'j': {
+			uint32_t v = record_branch_filter(optarg);
+
+			if (!v)
+				return 1;
+			branch |= v;
+			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -515,7 +549,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "vpmu record: %s\n", err);
 		return 1;
 	}
-	if (build_events(&set, o.arch, specs, nspecs, period, freq, o.set) < 0)
+	if (build_events(&set, o.arch, specs, nspecs, period, freq, o.set, branch) < 0)
 		return 1;
 	set.jitter = (uint8_t)jitter;
 	set.callgraph = (uint8_t)callgraph;

@@ -13,4 +13,11 @@
  * the status of a run that could not start. */
 int record_calibrate(const struct session_opts *o, struct pmu_set *set, uint64_t want, int quiet);
 
+/* -j FILTERS (any, any_ret, u, k, comma-separated) into ARCH_BR_*; 0
+ * after printing why the list is wrong. */
+uint32_t record_branch_filter(const char *arg);
+/* Every event of set records the branch stack branch asks for (0: none):
+ * 0, or -1 after printing why the machine cannot. */
+int record_set_branches(struct pmu_set *set, uint32_t branch);
+
 #endif

@@ -10,6 +10,7 @@
 #include "core/hist.h"
 #include "core/hist_chain.h"
 #include "core/report.h"
+#include "core/report_branch.h"
 #include "core/report_filter.h"
 #include "core/report_out.h"
 
@@ -18,13 +19,15 @@ static const char report_usage[] =
 	"                   [-e EVENT] [--comm NAMES] [--dso NAMES] [--symbols NAMES]\n"
 	"                   [-g] [-G] [--call-graph PARAMS] [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
+	"                   [-b]\n"
 	"\n"
 	"Read a sample file written by vpmu record and print where the samples fell.\n"
 	"\n"
 	"    -i, --input FILE       the sample file (default vpmu.data)\n"
 	"    -s, --sort KEYS        comma-separated sort keys (default comm,dso,sym):\n"
 	"                           comm dso sym symoff srcline srcfile daddr dsym ddso\n"
-	"                           event thread pid tid cpu skid\n"
+	"                           event thread pid tid cpu skid local_weight (the\n"
+	"                           latency an EAR measured)\n"
 	"    -n, --show-nr-samples  a column with the number of samples\n"
 	"    -t, --field-separator SEP\n"
 	"                           separate columns by SEP instead of aligning them\n"
@@ -47,6 +50,10 @@ static const char report_usage[] =
 	"        --no-inline        no frames for inlined functions in call graphs\n"
 	"                           and folded stacks\n"
 	"        --stdio            text output (the default)\n"
+	"    -b, --branch-stack     count the branches of the samples' branch stacks\n"
+	"                           (record -b) instead of the samples; sort keys\n"
+	"                           dso_from symbol_from dso_to symbol_to mispredict\n"
+	"                           (default comm,dso_from,symbol_from,dso_to,symbol_to)\n"
 	"        --profileme        per instruction from Alpha ProfileMe records:\n"
 	"                           abort rate, stage latencies, inum retire delay,\n"
 	"                           window and (paired samples) concurrency\n"
@@ -61,6 +68,8 @@ struct args {
 	int header; /* 1 --header, 2 --header-only */
 	int profileme;
 	int no_inline;
+	int sort_given;
+	int branch; /* --branch-stack: a histogram of the samples' branches */
 	enum format format;
 };
 
@@ -117,6 +126,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "stdio", no_argument, NULL, 'x' },
 		{ "profileme", no_argument, NULL, 'M' },
 		{ "no-inline", no_argument, NULL, 'I' },
+		{ "branch-stack", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -126,13 +136,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:nt:e:gGh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:nt:e:gGbh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
 			break;
 		case 's':
 			a->sort = optarg;
+			a->sort_given = 1;
 			break;
 		case 'n':
 			a->o.nsamples_col = 1;
@@ -199,6 +210,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'I':
 			a->no_inline = 1;
+			break;
+		case 'b':
+			a->branch = 1;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -298,6 +312,8 @@ int cmd_report(int argc, char **argv)
 	int nkeys, only = -1, rc = 0;
 	char err[1024], warn[1024];
 	struct report *r;
+	struct report bview = { 0 };
+	const struct report *tr; /* what the tables count */
 
 	a.o.graph_limit = 0.5;
 	rc = parse_args(argc, argv, &a);
@@ -305,7 +321,10 @@ int cmd_report(int argc, char **argv)
 		report_filter_free(&a.filter);
 		return rc < 0 ? 1 : 0;
 	}
-	if (hist_keys_parse(a.sort, keys, &nkeys, err, sizeof(err))) {
+	if (a.branch && !a.sort_given)
+		a.sort = "comm,dso_from,symbol_from,dso_to,symbol_to"; /* perf's */
+	if (hist_keys_parse(a.sort, keys, &nkeys, err, sizeof(err)) ||
+	    report_branch_keys(keys, nkeys, a.branch, err, sizeof(err))) {
 		fprintf(stderr, "vpmu report: %s\n", err);
 		report_filter_free(&a.filter);
 		return 1;
@@ -320,6 +339,7 @@ int cmd_report(int argc, char **argv)
 		report_filter_free(&a.filter);
 		return 1;
 	}
+	tr = r;
 	if (report_damage_str(r, warn, sizeof(warn)))
 		fprintf(stderr, "vpmu report: %s\n", warn);
 	if (a.event && (only = report_event_find(r, a.event)) < 0) {
@@ -330,6 +350,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!rc && !r->nsamples)
 		fprintf(stderr, "vpmu report: %s holds no samples\n", a.input);
+	if (!rc && a.branch && a.header != 2) {
+		/* the tables count branches: a view of r with one sample per branch */
+		if (report_branch_view(r, &bview, err, sizeof(err))) {
+			fprintf(stderr, "vpmu report: %s\n", err);
+			rc = 1;
+		} else {
+			tr = &bview;
+		}
+	}
 	if (rc || a.header == 2)
 		;
 	else if (a.profileme)
@@ -341,11 +370,12 @@ int cmd_report(int argc, char **argv)
 	else if (a.format == F_CALLGRIND)
 		rc = report_write_callgrind(stdout, r, only, report_filter_keep, &a.filter);
 	else
-		rc = tables(r, keys, nkeys, only, &a);
+		rc = tables(tr, keys, nkeys, only, &a);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "vpmu report: cannot write the output\n");
 		rc = 1;
 	}
+	report_branch_free(&bview);
 	report_close(r);
 	report_filter_free(&a.filter);
 	return rc;

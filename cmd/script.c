@@ -20,8 +20,8 @@ static const char script_usage[] =
 	"    -i, --input FILE     the sample file (default vpmu.data)\n"
 	"    -F, --fields FIELDS  comma-separated fields to print: comm pid tid cpu\n"
 	"                         time period event ip sym symoff dso addr srcline\n"
-	"                         regs callchain weight trigger_ip skid (default\n"
-	"                         comm,pid,tid,cpu,time,\n"
+	"                         regs callchain weight trigger_ip skid brstack\n"
+	"                         (default comm,pid,tid,cpu,time,\n"
 	"                         period,event,ip,sym,symoff,dso, and callchain\n"
 	"                         when the samples have one)\n"
 	"    -e, --event EVENT    only the samples of the event named EVENT\n"
@@ -49,12 +49,14 @@ enum {
 	F_WEIGHT = 1 << 15,
 	F_TRIGGER = 1 << 16,
 	F_SKID = 1 << 17,
+	F_BRSTACK = 1 << 18,
 };
 
-static const char *const field_names[] = { "comm",   "pid",	   "tid",     "cpu",  "time",
-					   "period", "event",	   "ip",      "sym",  "symoff",
-					   "dso",    "addr",	   "srcline", "regs", "callchain",
-					   "weight", "trigger_ip", "skid" };
+static const char *const field_names[] = {
+	"comm",	     "pid",    "tid",	     "cpu",  "time",	"period",  "event",
+	"ip",	     "sym",    "symoff",     "dso",  "addr",	"srcline", "regs",
+	"callchain", "weight", "trigger_ip", "skid", "brstack",
+};
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
 /* record's REGS order */
@@ -75,7 +77,7 @@ static int parse_fields(const char *list, unsigned *out)
 			fprintf(stderr,
 				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
 				"event ip sym symoff dso addr srcline regs callchain weight "
-				"trigger_ip skid)\n",
+				"trigger_ip skid brstack)\n",
 				(int)len, p);
 			return -1;
 		}
@@ -148,6 +150,18 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 			printf(" %16" PRIx64, s->ip);
 		where(s->loc, fl);
 	}
+	if (fl & F_BRSTACK)
+		/* perf's brstack: FROM/TO/M|P|-/in_tx/abort/cycles, newest first;
+		 * a branch recorded not taken has TO 0 */
+		for (uint32_t k = 0; k < s->nbr; k++) {
+			const struct report_branch *b = &r->branches[s->br + k];
+
+			printf(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/-/-/0", b->from->addr,
+			       b->to ? b->to->addr : 0,
+			       b->flags & SFILE_BR_MISPRED   ? 'M' :
+			       b->flags & SFILE_BR_PREDICTED ? 'P' :
+							       '-');
+		}
 	if (fl & F_REGS)
 		for (uint32_t k = 0; k < s->nregs; k++)
 			printf(" %s:%#" PRIx64, k < 18 ? reg_names[k] : "?", r->regs[s->regs + k]);

@@ -4,7 +4,7 @@
 
 #include "core/hist.h"
 
-#define NRAW 6
+#define NRAW 10
 
 struct group {
 	uint64_t raw[NRAW];
@@ -50,6 +50,10 @@ static void raw_of(unsigned need, const struct report_sample *s, uint64_t *raw)
 	raw[4] = need & HIST_RAW_PID ? (uint64_t)s->pid << 32 : 0;
 	raw[4] |= need & HIST_RAW_TID ? s->tid : 0;
 	raw[5] = need & HIST_RAW_SKID && s->has_trigger ? s->skid + 1 : 0;
+	raw[6] = need & HIST_RAW_BRANCH && s->branch ? (uintptr_t)s->branch->from : 0;
+	raw[7] = need & HIST_RAW_BRANCH && s->branch ? (uintptr_t)s->branch->to : 0;
+	raw[8] = need & HIST_RAW_BRANCH && s->branch ? s->branch->flags : 0;
+	raw[9] = need & HIST_RAW_WEIGHT ? s->weight : 0;
 }
 
 static size_t hash_raw(const uint64_t *raw, size_t cap)

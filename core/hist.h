@@ -34,11 +34,21 @@ struct hist_key {
 #define HIST_RAW_TID 32u
 #define HIST_RAW_CPU 64u
 #define HIST_RAW_SKID 128u
+#define HIST_RAW_BRANCH 256u /* the branch a sample stands for (report --branch-stack) */
+#define HIST_RAW_WEIGHT 512u
 
 /* Every key, NULL-terminated. */
 extern const struct hist_key *const hist_keys[];
 
 const struct hist_key *hist_key_find(const char *name);
+/* Same function: same name in the same image; no symbol: same address. */
+int hist_loc_sym_cmp(const struct report_loc *a, const struct report_loc *b);
+/* The keys of hist_keys_br.c: a branch stack's ends (s->branch), and the
+ * per-sample latency (perf's local_weight). */
+extern const struct hist_key hist_key_local_weight, hist_key_dso_from, hist_key_dso_to,
+	hist_key_symbol_from, hist_key_symbol_to, hist_key_mispredict;
+/* Whether key k reads a branch (needs report --branch-stack). */
+int hist_key_is_branch(const struct hist_key *k);
 /* Comma-separated names into keys[0..*n).  -1 with a one-line message
  * (naming the closest key) on an unknown or repeated name. */
 int hist_keys_parse(const char *list, const struct hist_key **keys, int *n, char *err,

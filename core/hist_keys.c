@@ -314,10 +314,34 @@ KEY("cpu", "CPU", HIST_RAW_CPU, 0, cpu);
 KEY("skid", "Skid", HIST_RAW_SKID, 0, skid);
 
 const struct hist_key *const hist_keys[] = {
-	&key_comm,  &key_dso,  &key_sym,  &key_symoff, &key_srcline, &key_srcfile,
-	&key_daddr, &key_dsym, &key_ddso, &key_event,  &key_thread,  &key_pid,
-	&key_tid,   &key_cpu,  &key_skid, NULL,
+	&key_comm,
+	&key_dso,
+	&key_sym,
+	&key_symoff,
+	&key_srcline,
+	&key_srcfile,
+	&key_daddr,
+	&key_dsym,
+	&key_ddso,
+	&key_event,
+	&key_thread,
+	&key_pid,
+	&key_tid,
+	&key_cpu,
+	&key_skid,
+	&hist_key_local_weight,
+	&hist_key_dso_from,
+	&hist_key_dso_to,
+	&hist_key_symbol_from,
+	&hist_key_symbol_to,
+	&hist_key_mispredict,
+	NULL,
 };
+
+int hist_loc_sym_cmp(const struct report_loc *a, const struct report_loc *b)
+{
+	return loc_sym_cmp(a, b);
+}
 
 const struct hist_key *hist_key_find(const char *name)
 {

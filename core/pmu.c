@@ -17,6 +17,7 @@ struct packed_ev {
 	int32_t event, ctr, group, mux;
 	uint32_t freq;
 	uint8_t excl_user, excl_kernel, precise, raw, thread;
+	uint32_t branch_sample;
 };
 
 struct packed {
@@ -59,7 +60,8 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 					       .excl_kernel = e->excl_kernel,
 					       .precise = e->precise,
 					       .raw = e->raw,
-					       .thread = e->thread };
+					       .thread = e->thread,
+					       .branch_sample = e->branch_sample };
 	}
 	return need;
 }
@@ -101,6 +103,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		e->raw = q->raw;
 		s->freq[i] = q->freq;
 		e->thread = q->thread;
+		e->branch_sample = q->branch_sample;
 		s->ctr[i] = q->ctr;
 		s->mux[i] = q->mux;
 		if (e->event < 0 || (unsigned)e->event >= s->b->nevents || q->mux < 0 ||

@@ -8,6 +8,7 @@
 #include "pmu_mux.h"
 #include "pmu_sample.h"
 #include "recwire.h"
+#include "sfile.h"
 #include "unwind.h"
 
 struct pmu_sampler {
@@ -238,6 +239,17 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 		memcpy((uint8_t *)m + m->h.len, s->raw, s->nraw);
 		m->nraw = s->nraw;
 		m->h.len = (uint16_t)(m->h.len + s->nraw);
+	}
+	if (s->nbr && s->br) {
+		size_t at = RECW_BR_OFFSET(m);
+		struct recw_branch *b = (struct recw_branch *)((uint8_t *)m + at);
+
+		m->nbr = s->nbr < RECW_MAX_BR ? s->nbr : RECW_MAX_BR;
+		for (unsigned k = 0; k < m->nbr; k++)
+			b[k] = (struct recw_branch){ s->br[k].from, s->br[k].to,
+						     s->br[k].mispred ? SFILE_BR_MISPRED :
+									SFILE_BR_PREDICTED };
+		m->h.len = (uint16_t)(at + m->nbr * sizeof(*b));
 	}
 	if (send_msg(ps, m, m->h.len) < 0)
 		ps->lost[s->evsel]++;

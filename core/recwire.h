@@ -27,8 +27,8 @@ struct recw_sample {
 	uint8_t flags; /* RECW_F_* */
 	uint8_t nregs;
 	uint16_t nchain;
-	uint16_t nraw; /* bytes of the machine's record after the chain (ProfileMe) */
-	uint16_t pad;
+	uint16_t nraw;	 /* bytes of the machine's record after the chain (ProfileMe) */
+	uint16_t nbr;	 /* branch stack entries after the record (8-aligned), newest first */
 	uint32_t weight; /* latency in cycles (RECW_F_WEIGHT) */
 	uint32_t skid;	 /* instructions from trigger_ip to ip (RECW_F_TRIGGER) */
 	uint32_t pad2;
@@ -37,6 +37,13 @@ struct recw_sample {
 	uint64_t chain[]; /* nchain entries, then nraw bytes */
 };
 #define RECW_MAX_RAW 256
+#define RECW_MAX_BR 16 /* ARCH_MAX_BRANCHES */
+struct recw_branch {
+	uint64_t from, to, flags; /* flags: SFILE_BR_* */
+};
+/* Where the branch entries start: after the chain and the record, rounded
+ * up to 8 bytes. */
+#define RECW_BR_OFFSET(m) ((sizeof(*(m)) + (m)->nchain * 8u + (m)->nraw + 7u) & ~(size_t)7u)
 #define RECW_F_ADDR 1u
 #define RECW_F_KERNEL 2u
 #define RECW_F_PRECISE 4u
@@ -64,7 +71,9 @@ struct recw_lost {
 	uint64_t count;
 };
 
-_Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 + RECW_MAX_RAW <= RECW_MAX,
+_Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 + RECW_MAX_RAW + 8 +
+			       RECW_MAX_BR * sizeof(struct recw_branch) <=
+		       RECW_MAX,
 	       "sample fits");
 
 #endif

@@ -53,6 +53,13 @@ struct report_loc {
 	const char *srcfile;
 };
 
+/* One branch of a branch stack, both ends resolved (to is NULL for a
+ * branch recorded not taken). */
+struct report_branch {
+	struct report_loc *from, *to;
+	uint64_t flags; /* SFILE_BR_* */
+};
+
 struct report_sample {
 	uint32_t ev; /* index into report.events */
 	uint32_t pid, tid, cpu;
@@ -72,6 +79,12 @@ struct report_sample {
 	uint64_t trigger_ip;
 	uint64_t skid;
 	int has_trigger;
+	/* branch stack, newest first: report.branches[br .. br+nbr) */
+	uint32_t nbr;
+	size_t br;
+	/* In a histogram of branches (report --branch-stack): the one entry
+	 * of the stack this copy of the sample stands for; else NULL. */
+	const struct report_branch *branch;
 };
 
 struct report_event {
@@ -88,9 +101,10 @@ struct report {
 	size_t nevents;
 	struct report_sample *samples; /* in file order */
 	size_t nsamples;
-	struct report_loc **chains; /* call chain entries of all samples */
-	uint64_t *regs;		    /* registers (only with REPORT_REGS) */
-	uint8_t *pm;		    /* ProfileMe records (only with REPORT_PROFILEME) */
+	struct report_loc **chains;	/* call chain entries of all samples */
+	uint64_t *regs;			/* registers (only with REPORT_REGS) */
+	uint8_t *pm;			/* ProfileMe records (only with REPORT_PROFILEME) */
+	struct report_branch *branches; /* branch stack entries of all samples */
 	/* CMDLINE (argv NULL-terminated) and MACHINE, when present */
 	char **argv;
 	size_t argc;

@@ -183,6 +183,26 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		s->npm = in->profileme_len;
 		p->pmused = base + in->profileme_len;
 	}
+	if ((in->fields & SFILE_S_BRANCHES) && in->nbranches) {
+		size_t base = p->brused;
+
+		if (grow((void **)&r->branches, &p->brcap, base + in->nbranches,
+			 sizeof(*r->branches)))
+			return -1;
+		for (uint32_t k = 0; k < in->nbranches; k++) {
+			struct report_branch *b = &r->branches[base + k];
+
+			b->flags = in->branches[k].flags;
+			b->to = NULL;
+			if (!(b->from = report_resolve(p, in->pid, in->branches[k].from, 0)) ||
+			    (in->branches[k].to &&
+			     !(b->to = report_resolve(p, in->pid, in->branches[k].to, 0))))
+				return -1;
+		}
+		s->br = base;
+		s->nbr = in->nbranches;
+		p->brused = base + in->nbranches;
+	}
 	r->events[ev].nsamples++;
 	r->events[ev].period += in->period;
 	r->nsamples++;
@@ -274,6 +294,7 @@ void report_close(struct report *r)
 	free(r->chains);
 	free(r->regs);
 	free(r->pm);
+	free(r->branches);
 	if (r->priv)
 		report_spaces_free(r->priv);
 	free(r->priv);

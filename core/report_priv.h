@@ -41,6 +41,7 @@ struct report_priv {
 	unsigned flags;
 	size_t samplecap, chaincap, regcap, pmcap;
 	size_t chainused, regused, pmused;
+	size_t brcap, brused; /* report.branches */
 	size_t lastev;
 };
 

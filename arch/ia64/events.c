@@ -90,6 +90,8 @@ static const char R_MISAL[] = "the model flags line-crossing accesses, not every
 static const char R_UNKNOWN[] = "the model's predictor always has a prediction (no unknown "
 				"component)";
 static const char R_ENC[] = "counts IA-64 branches with encoded hints (brp); IA-32 code has none";
+static const char R_TLBFAULT[] = "the model's page walker always finds the translation: no "
+				 "TLB miss reaches the software handler";
 static const char R_L3RW[] = "the model does not split L3 references by reads, writes and "
 			     "write-backs";
 
@@ -274,8 +276,38 @@ static const struct ia64_umask_desc um_dear[] = {
 	UZ("CACHE_LAT1024", DEAR_LAT(8), ">= 1024 cycles"),
 	UZ("CACHE_LAT2048", DEAR_LAT(9), ">= 2048 cycles"),
 	UZ("CACHE_LAT4096", DEAR_LAT(10), ">= 4096 cycles"),
-	UX("TLB_ALL", DEAR_TLB(0xe), "DTLB misses", "data EAR TLB mode is not implemented yet"),
+	UZ("TLB_L2DTLB", DEAR_TLB(0x2), "L1 DTLB misses the L2 DTLB translated"),
+	UZ("TLB_VHPT", DEAR_TLB(0x4), "L1 DTLB misses the page walker (VHPT) translated"),
+	UZ("TLB_L2DTLB_OR_VHPT", DEAR_TLB(0x6),
+	   "L1 DTLB misses the L2 DTLB or the VHPT translated"),
+	UX("TLB_FAULT", DEAR_TLB(0x8), "DTLB misses the software handler took", R_TLBFAULT),
+	UX("TLB_L2DTLB_OR_FAULT", DEAR_TLB(0xa), "L2 DTLB hits or faults", R_TLBFAULT),
+	UX("TLB_VHPT_OR_FAULT", DEAR_TLB(0xc), "VHPT hits or faults", R_TLBFAULT),
+	UX("TLB_ALL", DEAR_TLB(0xe), "all L1 DTLB misses", R_TLBFAULT),
 	UX("ALAT", (uint32_t)IA64_DEAR_ALAT << IA64_DEAR_MODE_SHIFT, "ALAT misses", R_ALAT),
+};
+
+/* L1I_EAR_EVENTS: the unit mask programs PMC10 (ct and umask fields) */
+#define IEAR_LAT(u) (IA64_IEAR_CACHE | (uint32_t)(u) << IA64_IEAR_UMASK_SHIFT)
+#define IEAR_TLB(u) ((uint32_t)(u) << IA64_IEAR_UMASK_SHIFT)
+static const struct ia64_umask_desc um_iear[] = {
+	UZ("CACHE_LAT0", IEAR_LAT(0x40), "L1I misses, every latency"),
+	UZ("CACHE_LAT4", IEAR_LAT(0xff), "L1I misses with latency >= 4 cycles"),
+	UZ("CACHE_LAT8", IEAR_LAT(0xfe), ">= 8 cycles"),
+	UZ("CACHE_LAT16", IEAR_LAT(0xfc), ">= 16 cycles"),
+	UZ("CACHE_LAT32", IEAR_LAT(0xf8), ">= 32 cycles"),
+	UZ("CACHE_LAT128", IEAR_LAT(0xf0), ">= 128 cycles"),
+	UZ("CACHE_LAT256", IEAR_LAT(0xe0), ">= 256 cycles"),
+	UZ("CACHE_LAT1024", IEAR_LAT(0xc0), ">= 1024 cycles"),
+	UZ("CACHE_LAT4096", IEAR_LAT(0x80), ">= 4096 cycles"),
+	UX("CACHE_RAB", IEAR_LAT(0x00), "L1I misses hitting the RAB", R_PREF),
+	UZ("TLB_L2TLB", IEAR_TLB(0x1), "L1 ITLB misses the L2 ITLB translated"),
+	UZ("TLB_VHPT", IEAR_TLB(0x2), "L1 ITLB misses the page walker (VHPT) translated"),
+	UZ("TLB_L2TLB_OR_VHPT", IEAR_TLB(0x3), "L1 ITLB misses the L2 ITLB or the VHPT translated"),
+	UX("TLB_FAULT", IEAR_TLB(0x4), "ITLB misses the software handler took", R_TLBFAULT),
+	UX("TLB_L2TLB_OR_FAULT", IEAR_TLB(0x5), "L2 ITLB hits or faults", R_TLBFAULT),
+	UX("TLB_VHPT_OR_FAULT", IEAR_TLB(0x6), "VHPT hits or faults", R_TLBFAULT),
+	UX("TLB_ALL", IEAR_TLB(0x7), "all L1 ITLB misses", R_TLBFAULT),
 };
 
 const struct ia64_event_desc ia64_events[] = {
@@ -321,8 +353,16 @@ const struct ia64_event_desc ia64_events[] = {
 	/* branches, table 11-7 */
 	UNSU("BE_BR_MISPRED_DETAIL", 0x61, ALL4, um_be_br_mispred, 0x0,
 	     "back-end branch misprediction detail", R_IA64),
-	UNS("BRANCH_EVENT", 0x11, ALL4, "branch events captured by the branch trace buffer",
-	    "the branch trace buffer (PMC12) is not implemented yet"),
+	{ "BRANCH_EVENT",
+	  0x11,
+	  ALL4,
+	  IA64_K_BTB,
+	  NULL,
+	  0,
+	  0,
+	  { END },
+	  "branches the branch trace buffer (PMC12) captured",
+	  NULL },
 	EVU("BR_MISPRED_DETAIL", 0x5b, ALL4, um_br_mispred, 0x0, "branch misprediction detail"),
 	UNSU("BR_MISPRED_DETAIL2", 0x68, ALL4, um_br_mispred2, 0x0,
 	     "branch mispredictions, unknown path", R_UNKNOWN),
@@ -331,8 +371,16 @@ const struct ia64_event_desc ia64_events[] = {
 	UNSU("ENCBR_MISPRED_DETAIL", 0x63, ALL4, um_encbr, 0x0, "encoded branches retired", R_ENC),
 	/* L1 instruction cache, table 11-8 */
 	UNS("ISB_BUNPAIRS_IN", 0x46, ALL4, "bundle pairs from L2 into the front end", R_PREF),
-	UNS("L1I_EAR_EVENTS", 0x43, ALL4, "instruction EAR events",
-	    "the instruction EAR (PMC10) is not implemented yet"),
+	{ "L1I_EAR_EVENTS",
+	  0x43,
+	  ALL4,
+	  IA64_K_IEAR,
+	  um_iear,
+	  N(um_iear),
+	  IEAR_LAT(0xff),
+	  { END },
+	  "fetches the instruction EAR (PMC10) captured",
+	  NULL },
 	UNS("L1I_FETCH_ISB_HIT", 0x66, ALL4, "fetches bypassed from the ISB", R_PREF),
 	UNS("L1I_FETCH_RAB_HIT", 0x65, ALL4, "fetches hitting the RAB", R_PREF),
 	EV("L1I_FILLS", 0x41, ALL4, "L1 instruction cache fills", P(L1I_MISS)),

@@ -15,5 +15,7 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s);
 void ia64_pmu_read(struct arch_pmu *p, uint64_t *val);
 void ia64_pmu_period(struct arch_pmu *p, unsigned i, uint64_t period);
 void ia64_pmu_free(struct arch_pmu *p);
+/* The PMC12 image the branch stack of e (perf's -b / -j) programs. */
+uint32_t ia64_pmc12_of(const struct arch_evsel *e);
 
 #endif

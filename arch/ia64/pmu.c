@@ -1,7 +1,7 @@
 /* pmu.c — the Itanium 2 backend (arch.h): event specs to PMC images,
  * raw images back to events, and placement on PMC4..7 under each event's
- * counter constraint [op], the threshold width of PMC6/7 and the single
- * data EAR. */
+ * counter constraint [op], the threshold width of PMC6/7, the single
+ * instruction and data EARs and the single branch trace buffer. */
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +57,41 @@ static uint32_t plm_of(const struct arch_evsel *e, uint32_t fallback)
 	return (e->excl_user ? 0 : IA64_PLM_USER) | (e->excl_kernel ? 0 : IA64_PLM_KERNEL);
 }
 
+/* Events whose unit mask (or raw bits 63:32) programs a register of its
+ * own: PMC11, PMC10, PMC12. */
+static int aux_kind(unsigned kind)
+{
+	return kind == IA64_K_DEAR || kind == IA64_K_IEAR || kind == IA64_K_BTB;
+}
+
+static int aux_pm(unsigned kind, uint32_t aux)
+{
+	return (kind == IA64_K_DEAR && (aux & IA64_DEAR_PM)) ||
+	       (kind == IA64_K_IEAR && (aux & IA64_IEAR_PM)) ||
+	       (kind == IA64_K_BTB && (aux & IA64_BTB_PM));
+}
+
+uint32_t ia64_pmc12_of(const struct arch_evsel *e)
+{
+	uint32_t plm = e->branch_sample & (ARCH_BR_USER | ARCH_BR_KERNEL) ?
+			       ((e->branch_sample & ARCH_BR_USER) ? IA64_PLM_USER : 0) |
+				       ((e->branch_sample & ARCH_BR_KERNEL) ? IA64_PLM_KERNEL : 0) :
+			       plm_of(e, IA64_PLM_USER | IA64_PLM_KERNEL);
+	uint32_t brt = (e->branch_sample & ARCH_BR_ANY) ? 0 : (uint32_t)IA64_BR_RET;
+
+	/* perf's branch stack is of taken branches */
+	return plm | IA64_BTB_TAKEN | brt << IA64_BTB_BRT_SHIFT;
+}
+
+static int branch_check(const struct arch_evsel *e, char *err, size_t errsz)
+{
+	if ((e->branch_sample & (ARCH_BR_ANY | ARCH_BR_ANY_RET)) == 0) {
+		snprintf(err, errsz, "the branch stack needs a branch type (any or any_ret)");
+		return -1;
+	}
+	return 0;
+}
+
 static int encode(struct arch_evsel *e, char *err, size_t errsz)
 {
 	const struct ia64_event_desc *d;
@@ -90,19 +125,22 @@ static int encode(struct arch_evsel *e, char *err, size_t errsz)
 		snprintf(err, errsz, "%s has no unit mask", d->name);
 		return -1;
 	}
-	if (e->precise && d->kind != IA64_K_DEAR) {
+	if (e->precise && d->kind != IA64_K_DEAR && d->kind != IA64_K_IEAR) {
 		snprintf(err, errsz,
-			 "%s has no precise form: on the Itanium 2 the data EAR (DATA_EAR_EVENTS) "
-			 "names the instruction",
+			 "%s has no precise form: on the Itanium 2 the EARs (DATA_EAR_EVENTS, "
+			 "L1I_EAR_EVENTS) name the instruction",
 			 d->name);
 		return -1;
 	}
 	if (!e->raw) {
 		uint32_t plm = plm_of(e, IA64_PLM_USER | IA64_PLM_KERNEL);
 		pmc = plm | (uint32_t)d->code << IA64_PMC_ES_SHIFT;
-		if (d->kind != IA64_K_DEAR)
+		if (!aux_kind(d->kind))
 			pmc |= (e->umask & IA64_PMC_UMASK_MASK) << IA64_PMC_UMASK_SHIFT;
-		aux = d->kind == IA64_K_DEAR ? plm | e->umask : 0;
+		/* the EAR or BTB configuration register the event needs */
+		aux = d->kind == IA64_K_BTB ? plm | IA64_BTB_ALL :
+		      aux_kind(d->kind)	    ? plm | e->umask :
+					      0;
 	} else {
 		pmc = (pmc & ~IA64_PMC_PLM_MASK) | plm_of(e, pmc & IA64_PMC_PLM_MASK);
 		if (pmc & IA64_PMC_PM) {
@@ -113,12 +151,23 @@ static int encode(struct arch_evsel *e, char *err, size_t errsz)
 				 (unsigned long long)e->config);
 			return -1;
 		}
-		if (d->kind == IA64_K_DEAR && (aux & IA64_DEAR_PM)) {
-			snprintf(err, errsz, "raw 0x%llx sets PMC11.pm: see pm above",
-				 (unsigned long long)e->config);
+		if (aux_pm(d->kind, aux)) {
+			snprintf(err, errsz, "raw 0x%llx sets PMC%d.pm: see pm above",
+				 (unsigned long long)e->config,
+				 d->kind == IA64_K_DEAR ? 11 :
+				 d->kind == IA64_K_IEAR ? 10 :
+							  12);
 			return -1;
 		}
-		if (d->kind != IA64_K_DEAR)
+		if (d->kind == IA64_K_BTB && (aux & IA64_BTB_DS)) {
+			snprintf(
+				err, errsz,
+				"raw 0x%llx sets PMC12.ds (PMD8-15 hold branch prediction state): "
+				"the model keeps no L1I branch prediction bits; ds 0 records addresses",
+				(unsigned long long)e->config);
+			return -1;
+		}
+		if (!aux_kind(d->kind))
 			aux = 0;
 	}
 	e->config = (uint64_t)aux << IA64_CONFIG_AUX_SHIFT | pmc;
@@ -140,6 +189,10 @@ static int decode(struct arch_evsel *e, char *err, size_t errsz)
 	if (ia64_events[ev].kind == IA64_K_DEAR)
 		e->umask = aux & (IA64_DEAR_MODE_MASK << IA64_DEAR_MODE_SHIFT |
 				  IA64_DEAR_UMASK_MASK << IA64_DEAR_UMASK_SHIFT);
+	else if (ia64_events[ev].kind == IA64_K_IEAR)
+		e->umask = aux & IA64_IEAR_FIELDS;
+	else if (ia64_events[ev].kind == IA64_K_BTB)
+		e->umask = 0;
 	else
 		e->umask = pmc >> IA64_PMC_UMASK_SHIFT & IA64_PMC_UMASK_MASK;
 	e->raw = 1;
@@ -170,22 +223,41 @@ static int place(const struct arch_evsel *e, unsigned n, unsigned i, unsigned us
 	return 0;
 }
 
-static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, size_t errsz)
+/* The events of kind that program one shared register (name) agree on
+ * it: 0, or -1 naming two that do not. */
+static int one_register(const struct arch_evsel *e, unsigned n, unsigned kind, const char *name,
+			const char *reg, char *err, size_t errsz)
 {
-	int dear = -1;
+	int first = -1;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (ia64_events[e[i].event].kind != IA64_K_DEAR)
+		uint32_t v;
+
+		if (ia64_events[e[i].event].kind == kind)
+			v = (uint32_t)(e[i].config >> 32);
+		else if (kind == IA64_K_BTB && e[i].branch_sample)
+			v = ia64_pmc12_of(&e[i]);
+		else
 			continue;
-		if (dear >= 0 && (e[i].config >> 32) != (e[dear].config >> 32)) {
+		if (first >= 0 && v != (ia64_events[e[first].event].kind == kind ?
+						(uint32_t)(e[first].config >> 32) :
+						ia64_pmc12_of(&e[first]))) {
 			snprintf(err, errsz,
-				 "'%s' and '%s' need different data EAR settings: there is one "
-				 "PMC11",
-				 e[dear].name, e[i].name);
+				 "'%s' and '%s' need different %s settings: there is one %s",
+				 e[first].name, e[i].name, name, reg);
 			return -1;
 		}
-		dear = (int)i;
+		first = (int)i;
 	}
+	return 0;
+}
+
+static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, size_t errsz)
+{
+	if (one_register(e, n, IA64_K_DEAR, "data EAR", "PMC11", err, errsz) < 0 ||
+	    one_register(e, n, IA64_K_IEAR, "instruction EAR", "PMC10", err, errsz) < 0 ||
+	    one_register(e, n, IA64_K_BTB, "branch trace buffer", "PMC12", err, errsz) < 0)
+		return -1;
 	if (n > IA64_NCTR) {
 		snprintf(err, errsz, "%u events do not fit on the 4 counters PMC4-7 at once", n);
 		return -1;
@@ -206,7 +278,8 @@ static int assign(const struct arch_evsel *e, unsigned n, int *ctr, char *err, s
 
 static int sample_addr(const struct arch_evsel *e)
 {
-	return ia64_events[e->event].kind == IA64_K_DEAR;
+	return ia64_events[e->event].kind == IA64_K_DEAR ||
+	       ia64_events[e->event].kind == IA64_K_IEAR;
 }
 
 const struct arch_generic ia64_generic[IA64_NGENERIC] = {
@@ -230,7 +303,7 @@ const struct arch_generic ia64_generic[IA64_NGENERIC] = {
 struct arch_backend arch_ia64 = {
 	.name = "ia64",
 	.desc = "Itanium 2 (McKinley): PMC4-7/PMD4-7 47-bit counters, PMC0 freeze, "
-		"data EAR (PMC11)",
+		"instruction and data EARs (PMC10, PMC11), branch trace buffer (PMC12)",
 	.machine = "ia64",
 	.generic = ia64_generic,
 	.ngeneric = IA64_NGENERIC,
@@ -245,4 +318,6 @@ struct arch_backend arch_ia64 = {
 	.pmu_period = ia64_pmu_period,
 	.pmu_free = ia64_pmu_free,
 	.sample_addr = sample_addr,
+	.branch_types = ARCH_BR_ANY | ARCH_BR_ANY_RET | ARCH_BR_USER | ARCH_BR_KERNEL,
+	.branch_check = branch_check,
 };

@@ -8,11 +8,17 @@
  *    until the handler clears it ([i2rm] 10.2); the handler runs a
  *    modelled latency later, at the instruction retiring then, records
  *    the sample, reloads the counter and unfreezes;
- *  - the data EAR (PMC11, cache mode) captures each retired load whose
- *    latency reaches 4 << umask cycles: its instruction address (PMD17),
- *    data address (PMD2) and latency (PMD3); DATA_EAR_EVENTS counts the
- *    captures, and its samples carry what the EAR holds, frozen at the
- *    capture that overflowed the counter.
+ *  - the EARs (ear.c) take what the model signals of the instruction
+ *    retiring: the data EAR (PMC11) loads of at least its latency
+ *    threshold (cache mode) or accesses missing the L1 DTLB (TLB mode),
+ *    the instruction EAR (PMC10) fetches missing the L1I with at least
+ *    its latency (cache mode) or missing the L1 ITLB (TLB mode);
+ *    DATA_EAR_EVENTS and L1I_EAR_EVENTS count the captures, and their
+ *    samples carry what the EAR holds, frozen at the capture that
+ *    overflowed the counter;
+ *  - the branch trace buffer (PMC12, btb.c) takes each retired branch
+ *    its filters select, BRANCH_EVENT counts them, and the samples of an
+ *    event recorded with a branch stack (-b) carry its contents.
  *
  * Privilege levels: guest code runs at level 3 as IA-32 code (PSR.is 1),
  * system calls at level 0 in the IA-64 kernel (PSR.is 0).  vpmu is a
@@ -52,11 +58,14 @@ struct arch_pmu {
 	uint64_t last;
 	uint8_t pmi_pending[IA64_NCTR];
 	uint64_t pmi_due[IA64_NCTR];
-	/* the data EAR: PMC11, its counter, PMD17 / PMD2 / PMD3 */
-	int dear_ctr;
-	uint32_t pmc11, dear_lat;
-	uint64_t dear_iaddr, dear_daddr;
-	uint32_t dear_latency;
+	/* the EARs (PMC10, PMC11), the BTB (PMC12) and the counters that
+	 * count their captures (-1: none) */
+	int dear_ctr, iear_ctr, btb_ctr;
+	struct ia64_ears ears;
+	int btb_on;
+	struct ia64_btb btb;
+	uint8_t btb_sample[ARCH_MAX_EVSEL]; /* samples of the event carry the BTB */
+	struct arch_branch br[ARCH_MAX_BRANCHES];
 };
 
 static void add_route(struct arch_pmu *p, unsigned sig, int ctr, int8_t w)
@@ -95,41 +104,93 @@ static void flush_pending(struct arch_pmu *p)
 			}
 }
 
-/* PMC11 in cache mode, level cpl: whether a load of latency lat is captured. */
-static int dear_takes(const struct arch_pmu *p, unsigned cpl, uint32_t lat)
-{
-	unsigned ism = p->pmc11 >> IA64_DEAR_ISM_SHIFT & 3u;
-
-	if (p->eng.hw.pmc0 & IA64_PMC0_FR)
-		return 0; /* frozen with the counters */
-	if (!(p->pmc11 >> cpl & 1) || (ism & (cpl ? IA64_ISM_NO_IA32 : IA64_ISM_NO_IA64)))
-		return 0;
-	if ((p->pmc11 >> IA64_DEAR_MODE_SHIFT & IA64_DEAR_MODE_MASK) != IA64_DEAR_CACHE)
-		return 0;
-	return lat >= p->dear_lat;
-}
-
-/* The k-th load of tr (the model signals loads in program order). */
-static int load_index(const struct x86_trace *tr, unsigned k)
+/* The k-th access of tr that reads (load) or writes (store): the model
+ * signals loads, then stores, in the order of tr's accesses. */
+static int access_index(const struct x86_trace *tr, unsigned k, int store)
 {
 	for (int i = 0; i < tr->nmem; i++)
-		if ((tr->load >> i & 1) && !k--)
+		if (((store ? tr->store : tr->load) >> i & 1) && !k--)
 			return i;
 	return -1;
 }
 
-static void dear_signal(struct arch_pmu *p, const struct uarch_delivery *d,
-			const struct uarch_sig *s, unsigned nth)
-{
-	unsigned cpl = level(p, s->kernel);
-	int i;
+/* What one delivery says of its instruction, signal by signal. */
+struct walk {
+	unsigned nload, nstore;
+	int last;    /* the access the last load-latency or stores signal was for */
+	unsigned br; /* UARCH_EV_* bits of the branch signals seen */
+};
 
-	if (!d->tr || !dear_takes(p, cpl, s->n) || (i = load_index(d->tr, nth)) < 0)
+#define BRBIT(x) (1u << (UARCH_EV_##x - UARCH_EV_BRANCHES))
+
+/* An EAR captured: its counter counts it (and the EAR holds it). */
+static void ear_count(struct arch_pmu *p, int ctr, const struct uarch_sig *s, unsigned cpl)
+{
+	ia64_engine_input(&p->eng, ctr, s->cycle, 1, 1, cpl);
+}
+
+static void ear_signal(struct arch_pmu *p, const struct uarch_delivery *d,
+		       const struct uarch_sig *s, struct walk *w)
+{
+	const struct x86_trace *tr = d->tr;
+	unsigned cpl = level(p, s->kernel);
+	int frozen = (p->eng.hw.pmc0 & IA64_PMC0_FR) != 0; /* the EARs freeze with the counters */
+	uint64_t pc = tr->i->pc;
+
+	switch (s->ev) {
+	case UARCH_EV_LOAD_LAT:
+		w->last = access_index(tr, w->nload++, 0);
+		if (p->dear_ctr >= 0 && !frozen && w->last >= 0 &&
+		    ia64_dear_load(&p->ears, cpl, pc, tr->addr[w->last], s->n))
+			ear_count(p, p->dear_ctr, s, cpl);
+		break;
+	case UARCH_EV_STORES:
+		w->last = access_index(tr, w->nstore++, 1);
+		break;
+	case UARCH_EV_DTLB_L2_HIT:
+	case UARCH_EV_DTLB_WALK:
+		if (p->dear_ctr >= 0 && !frozen && w->last >= 0 &&
+		    ia64_dear_tlb(&p->ears, cpl, pc, tr->addr[w->last],
+				  s->ev == UARCH_EV_DTLB_WALK))
+			ear_count(p, p->dear_ctr, s, cpl);
+		break;
+	case UARCH_EV_FETCH_LAT:
+		if (p->iear_ctr >= 0 && !frozen && ia64_iear_fetch(&p->ears, cpl, pc, s->n))
+			ear_count(p, p->iear_ctr, s, cpl);
+		break;
+	case UARCH_EV_ITLB_L2_HIT:
+	case UARCH_EV_ITLB_WALK:
+		if (p->iear_ctr >= 0 && !frozen &&
+		    ia64_iear_tlb(&p->ears, cpl, pc, s->ev == UARCH_EV_ITLB_WALK))
+			ear_count(p, p->iear_ctr, s, cpl);
+		break;
+	default:
+		if (s->ev >= UARCH_EV_BRANCHES && s->ev <= UARCH_EV_BR_RET_MISP)
+			w->br |= 1u << (s->ev - UARCH_EV_BRANCHES);
+	}
+}
+
+/* The branch tr retired (its signals in w->br) to the BTB, unless frozen;
+ * BRANCH_EVENT counts what it captures. */
+static void btb_branch(struct arch_pmu *p, const struct uarch_delivery *d, const struct walk *w)
+{
+	struct ia64_branch b = { 0 };
+
+	if (!(w->br & BRBIT(BRANCHES)) || (p->eng.hw.pmc0 & IA64_PMC0_FR))
 		return;
-	p->dear_iaddr = d->tr->i->pc;
-	p->dear_daddr = d->tr->addr[i];
-	p->dear_latency = s->n;
-	ia64_engine_input(&p->eng, p->dear_ctr, s->cycle, 1, 1, cpl);
+	b.from = d->tr->i->pc;
+	b.to = d->tr->next;
+	b.taken = !!(w->br & BRBIT(BR_TAKEN));
+	b.type = (w->br & BRBIT(BR_RET)) ? IA64_BR_RET :
+		 (w->br & BRBIT(BR_IND)) ? IA64_BR_IND :
+					   IA64_BR_IPREL;
+	/* a conditional branch goes wrong by direction (its predicate), the
+	 * others by target (the model's accounting, events.c) */
+	b.mp_dir = (w->br & BRBIT(BR_COND_MISP)) != 0;
+	b.mp_tgt = (w->br & BRBIT(BR_MISP)) && !b.mp_dir;
+	b.cpl = (uint8_t)level(p, d->kernel);
+	if (ia64_btb_record(&p->btb, &b) && p->btb_ctr >= 0)
+		ia64_engine_input(&p->eng, p->btb_ctr, d->retire, 1, 1, b.cpl);
 }
 
 static void take_sample(struct arch_pmu *p, int c, const struct uarch_delivery *d)
@@ -144,10 +205,19 @@ static void take_sample(struct arch_pmu *p, int c, const struct uarch_delivery *
 	s.th = (uint8_t)d->th;
 	s.kernel = (uint8_t)d->kernel;
 	if (c == p->dear_ctr) {
-		s.ip = p->dear_iaddr;
-		s.addr = p->dear_daddr;
-		s.latency = p->dear_latency;
+		s.ip = p->ears.dear_iaddr;
+		s.addr = p->ears.dear_daddr;
+		s.latency = p->ears.dear_latency;
 		s.precise = 1;
+	} else if (c == p->iear_ctr) {
+		/* PMD0 holds the fetch block; the model knows the instruction */
+		s.ip = p->ears.iaddr;
+		s.latency = p->ears.pmd1 & IA64_IEAR_LAT_MAX;
+		s.precise = 1;
+	}
+	if (p->btb_on && p->btb_sample[i]) {
+		s.nbr = (uint8_t)ia64_btb_read(&p->btb, p->br, ARCH_MAX_BRANCHES);
+		s.br = p->br;
 	}
 	p->pmi_pending[c] = 0;
 	p->loaded[c] = p->period[c];
@@ -159,17 +229,14 @@ static void take_sample(struct arch_pmu *p, int c, const struct uarch_delivery *
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
-	unsigned nload = 0;
+	struct walk w = { 0, 0, -1, 0 };
 
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *s = &d->sig[k];
 		uint64_t end = s->cycle + s->dur;
 
-		if (s->ev == UARCH_EV_LOAD_LAT) {
-			if (p->dear_ctr >= 0)
-				dear_signal(p, d, s, nload);
-			nload++;
-		}
+		if (d->tr)
+			ear_signal(p, d, s, &w);
 		for (unsigned r = 0; r < p->nroute[s->ev]; r++) {
 			const struct route *o = &p->route[s->ev][r];
 			if (p->eng.cs[o->ctr].percycle) {
@@ -193,6 +260,9 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	for (int c = 0; c < IA64_NCTR; c++)
 		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
 			take_sample(p, c, d);
+	/* the handler ran before this instruction: its branch comes after */
+	if (p->btb_on)
+		btb_branch(p, d, &w);
 }
 
 struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
@@ -200,12 +270,13 @@ struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int 
 {
 	struct arch_pmu *p = calloc(1, sizeof(*p));
 	uint8_t kind[IA64_NCTR] = { 0 };
+	uint32_t pmc10 = 0, pmc11 = 0, pmc12 = 0;
 
 	if (!p)
 		return NULL;
 	p->cb = *cb;
 	p->n = n;
-	p->dear_ctr = -1;
+	p->dear_ctr = p->iear_ctr = p->btb_ctr = -1;
 	for (int c = 0; c < IA64_NCTR; c++)
 		p->evsel_of[c] = -1;
 	for (unsigned i = 0; i < n && i < ARCH_MAX_EVSEL; i++) {
@@ -215,6 +286,14 @@ struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int 
 		int c = ctr[i];
 
 		p->ctr[i] = c;
+		if (e[i].branch_sample) {
+			/* perf's -b: PMC12 runs with no counter of its own (assign()
+			 * checked the events agree on it) */
+			p->btb_sample[i] = 1;
+			if (!p->btb_on)
+				pmc12 = ia64_pmc12_of(&e[i]);
+			p->btb_on = 1;
+		}
 		if (c < 0 || c >= IA64_NCTR)
 			continue;
 		p->evsel_of[c] = (int)i;
@@ -227,14 +306,25 @@ struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int 
 		}
 		if (d->kind == IA64_K_DEAR) {
 			p->dear_ctr = c;
-			p->pmc11 = (uint32_t)(e[i].config >> IA64_CONFIG_AUX_SHIFT);
-			p->dear_lat = 4u
-				      << (p->pmc11 >> IA64_DEAR_UMASK_SHIFT & IA64_DEAR_UMASK_MASK);
+			pmc11 = (uint32_t)(e[i].config >> IA64_CONFIG_AUX_SHIFT);
+			continue;
+		}
+		if (d->kind == IA64_K_IEAR) {
+			p->iear_ctr = c;
+			pmc10 = (uint32_t)(e[i].config >> IA64_CONFIG_AUX_SHIFT);
+			continue;
+		}
+		if (d->kind == IA64_K_BTB) {
+			p->btb_ctr = c;
+			p->btb_on = 1;
+			pmc12 = (uint32_t)(e[i].config >> IA64_CONFIG_AUX_SHIFT);
 			continue;
 		}
 		for (int k = 0; k < IA64_NSIG && sig[k].ev != UARCH_NEV; k++)
 			add_route(p, sig[k].ev, c, sig[k].w);
 	}
+	ia64_ears_start(&p->ears, pmc10, pmc11);
+	ia64_btb_start(&p->btb, pmc12);
 	p->eng.hw.psr_up = 1;
 	p->eng.hw.psr_pp = 0;
 	p->eng.hw.psr_is = 1;
@@ -251,8 +341,16 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	memset(s->want, 0, sizeof(s->want));
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0;
-	if (p->dear_ctr >= 0)
-		s->want[UARCH_EV_LOAD_LAT] = 1;
+	if (p->dear_ctr >= 0) {
+		s->want[UARCH_EV_LOAD_LAT] = s->want[UARCH_EV_STORES] = 1;
+		s->want[UARCH_EV_DTLB_L2_HIT] = s->want[UARCH_EV_DTLB_WALK] = 1;
+	}
+	if (p->iear_ctr >= 0)
+		s->want[UARCH_EV_FETCH_LAT] = s->want[UARCH_EV_ITLB_L2_HIT] =
+			s->want[UARCH_EV_ITLB_WALK] = 1;
+	if (p->btb_on)
+		for (unsigned ev = UARCH_EV_BRANCHES; ev <= UARCH_EV_BR_RET_MISP; ev++)
+			s->want[ev] = 1;
 }
 
 void ia64_pmu_read(struct arch_pmu *p, uint64_t *val)

@@ -90,7 +90,22 @@
 	X(STALL_DATA, "stall-data",                                                              \
 	  "cycles in-order issue waited for an operand (data-dependency stalls)")                \
 	X(STALL_FILLBUF, "stall-fill-buffer",                                                    \
-	  "cycles a missing load waited for a free fill buffer (miss-status register)")
+	  "cycles a missing load waited for a free fill buffer (miss-status register)")          \
+	X(FETCH_LAT, "fetch-latency",                                                            \
+	  "sum of the latencies of instruction fetches that missed the L1 instruction cache, "   \
+	  "cycles (as a signal: one per miss, n its latency)")                                   \
+	X(ITLB_L2_HIT, "iTLB-l2-hits",                                                           \
+	  "fetches of retired instructions whose first-level ITLB miss the second level "        \
+	  "translated")                                                                          \
+	X(ITLB_WALK, "iTLB-walks",                                                               \
+	  "fetches of retired instructions whose first-level ITLB miss the page walker "         \
+	  "translated")                                                                          \
+	X(DTLB_L2_HIT, "dTLB-l2-hits",                                                           \
+	  "retired memory µops whose first-level DTLB miss the second level translated (as a "  \
+	  "signal: right after the load's load-latency or the store's stores signal)")           \
+	X(DTLB_WALK, "dTLB-walks",                                                               \
+	  "retired memory µops whose first-level DTLB miss the page walker translated (as a "   \
+	  "signal: placed as dTLB-l2-hits)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -297,8 +297,10 @@ static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, in
 		ms->dtlb_missed = 1;
 	else
 		ms->itlb_missed = 1;
+	*(l1 == UARCH_DTLB ? &ms->dtlb_walked : &ms->itlb_walked) = 0;
 	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
 		return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
+	*(l1 == UARCH_DTLB ? &ms->dtlb_walked : &ms->itlb_walked) = 1;
 	/* page walk: four dependent table reads through the caches, below L1 */
 	extra = ms->m->tlb[l1].walk;
 	uint64_t vpn = addr >> 12, when = t + extra;

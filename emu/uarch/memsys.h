@@ -35,6 +35,10 @@ struct uarch_memsys {
 	uint8_t itlb_missed; /* the last uarch_mem_fetch missed the first-level ITLB */
 	uint8_t l1i_missed;  /* the last uarch_mem_fetch missed the instruction cache */
 	uint8_t l2_missed;   /* a line of it missed the second data level */
+	/* A first-level TLB miss of the last translation through that TLB
+	 * went past the second level to the page walker (valid when
+	 * dtlb_missed or itlb_missed is set). */
+	uint8_t dtlb_walked, itlb_walked;
 	/* Modified lines of the second data level (its cache does not report
 	 * the state of a line it hits): open addressing, line number + 1,
 	 * 0 empty; NULL when there is no second level. */

@@ -445,6 +445,13 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 		uint64_t avail = uarch_mem_fetch(&u->ms, &r, pc, t->fetch);
 		u->fetch_flags = (u->ms.l1i_missed ? UARCH_I_ICACHE_MISS : 0) |
 				 (u->ms.itlb_missed ? UARCH_I_ITB_MISS : 0);
+		/* in this instruction's delivery: what an instruction EAR reads */
+		if (u->ms.l1i_missed)
+			count(u, t, th, UARCH_EV_FETCH_LAT, avail - t->fetch, t->fetch);
+		if (u->ms.itlb_missed)
+			count(u, t, th,
+			      u->ms.itlb_walked ? UARCH_EV_ITLB_WALK : UARCH_EV_ITLB_L2_HIT, 1,
+			      t->fetch);
 		t->iline = pc >> shift;
 		if (avail > t->fetch) {
 			count_span(u, t, th, UARCH_EV_STALL_FETCH, t->fetch, avail);
@@ -689,7 +696,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				rec.flags |= UARCH_I_REPLAY;
 			}
 			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
-			dtlbmiss = u->ms.dtlb_missed;
+			dtlbmiss = u->ms.dtlb_missed ? 1 + u->ms.dtlb_walked : 0;
 			l2miss = u->ms.l2_missed;
 			if (complete < issue + cc->lat[o->cls])
 				complete = issue + cc->lat[o->cls];
@@ -757,6 +764,10 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (o->kind == U_LOAD) {
 			count(u, t, th, UARCH_EV_LOADS, 1, r);
 			count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
+			if (dtlbmiss) /* right after its load-latency signal (events.h) */
+				count(u, t, th,
+				      dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
+				      r);
 			if (l1miss) {
 				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
 				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
@@ -778,6 +789,10 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (u->ms.dtlb_missed) {
 				count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
 				rec.flags |= UARCH_I_DTB_MISS;
+				/* after its stores signal (events.h) */
+				count(u, t, th,
+				      u->ms.dtlb_walked ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT,
+				      1, r);
 			}
 		}
 		t->robq[t->robi] = r;

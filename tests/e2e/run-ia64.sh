@@ -4,8 +4,10 @@
 # level 3 from system calls at level 0, ism splits IA-32 guest code from
 # the IA-64 kernel, threshold counts cycles of multi-occurrence events,
 # pm is refused), named events against the timing model, unsupported
-# events with their reason, and the data EAR's latency threshold on a
-# program mixing L2 hits and memory misses.
+# events with their reason, the data EAR's latency threshold on a
+# program mixing L2 hits and memory misses and its TLB mode, the
+# instruction EAR on a program bigger than the L1I, and the branch trace
+# buffer's records against the program's code (objdump) and its predictor.
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -126,10 +128,130 @@ dear_latency_threshold() {
 	[ "$n" -ge 20000 ] && [ "$n" -lt 21000 ] || fail "captures at 64: $n"
 }
 
+# The instruction EAR: ia64_icache's 40 KB loop misses the 16 KB L1I on
+# every line, from the L2 after the first pass (5 cycles, machine_ia64.c)
+iear_latency() {
+	run_vpmu stat -a ia64 -e L1I_EAR_EVENTS:CACHE_LAT0 -e L2_INST_DEMAND_READS "$PROGS/ia64_icache" 50
+	expect_rc 0 || return 1
+	all=$(val L1I_EAR_EVENTS:CACHE_LAT0) dem=$(val L2_INST_DEMAND_READS)
+	# every miss of a retired instruction's fetch (wrong-path fetches are not)
+	[ "$all" -gt 30000 ] && [ "$all" -le "$dem" ] && [ $((all + 100)) -ge "$dem" ] ||
+		fail "LAT0 captures $all, L1I misses $dem"
+	run_vpmu record -a ia64 -e L1I_EAR_EVENTS:CACHE_LAT4 -c 97 -o i4 "$PROGS/ia64_icache" 50
+	expect_rc 0 || return 1
+	run_vpmu script -i i4 -F sym,weight
+	expect_rc 0 || return 1
+	nf=0 n=0 n5=0
+	while read -r w sym; do
+		n=$((n + 1))
+		[ "$w" -ge 4 ] || fail "captured $sym with latency $w < 4"
+		case $sym in f[0-9]*) nf=$((nf + 1)) ;; esac
+		[ "$w" = 5 ] && n5=$((n5 + 1))
+	done <out
+	[ "$n" -ge 300 ] && [ $((nf * 10)) -ge $((n * 9)) ] && [ $((n5 * 10)) -ge $((n * 9)) ] ||
+		fail "LAT4: $n samples, $nf in the chain, $n5 at the L2's 5 cycles"
+	# local_weight: the latency histogram, the L2's 5 cycles first
+	run_vpmu report -i i4 -s local_weight
+	awk '$1 ~ /%$/ { print $2; exit }' out | grep -qx 5 || fail "local_weight: $(head -12 out)"
+	# at 8 cycles the L2 hits are gone: only the first pass's misses
+	run_vpmu record -a ia64 -e L1I_EAR_EVENTS:CACHE_LAT8 -c 1 -o i8 "$PROGS/ia64_icache" 50
+	run_vpmu script -i i8 -F weight
+	[ "$(awk '$1 < 8' out | wc -l)" = 0 ] && [ "$(wc -l <out)" -lt 2000 ] ||
+		fail "LAT8: $(wc -l <out) samples, $(awk '$1 < 8' out | wc -l) below 8"
+}
+
+# TLB modes: the two kinds of first-level TLB misses the model tells
+# apart add up to both; faults are refused
+ear_tlb_modes() {
+	for ev in L1I_EAR_EVENTS:TLB_L2TLB L1I_EAR_EVENTS:TLB_VHPT L1I_EAR_EVENTS:TLB_L2TLB_OR_VHPT \
+		DATA_EAR_EVENTS:TLB_L2DTLB DATA_EAR_EVENTS:TLB_VHPT DATA_EAR_EVENTS:TLB_L2DTLB_OR_VHPT; do
+		run_vpmu stat -a ia64 -e "$ev" "$PROGS/ia64_icache" 5
+		expect_rc 0 || return 1
+		v=${ev%%_*}
+		eval "n_${v}_${ev##*:}=\$(val $ev)"
+	done
+	i2=$n_L1I_TLB_L2TLB iw=$n_L1I_TLB_VHPT ia=$n_L1I_TLB_L2TLB_OR_VHPT
+	d2=$n_DATA_TLB_L2DTLB dw=$n_DATA_TLB_VHPT da=$n_DATA_TLB_L2DTLB_OR_VHPT
+	[ "$i2" -gt 0 ] && [ "$iw" -gt 0 ] && [ $((i2 + iw)) = "$ia" ] ||
+		fail "I-EAR TLB: $i2 + $iw != $ia"
+	[ "$d2" -gt 0 ] && [ "$dw" -gt 0 ] && [ $((d2 + dw)) = "$da" ] ||
+		fail "D-EAR TLB: $d2 + $dw != $da"
+	# every first-level ITLB miss of a retired instruction's fetch
+	run_vpmu stat -a ia64 -e ITLB_MISSES_FETCH:L1ITLB "$PROGS/ia64_icache" 5
+	[ "$(val ITLB_MISSES_FETCH:L1ITLB)" -ge "$ia" ] || fail "ITLB misses $(val ITLB_MISSES_FETCH:L1ITLB) < $ia"
+	run_vpmu record -a ia64 -e DATA_EAR_EVENTS:TLB_VHPT -c 1 -o dt "$PROGS/ia64_icache" 5
+	run_vpmu script -i dt -F ip,addr
+	[ "$(wc -l <out)" -gt 0 ] && [ "$(awk '$2 == "0"' out | wc -l)" = 0 ] ||
+		fail "D-EAR TLB samples without a data address: $(head -3 out)"
+	run_vpmu stat -a ia64 -e L1I_EAR_EVENTS:TLB_ALL "$PROGS/e2e_loop"
+	[ "$rc" = 1 ] && grep -q "software handler" err || fail "TLB_ALL: rc $rc $(cat err)"
+	run_vpmu stat -a ia64 -e '{L1I_EAR_EVENTS:CACHE_LAT4,L1I_EAR_EVENTS:TLB_VHPT}' "$PROGS/e2e_loop"
+	[ "$rc" = 1 ] && grep -q "one PMC10" err || fail "two I-EAR settings in a group: rc $rc $(cat err)"
+}
+
+# The branch trace buffer: bp_alternate's run() has two branches, jne to
+# the odd arm (taken every other pass) and the loop's jne back; each
+# record is one of them with its objdump target.  A bimodal predictor
+# mispredicts the alternating one each time it is taken (M) and never the
+# back edge (P).
+btb_branches() {
+	objdump -d --no-show-raw-insn "$PROGS/bp_alternate" >objd 2>/dev/null || { fail "objdump (binutils) is needed"; return 1; }
+	run_vpmu record -a ia64 --set bp.kind=bimodal -b -e BR_MISPRED_DETAIL:ALL.ALL_PRED -c 1009 -o b1 "$PROGS/bp_alternate"
+	expect_rc 0 || return 1
+	run_vpmu script -i b1 -F ip,symoff,brstack
+	expect_rc 0 || return 1
+	grep -qE '^ *[0-9a-f]+ run\+0x[0-9a-f]+( 0x[0-9a-f]+/0x[0-9a-f]+/[MP]/-/-/0)+$' out ||
+		fail "brstack format: $(grep run out | head -2)"
+	read -r ip so _ <<<"$(grep ' run+' out | head -1)"
+	runf=$(awk '/<run>:$/ { print $1; exit }' objd)
+	bias=$((16#$ip - 16#$runf - ${so#run+}))
+	# jump sites and targets of run() in file addresses
+	sed -n '/<run>:$/,/^$/p' objd | awk '$2 ~ /^j/ && $2 != "jmp" { sub(":", "", $1); print $1, $3 }' >jumps
+	grep ' run+' out | tr ' ' '\n' | grep '/-/-/0$' | sort | uniq -c >entries
+	nm=0 np=0
+	while read -r c e; do
+		IFS=/ read -r from to f _ <<<"$e"
+		ff=$(printf %x $((from - bias))) tf=$(printf %x $((to - bias)))
+		grep -q "^$ff $tf\$" jumps || continue # ld.so's and libc's branches
+		if [ "$f" = M ]; then nm=$((nm + c)); site_m=$ff; else np=$((np + c)); site_p=$ff; fi
+	done <entries
+	[ "$nm" -gt 100 ] && [ "$np" -gt 100 ] || fail "run's branches: $nm M, $np P ($(cat entries))"
+	[ "${site_m:-}" != "${site_p:-x}" ] || fail "one site both predicted and mispredicted"
+	# every record of run() is one of its branches with its target
+	grep ' run+' out | tr ' ' '\n' | grep '/-/-/0$' | while IFS=/ read -r from to _; do
+		ff=$(printf %x $((from - bias)))
+		if grep -q "^$ff " jumps; then
+			grep -q "^$ff $(printf %x $((to - bias)))\$" jumps || echo "$from/$to"
+		fi
+	done >wrong
+	[ ! -s wrong ] || fail "targets not in objdump: $(head -3 wrong)"
+	# the branch view: run -> run first
+	run_vpmu report -i b1 --branch-stack -s symbol_from,symbol_to,mispredict
+	expect_rc 0 || return 1
+	grep -qE '^ +[0-9.]+%  \[\.\] run +\[\.\] run +[YN]' out || fail "report -b: $(sed -n 9,12p out)"
+	run_vpmu report -i b1 -s symbol_to
+	[ "$rc" = 1 ] && grep -q "needs --branch-stack" err || fail "symbol_to without -b: rc $rc"
+	# BRANCH_EVENT counts what PMC12 takes: every branch by default;
+	# taken only (raw, PMC12 tm = 10 in bits 63:32) as BR_PATH_PRED's taken
+	run_vpmu stat -a ia64 --exact -e BRANCH_EVENT,BR_MISPRED_DETAIL:ALL.ALL_PRED "$PROGS/bp_alternate"
+	[ "$(val BRANCH_EVENT)" = "$(val BR_MISPRED_DETAIL:ALL.ALL_PRED)" ] ||
+		fail "BRANCH_EVENT $(val BRANCH_EVENT)"
+	run_vpmu stat -a ia64 --exact -e r00003e0900001109,BR_PATH_PRED:ALL.MISPRED_NOTTAKEN,BR_PATH_PRED:ALL.OKPRED_TAKEN "$PROGS/bp_alternate"
+	[ "$(val r00003e0900001109)" = $(($(val BR_PATH_PRED:ALL.MISPRED_NOTTAKEN) + $(val BR_PATH_PRED:ALL.OKPRED_TAKEN))) ] ||
+		fail "taken-only BTB $(val r00003e0900001109)"
+	run_vpmu record -a p4 -b -o bp4 "$PROGS/e2e_loop"
+	[ "$rc" = 1 ] && grep -q "no branch stack" err || fail "p4 -b: rc $rc $(cat err)"
+	run_vpmu record -a ia64 -j ind_call -o bj "$PROGS/e2e_loop"
+	[ "$rc" = 1 ] && grep -q "not a branch filter" err || fail "-j ind_call: rc $rc $(cat err)"
+}
+
 t plm_user_vs_syscalls plm_user_vs_syscalls
 t ism_instruction_sets ism_instruction_sets
 t threshold_multi_occurrence threshold_multi_occurrence
 t bad_specs bad_specs
 t matches_model matches_model
 t dear_latency_threshold dear_latency_threshold
+t iear_latency iear_latency
+t ear_tlb_modes ear_tlb_modes
+t btb_branches btb_branches
 summary
