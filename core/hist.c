@@ -4,7 +4,7 @@
 
 #include "core/hist.h"
 
-#define NRAW 10
+#define NRAW 11
 
 struct group {
 	uint64_t raw[NRAW];
@@ -54,6 +54,7 @@ static void raw_of(unsigned need, const struct report_sample *s, uint64_t *raw)
 	raw[7] = need & HIST_RAW_BRANCH && s->branch ? (uintptr_t)s->branch->to : 0;
 	raw[8] = need & HIST_RAW_BRANCH && s->branch ? s->branch->flags : 0;
 	raw[9] = need & HIST_RAW_WEIGHT ? s->weight : 0;
+	raw[10] = need & HIST_RAW_PM ? s->pm_state : 0;
 }
 
 static size_t hash_raw(const uint64_t *raw, size_t cap)

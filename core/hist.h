@@ -36,6 +36,7 @@ struct hist_key {
 #define HIST_RAW_SKID 128u
 #define HIST_RAW_BRANCH 256u /* the branch a sample stands for (report --branch-stack) */
 #define HIST_RAW_WEIGHT 512u
+#define HIST_RAW_PM 1024u /* report_sample.pm_state */
 
 /* Every key, NULL-terminated. */
 extern const struct hist_key *const hist_keys[];
@@ -47,6 +48,13 @@ int hist_loc_sym_cmp(const struct report_loc *a, const struct report_loc *b);
  * per-sample latency (perf's local_weight). */
 extern const struct hist_key hist_key_local_weight, hist_key_dso_from, hist_key_dso_to,
 	hist_key_symbol_from, hist_key_symbol_to, hist_key_mispredict;
+/* The keys of hist_keys_lat.c: latency in power-of-two buckets, and
+ * whether a ProfileMe-sampled instruction retired or was aborted. */
+extern const struct hist_key hist_key_latency, hist_key_abort;
+/* Buckets of v: 0 to 7 each on its own, then powers of two (8-15, 16-31,
+ * ...); the bucket's text ("[unknown]" for b < 0). */
+int hist_pow2_bucket(uint64_t v);
+const char *hist_pow2_str(int b, char *buf, size_t n);
 /* Whether key k reads a branch (needs report --branch-stack). */
 int hist_key_is_branch(const struct hist_key *k);
 /* Comma-separated names into keys[0..*n).  -1 with a one-line message

@@ -256,19 +256,33 @@ static const char *ddso_str(const struct report *r, const struct report_sample *
 
 /* ---- skid: instructions from the triggering one to the sampled one ---- */
 
-/* Buckets: 0 to 7 each on its own, then powers of two (8-15, 16-31, ...);
- * -1 for samples that name no trigger. */
-static int skid_bucket(const struct report_sample *s)
+int hist_pow2_bucket(uint64_t v)
 {
 	int b = 0;
 
-	if (!s->has_trigger)
-		return -1;
-	if (s->skid < 8)
-		return (int)s->skid;
-	for (uint64_t v = s->skid; v >= 8; v >>= 1)
+	if (v < 8)
+		return (int)v;
+	for (; v >= 8; v >>= 1)
 		b++;
 	return 7 + b;
+}
+
+const char *hist_pow2_str(int b, char *buf, size_t n)
+{
+	if (b < 0)
+		return "[unknown]";
+	if (b < 8)
+		snprintf(buf, n, "%d", b);
+	else
+		snprintf(buf, n, "%" PRIu64 "-%" PRIu64, (uint64_t)1 << (b - 5),
+			 ((uint64_t)1 << (b - 4)) - 1);
+	return buf;
+}
+
+/* -1 for samples that name no trigger. */
+static int skid_bucket(const struct report_sample *s)
+{
+	return s->has_trigger ? hist_pow2_bucket(s->skid) : -1;
 }
 
 static int skid_cmp(const struct report_sample *a, const struct report_sample *b)
@@ -281,17 +295,8 @@ static int skid_cmp(const struct report_sample *a, const struct report_sample *b
 static const char *skid_str(const struct report *r, const struct report_sample *s, char *buf,
 			    size_t n)
 {
-	int b = skid_bucket(s);
-
 	(void)r;
-	if (b < 0)
-		return "[unknown]";
-	if (b < 8)
-		snprintf(buf, n, "%d", b);
-	else
-		snprintf(buf, n, "%" PRIu64 "-%" PRIu64, (uint64_t)1 << (b - 5),
-			 ((uint64_t)1 << (b - 4)) - 1);
-	return buf;
+	return hist_pow2_str(skid_bucket(s), buf, n);
 }
 
 #define KEY(n, h, raw, symcol, f) \
@@ -330,6 +335,8 @@ const struct hist_key *const hist_keys[] = {
 	&key_cpu,
 	&key_skid,
 	&hist_key_local_weight,
+	&hist_key_latency,
+	&hist_key_abort,
 	&hist_key_dso_from,
 	&hist_key_dso_to,
 	&hist_key_symbol_from,

@@ -60,6 +60,10 @@ struct report_branch {
 	uint64_t flags; /* SFILE_BR_* */
 };
 
+#define REPORT_PM_NONE 0 /* no ProfileMe record */
+#define REPORT_PM_RETIRED 1
+#define REPORT_PM_ABORTED 2
+
 struct report_sample {
 	uint32_t ev; /* index into report.events */
 	uint32_t pid, tid, cpu;
@@ -74,6 +78,7 @@ struct report_sample {
 	size_t chain, regs;
 	uint32_t npm; /* ProfileMe record: report.pm[pm .. pm+npm) (REPORT_PROFILEME) */
 	size_t pm;
+	uint8_t pm_state; /* REPORT_PM_*: what a ProfileMe record says of the instruction */
 	/* The instruction whose count raised the sample and the instructions
 	 * retired from it to ip (when the file names one: has_trigger). */
 	uint64_t trigger_ip;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/alpha/profileme.h"
 #include "core/report_priv.h"
 
 static int grow(void **p, size_t *cap, size_t need, size_t item)
@@ -171,6 +172,17 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		s->regs = base;
 		s->nregs = in->nregs;
 		p->regused = base + in->nregs;
+	}
+	if ((in->fields & SFILE_S_PROFILEME) && in->profileme_len) {
+		struct alpha_pm_rec pm;
+
+		if (!alpha_pm_decode(in->profileme, in->profileme_len, &pm)) {
+			s->pm_state = pm.flags & ALPHA_PMF_ABORTED ? REPORT_PM_ABORTED :
+								     REPORT_PM_RETIRED;
+			/* its latency: fetch to retirement (or to being killed) */
+			if (!(in->fields & SFILE_S_WEIGHT) && pm.retire >= pm.fetch)
+				s->weight = pm.retire - pm.fetch;
+		}
 	}
 	if ((in->fields & SFILE_S_PROFILEME) && in->profileme_len &&
 	    (p->flags & REPORT_PROFILEME)) {

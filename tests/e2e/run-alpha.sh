@@ -69,6 +69,21 @@ pm_concurrency_lower_when_missing() {
 		fail "concurrency per cycle missing $(cat rate67108864), hitting $(cat rate16384)"
 }
 
+pm_abort_and_latency() { # report --sort abort,latency on ProfileMe records
+	run_vpmu record -q -a alpha -e profileme -c 100 -o pm.data "$P" 2000
+	run_vpmu report -i pm.data -n --sort abort -t ';'
+	[ "$rc" -eq 0 ] || fail "report failed: $(cat err)"
+	n=$(awk -F';' '!/^#/ && NF > 2 { n += $2 } END { print n + 0 }' out)
+	total=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' out)
+	[ "$n" -eq "$total" ] || fail "rows sum to $n of $total samples"
+	grep -q ';retired$' out && grep -q ';aborted$' out || fail "not both states: $(cat out)"
+	# the load that always misses retires 180 cycles or more after its fetch
+	run_vpmu report -i pm.data -n --sort sym,latency --symbols pm_load -t ';'
+	awk -F';' '!/^#/ && NF > 3 && $4 !~ /^(128-255|256-511|512-1023)$/ { bad = 1 } END { exit bad }' out ||
+		fail "pm_load latencies: $(cat out)"
+	grep -q 'pm_load' out || fail "no pm_load row: $(cat out)"
+}
+
 pm_no_records() {
 	run_vpmu record -q -a alpha -e cycles -c 100000 -o c.data "$P" 100
 	run_vpmu report -i c.data --profileme
@@ -80,5 +95,6 @@ t alpha-aggregate-conflicts agg_conflicts
 t alpha-profileme-largest-delay pm_largest_delay_is_the_load
 t alpha-profileme-ideal-same-samples pm_ideal_same_samples
 t alpha-profileme-concurrency pm_concurrency_lower_when_missing
+t alpha-profileme-abort-latency pm_abort_and_latency
 t alpha-profileme-no-records pm_no_records
 summary
