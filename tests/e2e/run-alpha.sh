@@ -77,11 +77,11 @@ pm_abort_and_latency() { # report --sort abort,latency on ProfileMe records
 	total=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' out)
 	[ "$n" -eq "$total" ] || fail "rows sum to $n of $total samples"
 	grep -q ';retired$' out && grep -q ';aborted$' out || fail "not both states: $(cat out)"
-	# the load that always misses retires 180 cycles or more after its fetch
+	# the load that always misses retires 180 cycles or more after its
+	# fetch (but for the odd copy aborted on a mispredicted path)
 	run_vpmu report -i pm.data -n --sort sym,latency --symbols pm_load -t ';'
-	awk -F';' '!/^#/ && NF > 3 && $4 !~ /^(128-255|256-511|512-1023)$/ { bad = 1 } END { exit bad }' out ||
-		fail "pm_load latencies: $(cat out)"
-	grep -q 'pm_load' out || fail "no pm_load row: $(cat out)"
+	awk -F';' '!/^#/ && NF > 3 { n += $2; if ($4 ~ /^(128-255|256-511|512-1023)$/) slow += $2 }
+		END { exit !(n > 0 && slow * 100 >= n * 95) }' out || fail "pm_load latencies: $(cat out)"
 }
 
 pm_no_records() {
