@@ -81,14 +81,23 @@ static const char stat_metrics_usage[] =
 /* Run the program once per group of events that fits the counters; the
  * values land at their indices in set, r holds the last run with the wall
  * time of all.  0, or a status after a message. */
+/* Signals a program raises by itself (faults, abort): it dies the same
+ * way in every run, so the other groups are still counted; any other
+ * signal came from outside, as a limit did, and ends the runs. */
+static int self_inflicted(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	       sig == SIGABRT || sig == SIGTRAP || sig == SIGSYS;
+}
+
 static int run_exact(struct session_opts *o, const struct pmu_set *set, int groups, uint64_t *val,
-		     struct session_result *r)
+		     uint64_t (*time)[2], struct session_result *r)
 {
 	static struct pmu_set sub;
 	double wall = 0;
-	int idx[ARCH_MAX_EVSEL];
+	int idx[ARCH_MAX_EVSEL], g;
 
-	for (int g = 0; g < groups; g++) {
+	for (g = 0; g < groups; g++) {
 		int rc;
 		pmu_mux_group(set, g, &sub, idx);
 		o->pmu = &sub;
@@ -99,8 +108,14 @@ static int run_exact(struct session_opts *o, const struct pmu_set *set, int grou
 		wall += r->seconds;
 		for (unsigned k = 0; k < sub.n; k++)
 			val[idx[k]] = r->pmu[k];
-		if (r->sig || r->timeout || r->unsupported)
+		if ((r->sig && !self_inflicted(r->sig)) || r->timeout || r->unsupported)
 			break;
+	}
+	/* the groups that never ran: enabled, never running, <not counted> */
+	while (++g < groups) {
+		pmu_mux_group(set, g, &sub, idx);
+		for (unsigned k = 0; k < sub.n; k++)
+			time[idx[k]][0] = 1;
 	}
 	r->seconds = wall;
 	return 0;
@@ -312,7 +327,8 @@ int cmd_stat(int argc, char **argv)
 		/* a given seed varies run to run; otherwise every run is the same */
 		o.seed = seed + (so.seeded ? (uint64_t)k : 0);
 		if (rep.exact_runs > 1) {
-			rc = run_exact(&o, &set, rep.exact_runs, val, &r);
+			memset(time, 0, sizeof(time));
+			rc = run_exact(&o, &set, rep.exact_runs, val, time, &r);
 		} else {
 			o.pmu = set.n ? &set : NULL;
 			rc = session_run(&o, &r, stderr);

@@ -177,6 +177,18 @@ assert float(next(x for x in o if x["event"] == "instructions")["counter-value"]
 	expect_rc 3 && [ ! -s err ] || fail "-q printed: $(cat err)"
 }
 
+# --exact on a program that dies of its own fault: it dies the same way in
+# every run, so every group is counted, each as in a run of its own.
+exact_on_fault() {
+	run_vpmu stat -x, --exact -e instructions,branch-misses,uops -- "$PROGS/e2e_segv"
+	expect_rc 139 || return 1
+	grep -q 'not counted' err && fail "a group was not counted: $(cat err)"
+	run_vpmu stat -x, -e uops -- "$PROGS/e2e_segv"
+	one=$(grep ',uops,' err | cut -d, -f1)
+	run_vpmu stat -x, --exact -e instructions,branch-misses,uops -- "$PROGS/e2e_segv"
+	[ "$(grep ',uops,' err | cut -d, -f1)" = "$one" ] || fail "uops $(cat err), alone $one"
+}
+
 append_output() {
 	run_vpmu stat -o counts -- "$PROGS/e2e_exit3"
 	run_vpmu stat -o counts --append -x, -- "$PROGS/e2e_exit3"
@@ -222,6 +234,7 @@ t repeat_variance repeat_variance
 t multiplexing multiplexing
 t per_thread per_thread
 t exit_and_signal exit_and_signal
+t exact_on_fault exact_on_fault
 t append_output append_output
 t errors errors
 summary
