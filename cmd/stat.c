@@ -22,7 +22,7 @@ static const char stat_usage[] =
 	"usage: vpmu stat [-e EVENTS]... [-a MACHINE] [-r N] [-x SEP | -j] [-o FILE [--append]]\n"
 	"                 [-v | -q] [--per-thread] [--smt] [--exact] [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
-	"                 [--timeout LIMIT] [--mode NAME] [--] PROGRAM [ARGS...]\n"
+	"                 [--timeout LIMIT] [--mode NAME] [-I MSEC] [--] PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
@@ -40,6 +40,9 @@ static const char stat_usage[] =
 	"    -x, --field-separator SEP\n"
 	"                       one line per count, fields separated by SEP, as perf\n"
 	"    -j, --json         one JSON object per count, as perf\n"
+	"    -I, --interval-print MSEC\n"
+	"                       print the counts of every MSEC milliseconds of\n"
+	"                       emulated time (printed when the program ends)\n"
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
 	"        --append       append to FILE instead of replacing it\n"
 	"    -v, --verbose      also print every model event, the machine parameters,\n"
@@ -121,6 +124,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "vtime", no_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'L' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "interval-print", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -129,7 +133,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:a:r:x:jo:vqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:a:r:x:jo:vqhI:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -218,6 +222,17 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'm':
 			so->mode = optarg;
 			break;
+		case 'I':
+			so->interval_ms = strtod(optarg, &end);
+			if (*end || !*optarg || !(so->interval_ms >= 0.001) ||
+			    so->interval_ms > 1e6) {
+				fprintf(stderr,
+					"vpmu stat: -I wants emulated milliseconds from 0.001 to "
+					"1000000 (10, 0.5), not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
 		case 'h':
 			fputs(stat_usage, stdout);
 			stat_mode_list(stdout);
@@ -257,6 +272,18 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				"logical processor: drop --no-timing\n");
 		return 1;
 	}
+	if (so->interval_ms > 0 &&
+	    (so->repeat > 1 || so->exact || !o->timed || so->mode || so->quiet)) {
+		fprintf(stderr,
+			"vpmu stat: -I prints one run's counts of the counter hardware "
+			"as it counts them: drop %s\n",
+			so->repeat > 1 ? "-r" :
+			so->exact      ? "--exact" :
+			!o->timed      ? "--no-timing" :
+			so->mode       ? "--mode" :
+					 "-q");
+		return 1;
+	}
 	o->prog = argv[optind];
 	o->argv = &argv[optind];
 	return 0;
@@ -269,6 +296,7 @@ int cmd_stat(int argc, char **argv)
 	static struct stat_report rep;
 	static struct pmu_set set;
 	static struct session_result r;
+	static struct stat_ival ival;
 	uint64_t val[ARCH_MAX_EVSEL] = { 0 }, time[ARCH_MAX_EVSEL][2] = { { 0 } };
 	const char *outpath = NULL;
 	uint64_t seed;
@@ -283,6 +311,22 @@ int cmd_stat(int argc, char **argv)
 	    stat_setup(&rep, &set, &so, &o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpmu stat: %s\n", err);
 		return 1;
+	}
+	if (so.interval_ms > 0) {
+		if (!set.n) {
+			fprintf(stderr,
+				"vpmu stat: -I counts on the machine's counter hardware: "
+				"machine '%s' has none\n",
+				o.arch);
+			return 1;
+		}
+		set.ival_cycles = (uint64_t)(so.interval_ms * rep.mhz * 1000.0);
+		if (!set.ival_cycles)
+			set.ival_cycles = 1;
+		ival.len = set.ival_cycles;
+		ival.n = set.n;
+		o.on_msg = stat_ival_msg;
+		o.rec_arg = &ival;
 	}
 	if (outpath) {
 		out = fopen(outpath, so.append ? "a" : "w");
@@ -320,7 +364,15 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
 	if (so.quiet)
 		;
-	else if (so.sep)
+	else if (so.interval_ms > 0) {
+		rc = stat_ival_print(out, &rep, &ival, &so);
+		stat_ival_free(&ival);
+		if (rc < 0) {
+			if (out != stderr)
+				fclose(out);
+			return 1;
+		}
+	} else if (so.sep)
 		stat_print_csv(out, &rep, so.sep);
 	else if (so.json)
 		stat_print_json(out, &rep);

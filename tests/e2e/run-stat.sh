@@ -162,6 +162,54 @@ per_thread() {
 	[ "$(count instructions plain)" = $((a + b)) ] || fail "$(cat plain)"
 }
 
+intervals() {
+	local set=cycles,instructions,uops,branches
+	run_vpmu stat -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	cp err total
+	run_vpmu stat -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	cp err ival
+	# rows of each interval add up to the totals; ceil(cycles / 3.6M) intervals
+	python3 - total ival <<'EOF' || fail "$(cat total ival)"
+import csv, sys
+tot = {r[2]: int(r[0]) for r in csv.reader(open(sys.argv[1])) if len(r) > 2}
+rows = [r for r in csv.reader(open(sys.argv[2])) if len(r) > 2]
+times = sorted({float(r[0]) for r in rows})
+want = -(-tot['cycles'] // 3600000)
+assert len(times) == want > 2, (len(times), want)
+assert all(abs(t - 0.001 * (i + 1)) < 1e-9 for i, t in enumerate(times[:-1])), times
+assert abs(times[-1] - tot['cycles'] / 3.6e9) < 1e-9, times[-1]
+assert len(rows) == 4 * want, len(rows)
+for ev, v in tot.items():
+    assert sum(int(r[1]) for r in rows if r[3] == ev) == v, ev
+mid = [r for r in rows if float(r[0]) == times[1]]
+assert int(next(r for r in mid if r[3] == 'cycles')[1]) == 3600000, mid
+EOF
+	run_vpmu stat -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	cmp -s err ival || fail "two runs' intervals differ"
+	run_vpmu stat -I 2 -e cycles,instructions -- "$PROGS/ua_fpadd" dep 200000
+	head -1 err | grep -q '^#           time             counts unit events$' || fail "$(head -2 err)"
+	grep -Eq '^ +0\.002000000 +[0-9,]+      instructions +# +[0-9.]+ insn per cycle$' err ||
+		fail "no row: $(cat err)"
+	run_vpmu stat -I 2 -j -e instructions -- "$PROGS/ua_fpadd" dep 200000
+	python3 -c '
+import json
+o = [json.loads(l) for l in open("err") if l.startswith("{")]
+assert o[0]["interval"] == 0.002 and o[0]["event"] == "instructions", o[0]
+' || fail "$(cat err)"
+	# multiplexed: every interval has a scaled row of each group
+	run_vpmu stat -I 1 --mux-interval 0.02 -x, -e instructions,branch-misses,uops -- \
+		"$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && [ "$(awk -F, '$4 == "uops" && $6 > 0 && $6 < 100' err | wc -l)" -eq 5 ] ||
+		fail "multiplexed: $(cat err)"
+	# per processor: CPU1's intervals add up to its count
+	run_vpmu stat -I 0.2 --smt -x, -e instructions -- "$PROGS/lx_threads"
+	a=$(awk -F, '$2 == "CPU1" { s += $3 } END { print s }' err)
+	run_vpmu stat --smt -x, -e instructions -- "$PROGS/lx_threads"
+	grep -q "^CPU1,$a,,instructions," err || fail "CPU1 intervals sum to $a: $(cat err)"
+}
+
 exit_and_signal() {
 	run_vpmu stat -x, -- "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -212,6 +260,9 @@ errors() {
 	one_line 1 "-r wants" -r 0 "$PROGS/e2e_exit3"
 	one_line 1 "unknown option '--frob'" --frob "$PROGS/e2e_exit3"
 	one_line 1 "drop --no-timing" --no-timing --per-thread "$PROGS/e2e_exit3"
+	one_line 1 "-I wants emulated milliseconds" -I 0 "$PROGS/e2e_exit3"
+	one_line 1 "-I prints one run's counts.*drop -r" -I 1 -r 2 "$PROGS/e2e_exit3"
+	one_line 1 "-I prints one run's counts.*drop --exact" -I 1 --exact "$PROGS/e2e_exit3"
 }
 
 t default_shape default_shape
@@ -221,6 +272,7 @@ t identical_runs identical_runs
 t repeat_variance repeat_variance
 t multiplexing multiplexing
 t per_thread per_thread
+t intervals intervals
 t exit_and_signal exit_and_signal
 t append_output append_output
 t errors errors
