@@ -23,6 +23,7 @@ static const char stat_usage[] =
 	"                 [-v | -q] [--per-thread] [--smt] [--exact] [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-I MSEC] [--] PROGRAM [ARGS...]\n"
+	"                 [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
@@ -51,7 +52,8 @@ static const char stat_usage[] =
 	"        --per-thread   count each event per logical processor (T0, T1) and\n"
 	"                       print both rows and the combined one\n"
 	"        --smt          run the guest's threads on the two logical processors\n"
-	"                       (p4); implies --per-thread\n"
+	"                       (p4); implies --per-thread; with PROGRAM : PROGRAM2,\n"
+	"                       run the two programs at once, one on each\n"
 	"        --exact        events that do not fit on the counters at once are\n"
 	"                       counted in one deterministic run per group that fits,\n"
 	"                       instead of multiplexed\n"
@@ -98,6 +100,40 @@ static int run_exact(struct session_opts *o, const struct pmu_set *set, int grou
 			break;
 	}
 	r->seconds = wall;
+	return 0;
+}
+
+/* PROGRAM ARGS : PROGRAM2 ARGS2 (a lone ':' as perf separates workloads):
+ * the two programs --smt runs at once.  0, or 1 after a message. */
+static int split_pair(int argc, char **argv, struct session_opts *o, struct stat_opts *so)
+{
+	static char **first;
+	int at = optind;
+
+	while (at < argc && strcmp(argv[at], ":"))
+		at++;
+	if (at == argc)
+		return 0;
+	if (!o->smt) {
+		fprintf(stderr, "vpmu stat: ':' separates two programs to run at once on the two "
+				"logical processors: it needs --smt\n");
+		return 1;
+	}
+	if (at == optind || at + 1 == argc) {
+		fprintf(stderr, "vpmu stat: --smt PROGRAM : PROGRAM2: no program %s ':'\n",
+			at == optind ? "before" : "after");
+		return 1;
+	}
+	first = calloc((size_t)(at - optind + 1), sizeof(*first));
+	if (!first) {
+		fprintf(stderr, "vpmu stat: out of memory\n");
+		return 1;
+	}
+	memcpy(first, &argv[optind], (size_t)(at - optind) * sizeof(*first));
+	so->both = &argv[optind];
+	o->argv = first;
+	o->prog2 = argv[at + 1];
+	o->argv2 = &argv[at + 1];
 	return 0;
 }
 
@@ -286,7 +322,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 	}
 	o->prog = argv[optind];
 	o->argv = &argv[optind];
-	return 0;
+	return split_pair(argc, argv, o, so);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -312,6 +348,8 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "vpmu stat: %s\n", err);
 		return 1;
 	}
+	if (so.both)
+		rep.argv = so.both;
 	if (so.interval_ms > 0) {
 		if (!set.n) {
 			fprintf(stderr,

@@ -72,6 +72,7 @@ struct stat_opts {
 	double mux_ms;
 	const char *mode;   /* --mode: an XScale monitoring mode (stat_mode.h) */
 	double interval_ms; /* -I: emulated milliseconds per interval (0: none) */
+	char **both;	    /* --smt A : B: the whole command line shown (else NULL) */
 };
 
 /* Build the rows and the event set of a report (set->n 0: no counter
