@@ -23,8 +23,8 @@ static const char stat_usage[] =
 	"usage: vpmu stat [-e EVENTS]... [-a MACHINE] [-r N] [-x SEP | -j] [-o FILE [--append]]\n"
 	"                 [-v | -q] [--per-thread] [--smt] [--exact] [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
-	"                 [--timeout LIMIT] [--mode NAME] [--metrics NAME]\n"
-	"                 [--] PROGRAM [ARGS...]\n"
+	"                 [--timeout LIMIT] [--mode NAME] [--metrics NAME] [-I MSEC]\n"
+	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
 	"\n"
@@ -42,6 +42,9 @@ static const char stat_usage[] =
 	"    -x, --field-separator SEP\n"
 	"                       one line per count, fields separated by SEP, as perf\n"
 	"    -j, --json         one JSON object per count, as perf\n"
+	"    -I, --interval-print MSEC\n"
+	"                       print the counts of every MSEC milliseconds of\n"
+	"                       emulated time (printed when the program ends)\n"
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
 	"        --append       append to FILE instead of replacing it\n"
 	"    -v, --verbose      also print every model event, the machine parameters,\n"
@@ -50,7 +53,8 @@ static const char stat_usage[] =
 	"        --per-thread   count each event per logical processor (T0, T1) and\n"
 	"                       print both rows and the combined one\n"
 	"        --smt          run the guest's threads on the two logical processors\n"
-	"                       (p4); implies --per-thread\n"
+	"                       (p4); implies --per-thread; with PROGRAM : PROGRAM2,\n"
+	"                       run the two programs at once, one on each\n"
 	"        --exact        events that do not fit on the counters at once are\n"
 	"                       counted in one deterministic run per group that fits,\n"
 	"                       instead of multiplexed\n"
@@ -121,6 +125,40 @@ static int run_exact(struct session_opts *o, const struct pmu_set *set, int grou
 	return 0;
 }
 
+/* PROGRAM ARGS : PROGRAM2 ARGS2 (a lone ':' as perf separates workloads):
+ * the two programs --smt runs at once.  0, or 1 after a message. */
+static int split_pair(int argc, char **argv, struct session_opts *o, struct stat_opts *so)
+{
+	static char **first;
+	int at = optind;
+
+	while (at < argc && strcmp(argv[at], ":"))
+		at++;
+	if (at == argc)
+		return 0;
+	if (!o->smt) {
+		fprintf(stderr, "vpmu stat: ':' separates two programs to run at once on the two "
+				"logical processors: it needs --smt\n");
+		return 1;
+	}
+	if (at == optind || at + 1 == argc) {
+		fprintf(stderr, "vpmu stat: --smt PROGRAM : PROGRAM2: no program %s ':'\n",
+			at == optind ? "before" : "after");
+		return 1;
+	}
+	first = calloc((size_t)(at - optind + 1), sizeof(*first));
+	if (!first) {
+		fprintf(stderr, "vpmu stat: out of memory\n");
+		return 1;
+	}
+	memcpy(first, &argv[optind], (size_t)(at - optind) * sizeof(*first));
+	so->both = &argv[optind];
+	o->argv = first;
+	o->prog2 = argv[at + 1];
+	o->argv2 = &argv[at + 1];
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
 		      const char **outpath)
 {
@@ -145,6 +183,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "timeout", required_argument, NULL, 'L' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "metrics", required_argument, NULL, 'G' },
+		{ "interval-print", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -153,7 +192,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:a:r:x:jo:vqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:a:r:x:jo:vqhI:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -245,6 +284,17 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'G':
 			so->metrics = optarg;
 			break;
+		case 'I':
+			so->interval_ms = strtod(optarg, &end);
+			if (*end || !*optarg || !(so->interval_ms >= 0.001) ||
+			    so->interval_ms > 1e6) {
+				fprintf(stderr,
+					"vpmu stat: -I wants emulated milliseconds from 0.001 to "
+					"1000000 (10, 0.5), not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
 		case 'h':
 			fputs(stat_usage, stdout);
 			stat_mode_list(stdout);
@@ -286,9 +336,22 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				"logical processor: drop --no-timing\n");
 		return 1;
 	}
+	if (so->interval_ms > 0 &&
+	    (so->repeat > 1 || so->exact || !o->timed || so->mode || so->metrics || so->quiet)) {
+		fprintf(stderr,
+			"vpmu stat: -I prints one run's counts of the counter hardware "
+			"as it counts them: drop %s\n",
+			so->repeat > 1 ? "-r" :
+			so->exact      ? "--exact" :
+			!o->timed      ? "--no-timing" :
+			so->mode       ? "--mode" :
+			so->metrics    ? "--metrics" :
+					 "-q");
+		return 1;
+	}
 	o->prog = argv[optind];
 	o->argv = &argv[optind];
-	return 0;
+	return split_pair(argc, argv, o, so);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -298,6 +361,7 @@ int cmd_stat(int argc, char **argv)
 	static struct stat_report rep;
 	static struct pmu_set set;
 	static struct session_result r;
+	static struct stat_ival ival;
 	uint64_t val[ARCH_MAX_EVSEL] = { 0 }, time[ARCH_MAX_EVSEL][2] = { { 0 } };
 	const char *outpath = NULL;
 	uint64_t seed;
@@ -313,6 +377,24 @@ int cmd_stat(int argc, char **argv)
 	    stat_setup(&rep, &set, &so, &o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpmu stat: %s\n", err);
 		return 1;
+	}
+	if (so.both)
+		rep.argv = so.both;
+	if (so.interval_ms > 0) {
+		if (!set.n) {
+			fprintf(stderr,
+				"vpmu stat: -I counts on the machine's counter hardware: "
+				"machine '%s' has none\n",
+				o.arch);
+			return 1;
+		}
+		set.ival_cycles = (uint64_t)(so.interval_ms * rep.mhz * 1000.0);
+		if (!set.ival_cycles)
+			set.ival_cycles = 1;
+		ival.len = set.ival_cycles;
+		ival.n = set.n;
+		o.on_msg = stat_ival_msg;
+		o.rec_arg = &ival;
 	}
 	if (outpath) {
 		out = fopen(outpath, so.append ? "a" : "w");
@@ -353,7 +435,15 @@ int cmd_stat(int argc, char **argv)
 		;
 	else if (so.metrics)
 		stat_metrics_print(out, &rep, &so);
-	else if (so.sep)
+	else if (so.interval_ms > 0) {
+		rc = stat_ival_print(out, &rep, &ival, &so);
+		stat_ival_free(&ival);
+		if (rc < 0) {
+			if (out != stderr)
+				fclose(out);
+			return 1;
+		}
+	} else if (so.sep)
 		stat_print_csv(out, &rep, so.sep);
 	else if (so.json)
 		stat_print_json(out, &rep);

@@ -72,6 +72,8 @@ struct stat_opts {
 	double mux_ms;
 	const char *mode;    /* --mode: an XScale monitoring mode (stat_mode.h) */
 	const char *metrics; /* --metrics: a metric group (stat_metrics.h) */
+	double interval_ms;  /* -I: emulated milliseconds per interval (0: none) */
+	char **both;	     /* --smt A : B: the whole command line shown (else NULL) */
 };
 
 /* Build the rows and the event set of a report (set->n 0: no counter
@@ -99,5 +101,30 @@ void stat_running(const struct stat_report *rep, const struct stat_row *w, uint6
 void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts *so);
 void stat_print_csv(FILE *out, const struct stat_report *rep, const char *sep);
 void stat_print_json(FILE *out, const struct stat_report *rep);
+/* One row of each format; lead: JSON keys put first (or NULL). */
+void stat_print_row(FILE *out, const struct stat_report *rep, const struct stat_row *w);
+void stat_csv_row(FILE *out, const struct stat_report *rep, const struct stat_row *w,
+		  const char *sep);
+void stat_json_row(FILE *out, const struct stat_report *rep, const struct stat_row *w,
+		   const char *lead);
+
+/* -I (stat_ival.c): the counts of the counter hardware's events per
+ * interval of emulated time, as the guest processes send them while they
+ * run (core/pmu_ival.h), summed over processes. */
+struct stat_ival {
+	uint64_t len;  /* emulated cycles per interval */
+	unsigned n;    /* events of the set */
+	size_t nint;   /* intervals with a record */
+	uint64_t *rec; /* per interval: val[n], ena[n], run[n] */
+	int overflow;  /* more intervals than STAT_IVAL_MAX, or out of memory */
+};
+#define STAT_IVAL_MAX (1u << 20)
+/* session_opts.on_msg for -I: arg is a struct stat_ival. */
+void stat_ival_msg(void *arg, const void *msg, size_t len);
+/* Print the report's rows once per interval, perf stat -I's way; -1 with
+ * a message when the intervals could not be kept. */
+int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_ival *iv,
+		    const struct stat_opts *so);
+void stat_ival_free(struct stat_ival *iv);
 
 #endif

@@ -68,6 +68,11 @@ static void row_line(FILE *out, const struct stat_report *rep, const struct stat
 		fprintf(out, "      %s\n", w->name);
 }
 
+void stat_print_row(FILE *out, const struct stat_report *rep, const struct stat_row *w)
+{
+	row_line(out, rep, w);
+}
+
 static void param_line(void *arg, const char *key, const char *value)
 {
 	fprintf(arg, "  %-24s %s\n", key, value);

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "pmu.h"
-#include "pmu_sample.h"
+#include "pmu_ival.h"
 #include "pmu_mux.h"
+#include "pmu_sample.h"
 
 #define PMU_MAGIC 0x766d7531u /* "vmu1" */
 
@@ -27,6 +28,7 @@ struct packed {
 	uint64_t seed;
 	char arch[16];
 	uint64_t mux_cycles;
+	uint64_t ival_cycles;
 	struct packed_ev ev[];
 };
 
@@ -45,6 +47,7 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 	p->jitter = s->jitter;
 	p->seed = s->seed;
 	p->mux_cycles = s->mux_cycles;
+	p->ival_cycles = s->ival_cycles;
 	memcpy(p->arch, s->b->name, strlen(s->b->name));
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct arch_evsel *e = &s->ev[i];
@@ -89,6 +92,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 	s->jitter = p->jitter;
 	s->seed = p->seed;
 	s->mux_cycles = p->mux_cycles;
+	s->ival_cycles = p->ival_cycles;
 	for (unsigned i = 0; i < s->n; i++) {
 		const struct packed_ev *q = &p->ev[i];
 		struct arch_evsel *e = &s->ev[i];
@@ -120,6 +124,7 @@ struct attached {
 	unsigned n;
 	struct pmu_set set;
 	struct pmu_sampler *sampler; /* NULL: counting only */
+	struct pmu_ival *ival;	     /* NULL: no interval counts */
 };
 
 static int samples_wanted(const struct pmu_set *s, const struct lx_pmu_env *env)
@@ -158,7 +163,16 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 		pmu_sampler_bind(a->sampler, a->mux);
 	memset(&sink, 0, sizeof(sink));
 	pmu_mux_sink(a->mux, &sink);
+	if (a->set.ival_cycles && env->sample_fd >= 0) {
+		a->ival = pmu_ival_new(a->mux, a->n, a->set.ival_cycles, env->sample_fd, &sink);
+		if (!a->ival) {
+			pmu_mux_free(a->mux);
+			goto oom;
+		}
+		pmu_ival_sink(a->ival, &sink);
+	}
 	if (uarch_set_sink(u, &sink) < 0) {
+		pmu_ival_free(a->ival);
 		pmu_mux_free(a->mux);
 		goto oom;
 	}
@@ -179,6 +193,7 @@ static void read_counts(void *pmu, uint64_t *val, uint64_t (*time)[2])
 	pmu_mux_read(a->mux, v, t);
 	if (a->sampler)
 		pmu_sampler_flush(a->sampler);
+	pmu_ival_flush(a->ival);
 	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++) {
 		val[i] = v[i];
 		time[i][0] = t[i][0];
@@ -191,6 +206,7 @@ static void detach(void *pmu, struct uarch *u)
 	struct attached *a = pmu;
 
 	uarch_set_sink(u, NULL);
+	pmu_ival_free(a->ival);
 	pmu_mux_free(a->mux);
 	pmu_sampler_free(a->sampler);
 	free(a);

@@ -27,6 +27,8 @@ struct pmu_set {
 	uint64_t seed;		       /* of that randomisation (with the pid) */
 	int mux[ARCH_MAX_EVSEL];       /* multiplexing group of each event (pmu_mux.h) */
 	uint64_t mux_cycles;	       /* emulated cycles between rotations of the groups */
+	uint64_t ival_cycles;	       /* 0, or emulated cycles per interval of the counts
+					* sent to the session (pmu_ival.h, vpmu stat -I) */
 };
 
 enum { PMU_CG_NONE, PMU_CG_FP, PMU_CG_DWARF };

@@ -13,7 +13,7 @@
 #define RECW_MAX 4096	   /* PIPE_BUF on Linux */
 #define RECW_MAX_CHAIN 127 /* frames per call chain (perf's default max stack) */
 
-enum recw_type { RECW_SAMPLE = 1, RECW_COMM = 2, RECW_LOST = 3, RECW_MMAP = 4 };
+enum recw_type { RECW_SAMPLE = 1, RECW_COMM = 2, RECW_LOST = 3, RECW_MMAP = 4, RECW_INTERVAL = 5 };
 
 struct recw_hdr {
 	uint16_t type, len; /* len: bytes of the whole message */
@@ -71,6 +71,20 @@ struct recw_lost {
 	uint64_t count;
 };
 
+/* vpmu stat -I: what one process counted in interval `index` of emulated
+ * time (cycles [index * length, (index + 1) * length)) since its previous
+ * message: the counts of the session's events and, multiplexed, their
+ * enabled and running cycles.  A process's messages add up to its final
+ * counts, so the intervals of every process add up to the run's. */
+#define RECW_MAX_IVAL 64
+struct recw_interval {
+	struct recw_hdr h;
+	uint32_t n, pad; /* events */
+	uint64_t index;
+	uint64_t val[RECW_MAX_IVAL], ena[RECW_MAX_IVAL], run[RECW_MAX_IVAL];
+};
+
+_Static_assert(sizeof(struct recw_interval) <= RECW_MAX, "interval fits");
 _Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 + RECW_MAX_RAW + 8 +
 			       RECW_MAX_BR * sizeof(struct recw_branch) <=
 		       RECW_MAX,

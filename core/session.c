@@ -314,8 +314,8 @@ static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_
 	}
 }
 
-static _Noreturn void child_main(const struct session_opts *o, const char *path, int fd,
-				 const struct sigaction *old, const struct sigaction *xfsz,
+static _Noreturn void child_main(const struct session_opts *o, const char *path, const char *path2,
+				 int fd, const struct sigaction *old, const struct sigaction *xfsz,
 				 const sigset_t *mask)
 {
 	struct lx_config cfg = {
@@ -343,6 +343,13 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 		sigaction(forwarded[i], &old[i], NULL);
 	sigaction(SIGXFSZ, xfsz, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (path2) {
+		struct lx_config cfg2 = cfg;
+
+		cfg2.path = path2;
+		cfg2.argv = o->argv2;
+		lx_main_pair(&cfg, &cfg2);
+	}
 	lx_main(&cfg);
 }
 
@@ -350,7 +357,7 @@ static const char *machine_name(const char *arch);
 
 int session_run(const struct session_opts *o, struct session_result *r, FILE *err)
 {
-	char path[4096], msg[4352];
+	char path[4096], path2[4096], msg[4352];
 	struct sigaction sa = { 0 }, old[sizeof(forwarded) / sizeof(forwarded[0])], xfsz;
 	sigset_t oldmask;
 	struct lx_shared *sh;
@@ -362,6 +369,11 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	rc = session_resolve(o->prog, path, sizeof(path), msg, sizeof(msg));
 	if (!rc)
 		rc = lx_check_program(path, msg, sizeof(msg));
+	if (!rc && o->prog2) {
+		rc = session_resolve(o->prog2, path2, sizeof(path2), msg, sizeof(msg));
+		if (!rc)
+			rc = lx_check_program(path2, msg, sizeof(msg));
+	}
 	if (rc) {
 		fprintf(err, "vpmu: %s\n", msg);
 		return rc;
@@ -390,7 +402,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		sh->sample_fd = wfd;
 	}
 	sh->timed = o->timed;
-	sh->smt = o->smt;
+	sh->smt = o->smt && !o->prog2; /* two programs: each one processor's */
 	snprintf(sh->arch, sizeof(sh->arch), "%s", machine_name(o->arch));
 	snprintf(sh->set, sizeof(sh->set), "%s", o->set ? o->set : "");
 	if (o->pmu && o->pmu->n) {
@@ -431,7 +443,7 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	if (pid == 0) {
 		if (rfd >= 0)
 			close(rfd);
-		child_main(o, path, fd, old, &xfsz, &oldmask);
+		child_main(o, path, o->prog2 ? path2 : NULL, fd, old, &xfsz, &oldmask);
 	}
 	session_child = pid;
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

@@ -32,6 +32,12 @@ struct session_opts {
 	 * guest runs. */
 	void (*on_msg)(void *arg, const void *msg, size_t len);
 	void *rec_arg;
+	/* A second program run at once with the first, each on a logical
+	 * processor of one core (emu/linux lx_main_pair), or NULL.  The run's
+	 * status is the first program's unless it exited with 0, else the
+	 * second's. */
+	const char *prog2;
+	char **argv2;
 };
 
 /* Why a run ended early (session_result.timeout). */

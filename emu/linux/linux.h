@@ -80,6 +80,7 @@ struct lx_shared *lx_shared_map(int fd);
 void lx_shared_total(const struct lx_shared *sh, struct x86_counts *out);
 
 struct uarch;
+struct lx_pair;
 
 /* What a guest process offers the counter hardware attached to it: who
  * it is, where samples go, and safe views of its threads, memory and
@@ -126,10 +127,22 @@ struct lx_config {
 	int shared_fd;		      /* fd of the lx_shared area */
 	int vtime;		      /* 1: time syscalls report emulated time */
 	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */
+	/* Set by lx_main_pair for each of its two programs: the shared core
+	 * (pair.c) and the logical processor the program runs on. */
+	struct lx_pair *pair;
+	int pair_lp;
 };
 
 /* Run the guest in this process: never returns. */
 _Noreturn void lx_main(const struct lx_config *cfg);
+
+/* Run two programs at once on the two logical processors of one core of
+ * the timed machine (dual-thread mode while both run), each in a host
+ * process of its own sharing the model (pair.c); this process waits for
+ * both and ends with a's status unless a exited with 0, else with b's
+ * (exiting with the same code, or dying of the same signal).  Never
+ * returns. */
+_Noreturn void lx_main_pair(const struct lx_config *a, const struct lx_config *b);
 
 /* Check that path is an x86-64 ELF executable vpmu can load.  Returns 0, or
  * a shell-style exit status (126 not executable / bad format, 127 missing)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../uarch/mem.h"
 #include "linux.h"
 #include "lx_limits.h"
 #include "lx_mm.h"
@@ -108,6 +109,13 @@ struct lx_proc {
 	/* the handler of a decoded instruction made a resync point after a
 	 * store into its block (mem.c) */
 	x86_fn smc_fn;
+
+	/* one of two programs sharing a core (pair.c): the pair, its logical
+	 * processor, the pid of the pair's member (a forked child is not),
+	 * and whether it has left the core (ended, or executing another
+	 * program) */
+	struct lx_pair *pair;
+	int pair_lp, pair_pid, pair_left;
 };
 
 static inline struct lx_thread *lx_cur(struct lx_proc *p)
@@ -232,6 +240,29 @@ void lx_timing_counts(struct lx_proc *p);
 void lx_timing_flush(struct lx_proc *p); /* before the process ends */
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result);
 void lx_nosys(struct lx_proc *p, uint32_t nr);
+
+/* pair.c: two programs on one core.  lx_pair_slot: take the slot the
+ * pair made for this program.  lx_pair_turn: before each block, wait
+ * until this program may use the shared model (the one whose processor
+ * is behind runs).  lx_pair_leave: the program stops using it (the model
+ * is flushed and its counts read).  lx_pair_detach: a forked child, or a
+ * program whose execve failed after leaving, goes on on a core of its
+ * own. */
+struct lx_pair {
+	struct uarch_arena arena; /* first: the model's memory follows (uarch/mem.h) */
+	volatile int32_t turn;	  /* the logical processor whose program may run */
+	volatile int32_t done[2]; /* the program has left the core */
+	uint32_t slot[2];	  /* the programs' slots in the shared area */
+	struct uarch *u;	  /* the core */
+	void *pmu;		  /* its counter hardware (each process has a copy) */
+};
+void lx_pair_slot(struct lx_proc *p);
+void lx_pair_turn(struct lx_proc *p);
+void lx_pair_leave(struct lx_proc *p);
+void lx_pair_detach(struct lx_proc *p);
+struct uarch_machine;
+/* timing.c: the machine the shared area names, with its overrides */
+int lx_timing_machine(const struct lx_shared *sh, struct uarch_machine *m, char *err, size_t errsz);
 
 /* limits.c: --timeout.  lx_limit_ready: after the host handlers are
  * installed (on) / before an exec replaces them (off). */

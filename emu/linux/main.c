@@ -147,7 +147,13 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	t->cpu.os = t;
 	t->tid = p->pid;
 	p->next_tid = p->pid + 1;
-	lx_take_slot(p);
+	p->pair = cfg->pair;
+	p->pair_lp = cfg->pair_lp;
+	p->pair_pid = p->pid;
+	if (p->pair)
+		lx_pair_slot(p);
+	else
+		lx_take_slot(p);
 	x86_cache_set_code_hook(p->cache, lx_code_hook, p);
 	{
 		char err[512];
@@ -172,12 +178,16 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		t = lx_cur(p);
 		c = &t->cpu;
 		c->stop = 0;
+		/* one of two programs on a core: wait for the turn on it */
+		lx_pair_turn(p);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		if (lx_signal_pending(p))
 			lx_signal_deliver(p);
 		multi = p->nth > 1;
 		/* on two logical processors, threads interleave block by block */
 		budget = !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM;
+		if (p->pair)
+			budget = 1; /* the two programs interleave block by block */
 		e = x86_run(c, lx_limit_budget(p, budget));
 		if (e == X86_EXIT_FAULT && !c->fault.sig) {
 			/* a resync after self-modifying code (mem.c): go on */

@@ -15,6 +15,24 @@ static void trace(void *arg, const struct x86_trace *tr)
 	uarch_retire(t->p->uarch, t->lp, tr);
 }
 
+/* The second of two programs on a core (pair.c) has its data in memory of
+ * its own, at the same addresses as the first's (both processes get the
+ * fixed layout of lx_mm.h): the core sees its loads and stores in a range
+ * of their own, above every guest address, as distinct page frames would
+ * be; its code stays at the guest addresses (the trace cache and the
+ * branch predictors are indexed by them). */
+#define LX_PAIR_DATA (1ull << 47)
+
+static void trace_pair(void *arg, const struct x86_trace *tr)
+{
+	struct lx_thread *t = arg;
+	struct x86_trace o = *tr;
+
+	for (int k = 0; k < o.nmem && k < 2; k++)
+		o.addr[k] |= LX_PAIR_DATA;
+	uarch_retire(t->p->uarch, t->lp, &o);
+}
+
 static const struct x86_cpu *env_thread(void *arg, int *tid)
 {
 	struct lx_thread *t = lx_cur(arg);
@@ -61,22 +79,35 @@ static int lx_timing_pmu(struct lx_proc *p, char *err, size_t errsz)
 	return p->pmu ? 0 : -1;
 }
 
+int lx_timing_machine(const struct lx_shared *sh, struct uarch_machine *m, char *err, size_t errsz)
+{
+	const struct uarch_machine *base = uarch_machine_find(sh->arch);
+
+	if (!base) {
+		snprintf(err, errsz, "unknown machine '%s'", sh->arch);
+		return -1;
+	}
+	*m = *base;
+	if (sh->set[0] && uarch_params_set(m, sh->set, err, errsz) < 0)
+		return -1;
+	return uarch_params_check(m, err, errsz);
+}
+
 int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 {
-	const struct uarch_machine *base;
 	struct uarch_machine m;
 
 	if (!p->sh->timed)
 		return 0;
-	base = uarch_machine_find(p->sh->arch);
-	if (!base) {
-		snprintf(err, errsz, "unknown machine '%s'", p->sh->arch);
-		return -1;
+	if (p->pair) {
+		/* the pair's core, and this process's copy of its counters */
+		p->uarch = p->pair->u;
+		p->pmu = p->pair->pmu;
+		for (int i = 0; i < p->nth; i++)
+			lx_timing_attach(p, p->th[i]);
+		return 0;
 	}
-	m = *base;
-	if (p->sh->set[0] && uarch_params_set(&m, p->sh->set, err, errsz) < 0)
-		return -1;
-	if (uarch_params_check(&m, err, errsz) < 0)
+	if (lx_timing_machine(p->sh, &m, err, errsz) < 0)
 		return -1;
 	p->uarch = uarch_new(&m, p->slot ? &p->slot->ev : &p->own_ev, p->cfg->seed);
 	if (!p->uarch) {
@@ -103,6 +134,11 @@ void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 	for (int i = 0; p->sh->smt && i < p->nth; i++)
 		if (p->th[i] == t)
 			t->lp = i % 2;
+	/* one of two programs on a core: every thread on its processor */
+	if (p->pair)
+		t->lp = p->pair_lp;
+	if (p->pair && p->pair_lp == 1)
+		t->cpu.trace = trace_pair;
 }
 
 void lx_timing_flush(struct lx_proc *p)
@@ -112,12 +148,17 @@ void lx_timing_flush(struct lx_proc *p)
 	if (p->pmu)
 		p->cfg->pmu->read(p->pmu, p->slot ? p->slot->pmu : p->own_pmu,
 				  p->slot ? p->slot->pmu_time : p->own_pmu_time);
+	lx_pair_leave(p);
 }
 
 void lx_timing_counts(struct lx_proc *p)
 {
 	char err[256];
 
+	if (p->pair && p->pid != p->pair_pid) {
+		lx_pair_detach(p); /* a forked child: the core stays the pair's */
+		return;
+	}
 	if (p->uarch)
 		uarch_set_counts(p->uarch, p->slot ? &p->slot->ev : &p->own_ev);
 	if (p->pmu && lx_timing_pmu(p, err, sizeof(err)) < 0)

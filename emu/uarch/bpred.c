@@ -39,6 +39,7 @@
 #include <stdlib.h>
 
 #include "bpred.h"
+#include "mem.h"
 
 #define BP_THREADS 2
 
@@ -83,7 +84,7 @@ static inline uint8_t bp_sat_dec(uint8_t c)
 
 static uint8_t *bp_table(uint32_t n, uint8_t init)
 {
-	uint8_t *t = malloc(n ? n : 1);
+	uint8_t *t = uarch_malloc(n ? n : 1);
 
 	if (t)
 		for (uint32_t i = 0; i < n; i++)
@@ -95,14 +96,14 @@ void uarch_bp_free(struct uarch_bp *bp)
 {
 	if (!bp)
 		return;
-	free(bp->pht);
-	free(bp->lpht);
-	free(bp->choice);
-	free(bp->lhist);
-	free(bp->btb);
-	free(bp->ind);
-	free(bp->ras);
-	free(bp);
+	uarch_mfree(bp->pht);
+	uarch_mfree(bp->lpht);
+	uarch_mfree(bp->choice);
+	uarch_mfree(bp->lhist);
+	uarch_mfree(bp->btb);
+	uarch_mfree(bp->ind);
+	uarch_mfree(bp->ras);
+	uarch_mfree(bp);
 }
 
 /* NULL when out of memory or when cfg cannot describe a predictor: a table
@@ -121,7 +122,7 @@ struct uarch_bp *uarch_bp_new(const struct uarch_bp_cfg *cfg)
 		return NULL;
 	if (cfg->btb && cfg->btb_assoc && cfg->btb % cfg->btb_assoc)
 		return NULL;
-	bp = calloc(1, sizeof(*bp));
+	bp = uarch_calloc(1, sizeof(*bp));
 	if (!bp)
 		return NULL;
 	bp->cfg = *cfg;
@@ -132,20 +133,20 @@ struct uarch_bp *uarch_bp_new(const struct uarch_bp_cfg *cfg)
 	if (tour) {
 		bp->lpht = bp_table(cfg->lpht, 3);
 		bp->choice = bp_table(cfg->choice, 1);
-		bp->lhist = calloc(cfg->lhist, sizeof(*bp->lhist));
+		bp->lhist = uarch_calloc(cfg->lhist, sizeof(*bp->lhist));
 		if (!bp->lpht || !bp->choice || !bp->lhist)
 			goto fail;
 	}
 	if (cfg->btb) {
 		bp->btb_ways = cfg->btb_assoc ? cfg->btb_assoc : cfg->btb;
 		bp->btb_sets = cfg->btb / bp->btb_ways;
-		bp->btb = calloc(cfg->btb, sizeof(*bp->btb));
+		bp->btb = uarch_calloc(cfg->btb, sizeof(*bp->btb));
 		if (!bp->btb)
 			goto fail;
 	}
-	if (cfg->ind && !(bp->ind = calloc(cfg->ind, sizeof(*bp->ind))))
+	if (cfg->ind && !(bp->ind = uarch_calloc(cfg->ind, sizeof(*bp->ind))))
 		goto fail;
-	if (cfg->ras && !(bp->ras = calloc((size_t)BP_THREADS * cfg->ras, sizeof(*bp->ras))))
+	if (cfg->ras && !(bp->ras = uarch_calloc((size_t)BP_THREADS * cfg->ras, sizeof(*bp->ras))))
 		goto fail;
 	return bp;
 fail:

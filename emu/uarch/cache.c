@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "mem.h"
 
 #define TAG_NONE UINT64_MAX /* an invalid way; no line number is all ones */
 
@@ -98,19 +99,19 @@ static int shadow_init(struct shadow *s, uint32_t cap)
 	s->used = 0;
 	s->head = s->tail = UINT32_MAX;
 	s->mask = slots - 1;
-	s->key = malloc(cap * sizeof(*s->key));
-	s->prev = malloc(cap * sizeof(*s->prev));
-	s->next = malloc(cap * sizeof(*s->next));
-	s->slot = calloc(slots, sizeof(*s->slot));
+	s->key = uarch_malloc(cap * sizeof(*s->key));
+	s->prev = uarch_malloc(cap * sizeof(*s->prev));
+	s->next = uarch_malloc(cap * sizeof(*s->next));
+	s->slot = uarch_calloc(slots, sizeof(*s->slot));
 	return s->key && s->prev && s->next && s->slot ? 0 : -1;
 }
 
 static void shadow_free(struct shadow *s)
 {
-	free(s->key);
-	free(s->prev);
-	free(s->next);
-	free(s->slot);
+	uarch_mfree(s->key);
+	uarch_mfree(s->prev);
+	uarch_mfree(s->next);
+	uarch_mfree(s->slot);
 }
 
 static uint32_t shadow_find(const struct shadow *s, uint64_t k, uint32_t *pos)
@@ -202,7 +203,7 @@ static int seen_init(struct seen *s)
 {
 	s->n = 0;
 	s->mask = 1023;
-	s->key = malloc((s->mask + 1) * sizeof(*s->key));
+	s->key = uarch_malloc((s->mask + 1) * sizeof(*s->key));
 	if (!s->key)
 		return -1;
 	memset(s->key, 0xff, (s->mask + 1) * sizeof(*s->key));
@@ -228,7 +229,7 @@ static int seen_test(struct seen *s, uint64_t k, int add)
 		return 0;
 	if (2 * (s->n + 1) > s->mask + 1) {
 		size_t nmask = 2 * s->mask + 1;
-		uint64_t *nk = malloc((nmask + 1) * sizeof(*nk));
+		uint64_t *nk = uarch_malloc((nmask + 1) * sizeof(*nk));
 		if (!nk) {
 			/* out of memory: keep filling the table while it has room,
 			 * then stop recording (classes degrade, nothing breaks) */
@@ -240,7 +241,7 @@ static int seen_test(struct seen *s, uint64_t k, int add)
 		for (size_t i = 0; i <= s->mask; i++)
 			if (s->key[i] != TAG_NONE)
 				seen_put(nk, nmask, s->key[i]);
-		free(s->key);
+		uarch_mfree(s->key);
 		s->key = nk;
 		s->mask = nmask;
 	}
@@ -268,7 +269,7 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 	if (cfg->assoc && (cfg->assoc > lines || lines % cfg->assoc))
 		return NULL;
 
-	c = calloc(1, sizeof(*c));
+	c = uarch_calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->cfg = *cfg;
@@ -282,8 +283,8 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 	c->wback = cfg->write == UARCH_WB_ALLOC || cfg->write == UARCH_WB_NOALLOC;
 	c->walloc = cfg->write == UARCH_WB_ALLOC || cfg->write == UARCH_WT_ALLOC;
 	c->rng = seed ? seed : 0x2545f4914f6cdd1dull; /* xorshift state must not be 0 */
-	c->ways = malloc(lines * sizeof(*c->ways));
-	c->rr = calloc(c->sets, sizeof(*c->rr));
+	c->ways = uarch_malloc(lines * sizeof(*c->ways));
+	c->rr = uarch_calloc(c->sets, sizeof(*c->rr));
 	if (!c->ways || !c->rr)
 		goto fail;
 	for (uint64_t i = 0; i < lines; i++)
@@ -304,11 +305,11 @@ void uarch_cache_free(struct uarch_cache *c)
 		return;
 	if (c->cfg.classify) {
 		shadow_free(&c->sh);
-		free(c->seen.key);
+		uarch_mfree(c->seen.key);
 	}
-	free(c->ways);
-	free(c->rr);
-	free(c);
+	uarch_mfree(c->ways);
+	uarch_mfree(c->rr);
+	uarch_mfree(c);
 }
 
 const struct uarch_cache_cfg *uarch_cache_cfg(const struct uarch_cache *c)

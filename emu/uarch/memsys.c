@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "memsys.h"
+#include "mem.h"
 
 /* Synthetic physical region for page-table entries: the walk's accesses go
  * through the caches like any data (4-level x86-64 tables, 8-byte entries). */
@@ -54,7 +55,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			cap <<= 1;
 		ms->l2_shift = (unsigned)__builtin_ctz(c2->line);
 		ms->l2_dirty_mask = (uint32_t)(cap - 1);
-		ms->l2_dirty = calloc(cap, sizeof(uint64_t));
+		ms->l2_dirty = uarch_calloc(cap, sizeof(uint64_t));
 		if (!ms->l2_dirty)
 			return -1;
 	}
@@ -75,7 +76,7 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 		uarch_cache_free(ms->c[k]);
 	for (int k = 0; k < UARCH_NTLB; k++)
 		uarch_tlb_free(ms->t[k]);
-	free(ms->l2_dirty);
+	uarch_mfree(ms->l2_dirty);
 	ms->l2_dirty = NULL;
 }
 

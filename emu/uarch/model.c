@@ -16,6 +16,7 @@
 #include "bpred.h"
 #include "memsys.h"
 #include "model.h"
+#include "mem.h"
 
 #define NDEP 36 /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
 #define SQ 64	/* store-forwarding table: recent stores by 8-byte chunk */
@@ -83,7 +84,7 @@ struct uarch {
 
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed)
 {
-	struct uarch *u = calloc(1, sizeof(*u));
+	struct uarch *u = uarch_calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
 	u->m = *m;
@@ -93,11 +94,11 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
 	u->bp = uarch_bp_new(&u->m.bp);
-	u->cal = calloc(UARCH_NUCLASS, sizeof(*u->cal));
+	u->cal = uarch_calloc(UARCH_NUCLASS, sizeof(*u->cal));
 	if (!u->bp || !u->cal)
 		goto fail;
 	for (int t = 0; t < 2; t++) {
-		u->th[t].robq = calloc(u->rob, sizeof(uint64_t));
+		u->th[t].robq = uarch_calloc(u->rob, sizeof(uint64_t));
 		u->th[t].iline = ~0ull;
 		if (!u->th[t].robq)
 			goto fail;
@@ -112,14 +113,14 @@ void uarch_free(struct uarch *u)
 {
 	if (!u)
 		return;
-	free(u->sig);
-	free(u->wp);
+	uarch_mfree(u->sig);
+	uarch_mfree(u->wp);
 	uarch_memsys_free(&u->ms);
 	uarch_bp_free(u->bp);
-	free(u->cal);
-	free(u->th[0].robq);
-	free(u->th[1].robq);
-	free(u);
+	uarch_mfree(u->cal);
+	uarch_mfree(u->th[0].robq);
+	uarch_mfree(u->th[1].robq);
+	uarch_mfree(u);
 }
 
 void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt)
@@ -233,14 +234,14 @@ static void sig_full(void *arg)
 int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 {
 	if (!s) {
-		free(u->sig);
+		uarch_mfree(u->sig);
 		u->sig = u->ms.sig = NULL;
 		u->want_insn = 0;
 		return 0;
 	}
-	if (!u->sig && !(u->sig = calloc(1, sizeof(*u->sig))))
+	if (!u->sig && !(u->sig = uarch_calloc(1, sizeof(*u->sig))))
 		return -1;
-	if (s->want_insn && !u->wp && !(u->wp = calloc(WP_MAX, sizeof(*u->wp))))
+	if (s->want_insn && !u->wp && !(u->wp = uarch_calloc(WP_MAX, sizeof(*u->wp))))
 		return -1;
 	u->want_insn = s->want_insn;
 	u->nwp = 0;

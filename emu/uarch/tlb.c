@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tlb.h"
+#include "mem.h"
 
 #define PAGE_NONE UINT64_MAX /* no page number is all ones (page >= 2) */
 
@@ -29,7 +30,7 @@ struct uarch_tlb *uarch_tlb_new(const struct uarch_tlb_cfg *cfg, uint64_t seed)
 		return NULL;
 	if (cfg->repl > UARCH_REPL_RANDOM)
 		return NULL;
-	t = calloc(1, sizeof(*t));
+	t = uarch_calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->cfg = *cfg;
@@ -39,8 +40,8 @@ struct uarch_tlb *uarch_tlb_new(const struct uarch_tlb_cfg *cfg, uint64_t seed)
 	while ((1ull << t->page_shift) < cfg->page)
 		t->page_shift++;
 	t->rng = seed ? seed : 0x2545f4914f6cdd1dull;
-	t->pn = malloc((size_t)cfg->entries * sizeof(*t->pn));
-	t->rr = calloc(t->sets, sizeof(*t->rr));
+	t->pn = uarch_malloc((size_t)cfg->entries * sizeof(*t->pn));
+	t->rr = uarch_calloc(t->sets, sizeof(*t->rr));
 	if (!t->pn || !t->rr) {
 		uarch_tlb_free(t);
 		return NULL;
@@ -53,9 +54,9 @@ void uarch_tlb_free(struct uarch_tlb *t)
 {
 	if (!t)
 		return;
-	free(t->pn);
-	free(t->rr);
-	free(t);
+	uarch_mfree(t->pn);
+	uarch_mfree(t->rr);
+	uarch_mfree(t);
 }
 
 const struct uarch_tlb_cfg *uarch_tlb_cfg(const struct uarch_tlb *t)

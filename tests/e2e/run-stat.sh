@@ -3,8 +3,10 @@
 # counterpart: the default set counted by the P4 counter hardware and equal
 # to the timing model's own counts, the human, -x and -j shapes (parsed
 # with python3's csv and json), identical runs, -r with and without
-# --seed, multiplexing and --exact, per-processor rows, exit status and
-# signal death, --append and -q, and every one-line error.
+# --seed, multiplexing and --exact, per-processor rows, -I intervals
+# (adding up to the totals, reproducible), two programs co-run with
+# --smt A : B (seed 004's SMT gain and loss), exit status and signal
+# death, --append and -q, and every one-line error.
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -162,6 +164,116 @@ per_thread() {
 	[ "$(count instructions plain)" = $((a + b)) ] || fail "$(cat plain)"
 }
 
+intervals() {
+	local set=cycles,instructions,uops,branches
+	run_vpmu stat -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	cp err total
+	run_vpmu stat -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	cp err ival
+	# rows of each interval add up to the totals; ceil(cycles / 3.6M) intervals
+	python3 - total ival <<'EOF' || fail "$(cat total ival)"
+import csv, sys
+tot = {r[2]: int(r[0]) for r in csv.reader(open(sys.argv[1])) if len(r) > 2}
+rows = [r for r in csv.reader(open(sys.argv[2])) if len(r) > 2]
+times = sorted({float(r[0]) for r in rows})
+want = -(-tot['cycles'] // 3600000)
+assert len(times) == want > 2, (len(times), want)
+assert all(abs(t - 0.001 * (i + 1)) < 1e-9 for i, t in enumerate(times[:-1])), times
+assert abs(times[-1] - tot['cycles'] / 3.6e9) < 1e-9, times[-1]
+assert len(rows) == 4 * want, len(rows)
+for ev, v in tot.items():
+    assert sum(int(r[1]) for r in rows if r[3] == ev) == v, ev
+mid = [r for r in rows if float(r[0]) == times[1]]
+assert int(next(r for r in mid if r[3] == 'cycles')[1]) == 3600000, mid
+EOF
+	run_vpmu stat -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	cmp -s err ival || fail "two runs' intervals differ"
+	run_vpmu stat -I 2 -e cycles,instructions -- "$PROGS/ua_fpadd" dep 200000
+	head -1 err | grep -q '^#           time             counts unit events$' || fail "$(head -2 err)"
+	grep -Eq '^ +0\.002000000 +[0-9,]+      instructions +# +[0-9.]+ insn per cycle$' err ||
+		fail "no row: $(cat err)"
+	run_vpmu stat -I 2 -j -e instructions -- "$PROGS/ua_fpadd" dep 200000
+	python3 -c '
+import json
+o = [json.loads(l) for l in open("err") if l.startswith("{")]
+assert o[0]["interval"] == 0.002 and o[0]["event"] == "instructions", o[0]
+' || fail "$(cat err)"
+	# multiplexed: every interval has a scaled row of each group
+	run_vpmu stat -I 1 --mux-interval 0.02 -x, -e instructions,branch-misses,uops -- \
+		"$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && [ "$(awk -F, '$4 == "uops" && $6 > 0 && $6 < 100' err | wc -l)" -eq 5 ] ||
+		fail "multiplexed: $(cat err)"
+	# per processor: CPU1's intervals add up to its count
+	run_vpmu stat -I 0.2 --smt -x, -e instructions -- "$PROGS/lx_threads"
+	a=$(awk -F, '$2 == "CPU1" { s += $3 } END { print s }' err)
+	run_vpmu stat --smt -x, -e instructions -- "$PROGS/lx_threads"
+	grep -q "^CPU1,$a,,instructions," err || fail "CPU1 intervals sum to $a: $(cat err)"
+}
+
+# upc VAR MODE PROG SHORT LONG: combined µops per cycle of the long run less
+# the short one (start-up removed), one copy (MODE one) or two co-run (pair)
+upc() {
+	local v=$1 mode=$2 prog=$PROGS/$3 k
+	for k in 4 5; do
+		if [ "$mode" = one ]; then
+			"$VPMU" stat --smt -x, -e uops,cycles -- "$prog" ${!k} >/dev/null 2>"run$k" </dev/null
+		else
+			"$VPMU" stat --smt -x, -e uops,cycles -- "$prog" ${!k} : "$prog" ${!k} \
+				>/dev/null 2>"run$k" </dev/null
+		fi || return 1
+	done
+	printf -v "$v" '%s' "$(python3 - run4 run5 <<'EOF'
+import csv, sys
+a, b = ({(r[0], r[3]): int(r[1]) for r in csv.reader(open(f)) if len(r) > 3 and r[0].startswith('CPU')}
+        for f in sys.argv[1:])
+u = sum(b[(c, 'uops')] - a[(c, 'uops')] for c in ('CPU0', 'CPU1'))
+cy = max(b[(c, 'cycles')] - a[(c, 'cycles')] for c in ('CPU0', 'CPU1'))
+print('%.3f' % (u / cy))
+EOF
+)"
+}
+
+# seed 004: two dependent FP add chains co-run at about twice one's
+# throughput; two streams of L1-missing loads (each sweeping 1.25 MB, two
+# overflow the 2 MB L2) lose combined throughput
+smt_pair() {
+	local one two
+	upc one one ua_fpadd "dep 20000" "dep 40000" && upc two pair ua_fpadd "dep 20000" "dep 40000" ||
+		fail "vpmu failed: $(cat run4 run5)"
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > 1.8 * a && b < 2.2 * a) }' ||
+		fail "fp add: one copy $one, two copies $two µops/cycle: not about double"
+	upc one one ua_l1miss "1310720 4" "1310720 8" && upc two pair ua_l1miss "1310720 4" "1310720 8" ||
+		fail "vpmu failed: $(cat run4 run5)"
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b < 0.8 * a) }' ||
+		fail "l1 miss: one copy $one, two copies $two µops/cycle: two copies did not lose"
+	# the shape: per processor rows and the combined one, both programs named
+	run_vpmu stat --smt -e instructions -- "$PROGS/ua_fpadd" dep 1000 : "$PROGS/e2e_loop" 10
+	expect_rc 0 || return 1
+	grep -q "^ Performance counter stats for '$PROGS/ua_fpadd dep 1000 : $PROGS/e2e_loop 10' (machine p4):\$" err ||
+		fail "header: $(head -3 err)"
+	a=$(awk '$1 == "CPU0" && $3 == "instructions" { gsub(",", "", $2); print $2 }' err)
+	b=$(awk '$1 == "CPU1" && $3 == "instructions" { gsub(",", "", $2); print $2 }' err)
+	[ "${a:-0}" -gt 0 ] && [ "${b:-0}" -gt 0 ] && [ $((a + b)) = "$(count instructions err)" ] ||
+		fail "CPU0 $a CPU1 $b: $(cat err)"
+	# each processor counts what its program alone retires there
+	run_vpmu stat --smt -e instructions -- "$PROGS/e2e_loop" 10
+	[ "$(awk '$1 == "CPU0" && $3 == "instructions" { gsub(",", "", $2); print $2 }' err)" = "$b" ] ||
+		fail "e2e_loop alone: $(cat err), with ua_fpadd: $b"
+	# deterministic
+	run_vpmu stat --smt -x, -e instructions,cycles -- "$PROGS/ua_fpadd" dep 1000 : "$PROGS/e2e_loop" 10
+	cp err first
+	run_vpmu stat --smt -x, -e instructions,cycles -- "$PROGS/ua_fpadd" dep 1000 : "$PROGS/e2e_loop" 10
+	cmp -s err first || fail "co-runs differ: $(diff first err | tr '\n' ' ')"
+	# the status: the first program's unless 0, else the second's
+	run_vpmu stat --smt -x, -- "$PROGS/e2e_loop" 10 : "$PROGS/e2e_exit3"
+	expect_rc 3 || return 1
+	run_vpmu stat --smt -x, -- "$PROGS/e2e_segv" : "$PROGS/e2e_exit3"
+	expect_rc 139 || return 1
+	grep -q ': Segmentation fault$' err || fail "no signal note: $(cat err)"
+}
+
 exit_and_signal() {
 	run_vpmu stat -x, -- "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -224,6 +336,14 @@ errors() {
 	one_line 1 "-r wants" -r 0 "$PROGS/e2e_exit3"
 	one_line 1 "unknown option '--frob'" --frob "$PROGS/e2e_exit3"
 	one_line 1 "drop --no-timing" --no-timing --per-thread "$PROGS/e2e_exit3"
+	one_line 1 "-I wants emulated milliseconds" -I 0 "$PROGS/e2e_exit3"
+	one_line 1 "':' separates two programs .* it needs --smt" -- "$PROGS/e2e_exit3" : "$PROGS/e2e_exit3"
+	one_line 1 "no program before ':'" --smt -- : "$PROGS/e2e_exit3"
+	one_line 1 "no program after ':'" --smt -- "$PROGS/e2e_exit3" :
+	one_line 127 "no-such-program" --smt -- "$PROGS/e2e_exit3" : ./no-such-program
+	one_line 127 "no-such-program" --smt -- ./no-such-program : "$PROGS/e2e_exit3"
+	one_line 1 "-I prints one run's counts.*drop -r" -I 1 -r 2 "$PROGS/e2e_exit3"
+	one_line 1 "-I prints one run's counts.*drop --exact" -I 1 --exact "$PROGS/e2e_exit3"
 }
 
 t default_shape default_shape
@@ -233,6 +353,8 @@ t identical_runs identical_runs
 t repeat_variance repeat_variance
 t multiplexing multiplexing
 t per_thread per_thread
+t intervals intervals
+t smt_pair smt_pair
 t exit_and_signal exit_and_signal
 t exact_on_fault exact_on_fault
 t append_output append_output

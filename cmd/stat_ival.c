@@ -1,0 +1,151 @@
+/* stat_ival.c — `vpmu stat -I MSEC`: the counts per interval of emulated
+ * time.  Each guest process sends, when its clock reaches a boundary, what
+ * its counters counted since its previous message (core/pmu_ival.h); the
+ * messages of every process are summed by interval, and printed once the
+ * run is over, in perf stat -I's layout: the time in seconds of emulated
+ * time at the end of the interval, then the row as without -I.  The last
+ * interval ends with the run.  Multiplexed events are scaled per interval
+ * by that interval's enabled and running cycles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/recwire.h"
+#include "stat.h"
+
+static uint64_t *rec_of(const struct stat_ival *iv, size_t i)
+{
+	return iv->rec + i * 3 * iv->n;
+}
+
+void stat_ival_msg(void *arg, const void *msg, size_t len)
+{
+	struct stat_ival *iv = arg;
+	const struct recw_interval *m = msg;
+	uint64_t *r;
+
+	if (len < sizeof(*m) || m->h.type != RECW_INTERVAL || m->n != iv->n)
+		return;
+	if (m->index >= STAT_IVAL_MAX) {
+		iv->overflow = 1;
+		return;
+	}
+	if (m->index >= iv->nint) {
+		size_t n = (size_t)m->index + 1, cap = iv->nint;
+		uint64_t *nr;
+
+		while (cap < n)
+			cap = cap ? 2 * cap : 64;
+		nr = realloc(iv->rec, cap * 3 * iv->n * sizeof(*nr));
+		if (!nr) {
+			iv->overflow = 1;
+			return;
+		}
+		memset(nr + iv->nint * 3 * iv->n, 0, (cap - iv->nint) * 3 * iv->n * sizeof(*nr));
+		iv->rec = nr;
+		iv->nint = cap;
+	}
+	r = rec_of(iv, (size_t)m->index);
+	for (unsigned k = 0; k < iv->n; k++) {
+		r[k] += m->val[k];
+		r[iv->n + k] += m->ena[k];
+		r[2 * iv->n + k] += m->run[k];
+	}
+}
+
+void stat_ival_free(struct stat_ival *iv)
+{
+	free(iv->rec);
+	iv->rec = NULL;
+	iv->nint = 0;
+}
+
+/* Row w of rep with the counts of record r (NULL: nothing counted);
+ * 0 when the row has no interval counts (the interpreter's). */
+static int interval_row(struct stat_row *w, const struct stat_ival *iv, const uint64_t *r)
+{
+	double v = 0;
+	int counted = 1;
+
+	if (w->src == STAT_UNSUPPORTED)
+		return 1;
+	if (w->src != STAT_PMU)
+		return 0;
+	w->ena = w->run = 0;
+	for (int j = 0; j < w->nidx; j++) {
+		int x = w->idx[j];
+		uint64_t val = r ? r[x] : 0, e = r ? r[iv->n + x] : 0, u = r ? r[2 * iv->n + x] : 0;
+
+		w->ena += e;
+		w->run += u;
+		if (e && !u)
+			counted = 0;
+		else
+			v += e ? (double)val * (double)e / (double)u : (double)val;
+	}
+	w->shift = v;
+	w->sum = w->sumsq = 0;
+	w->nrun = counted;
+	return 1;
+}
+
+int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_ival *iv,
+		    const struct stat_opts *so)
+{
+	static struct stat_report t;
+	double hz = rep->mhz * 1e6;
+	uint64_t end = (uint64_t)rep->cycles;
+	size_t nint = iv->len ? (size_t)((end + iv->len - 1) / iv->len) : 0;
+	int per_cpu = 0;
+
+	if (iv->overflow) {
+		fprintf(stderr,
+			"vpmu stat: more than %u intervals (or out of memory for them): "
+			"give -I a longer interval\n",
+			STAT_IVAL_MAX);
+		return -1;
+	}
+	for (int i = 0; i < rep->nrow; i++)
+		per_cpu |= rep->row[i].cpu >= 0;
+	if (!so->sep && !so->json)
+		fprintf(out, per_cpu ? "#           time CPU                counts unit events\n" :
+				       "#           time             counts unit events\n");
+	for (size_t i = 0; i < nint; i++) {
+		uint64_t stop = (i + 1) * iv->len < end ? (i + 1) * iv->len : end;
+		double ts = (double)stop / hz;
+		const uint64_t *r = i < iv->nint ? rec_of(iv, i) : NULL;
+		char lead[64];
+
+		t = *rep;
+		t.runs = 1;
+		t.nmodel = 0; /* the model's own counts are not kept per interval */
+		t.cycles = (double)(stop - i * iv->len);
+		t.wall = 0;
+		/* what a process sent after the run's last cycle (its own clock
+		 * ran further) closes the last interval */
+		if (i + 1 == nint && iv->nint > nint) {
+			static uint64_t sum[3 * RECW_MAX_IVAL];
+			memset(sum, 0, sizeof(sum));
+			for (size_t j = i; j < iv->nint; j++)
+				for (unsigned k = 0; k < 3 * iv->n; k++)
+					sum[k] += rec_of(iv, j)[k];
+			r = sum;
+		}
+		snprintf(lead, sizeof(lead), "\"interval\" : %.9f, ", ts);
+		for (int k = 0; k < t.nrow; k++) {
+			struct stat_row *w = &t.row[k];
+
+			if (!interval_row(w, iv, r))
+				continue;
+			if (so->sep) {
+				fprintf(out, "%.9f%s", ts, so->sep);
+				stat_csv_row(out, &t, w, so->sep);
+			} else if (so->json) {
+				stat_json_row(out, &t, w, lead);
+			} else {
+				fprintf(out, "%16.9f ", ts);
+				stat_print_row(out, &t, w);
+			}
+		}
+	}
+	return 0;
+}
