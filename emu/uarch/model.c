@@ -139,10 +139,23 @@ const struct uarch_machine *uarch_machine(const struct uarch *u)
 	return &u->m;
 }
 
+/* Hand the summed events to the sink (uarch_sink.sum). */
+static void sums_out(struct uarch *u)
+{
+	struct uarch_sums s = { u->nthreads, (const uint64_t(*)[2][2])u->sig->sum };
+
+	if (!u->sink.sums)
+		return;
+	u->sink.sums(u->sink.ctx, &s);
+	memset(u->sig->sum, 0, sizeof(u->sig->sum));
+}
+
 void uarch_set_threads(struct uarch *u, int n)
 {
 	/* dual-thread mode partitions the reorder buffer (P4: statically, in
 	 * halves — Marr et al., Intel Technology Journal 6(1), 2002) */
+	if (u->sig)
+		sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
 	u->rob = u->m.core.rob / (unsigned)u->nthreads;
 	if (!u->rob)
@@ -194,6 +207,8 @@ void uarch_flush(struct uarch *u)
 {
 	flush(u, 0);
 	flush(u, 1);
+	if (u->sig)
+		sums_out(u);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -249,6 +264,11 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	u->sig->full = sig_full;
 	u->sig->arg = u;
 	u->sig->n = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		if (s->want[ev])
+			u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
+	u->sig->sum_max = s->sum_max;
+	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	u->ms.sig = u->sig;
 	return 0;
 }
@@ -836,7 +856,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			     (tr->taken ? UARCH_I_TAKEN : 0) |
 			     (mispredict ? UARCH_I_MISPREDICT : 0);
 		deliver_insn(u, th, tr, rlast, &rec, 1);
-	} else if (u->sig) {
+	} else if (u->sig && (u->sig->n || !u->sink.quiet)) {
 		deliver(u, th, tr, rlast);
 	}
 	if (mispredict) {
@@ -872,6 +892,8 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	u->sig_th = th;
 	if (u->sig && u->sig->n)
 		deliver(u, th, NULL, 0);
+	if (u->sig)
+		sums_out(u);
 	flush(u, th);
 	t->kernel = 1;
 	count(u, t, th, UARCH_EV_SYSCALLS, 1, now);
@@ -892,7 +914,9 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	t->fetched = 0;
 	t->iline = ~0ull;
 	flush(u, th);
-	if (u->sig)
+	if (u->sig) {
 		deliver(u, th, NULL, now);
+		sums_out(u);
+	}
 	t->kernel = 0;
 }
