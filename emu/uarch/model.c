@@ -401,11 +401,9 @@ static inline unsigned cal_busy(const struct cal *k, uint64_t c)
 
 /* Take a unit of class cls at the first cycle >= t where one is free for
  * the class's occupancy (1: pipelined; more: the unit stays busy). */
-static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
+static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigned n, unsigned occ)
 {
 	struct cal *k = &u->cal[cls];
-	unsigned n = u->m.core.units[cls] ? u->m.core.units[cls] : 1;
-	unsigned occ = u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1;
 
 	if (occ > CAL)
 		occ = CAL;
@@ -422,6 +420,27 @@ static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 		*v = *v >> 8 == c ? *v + 1 : c << 8 | 1;
 	}
 	return t;
+}
+
+static inline uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
+{
+	unsigned n = u->m.core.units[cls] ? u->m.core.units[cls] : 1;
+	unsigned occ = u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1;
+
+	if (occ > 1)
+		return take_unit_occ(u, cls, t, n, occ);
+	/* pipelined: the first cycle with a unit free */
+	for (;; t++) {
+		uint64_t *v = &u->cal[cls].slot[t % CAL];
+		if (*v >> 8 != t) {
+			*v = t << 8 | 1;
+			return t;
+		}
+		if ((*v & 0xff) < n) {
+			++*v;
+			return t;
+		}
+	}
 }
 
 static enum uarch_br br_kind(unsigned xc)
