@@ -365,7 +365,7 @@ static int store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_
 static int crack(const struct x86_trace *t, struct uop *u)
 {
 	const struct x86_insn *i = t->i;
-	uint64_t ad = addr_deps(i);
+	uint64_t ad = t->nmem ? addr_deps(i) : 0;
 	int n = 0, last_load = -1, op = -1;
 	uint8_t cls = uclass_of[i->xclass];
 	int pure_load = i->xclass == X86_XC_MOVE || i->xclass == X86_XC_FMOV ||
