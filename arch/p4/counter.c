@@ -11,7 +11,9 @@
  * waiting for a cascade start and no cascaded counter waiting for it —
  * adds v * dur when the input arrives: the order of inputs does not
  * matter and a long span costs one step.  Its overflow, when it wraps, is
- * reported at the cycle inside the input that carried it over.  Every
+ * reported at the cycle inside the input that carried it over; without
+ * a PMI nothing needs that cycle, and p4_engine_add() takes the inputs
+ * already summed (the model's sums, model.h).  Every
  * other counter (cs.percycle) keeps each cycle's detector output in cs.v[]
  * (cycle % P4_RING) and counts when p4_engine_advance() makes the cycles
  * final, in cycle order, so compare, edge, overflow, PMI and cascade start
@@ -44,10 +46,6 @@
 #include <string.h>
 
 #include "p4.h"
-
-/* Seed 004, "Structure and function": each event detector has an output
- * bus at most 4 bits wide, a maximum increment per cycle of 15. */
-#define P4_DETECTOR_MAX 15u
 
 /* CCCR bits 27:26, OVF_PMI_T1:OVF_PMI_T0, as the pmi callback's mask. */
 #define P4_CCCR_PMI_SHIFT 26
@@ -278,6 +276,20 @@ void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, u
 		 * fits, never past the cycles still to be filled. */
 		p4_engine_advance(e, end - P4_RING < cycle ? end - P4_RING : cycle);
 	}
+}
+
+int p4_engine_addonly(const struct p4_engine *e, int ctr)
+{
+	return ctr >= 0 && ctr < P4_NCTR && e->cs[ctr].active && !e->cs[ctr].percycle &&
+	       !(e->hw.cccr[ctr] & P4_CCCR_PMI);
+}
+
+void p4_engine_add(struct p4_engine *e, int ctr, uint64_t n)
+{
+	/* as the fast path of p4_engine_input() for inputs summing to n:
+	 * without a PMI nothing depends on the cycle of a wrap */
+	if (n && p4_engine_addonly(e, ctr) && thread_ok(e->hw.cccr[ctr], e->threads))
+		count(e, ctr, e->done, n, 1, NULL);
 }
 
 void p4_engine_advance(struct p4_engine *e, uint64_t frontier)

@@ -141,6 +141,10 @@ struct p4_hw {
 #define P4_RING 8192 /* cycles of per-cycle values a counter keeps pending */
 
 /* Run-time state of a counter beyond its registers. */
+/* Seed 004, "Structure and function": each event detector has an output
+ * bus at most 4 bits wide, a maximum increment per cycle of 15. */
+#define P4_DETECTOR_MAX 15u
+
 struct p4_cstate {
 	uint8_t active;	    /* counting: enabled, or started by a cascade */
 	uint8_t percycle;   /* needs per-cycle values: compare or FORCE_OVF */
@@ -178,5 +182,10 @@ void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, u
 /* Every cycle before frontier is complete (per-cycle counters count
  * them, e->threads qualifying them by the CCCR's active-thread mode). */
 void p4_engine_advance(struct p4_engine *e, uint64_t frontier);
+/* Whether counter ctr only adds its input (not per-cycle, no overflow
+ * PMI): the order and cycles of its inputs do not matter. */
+int p4_engine_addonly(const struct p4_engine *e, int ctr);
+/* Inputs of such a counter, each at most P4_DETECTOR_MAX, summing to n. */
+void p4_engine_add(struct p4_engine *e, int ctr, uint64_t n);
 
 #endif

@@ -76,9 +76,11 @@ struct arch_pmu {
 	int evsel_of[P4_NCTR]; /* evsel counting on each counter (-1) */
 	uint8_t nroute[UARCH_NEV];
 	struct route route[UARCH_NEV][MAXROUTE];
-	uint16_t tagged[2]; /* retired signals of the replay-tagged µops (UARCH_NEV: none) */
-	uint8_t sampling;   /* some event has a period: check for PEBS and PMIs */
-	uint64_t last;	    /* latest cycle seen */
+	uint16_t tagged[2];	/* retired signals of the replay-tagged µops (UARCH_NEV: none) */
+	uint8_t sampling;	/* some event has a period: check for PEBS and PMIs */
+	uint8_t sum[UARCH_NEV]; /* every counter it feeds only adds: taken as sums */
+	uint8_t quiet;		/* no counter needs cycles: skip empty deliveries */
+	uint64_t last;		/* latest cycle seen */
 	/* IEBS: an interrupt pending for the counter, due at cycle */
 	uint64_t pmi_due[P4_NCTR];
 	uint8_t pmi_pending[P4_NCTR];
@@ -417,6 +419,40 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	}
 }
 
+/* The summed signals (uarch_sink.sum) through the same routes. */
+static void take_sums(void *ctx, const struct uarch_sums *s)
+{
+	struct arch_pmu *p = ctx;
+
+	p->eng.threads = s->threads;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		if (!p->sum[ev])
+			continue;
+		for (unsigned r = 0; r < p->nroute[ev]; r++)
+			for (int q = 0; q < 4; q++)
+				if (p->route[ev][r].qual & 1u << q)
+					p4_engine_add(&p->eng, p->route[ev][r].ctr,
+						      s->n[ev][q >> 1][q & 1]);
+	}
+}
+
+/* Which signals may be summed, and whether deliveries without signals
+ * matter: per-cycle counters settle at each frontier, sampling looks at
+ * each retirement. */
+static void plan_sums(struct arch_pmu *p)
+{
+	p->quiet = !p->sampling;
+	for (int c = 0; c < P4_NCTR; c++)
+		if (p->eng.cs[c].percycle)
+			p->quiet = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		p->sum[ev] = p->nroute[ev] > 0;
+		for (unsigned r = 0; r < p->nroute[ev]; r++)
+			if (!p4_engine_addonly(&p->eng, p->route[ev][r].ctr))
+				p->sum[ev] = 0;
+	}
+}
+
 uint32_t p4_escr_qual(const struct arch_evsel *e)
 {
 	unsigned th = e->thread & 3 ? e->thread & 3u : 3u;
@@ -497,6 +533,7 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 	p->eng.threads = 1;
 	p4_engine_start(&p->eng);
 	build_routes(p);
+	plan_sums(p);
 	return p;
 }
 
@@ -507,6 +544,10 @@ void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	memset(s->want, 0, sizeof(s->want));
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0 || ev == p->tagged[0] || ev == p->tagged[1];
+	s->sums = take_sums;
+	memcpy(s->sum, p->sum, sizeof(s->sum));
+	s->sum_max = P4_DETECTOR_MAX;
+	s->quiet = p->quiet;
 }
 
 void p4_pmu_read(struct arch_pmu *p, uint64_t *val)

@@ -434,6 +434,15 @@ void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 	access_slow(c, addr, write, res, w, tag, bit);
 }
 
+int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr)
+{
+	uint64_t tag = addr >> c->line_shift;
+	const struct way *w = set_of(c, tag);
+
+	return w[0].tag == tag && (w[0].sect & 1u << ((addr >> c->sector_shift) & c->sect_mask)) &&
+	       !c->cfg.classify;
+}
+
 static struct way *find(const struct uarch_cache *c, uint64_t addr)
 {
 	uint64_t tag = addr >> c->line_shift;

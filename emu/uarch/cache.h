@@ -41,6 +41,9 @@ void uarch_cache_free(struct uarch_cache *c);
  * state per the policies: a write under a no-allocate policy does not fill. */
 void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 			struct uarch_cache_res *res);
+/* Whether a read of addr would hit the first (under LRU the most recently
+ * used) way and change nothing: no replacement or shadow update. */
+int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr);
 /* Whether addr's line is present, without touching replacement state. */
 int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr);
 /* Drop addr's line (back-invalidation, snoop); returns 1 if it was dirty. */

@@ -131,17 +131,25 @@ struct uarch_sig {
 
 /* Signals collected between two deliveries to a sink (model.h). */
 #define UARCH_SIGBUF 4096
+#define UARCH_WANT_SIG 1 /* want[]: each signal */
+#define UARCH_WANT_SUM 2 /* want[]: only the sum of n × dur (uarch_sink.sum) */
 struct uarch_sigbuf {
 	unsigned n;
-	uint8_t want[UARCH_NEV]; /* which events the sink asked for */
+	uint8_t want[UARCH_NEV]; /* which events the sink asked for, and how */
+	uint32_t sum_max;	 /* larger n are signalled even for a summed event */
 	void (*full)(void *arg); /* deliver now: the buffer is full */
 	void *arg;
+	uint64_t sum[UARCH_NEV][2][2]; /* summed events not handed over yet */
 	struct uarch_sig s[UARCH_SIGBUF];
 };
 
 static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
 				  uint64_t n, uint64_t cycle, uint64_t dur)
 {
+	if (b->want[ev] == UARCH_WANT_SUM && n <= b->sum_max) {
+		b->sum[ev][th][kernel] += n * (dur ? dur : 1);
+		return;
+	}
 	if (b->n == UARCH_SIGBUF)
 		b->full(b->arg);
 	b->s[b->n++] = (struct uarch_sig){ cycle,	 (uint32_t)n, (uint32_t)(dur ? dur : 1),

@@ -331,7 +331,10 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 	for (uint64_t a = addr & ~(uint64_t)(line - 1), nl = ((last - a) >> ms->l1_shift) + 1; nl;
 	     nl--, a += line) {
 		uint64_t t = now, got;
-		if (r->spec || (ms->ndata && uarch_cache_probe(ms->c[ms->order[0]], a))) {
+		if (ms->ndata && uarch_cache_mru_hit(ms->c[ms->order[0]], a)) {
+			/* what hierarchy() would find, without its walk */
+			got = t + ms->m->cache[ms->order[0]].latency;
+		} else if (r->spec || (ms->ndata && uarch_cache_probe(ms->c[ms->order[0]], a))) {
 			/* (wrong-path loads take no miss-status register either) */
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
 			*l1miss |= lvl > 0;

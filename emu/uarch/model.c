@@ -140,10 +140,23 @@ const struct uarch_machine *uarch_machine(const struct uarch *u)
 	return &u->m;
 }
 
+/* Hand the summed events to the sink (uarch_sink.sum). */
+static void sums_out(struct uarch *u)
+{
+	struct uarch_sums s = { u->nthreads, (const uint64_t(*)[2][2])u->sig->sum };
+
+	if (!u->sink.sums)
+		return;
+	u->sink.sums(u->sink.ctx, &s);
+	memset(u->sig->sum, 0, sizeof(u->sig->sum));
+}
+
 void uarch_set_threads(struct uarch *u, int n)
 {
 	/* dual-thread mode partitions the reorder buffer (P4: statically, in
 	 * halves — Marr et al., Intel Technology Journal 6(1), 2002) */
+	if (u->sig)
+		sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
 	u->rob = u->m.core.rob / (unsigned)u->nthreads;
 	if (!u->rob)
@@ -195,6 +208,8 @@ void uarch_flush(struct uarch *u)
 {
 	flush(u, 0);
 	flush(u, 1);
+	if (u->sig)
+		sums_out(u);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -250,6 +265,11 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	u->sig->full = sig_full;
 	u->sig->arg = u;
 	u->sig->n = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		if (s->want[ev])
+			u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
+	u->sig->sum_max = s->sum_max;
+	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	u->ms.sig = u->sig;
 	return 0;
 }
@@ -346,7 +366,7 @@ static int store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_
 static int crack(const struct x86_trace *t, struct uop *u)
 {
 	const struct x86_insn *i = t->i;
-	uint64_t ad = addr_deps(i);
+	uint64_t ad = t->nmem ? addr_deps(i) : 0;
 	int n = 0, last_load = -1, op = -1;
 	uint8_t cls = uclass_of[i->xclass];
 	int pure_load = i->xclass == X86_XC_MOVE || i->xclass == X86_XC_FMOV ||
@@ -382,11 +402,9 @@ static inline unsigned cal_busy(const struct cal *k, uint64_t c)
 
 /* Take a unit of class cls at the first cycle >= t where one is free for
  * the class's occupancy (1: pipelined; more: the unit stays busy). */
-static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
+static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigned n, unsigned occ)
 {
 	struct cal *k = &u->cal[cls];
-	unsigned n = u->m.core.units[cls] ? u->m.core.units[cls] : 1;
-	unsigned occ = u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1;
 
 	if (occ > CAL)
 		occ = CAL;
@@ -403,6 +421,27 @@ static uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 		*v = *v >> 8 == c ? *v + 1 : c << 8 | 1;
 	}
 	return t;
+}
+
+static inline uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
+{
+	unsigned n = u->m.core.units[cls] ? u->m.core.units[cls] : 1;
+	unsigned occ = u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1;
+
+	if (occ > 1)
+		return take_unit_occ(u, cls, t, n, occ);
+	/* pipelined: the first cycle with a unit free */
+	for (;; t++) {
+		uint64_t *v = &u->cal[cls].slot[t % CAL];
+		if (*v >> 8 != t) {
+			*v = t << 8 | 1;
+			return t;
+		}
+		if ((*v & 0xff) < n) {
+			++*v;
+			return t;
+		}
+	}
 }
 
 static enum uarch_br br_kind(unsigned xc)
@@ -852,7 +891,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			     (tr->taken ? UARCH_I_TAKEN : 0) |
 			     (mispredict ? UARCH_I_MISPREDICT : 0);
 		deliver_insn(u, th, tr, rlast, &rec, 1);
-	} else if (u->sig) {
+	} else if (u->sig && (u->sig->n || !u->sink.quiet)) {
 		deliver(u, th, tr, rlast);
 	}
 	if (mispredict) {
@@ -888,6 +927,8 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	u->sig_th = th;
 	if (u->sig && u->sig->n)
 		deliver(u, th, NULL, 0);
+	if (u->sig)
+		sums_out(u);
 	flush(u, th);
 	t->kernel = 1;
 	count(u, t, th, UARCH_EV_SYSCALLS, 1, now);
@@ -908,7 +949,9 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 	t->fetched = 0;
 	t->iline = ~0ull;
 	flush(u, th);
-	if (u->sig)
+	if (u->sig) {
 		deliver(u, th, NULL, now);
+		sums_out(u);
+	}
 	t->kernel = 0;
 }

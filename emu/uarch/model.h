@@ -82,11 +82,29 @@ struct uarch_insn {
 #define UARCH_I_LOAD 0x800	/* has a load */
 #define UARCH_I_STORE 0x1000	/* has a store */
 
+/* The events a sink takes as sums, not yet handed over: n × dur of every
+ * signal with n <= sum_max, by logical processor and privilege. */
+struct uarch_sums {
+	int threads; /* logical processors active while they were raised */
+	const uint64_t (*n)[2][2];
+};
+
 struct uarch_sink {
 	void (*deliver)(void *ctx, const struct uarch_delivery *d);
 	void *ctx;
 	uint8_t want[UARCH_NEV]; /* which events to signal */
 	uint8_t want_insn;	 /* deliver struct uarch_insn records */
+	/* Optional (zero: every wanted event is signalled).  A counter that
+	 * only adds its input needs no cycles, order or batching: events
+	 * with sum[] set (and want[]) are summed instead of signalled and
+	 * handed to sums() at every system call, change of active logical
+	 * processors and uarch_flush(); a signal with n above sum_max is
+	 * still signalled.  With quiet, a retirement that raised no signal
+	 * is not delivered at all. */
+	void (*sums)(void *ctx, const struct uarch_sums *s);
+	uint8_t sum[UARCH_NEV];
+	uint32_t sum_max;
+	uint8_t quiet;
 };
 
 /* Attach a listening PMU (NULL detaches).  0, or -1 out of memory. */

@@ -104,6 +104,42 @@ static void test_plain_count(void **state)
 	free(e);
 }
 
+/* Summed inputs (p4_engine_add) leave an add-only counter as the inputs
+ * one by one do, wrap and OVF included; other counters take no sums. */
+static void test_add_sum(void **state)
+{
+	struct rec ra, rb;
+	struct p4_engine *a = mk(&ra), *b = mk(&rb);
+	static const uint32_t v[] = { 3, 15, 1, 7, 15, 2 };
+	uint64_t sum = 0;
+
+	(void)state;
+	a->hw.cccr[0] = b->hw.cccr[0] = ON;
+	a->hw.ctr[0] = b->hw.ctr[0] = NEG(20);
+	b->hw.cccr[1] = ON | P4_CCCR_COMPARE;
+	b->hw.cccr[2] = ON | P4_CCCR_OVF_PMI_T0;
+	p4_engine_start(a);
+	p4_engine_start(b);
+	assert_true(p4_engine_addonly(b, 0));
+	assert_false(p4_engine_addonly(b, 1)); /* per cycle */
+	assert_false(p4_engine_addonly(b, 2)); /* its PMI needs the cycle */
+	assert_false(p4_engine_addonly(b, 3)); /* not enabled */
+	for (unsigned k = 0; k < 6; k++) {
+		p4_engine_input(a, 0, 100 + k, v[k], 2);
+		sum += 2ull * v[k];
+	}
+	p4_engine_add(b, 0, sum);
+	p4_engine_add(b, 2, 5);
+	assert_int_equal(b->hw.ctr[0], a->hw.ctr[0]);
+	assert_int_equal(b->cs[0].total, a->cs[0].total);
+	assert_int_equal(b->hw.ctr[0], sum - 20);
+	assert_true(b->hw.cccr[0] & P4_CCCR_OVF);
+	assert_true(a->hw.cccr[0] & P4_CCCR_OVF);
+	assert_int_equal(b->cs[2].total, 0);
+	free(a);
+	free(b);
+}
+
 static void test_wrap(void **state)
 {
 	struct rec r;
@@ -569,21 +605,14 @@ static void test_late_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plain_count),
-		cmocka_unit_test(test_wrap),
-		cmocka_unit_test(test_threshold_gt),
-		cmocka_unit_test(test_complement_le),
-		cmocka_unit_test(test_edge),
-		cmocka_unit_test(test_cascade),
-		cmocka_unit_test(test_cascade_chain_iq),
-		cmocka_unit_test(test_force_ovf),
-		cmocka_unit_test(test_detector_cap),
-		cmocka_unit_test(test_pmi),
-		cmocka_unit_test(test_pmi_reload),
-		cmocka_unit_test(test_thread_modes),
-		cmocka_unit_test(test_out_of_order),
-		cmocka_unit_test(test_ring_boundary),
-		cmocka_unit_test(test_late_input),
+		cmocka_unit_test(test_plain_count),   cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_add_sum),	      cmocka_unit_test(test_threshold_gt),
+		cmocka_unit_test(test_complement_le), cmocka_unit_test(test_edge),
+		cmocka_unit_test(test_cascade),	      cmocka_unit_test(test_cascade_chain_iq),
+		cmocka_unit_test(test_force_ovf),     cmocka_unit_test(test_detector_cap),
+		cmocka_unit_test(test_pmi),	      cmocka_unit_test(test_pmi_reload),
+		cmocka_unit_test(test_thread_modes),  cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_ring_boundary), cmocka_unit_test(test_late_input),
 	};
 	return cmocka_run_group_tests_name("p4_counter", tests, NULL, NULL);
 }

@@ -35,6 +35,40 @@ static int hit(struct uarch_cache *c, uint64_t addr)
 	return acc(c, addr, 0).hit;
 }
 
+/* The MRU test the memory system's load fast path relies on: true only
+ * for the first way with its sector present, never with miss classes. */
+static void test_mru_hit(void **state)
+{
+	struct uarch_cache_cfg cfg = geom(256, 2, 64, UARCH_REPL_LRU); /* two sets */
+	struct uarch_cache *c = uarch_cache_new(&cfg, 1);
+
+	(void)state;
+	assert_false(uarch_cache_mru_hit(c, 0x000));
+	hit(c, 0x000);
+	assert_true(uarch_cache_mru_hit(c, 0x03f));
+	hit(c, 0x040); /* the other set */
+	assert_true(uarch_cache_mru_hit(c, 0x000));
+	hit(c, 0x080); /* same set as 0x000: now MRU, 0x000 second */
+	assert_false(uarch_cache_mru_hit(c, 0x000));
+	assert_true(uarch_cache_probe(c, 0x000));
+	uarch_cache_free(c);
+
+	cfg = geom(256, 2, 128, UARCH_REPL_LRU);
+	cfg.sector = 64;
+	c = uarch_cache_new(&cfg, 1);
+	hit(c, 0x000);
+	assert_true(uarch_cache_mru_hit(c, 0x000));
+	assert_false(uarch_cache_mru_hit(c, 0x040)); /* sector not filled */
+	uarch_cache_free(c);
+
+	cfg = geom(128, 2, 64, UARCH_REPL_LRU);
+	cfg.classify = 1;
+	c = uarch_cache_new(&cfg, 1);
+	hit(c, 0x000);
+	assert_false(uarch_cache_mru_hit(c, 0x000)); /* a hit updates the shadow */
+	uarch_cache_free(c);
+}
+
 /* One set, two ways: A B A C B.  C replaces B (A was used more recently),
  * then B replaces A. */
 static void test_lru_order(void **state)
@@ -460,6 +494,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lru_order),
+		cmocka_unit_test(test_mru_hit),
 		cmocka_unit_test(test_direct_mapped_conflict),
 		cmocka_unit_test(test_round_robin),
 		cmocka_unit_test(test_random_deterministic),
