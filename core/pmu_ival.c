@@ -93,6 +93,12 @@ void pmu_ival_sink(struct pmu_ival *iv, struct uarch_sink *sink)
 	*sink = iv->inner;
 	sink->deliver = deliver;
 	sink->ctx = iv;
+	/* Every signal as it comes: sums held back until a system call would
+	 * land in a later interval, and their callback takes the inner ctx. */
+	sink->sums = NULL;
+	memset(sink->sum, 0, sizeof(sink->sum));
+	sink->sum_max = 0;
+	sink->quiet = 0;
 }
 
 void pmu_ival_flush(struct pmu_ival *iv)
