@@ -19,6 +19,7 @@ struct packed_ev {
 	uint32_t freq;
 	uint8_t excl_user, excl_kernel, precise, raw, thread;
 	uint32_t branch_sample;
+	uint64_t mux_also;
 };
 
 struct packed {
@@ -64,7 +65,8 @@ size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max)
 					       .precise = e->precise,
 					       .raw = e->raw,
 					       .thread = e->thread,
-					       .branch_sample = e->branch_sample };
+					       .branch_sample = e->branch_sample,
+					       .mux_also = s->mux_also[i] };
 	}
 	return need;
 }
@@ -110,6 +112,7 @@ int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t
 		e->branch_sample = q->branch_sample;
 		s->ctr[i] = q->ctr;
 		s->mux[i] = q->mux;
+		s->mux_also[i] = q->mux_also;
 		if (e->event < 0 || (unsigned)e->event >= s->b->nevents || q->mux < 0 ||
 		    q->mux >= ARCH_MAX_EVSEL) {
 			snprintf(err, errsz, "damaged PMU configuration (event %d)", e->event);

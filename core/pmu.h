@@ -19,15 +19,16 @@ struct pmu_set {
 	int ctr[ARCH_MAX_EVSEL];
 	/* Sampling (events with a period, when the session has a sample
 	 * channel): */
-	uint32_t freq[ARCH_MAX_EVSEL]; /* 0, or samples per emulated second ev[i].period
+	uint32_t freq[ARCH_MAX_EVSEL];	   /* 0, or samples per emulated second ev[i].period
 					* starts from and adapts toward */
-	uint8_t callgraph;	       /* PMU_CG_* */
-	uint32_t mhz;		       /* the machine's clock, for freq */
-	uint8_t jitter;		       /* bits of the period randomised per sample (0: none) */
-	uint64_t seed;		       /* of that randomisation (with the pid) */
-	int mux[ARCH_MAX_EVSEL];       /* multiplexing group of each event (pmu_mux.h) */
-	uint64_t mux_cycles;	       /* emulated cycles between rotations of the groups */
-	uint64_t ival_cycles;	       /* 0, or emulated cycles per interval of the counts
+	uint8_t callgraph;		   /* PMU_CG_* */
+	uint32_t mhz;			   /* the machine's clock, for freq */
+	uint8_t jitter;			   /* bits of the period randomised per sample (0: none) */
+	uint64_t seed;			   /* of that randomisation (with the pid) */
+	int mux[ARCH_MAX_EVSEL];	   /* multiplexing group of each event (pmu_mux.h) */
+	uint64_t mux_also[ARCH_MAX_EVSEL]; /* other groups it also counts in (bit g) */
+	uint64_t mux_cycles;		   /* emulated cycles between rotations of the groups */
+	uint64_t ival_cycles;		   /* 0, or emulated cycles per interval of the counts
 					* sent to the session (pmu_ival.h, vpmu stat -I) */
 };
 

@@ -23,6 +23,41 @@ static void subset(const struct pmu_set *s, const unsigned *pick, unsigned n, st
 	out->n = n;
 }
 
+/* Whether g counts event i: its own group, or one it also fits in. */
+static int in_group(const struct pmu_set *s, unsigned i, int g)
+{
+	return s->mux[i] == g || (g < 64 && s->mux_also[i] >> g & 1);
+}
+
+/* Events on their own (no {group}) and not sampling also count in every
+ * other group that still has room for them: the time they count in adds
+ * up, up to all of it (exact), as a fixed counter such as the XScale's
+ * CCNT counts in every group. */
+static void fill(struct pmu_set *s, int ngrp, char *err, size_t errsz)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		int alone = s->ev[i].group == (int)i && !s->ev[i].period;
+
+		for (unsigned j = 0; j < s->n && alone; j++)
+			alone = j == i || s->ev[j].group != (int)i;
+		for (int g = 0; alone && g < ngrp && g < 64; g++) {
+			unsigned pick[ARCH_MAX_EVSEL], n = 0;
+			struct pmu_set t;
+
+			if (in_group(s, i, g))
+				continue;
+			for (unsigned j = 0; j < s->n; j++)
+				if (in_group(s, j, g))
+					pick[n++] = j;
+			pick[n++] = i;
+			subset(s, pick, n, &t);
+			if (s->b->assign(t.ev, t.n, t.ctr, err, errsz) == 0)
+				s->mux_also[i] |= 1ull << g;
+		}
+	}
+	err[0] = 0;
+}
+
 int pmu_mux_plan(struct pmu_set *s, char *err, size_t errsz)
 {
 	struct pmu_set t;
@@ -51,20 +86,30 @@ int pmu_mux_plan(struct pmu_set *s, char *err, size_t errsz)
 		npick = t.n;
 		i = end;
 	}
+	memset(s->mux_also, 0, sizeof(s->mux_also));
+	if (g > 0)
+		fill(s, g + 1, err, errsz);
 	return s->n ? g + 1 : 0;
 }
 
 void pmu_mux_group(const struct pmu_set *s, int g, struct pmu_set *out, int *idx)
 {
-	unsigned pick[ARCH_MAX_EVSEL], n = 0;
+	unsigned pick[ARCH_MAX_EVSEL] = { 0 }, n = 0;
+	int also = 0;
+	char err[256];
 
 	for (unsigned i = 0; i < s->n; i++)
-		if (s->mux[i] == g) {
+		if (in_group(s, i, g)) {
 			idx[n] = (int)i;
 			pick[n++] = i;
+			also |= s->mux[i] != g;
 		}
 	subset(s, pick, n, out);
 	out->mux_cycles = s->mux_cycles;
+	/* with guests, the counters are the group's own assignment (the
+	 * planner saw it succeed) */
+	if (also)
+		s->b->assign(out->ev, out->n, out->ctr, err, sizeof(err));
 }
 
 struct mux_group {
@@ -198,10 +243,11 @@ struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *c
 		pmu_mux_group(s, (int)g, t, mg->idx);
 		mg->m = m;
 		mg->n = t->n;
-		for (unsigned k = 0; k < t->n; k++) {
-			m->grp_of[mg->idx[k]] = (uint8_t)g;
-			m->local[mg->idx[k]] = (uint8_t)k;
-		}
+		for (unsigned k = 0; k < t->n; k++)
+			if (s->mux[mg->idx[k]] == (int)g) { /* its own group sets its period */
+				m->grp_of[mg->idx[k]] = (uint8_t)g;
+				m->local[mg->idx[k]] = (uint8_t)k;
+			}
 		mg->pmu = s->b->pmu_new(t->ev, t->n, t->ctr, &gcb);
 		free(t);
 		if (!mg->pmu) {
@@ -244,16 +290,23 @@ static uint64_t running(const struct pmu_mux *m, unsigned g)
 
 void pmu_mux_read(struct pmu_mux *m, uint64_t *val, uint64_t (*time)[2])
 {
+	int mux = m->ngrp > 1;
+
+	for (unsigned g = 0; g < m->ngrp; g++)
+		for (unsigned k = 0; k < m->grp[g].n; k++) {
+			val[m->grp[g].idx[k]] = 0;
+			time[m->grp[g].idx[k]][1] = 0;
+		}
+	/* an event in several groups: its counts and running times add up */
 	for (unsigned g = 0; g < m->ngrp; g++) {
 		struct mux_group *mg = &m->grp[g];
 		uint64_t v[ARCH_MAX_EVSEL] = { 0 };
-		int mux = m->ngrp > 1;
 
 		m->b->pmu_read(mg->pmu, v);
 		for (unsigned k = 0; k < mg->n; k++) {
-			val[mg->idx[k]] = v[k];
+			val[mg->idx[k]] += v[k];
 			time[mg->idx[k]][0] = mux ? m->last - m->start : 0;
-			time[mg->idx[k]][1] = mux ? running(m, g) : 0;
+			time[mg->idx[k]][1] += mux ? running(m, g) : 0;
 		}
 	}
 }

@@ -2,8 +2,11 @@
  * that each fit the counters (the backend's assign() decides), one
  * programmed backend PMU per group, the groups taking turns of
  * pmu_set.mux_cycles emulated cycles as perf rotates event groups on the
- * timer tick; a signal counts in the group whose turn holds its cycle.  Each event's enabled and running cycles are kept so counts
- * can be scaled (value * enabled / running) and the fraction printed.
+ * timer tick; a signal counts in the group whose turn holds its cycle.
+ * An event of its own also joins every other group with room for it
+ * (pmu_set.mux_also), its counts and running times adding up.  Each
+ * event's enabled and running cycles are kept so counts can be scaled
+ * (value * enabled / running) and the fraction printed.
  *
  * With one group (everything fits) the group's PMU listens to the model
  * directly: no forwarding, and enabled = running = 0 ("not multiplexed").
@@ -18,7 +21,7 @@
 
 /* Split s into groups that fit: s->mux[i] is event i's group, s->ctr[i]
  * its counter within the group; whole event groups ({...}) stay together,
- * in order.  Returns the number of groups, or -1 with the backend's reason
+ * in order; s->mux_also[i] the other groups event i also counts in.  Returns the number of groups, or -1 with the backend's reason
  * when one event group does not fit on its own. */
 int pmu_mux_plan(struct pmu_set *s, char *err, size_t errsz);
 
