@@ -15,8 +15,8 @@
  * The constants 3.0 and 4.0 come from the machine here (mem.addr_cycles
  * and a line over the bus width), equal to Caliper's on the default ia64
  * machine and following --set.  Implicit write-backs are HITM snoop
- * responses: one processor and no snooping agent never produce one, and
- * BUS_HITM is refused, so that term is absent.  The outstanding-read
+ * responses (BUS_HITM): here an I/O agent's transaction finding a line
+ * the processor modified, which it supplies.  The outstanding-read
  * count is the 5-bit per-cycle value the Itanium 2 splits in two events
  * (BUS_MEM_READ_OUT_HI bits 4:3, _LO bits 2:0): HI * 8 + LO is the sum
  * over cycles of the reads outstanding. */
@@ -31,7 +31,7 @@ const struct stat_fsb_metric stat_fsb_metrics[STAT_FSB_NMETRIC] = {
 	[STAT_FSB_ADDR_UTIL] = { "fsb_addr_util", "address bus utilisation",
 				 "100 * BUS_ALL:ANY * A / (CPU_CYCLES / R)", "%" },
 	[STAT_FSB_DATA_UTIL] = { "fsb_data_util", "data bus utilisation",
-				 "100 * (BUS_MEMORY:EQ_128BYTE_ANY * D + "
+				 "100 * ((BUS_MEMORY:EQ_128BYTE_ANY + BUS_HITM) * D + "
 				 "BUS_MEMORY:LT_128BYTE_ANY * 1) / (CPU_CYCLES / R)",
 				 "%" },
 	[STAT_FSB_LAT_CORE] = { "fsb_read_latency", "average memory read latency",
@@ -63,7 +63,9 @@ void stat_fsb_compute(const struct stat_fsb_counts *c, const struct stat_fsb_bus
 	if (bus > 0) {
 		v[STAT_FSB_ADDR_UTIL] = 100.0 * c->all_any * b->addr_clocks / bus;
 		v[STAT_FSB_DATA_UTIL] =
-			100.0 * (c->lines * b->line_clocks + c->partials * b->partial_clocks) / bus;
+			100.0 *
+			((c->lines + c->hitm) * b->line_clocks + c->partials * b->partial_clocks) /
+			bus;
 		ok[STAT_FSB_ADDR_UTIL] = ok[STAT_FSB_DATA_UTIL] = 1;
 	}
 	if (c->reads > 0 && b->ratio) {

@@ -19,7 +19,7 @@ static const char *const fsb_specs[] = {
 	"{BUS_ALL:ANY,BUS_ALL:SELF,BUS_ALL:IO,BUS_DATA_CYCLE}",
 	"{BUS_MEMORY:EQ_128BYTE_ANY,BUS_MEMORY:LT_128BYTE_ANY,BUS_MEM_READ:BRL_SELF,"
 	"BUS_MEM_READ:BRIL_SELF}",
-	"BUS_WR_WB:ALL_SELF",
+	"BUS_WR_WB:ALL_SELF,BUS_HITM",
 };
 
 /* The report's count lines: row, what it is, where the formulas take it
@@ -42,6 +42,8 @@ static const struct {
 	{ "BUS_MEM_READ:BRL_SELF", "read line (BRL): load and fetch misses", -1 },
 	{ "BUS_MEM_READ:BRIL_SELF", "read-invalidate line (BRIL): store misses", -1 },
 	{ "BUS_WR_WB:ALL_SELF", "write-backs (BWL) of modified lines", -1 },
+	{ "BUS_HITM", "implicit write-backs (HITM: I/O snooped a modified line)",
+	  offsetof(struct stat_fsb_counts, hitm) },
 	{ "BUS_MEM_READ:ALL_SELF", "full-line memory reads",
 	  offsetof(struct stat_fsb_counts, reads) },
 	{ "BUS_MEM_READ_OUT_HI", "reads outstanding per cycle, bits 4:3, summed",

@@ -38,6 +38,7 @@ struct stat_fsb_counts {
 	double all_io;	    /* BUS_ALL:IO, I/O agents' */
 	double lines;	    /* BUS_MEMORY:EQ_128BYTE_ANY, full-line transfers */
 	double partials;    /* BUS_MEMORY:LT_128BYTE_ANY, partial transfers */
+	double hitm;	    /* BUS_HITM, implicit write-backs */
 	double reads;	    /* BUS_MEM_READ:ALL_SELF, full-line reads */
 	double out_hi;	    /* BUS_MEM_READ_OUT_HI: bits 4:3 of reads outstanding, per cycle */
 	double out_lo;	    /* BUS_MEM_READ_OUT_LO: bits 2:0 */

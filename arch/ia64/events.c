@@ -76,8 +76,8 @@ static const char R_FE[] = "the model does not track instruction-buffer bundle s
 static const char R_PREF[] = "the model has no instruction prefetcher, streaming buffer or RAB";
 static const char R_L2Q[] = "the model does not simulate the L2's queues, recirculation or "
 			    "cancels";
-static const char R_SNOOP[] = "the emulated machine has one processor and no snooping agent: "
-			      "the model raises no snoop or HITM traffic";
+static const char R_SNOOP[] = "the emulated machine has one processor: the only snoops it "
+			      "models are the I/O agents', seen as BUS_HITM";
 static const char R_BUSQ[] = "the model does not simulate the bus request queues: it "
 			     "keeps no per-cycle count of their live entries";
 static const char R_DEBUG[] = "the emulated machine has no debug registers or external pins";
@@ -477,7 +477,9 @@ const struct ia64_event_desc ia64_events[] = {
 	 * queue, whatever the time it then spends there */
 	EV("BUS_BRQ_REQ_INSERTED", 0x9d, ALL4, "BRQ requests inserted", SELF_ALL),
 	EV("BUS_DATA_CYCLE", 0x88, ALL4, "bus clocks carrying data", P(BUS_DATA_CYCLES)),
-	UNS("BUS_HITM", 0x84, ALL4, "bus hit-modified transactions", R_SNOOP),
+	/* the processor's HITM responses: an I/O agent's transaction snooped
+	 * a modified line, which it then supplied (implicit write-back) */
+	EV("BUS_HITM", 0x84, ALL4, "bus hit-modified transactions", P(BUS_IMPLICIT_WB)),
 	EVU("BUS_IO", 0x90, ALL4, um_bus_io, 0x3, "IA-32 compatible I/O (in/out) transactions"),
 	UNS("BUS_IOQ_LIVE_REQ_HI", 0x98, ALL4, "in-order queue requests (high bits)", R_BUSQ),
 	UNS("BUS_IOQ_LIVE_REQ_LO", 0x97, ALL4, "in-order queue requests (low bits)", R_BUSQ),

@@ -165,33 +165,48 @@ void lx_timing_counts(struct lx_proc *p)
 		fprintf(stderr, "vpmu: %s\n", err);
 }
 
-/* Bytes a syscall moved to or from a file or device: the data the bus
- * carries as I/O transactions. */
-static uint64_t io_bytes(long nr, long result)
+/* The data a syscall moved to or from a file or device, which the bus
+ * carries as I/O transactions; one buffer (the second argument, which
+ * the syscall leaves in rsi) is snooped line by line, vectored and
+ * file-to-file transfers only counted. */
+static struct uarch_io io_of(const struct lx_thread *t, long nr, long result)
 {
-	if (result <= 0)
-		return 0;
+	struct uarch_io io = { 0, result > 0 ? (uint64_t)result : 0, 0 };
+	uint64_t buf = t->cpu.r[X86_RSI];
+
 	switch (nr) {
-	case SYS_read:
 	case SYS_write:
-	case SYS_pread64:
 	case SYS_pwrite64:
-	case SYS_readv:
+	case SYS_sendto:
+		io.addr = buf;
+		io.out = 1;
+		break;
+	case SYS_read:
+	case SYS_pread64:
+	case SYS_recvfrom:
+		io.addr = buf;
+		break;
 	case SYS_writev:
-	case SYS_preadv:
 	case SYS_pwritev:
 	case SYS_sendfile:
-	case SYS_recvfrom:
-	case SYS_sendto:
 	case SYS_copy_file_range:
-		return (uint64_t)result;
+		io.out = 1;
+		break;
+	case SYS_readv:
+	case SYS_preadv:
+		break;
 	default:
-		return 0;
+		io.len = 0;
 	}
+	return io;
 }
 
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result)
 {
-	if (p->uarch)
-		uarch_syscall(p->uarch, t->lp, nr, io_bytes(nr, result));
+	struct uarch_io io;
+
+	if (!p->uarch)
+		return;
+	io = io_of(t, nr, result);
+	uarch_syscall(p->uarch, t->lp, nr, &io);
 }

@@ -458,6 +458,16 @@ int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr)
 	return find(c, addr) != NULL;
 }
 
+int uarch_cache_clean(struct uarch_cache *c, uint64_t addr)
+{
+	struct way *w = find(c, addr);
+	int dirty = w && w->dirty;
+
+	if (w)
+		w->dirty = 0;
+	return dirty;
+}
+
 int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr)
 {
 	struct way *w = find(c, addr);

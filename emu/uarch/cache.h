@@ -46,6 +46,8 @@ void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr);
 /* Whether addr's line is present, without touching replacement state. */
 int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr);
+/* Mark addr's line clean (a snoop that read it); returns 1 if it was dirty. */
+int uarch_cache_clean(struct uarch_cache *c, uint64_t addr);
 /* Drop addr's line (back-invalidation, snoop); returns 1 if it was dirty. */
 int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr);
 const struct uarch_cache_cfg *uarch_cache_cfg(const struct uarch_cache *c);

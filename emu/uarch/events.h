@@ -105,7 +105,10 @@
 	  "signal: right after the load's load-latency or the store's stores signal)")           \
 	X(DTLB_WALK, "dTLB-walks",                                                               \
 	  "retired memory µops whose first-level DTLB miss the page walker translated (as a "   \
-	  "signal: placed as dTLB-l2-hits)")
+	  "signal: placed as dTLB-l2-hits)")                                                     \
+	X(BUS_IMPLICIT_WB, "bus-implicit-wb",                                                    \
+	  "modified lines this processor supplied when an I/O agent's transaction snooped "      \
+	  "them (HITM: data a system call moved out of or into a dirty line)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -426,9 +426,37 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);
 }
 
-void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t n, uint64_t now)
+/* An I/O agent's transaction on addr's line snoops every data-side level:
+ * a modified copy is supplied on the bus (HITM, an implicit write-back),
+ * then kept clean when the agent reads memory, dropped when it writes it. */
+static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr, int out,
+		      unsigned line, uint64_t now)
+{
+	int dirty = 0;
+
+	for (int k = 0; k < ms->ndata; k++) {
+		struct uarch_cache *c = ms->c[ms->order[k]];
+
+		dirty |= out ? uarch_cache_clean(c, addr) : uarch_cache_invalidate(c, addr);
+	}
+	if (ms->l2_dirty && ms->ndata > 1)
+		dirty_del(ms, addr >> ms->l2_shift); /* the second level's record of it */
+	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
+}
+
+void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr, uint64_t n,
+		  int out, uint64_t now)
 {
 	unsigned line = ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64;
-	for (uint64_t done = 0; done < n; done += line)
+	uint64_t first = addr / line * line;
+
+	if (!addr) {
+		for (uint64_t done = 0; done < n; done += line)
+			now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+		return;
+	}
+	for (uint64_t a = first; a < addr + n; a += line) {
 		now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+		now = snoop(ms, r, a, out, line, now);
+	}
 }

@@ -71,7 +71,8 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 /* Translations changed: drop every TLB's contents. */
 void uarch_mem_flush_tlbs(struct uarch_memsys *ms);
 /* I/O of n bytes moved by the kernel at cycle now (bus I/O transactions). */
-void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t n, uint64_t now);
+void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr, uint64_t n,
+		  int out, uint64_t now);
 
 /* Count n events ev of r at cycle (and pass them on as a signal when a
  * PMU listens). */

@@ -916,7 +916,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	}
 }
 
-void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
+void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 	struct uth *t = &u->th[th];
@@ -938,8 +938,8 @@ void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io)
 		now = max64(now, uarch_mem_load(&u->ms, &r, a, 8, now, &miss));
 	}
 	now += cc->syscall_cycles;
-	if (io)
-		uarch_mem_io(&u->ms, &r, io, now);
+	if (io && io->len)
+		uarch_mem_io(&u->ms, &r, io->addr, io->len, io->out, now);
 	if (now > t->counted) {
 		count_span(u, t, th, UARCH_EV_CYCLES, t->counted, now);
 		t->counted = now;

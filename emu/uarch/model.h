@@ -27,7 +27,14 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *t);
 /* A system call by th: the kernel cost model (cycles and cache lines at
  * privilege level kernel), io = bytes the call moved to or from a file or
  * device (bus I/O transactions). */
-void uarch_syscall(struct uarch *u, int th, long nr, uint64_t io);
+/* Data a system call moved between memory and a file or device: the bus
+ * carries it as I/O-agent line transactions, which snoop the caches. */
+struct uarch_io {
+	uint64_t addr; /* the buffer in guest memory (0: not one buffer, no snoop) */
+	uint64_t len;  /* bytes */
+	int out;       /* memory to the device (write), else into memory (read) */
+};
+void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io);
 /* Logical processor th's clock: the cycle its next instruction is fetched
  * (SMT interleaves the two processors by it). */
 uint64_t uarch_now(const struct uarch *u, int th);

@@ -148,12 +148,45 @@ static void test_syscall_is_kernel_time(void **s)
 	run(r, &i, 10, 0);
 	k0 = ev(r, UARCH_EV_CYCLES, 1);
 	assert_int_equal(k0, 0);
-	uarch_syscall(r->u, 0, 1, 0);
+	uarch_syscall(r->u, 0, 1, NULL);
 	assert_true(ev(r, UARCH_EV_CYCLES, 1) >= r->m.core.syscall_cycles);
 	assert_int_equal(ev(r, UARCH_EV_SYSCALLS, 1), 1);
 	/* I/O moved by a syscall shows as bus transactions, one per line */
-	uarch_syscall(r->u, 0, 0, 4096);
+	uarch_syscall(r->u, 0, 0, &(struct uarch_io){ 0, 4096, 0 });
 	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 4096 / r->m.cache[UARCH_L2].line);
+	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 0);
+	rig_free(r);
+}
+
+/* An I/O agent's snoop of a modified line: the line is supplied on the
+ * bus (an implicit write-back) once; written out it stays, clean, read into
+ * it is dropped. */
+static void test_io_snoops_modified_lines(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x00 }; /* mov %rax, (%rax) */
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
+	struct rig *r = rig_new();
+	struct x86_insn i, j;
+	unsigned line = r->m.cache[UARCH_L2].line;
+	uint64_t miss;
+	(void)s;
+	decode(st, sizeof(st), 0x3000, &i);
+	decode(ld, sizeof(ld), 0x3010, &j); /* fetched from the same line */
+	run(r, &i, 1, 0x500000);	    /* one modified line */
+	uarch_syscall(r->u, 0, 1, &(struct uarch_io){ 0x500000, 2 * line, 1 });
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 2);
+	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 1);
+	uarch_syscall(r->u, 0, 1, &(struct uarch_io){ 0x500000, 8, 1 });
+	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 1); /* clean now */
+	/* (L1D is write-through, no-allocate on a store: the line is in L2) */
+	miss = ev(r, UARCH_EV_L2_MISS, 0);
+	run(r, &j, 1, 0x500000); /* still cached */
+	assert_int_equal(ev(r, UARCH_EV_L2_MISS, 0), miss);
+	run(r, &i, 1, 0x500000);
+	uarch_syscall(r->u, 0, 0, &(struct uarch_io){ 0x500000, 8, 0 });
+	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 2);
+	run(r, &j, 1, 0x500040); /* invalidated by the agent's write, both levels */
+	assert_int_equal(ev(r, UARCH_EV_L2_MISS, 0), miss + 1);
 	rig_free(r);
 }
 
@@ -197,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_pointer_chase_l1),
 		cmocka_unit_test(test_retire_width),
 		cmocka_unit_test(test_syscall_is_kernel_time),
+		cmocka_unit_test(test_io_snoops_modified_lines),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
