@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "srcline.h"
 #include "sym.h"
 
 /* One source file: its absolute name (interned: every srcline names a
@@ -41,7 +42,8 @@ struct inl_slot {
 
 struct sym_src {
 	struct src_file *files;
-	struct inl_slot *inl; /* [INL_SLOTS], allocated on first use */
+	struct inl_slot *inl;	   /* [INL_SLOTS], allocated on first use */
+	struct sym_scopes *scopes; /* functions by address, per unit (srcline_scope.c) */
 };
 
 static struct sym_src *state(struct sym *s)
@@ -109,8 +111,10 @@ void sym_src_free(struct sym_src *st)
 		free(c);
 		c = n;
 	}
-	if (st)
+	if (st) {
 		free(st->inl);
+		sym_scopes_free(st->scopes);
+	}
 	free(st);
 }
 
@@ -205,6 +209,21 @@ static int inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 		f[0].col = sl.col;
 	}
 	cudie = dwfl_module_addrdie(mod, a, &bias);
+	if (cudie && state(s)) {
+		Dwarf_Die fn[INL_MAX * 2];
+
+		n = sym_scopes_at(&state(s)->scopes, cudie, a - bias, fn, INL_MAX * 2);
+		for (int i = 0; i < n && nf < max; i++) {
+			f[nf].func = die_name(&fn[i]);
+			nf++;
+			if (dwarf_tag(&fn[i]) != DW_TAG_inlined_subroutine)
+				break;
+			if (nf < max)
+				call_site(s, &fn[i], &f[nf]);
+		}
+		if (n > 0)
+			return nf;
+	}
 	/* dwarf_getscopes() continues past an inlined instance into its
 	 * abstract origin's scopes; the physical nesting — which function
 	 * holds the inlined copy — comes from dwarf_getscopes_die() on the
