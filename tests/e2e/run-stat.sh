@@ -140,9 +140,11 @@ for ev in ('instructions', 'branch-misses', 'uops'):
     pct = float(mx[ev][4])
     assert ev == 'instructions' or 0 < pct < 100, mx[ev]
     assert float(ex[ev][4]) == 100.0
-    # scaled estimate of a steady loop: near the exact count
+    # scaled estimate of a steady loop: near the exact count; the few
+    # thousand branch misses come mostly from start-up, not the loop, so
+    # their estimate depends on which turns start-up fell in
     e, m = int(ex[ev][0]), int(mx[ev][0])
-    assert abs(m - e) <= 0.15 * e, (ev, e, m)
+    assert abs(m - e) <= (0.5 if ev == 'branch-misses' else 0.15) * e, (ev, e, m)
 EOF
 	# rotation is on emulated cycles: reproducible
 	run_vpmu stat --mux-interval 0.02 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
