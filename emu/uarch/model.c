@@ -50,6 +50,10 @@ struct uth {
 	 * privilege): flushed at every privilege change, every FLUSH_EVERY
 	 * instructions and by uarch_flush() */
 	uint64_t ev[UARCH_NEV];
+	/* of ev[], what was signalled rather than summed for a summing sink
+	 * (UARCH_WANT_SUM with n above sum_max): the rest of a summed
+	 * event's ev[] is its sum (fold()) */
+	uint64_t unsummed[UARCH_NEV];
 	uint32_t unflushed;
 	struct {
 		uint64_t addr, ready, retire;
@@ -70,6 +74,10 @@ struct uarch {
 	/* a listening PMU: the signals of the current instruction, delivered
 	 * when it retires (or when the buffer fills) */
 	struct uarch_sigbuf *sig;
+	/* count() signals n events ev when n >= sig_at[ev]: 0 for a
+	 * signalled event, sum_max + 1 for a summed one, ~0 for one no sink
+	 * wants */
+	uint64_t sig_at[UARCH_NEV];
 	struct uarch_sink sink;
 	int sig_th; /* logical processor the buffered signals are being raised for */
 	/* instruction records for a sink that wants them (want_insn): the
@@ -90,6 +98,7 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	u->m = *m;
 	u->cnt = cnt;
 	u->nthreads = 1;
+	memset(u->sig_at, 0xff, sizeof(u->sig_at));
 	u->rob = m->core.rob ? m->core.rob : 1;
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
@@ -129,6 +138,7 @@ void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt)
 	 * child's parent flushes its own copy) */
 	for (int th = 0; th < 2; th++) {
 		memset(u->th[th].ev, 0, sizeof(u->th[th].ev));
+		memset(u->th[th].unsummed, 0, sizeof(u->th[th].unsummed));
 		u->th[th].unflushed = 0;
 	}
 	u->cnt = cnt;
@@ -140,11 +150,15 @@ const struct uarch_machine *uarch_machine(const struct uarch *u)
 	return &u->m;
 }
 
+static void flush(struct uarch *u, int th);
+
 /* Hand the summed events to the sink (uarch_sink.sum). */
 static void sums_out(struct uarch *u)
 {
 	struct uarch_sums s = { u->nthreads, (const uint64_t(*)[2][2])u->sig->sum };
 
+	flush(u, 0);
+	flush(u, 1);
 	if (!u->sink.sums)
 		return;
 	u->sink.sums(u->sink.ctx, &s);
@@ -176,13 +190,23 @@ void uarch_flush_tlbs(struct uarch *u)
 	uarch_mem_flush_tlbs(&u->ms);
 }
 
-/* n events ev at cycle; signalled to a listening PMU as they happen. */
+/* Signal n events ev in each of dur cycles from cycle to the sink. */
+static __attribute__((noinline)) void signal(struct uarch *u, struct uth *t, int th, unsigned ev,
+					     uint64_t n, uint64_t cycle, uint64_t dur)
+{
+	if (u->sig->want[ev] == UARCH_WANT_SUM)
+		t->unsummed[ev] += n * dur;
+	uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, dur);
+}
+
+/* n events ev at cycle; signalled to a listening PMU as they happen (a
+ * summed event is summed from ev[] when flushed). */
 static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
 			 uint64_t cycle)
 {
 	t->ev[ev] += n;
-	if (u->sig && u->sig->want[ev])
-		uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, 1);
+	if (n >= u->sig_at[ev])
+		signal(u, t, th, ev, n, cycle, 1);
 }
 
 /* One event ev in each cycle of [from, to): a duration. */
@@ -190,26 +214,32 @@ static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned e
 			      uint64_t to)
 {
 	t->ev[ev] += to - from;
-	if (u->sig && u->sig->want[ev])
-		uarch_sig_push(u->sig, ev, th, t->kernel, 1, from, to - from);
+	if (1 >= u->sig_at[ev])
+		signal(u, t, th, ev, 1, from, to - from);
 }
 
+/* Add the events counted since the last flush to the counts, and a
+ * summing sink's events to its sums. */
 static void flush(struct uarch *u, int th)
 {
 	struct uth *t = &u->th[th];
+
 	for (int e = 0; e < UARCH_NEV; e++) {
+		if (u->sig && u->sig->want[e] == UARCH_WANT_SUM)
+			u->sig->sum[e][th][t->kernel] += t->ev[e] - t->unsummed[e];
 		u->cnt->n[e][th][t->kernel] += t->ev[e];
 		t->ev[e] = 0;
+		t->unsummed[e] = 0;
 	}
 	t->unflushed = 0;
 }
 
 void uarch_flush(struct uarch *u)
 {
-	flush(u, 0);
-	flush(u, 1);
 	if (u->sig)
 		sums_out(u);
+	else
+		flush(u, 0), flush(u, 1);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -248,6 +278,10 @@ static void sig_full(void *arg)
 
 int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 {
+	/* what was counted so far is summed for the sink it was raised for */
+	flush(u, 0);
+	flush(u, 1);
+	memset(u->sig_at, 0xff, sizeof(u->sig_at));
 	if (!s) {
 		uarch_mfree(u->sig);
 		u->sig = u->ms.sig = NULL;
@@ -265,9 +299,12 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	u->sig->full = sig_full;
 	u->sig->arg = u;
 	u->sig->n = 0;
-	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-		if (s->want[ev])
-			u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		if (!s->want[ev])
+			continue;
+		u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
+		u->sig_at[ev] = u->sig->want[ev] == UARCH_WANT_SUM ? (uint64_t)s->sum_max + 1 : 0;
+	}
 	u->sig->sum_max = s->sum_max;
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	u->ms.sig = u->sig;
