@@ -36,8 +36,8 @@ struct uth {
 	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
 	uint64_t iline;	  /* line of the last fetch */
 	uint64_t ready[NDEP];
-	uint8_t tainted[NDEP]; /* produced by a load that missed L1 (P4 replay) */
-	uint64_t *robq;	       /* retire cycle of the last rob µops, a ring */
+	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
+	uint64_t *robq;	  /* retire cycle of the last rob µops, a ring */
 	uint64_t nuop;
 	unsigned robi;	  /* nuop modulo the window */
 	uint64_t retire;  /* cycle the last µop retired */
@@ -63,6 +63,11 @@ struct uth {
 
 struct uarch {
 	struct uarch_machine m;
+	/* figures of m the hot paths use, with their defaults applied */
+	unsigned fetch_w, issue_w, retire_w; /* per cycle */
+	unsigned ishift;		     /* log2 of the L1I line */
+	int has_l1i;
+	uint16_t units[UARCH_NUCLASS], occupy[UARCH_NUCLASS];
 	struct uarch_memsys ms;
 	struct uarch_bp *bp;
 	struct uarch_counts *cnt;
@@ -97,6 +102,16 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		return NULL;
 	u->m = *m;
 	u->cnt = cnt;
+	u->fetch_w = m->core.fetch ? m->core.fetch : 1;
+	u->issue_w = m->core.issue ? m->core.issue : 1;
+	u->retire_w = m->core.retire ? m->core.retire : 1;
+	u->has_l1i = m->cache[UARCH_L1I].line != 0;
+	u->ishift = m->cache[UARCH_L1I].line ? (unsigned)__builtin_ctz(m->cache[UARCH_L1I].line) :
+					       0;
+	for (int c = 0; c < UARCH_NUCLASS; c++) {
+		u->units[c] = m->core.units[c] ? m->core.units[c] : 1;
+		u->occupy[c] = m->core.occupy[c] ? m->core.occupy[c] : 1;
+	}
 	u->nthreads = 1;
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
 	u->rob = m->core.rob ? m->core.rob : 1;
@@ -462,8 +477,7 @@ static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigne
 
 static inline uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 {
-	unsigned n = u->m.core.units[cls] ? u->m.core.units[cls] : 1;
-	unsigned occ = u->m.core.occupy[cls] ? u->m.core.occupy[cls] : 1;
+	unsigned n = u->units[cls], occ = u->occupy[cls];
 
 	if (occ > 1)
 		return take_unit_occ(u, cls, t, n, occ);
@@ -507,18 +521,15 @@ static inline int is_branch(unsigned xc)
 /* The front end: fetch the instruction at pc; returns its fetch cycle. */
 static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsigned nuops)
 {
-	const struct uarch_core_cfg *cc = &u->m.core;
-	unsigned width = cc->fetch ? cc->fetch : 1, line = u->m.cache[UARCH_L1I].line;
-	unsigned shift = line ? (unsigned)__builtin_ctz(line) : 0;
-	unsigned cost = u->m.l1i_is_tc ? nuops : 1;
-	struct uarch_req r = { th, t->kernel, 0 };
+	unsigned shift = u->ishift, cost = u->m.l1i_is_tc ? nuops : 1;
 
-	if (t->fetched + cost > width && t->fetched) {
+	if (t->fetched + cost > u->fetch_w && t->fetched) {
 		t->fetch++;
 		t->fetched = 0;
 	}
 	u->fetch_flags = 0;
-	if (line && pc >> shift != t->iline) {
+	if (u->has_l1i && pc >> shift != t->iline) {
+		struct uarch_req r = { th, t->kernel, 0 };
 		uint64_t avail = uarch_mem_fetch(&u->ms, &r, pc, t->fetch);
 		u->fetch_flags = (u->ms.l1i_missed ? UARCH_I_ICACHE_MISS : 0) |
 				 (u->ms.itlb_missed ? UARCH_I_ITB_MISS : 0);
@@ -543,11 +554,10 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 /* Retire µop at cycle >= ready, in order, `retire` per cycle. */
 static uint64_t retire_at(struct uarch *u, struct uth *t, int th, uint64_t ready)
 {
-	unsigned width = u->m.core.retire ? u->m.core.retire : 1;
 	uint64_t r = max64(ready, t->retire);
 
 	if (r == t->retire) {
-		if (t->rcount >= width) {
+		if (t->rcount >= u->retire_w) {
 			r++;
 			t->rcount = 0;
 		}
@@ -721,32 +731,31 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				t->fetched = 0;
 			}
 		}
-		if (k == 0)
+		if (k == 0 && u->want_insn)
 			rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 		ready = disp;
 		for (uint64_t s = o->src; s; s &= s - 1) {
 			int b = __builtin_ctzll(s);
 			if (t->ready[b] > ready)
 				ready = t->ready[b];
-			replay |= t->tainted[b];
 		}
+		replay = (o->src & t->tainted) != 0;
 		if (o->prev >= 0 && done[o->prev] > ready)
 			ready = done[o->prev];
 		if (!cc->ooo) {
 			/* in order, issue waits for the operands: the cycles
 			 * past the one it could otherwise issue in stall */
 			uint64_t could = max64(disp, t->issue);
-			if (could == t->issue && t->icount >= (cc->issue ? cc->issue : 1u))
+			if (could == t->issue && t->icount >= u->issue_w)
 				could++;
 			if (ready > could)
 				count_span(u, t, th, UARCH_EV_STALL_DATA, could, ready);
 		}
 		if (!cc->ooo) {
 			/* in order: not before the previous µop issued, `issue` per cycle */
-			unsigned w = cc->issue ? cc->issue : 1;
 			if (ready < t->issue)
 				ready = t->issue;
-			if (ready == t->issue && t->icount >= w)
+			if (ready == t->issue && t->icount >= u->issue_w)
 				ready++;
 		}
 		issue = take_unit(u, o->cls, ready);
@@ -794,8 +803,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				}
 			}
 			if (miss && cc->replay)
-				for (uint64_t d = o->dst; d; d &= d - 1)
-					t->tainted[__builtin_ctzll(d)] = 1;
+				t->tainted |= o->dst;
 		}
 		if (replay && cc->replay)
 			count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
@@ -815,12 +823,10 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			    tr->addr[o->mem] & (tr->size[o->mem] - 1))
 				rec.flags |= UARCH_I_UNALIGNED;
 		}
-		for (uint64_t d = o->dst; d; d &= d - 1) {
-			int b = __builtin_ctzll(d);
-			t->ready[b] = complete;
-			if (o->kind != U_LOAD)
-				t->tainted[b] = 0;
-		}
+		for (uint64_t d = o->dst; d; d &= d - 1)
+			t->ready[__builtin_ctzll(d)] = complete;
+		if (o->kind != U_LOAD)
+			t->tainted &= ~o->dst;
 		uint64_t r = retire_at(u, t, th, complete);
 		if (o->kind == U_STD) {
 			uint64_t a = tr->addr[o->mem];
