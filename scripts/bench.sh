@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh — guest MIPS of vpmu on CPU-bound workloads, next to a native
-# run, valgrind --tool=none and valgrind --tool=cachegrind, all measured in
-# this run on this machine.
+# run, valgrind --tool=none and valgrind --tool=cachegrind (cache and branch
+# simulation, as the timing model does both), all measured in this run on
+# this machine.
 #
 # The instruction count of a workload is the one vpmu stat reports (exact
 # for the emulated processor); every runner's MIPS is that count divided
@@ -49,7 +50,7 @@ for i in range($PY_N):
     s += (i * i) % 7 if i & 1 else i // 3
 print(s)'"
 ORDER="qsort gzip python3"
-declare -A overhead
+declare -A overhead against
 
 now() { date +%s.%N; }
 
@@ -63,7 +64,7 @@ run() {
 	vpmu-timed) eval "\"$VPMU\" stat -o \"$WORK/$w.timed\" -- ${CMD[$w]}" >/dev/null ;;
 	vpmu-record) eval "\"$VPMU\" record -q -o \"$WORK/$w.data\" -- ${CMD[$w]}" >/dev/null ;;
 	vg-none) eval "valgrind -q --tool=none ${CMD[$w]}" >/dev/null ;;
-	cachegrind) eval "valgrind -q --tool=cachegrind --cachegrind-out-file=/dev/null ${CMD[$w]}" \
+	cachegrind) eval "valgrind -q --tool=cachegrind --branch-sim=yes --cachegrind-out-file=/dev/null ${CMD[$w]}" \
 		>/dev/null 2>&1 ;;
 	esac
 	t1=$(now)
@@ -109,9 +110,19 @@ for w in $ORDER; do
 			'BEGIN { printf "%+.1f%%", (t > 0 ? 100 * (r - t) / t : 0) }')
 		overhead[$w]="${overhead[$w]} ($(stat -c %s "$WORK/$w.data") bytes of samples)"
 	fi
+	if [ -n "${secs[vpmu-timed]:-}" ] && [ -n "${secs[cachegrind]:-}" ] &&
+		[ "${secs[vpmu-timed]}" != fail ] && [ "${secs[cachegrind]}" != fail ]; then
+		against[$w]=$(awk -v t="${secs[vpmu-timed]}" -v c="${secs[cachegrind]}" \
+			'BEGIN { printf "%.3f", (t > 0 ? c / t : 0) }')
+	fi
 	unset secs
 done
 for w in $ORDER; do
 	[ -n "${overhead[$w]:-}" ] && echo "recording overhead on $w (vpmu-record over vpmu-timed): ${overhead[$w]}"
+done
+for w in $ORDER; do
+	if [ -n "${against[$w]:-}" ]; then
+		echo "speed of the full p4 model on $w against cachegrind: ${against[$w]} (target 0.333)"
+	fi
 done
 echo "MIPS: guest instructions (vpmu's count) per wall second; x: wall time / native wall time"
