@@ -512,12 +512,26 @@ static void implicit_accesses(const struct x86_cpu *c, const struct x86_insn *i,
 	}
 }
 
+/* Run i, adding the implicit accesses it made, which need the registers
+ * before it. */
+static inline void run_implicit(struct x86_cpu *c, const struct x86_insn *i, struct x86_trace *t)
+{
+	struct regs_before rb = { c->r[X86_RSP], c->r[X86_RBP], c->r[X86_RSI], c->r[X86_RDI],
+				  c->r[X86_RCX] };
+
+	i->fn(c, i);
+	implicit_accesses(c, i, &rb, t);
+}
+
 /* As run_blocks(), reporting each retired instruction to c->trace. */
 static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *c, uint64_t budget)
 {
 	struct x86_cache *cc = c->cache;
 	struct x86_block *b, *prev = NULL;
 	uint64_t done = 0;
+	/* one record for all instructions: each fills the fields it owns, and
+	 * addr[] and size[] past nmem are left as they were */
+	struct x86_trace t = { .cpu = c };
 
 	for (;;) {
 		if (X86_UNLIKELY(c->stop))
@@ -533,12 +547,13 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 		c->blk = b;
 		c->rip = b->end;
 		for (const struct x86_insn *i = b->insn; i < e; i++) {
-			struct x86_trace t = { .i = i };
-			struct regs_before rb = { c->r[X86_RSP], c->r[X86_RBP], c->r[X86_RSI],
-						  c->r[X86_RDI], c->r[X86_RCX] };
 			struct x86_counts *cnt = c->cnt;
 			uint64_t taken0 = cnt->taken;
 
+			t.nmem = 0;
+			t.load = 0;
+			t.store = 0;
+			t.reps = 0;
 			if (i->mact)
 				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
 					   i->mact >> 1);
@@ -552,12 +567,12 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 				c->pre.lf_aux = c->lf_aux;
 			}
 			c->cur = i;
-			i->fn(c, i);
 			if (i->imp)
-				implicit_accesses(c, i, &rb, &t);
+				run_implicit(c, i, &t);
+			else
+				i->fn(c, i);
 			t.i = i;
 			t.pre = c->keep_pre ? &c->pre : NULL;
-			t.cpu = c;
 			t.taken = cnt->taken != taken0;
 			t.next = i + 1 < e ? i->pc + i->len : c->rip;
 			/* counted before the report, so the model sees the count
