@@ -238,6 +238,29 @@ static inline struct x86_block *lookup(struct x86_cache *cc, uint64_t pc)
 	return build(cc, pc);
 }
 
+/* The block at c->rip, which prev (the block just run, or NULL after a
+ * flush) usually remembers as one of its last two successors. */
+static inline struct x86_block *next_block(struct x86_cpu *c, struct x86_cache *cc,
+					   struct x86_block *prev)
+{
+	uint64_t pc = c->rip;
+	struct x86_block *b;
+
+	if (prev && prev->succ[0] && prev->succ[0]->pc == pc)
+		return prev->succ[0];
+	if (prev && prev->succ[1] && prev->succ[1]->pc == pc)
+		return prev->succ[1];
+	/* a fault while decoding belongs to the new block's address */
+	c->blk = NULL;
+	c->cur = NULL;
+	b = lookup(cc, pc);
+	if (prev) {
+		prev->succ[1] = prev->succ[0];
+		prev->succ[0] = b;
+	}
+	return b;
+}
+
 /* ---- FP control state: the guest's lives in the host registers while
  * inside x86_run() (see x86.h). */
 
@@ -393,20 +416,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks(struct x86_cpu *c, uin
 			cache_flush(cc);
 			prev = NULL;
 		}
-		uint64_t pc = c->rip;
-		if (prev && prev->succ[0] && prev->succ[0]->pc == pc) {
-			b = prev->succ[0];
-		} else if (prev && prev->succ[1] && prev->succ[1]->pc == pc) {
-			b = prev->succ[1];
-		} else {
-			c->blk = NULL;
-			c->cur = NULL;
-			b = lookup(cc, pc);
-			if (prev) {
-				prev->succ[1] = prev->succ[0];
-				prev->succ[0] = b;
-			}
-		}
+		b = next_block(c, cc, prev);
 		c->blk = b;
 		c->rip = b->end;
 		for (const struct x86_insn *i = b->insn, *e = i + b->ninsn; i < e; i++) {
@@ -502,32 +512,48 @@ static void implicit_accesses(const struct x86_cpu *c, const struct x86_insn *i,
 	}
 }
 
+/* Run i, adding the implicit accesses it made, which need the registers
+ * before it. */
+static inline void run_implicit(struct x86_cpu *c, const struct x86_insn *i, struct x86_trace *t)
+{
+	struct regs_before rb = { c->r[X86_RSP], c->r[X86_RBP], c->r[X86_RSI], c->r[X86_RDI],
+				  c->r[X86_RCX] };
+
+	i->fn(c, i);
+	implicit_accesses(c, i, &rb, t);
+}
+
 /* As run_blocks(), reporting each retired instruction to c->trace. */
 static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *c, uint64_t budget)
 {
 	struct x86_cache *cc = c->cache;
+	struct x86_block *b, *prev = NULL;
 	uint64_t done = 0;
+	/* one record for all instructions: each fills the fields it owns, and
+	 * addr[] and size[] past nmem are left as they were */
+	struct x86_trace t = { .cpu = c };
 
 	for (;;) {
 		if (X86_UNLIKELY(c->stop))
 			return X86_EXIT_STOP;
 		if (X86_UNLIKELY(done >= budget))
 			return X86_EXIT_BUDGET;
-		if (X86_UNLIKELY(cc->flush_pending))
+		if (X86_UNLIKELY(cc->flush_pending)) {
 			cache_flush(cc);
-		c->blk = NULL;
-		c->cur = NULL;
-		struct x86_block *b = lookup(cc, c->rip);
+			prev = NULL;
+		}
+		b = next_block(c, cc, prev);
 		const struct x86_insn *e = b->insn + b->ninsn;
 		c->blk = b;
 		c->rip = b->end;
 		for (const struct x86_insn *i = b->insn; i < e; i++) {
-			struct x86_trace t = { .i = i };
-			struct regs_before rb = { c->r[X86_RSP], c->r[X86_RBP], c->r[X86_RSI],
-						  c->r[X86_RDI], c->r[X86_RCX] };
 			struct x86_counts *cnt = c->cnt;
 			uint64_t taken0 = cnt->taken;
 
+			t.nmem = 0;
+			t.load = 0;
+			t.store = 0;
+			t.reps = 0;
 			if (i->mact)
 				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
 					   i->mact >> 1);
@@ -541,12 +567,12 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 				c->pre.lf_aux = c->lf_aux;
 			}
 			c->cur = i;
-			i->fn(c, i);
 			if (i->imp)
-				implicit_accesses(c, i, &rb, &t);
+				run_implicit(c, i, &t);
+			else
+				i->fn(c, i);
 			t.i = i;
 			t.pre = c->keep_pre ? &c->pre : NULL;
-			t.cpu = c;
 			t.taken = cnt->taken != taken0;
 			t.next = i + 1 < e ? i->pc + i->len : c->rip;
 			/* counted before the report, so the model sees the count
@@ -558,6 +584,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			c->trace(c->trace_arg, &t);
 		}
 		done += b->ninsn;
+		prev = b;
 	}
 }
 

@@ -235,7 +235,8 @@ struct x86_trace {
 				    * model's front end reads registers and
 				    * decoded code on a mispredicted path) */
 	uint64_t next;		   /* address of the next instruction executed */
-	uint64_t addr[2];	   /* data accesses: explicit operand, or implicit ones */
+	uint64_t addr[2];	   /* data accesses: explicit operand, or implicit ones
+				    * (addr[] and size[] past nmem: unspecified) */
 	uint32_t size[2];	   /* bytes; a rep string op: all its iterations */
 	uint8_t nmem;		   /* 0..2 */
 	uint8_t load;		   /* bit k: access k reads */
