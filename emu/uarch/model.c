@@ -10,6 +10,7 @@
  * delays everything fetched after it until it resolves.  An in-order core
  * (xscale, ia64) additionally issues in program order.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -615,7 +616,14 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 
 	if (!tr->cpu)
 		return;
-	*s = *tr->cpu;
+	/* integer register work reads and writes the registers and flags,
+	 * which come first, and nothing of the vector and x87 state */
+	memcpy(s, tr->cpu, offsetof(struct x86_cpu, xmm));
+	s->cur = tr->cpu->cur;
+	s->blk = tr->cpu->blk;
+	s->cache = tr->cpu->cache;
+	s->model = tr->cpu->model;
+	s->os = tr->cpu->os;
 	s->jb = NULL;
 	s->cnt = &scratch_cnt;
 	s->trace = NULL;
