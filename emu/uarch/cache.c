@@ -402,6 +402,7 @@ static __attribute__((noinline)) void access_slow(struct uarch_cache *c, uint64_
 	goto touch;
 
 hit:
+	res->modified = (uint8_t)w[i].dirty;
 	if (c->cfg.classify)
 		shadow_access(&c->sh, addr >> c->sector_shift, 1);
 touch:
@@ -426,7 +427,7 @@ void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 	/* the common case: the first (under LRU the MRU) way, sector present,
 	 * no shadow to update */
 	if (w[0].tag == tag && (w[0].sect & bit) && !c->cfg.classify) {
-		*res = (struct uarch_cache_res){ .hit = 1 };
+		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
 		if (write && c->wback)
 			w[0].dirty = 1;
 		return;

@@ -32,6 +32,7 @@ struct uarch_cache_res {
 	uint8_t miss_class;  /* enum uarch_miss (UARCH_HIT on a hit; needs cfg.classify) */
 	uint8_t evicted;     /* a valid line was replaced */
 	uint8_t dirty;	     /* ... and it was dirty: a write-back is due */
+	uint8_t modified;    /* a hit: the line was dirty before this access */
 	uint64_t victim;     /* line address of the replaced line */
 };
 

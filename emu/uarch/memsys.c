@@ -47,18 +47,6 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		if (ms->c[data_levels[k]])
 			ms->order[ms->ndata++] = data_levels[k];
 	ms->l1_shift = ms->ndata ? (unsigned)__builtin_ctz(m->cache[ms->order[0]].line) : 6;
-	if (ms->ndata > 1) {
-		/* room for every line of the level at half load */
-		const struct uarch_cache_cfg *c2 = &m->cache[ms->order[1]];
-		uint64_t lines = c2->size / c2->line, cap = 16;
-		while (cap < 2 * lines)
-			cap <<= 1;
-		ms->l2_shift = (unsigned)__builtin_ctz(c2->line);
-		ms->l2_dirty_mask = (uint32_t)(cap - 1);
-		ms->l2_dirty = uarch_calloc(cap, sizeof(uint64_t));
-		if (!ms->l2_dirty)
-			return -1;
-	}
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -76,75 +64,15 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 		uarch_cache_free(ms->c[k]);
 	for (int k = 0; k < UARCH_NTLB; k++)
 		uarch_tlb_free(ms->t[k]);
-	uarch_mfree(ms->l2_dirty);
-	ms->l2_dirty = NULL;
 }
 
-/* ---- which second-level lines are modified ---- */
-
-static inline uint32_t dirty_slot(const struct uarch_memsys *ms, uint64_t key)
+/* Access level index k; returns whether a hit of the second level found
+ * the line modified (for its read-hit events). */
+static inline int level_access(struct uarch_memsys *ms, int k, uint64_t addr, int write,
+			       struct uarch_cache_res *res)
 {
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & ms->l2_dirty_mask;
-}
-
-/* Slot holding line (a line number), or the empty slot where it would go. */
-static uint32_t dirty_find(const struct uarch_memsys *ms, uint64_t line)
-{
-	uint64_t key = line + 1;
-	uint32_t i = dirty_slot(ms, key);
-	while (ms->l2_dirty[i] && ms->l2_dirty[i] != key)
-		i = (i + 1) & ms->l2_dirty_mask;
-	return i;
-}
-
-static void dirty_del(struct uarch_memsys *ms, uint64_t line)
-{
-	uint32_t i = dirty_find(ms, line), j = i, m = ms->l2_dirty_mask;
-
-	if (!ms->l2_dirty[i])
-		return;
-	/* backward-shift deletion keeps every probe chain unbroken */
-	for (;;) {
-		ms->l2_dirty[i] = 0;
-		for (;;) {
-			j = (j + 1) & m;
-			if (!ms->l2_dirty[j])
-				return;
-			uint32_t h = dirty_slot(ms, ms->l2_dirty[j]);
-			/* leave it if its home lies cyclically in (i, j] */
-			if (i <= j ? (h <= i || h > j) : (h <= i && h > j))
-				break;
-		}
-		ms->l2_dirty[i] = ms->l2_dirty[j];
-		i = j;
-	}
-}
-
-/* Access level index k, keeping the record of modified lines of the second
- * level as the cache keeps its dirty bits (cache.c: a write to a present or
- * filled line of a write-back level sets it, a fill starts clean).  Returns
- * whether a hit found the line modified. */
-static int level_access(struct uarch_memsys *ms, int k, uint64_t addr, int write,
-			struct uarch_cache_res *res)
-{
-	int lvl = ms->order[k], was = 0;
-	uarch_cache_access(ms->c[lvl], addr, write, res);
-	if (k != 1 || !ms->l2_dirty)
-		return 0;
-
-	uint8_t wp = ms->m->cache[lvl].write;
-	int fill = !write || wp == UARCH_WB_ALLOC || wp == UARCH_WT_ALLOC;
-	uint64_t line = addr >> ms->l2_shift;
-
-	if (res->evicted)
-		dirty_del(ms, res->victim >> ms->l2_shift);
-	if (res->hit)
-		was = ms->l2_dirty[dirty_find(ms, line)] != 0;
-	else if (fill && !res->sector_miss)
-		dirty_del(ms, line); /* a new line is clean */
-	if (write && (wp == UARCH_WB_ALLOC || wp == UARCH_WB_NOALLOC) && (res->hit || fill))
-		ms->l2_dirty[dirty_find(ms, line)] = line + 1;
-	return was;
+	uarch_cache_access(ms->c[ms->order[k]], addr, write, res);
+	return k == 1 && res->hit && res->modified;
 }
 
 static const unsigned level_access_ev[UARCH_NCACHE] = {
@@ -439,8 +367,6 @@ static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64
 
 		dirty |= out ? uarch_cache_clean(c, addr) : uarch_cache_invalidate(c, addr);
 	}
-	if (ms->l2_dirty && ms->ndata > 1)
-		dirty_del(ms, addr >> ms->l2_shift); /* the second level's record of it */
 	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
 }
 

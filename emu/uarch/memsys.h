@@ -39,12 +39,6 @@ struct uarch_memsys {
 	 * went past the second level to the page walker (valid when
 	 * dtlb_missed or itlb_missed is set). */
 	uint8_t dtlb_walked, itlb_walked;
-	/* Modified lines of the second data level (its cache does not report
-	 * the state of a line it hits): open addressing, line number + 1,
-	 * 0 empty; NULL when there is no second level. */
-	uint64_t *l2_dirty;
-	uint32_t l2_dirty_mask;
-	unsigned l2_shift;
 };
 
 /* Who asks, for event attribution. */

@@ -235,6 +235,9 @@ static void test_write_back_vs_through(void **state)
 	assert_false(r.dirty);
 	r = acc(c, 128, 1); /* write hit dirties */
 	assert_true(r.hit);
+	assert_false(r.modified); /* the state before the access */
+	r = acc(c, 128, 0);
+	assert_true(r.modified);
 	r = acc(c, 192, 0);
 	assert_true(r.dirty);
 	uarch_cache_free(c);
@@ -245,6 +248,7 @@ static void test_write_back_vs_through(void **state)
 	assert_false(r.hit);
 	assert_true(hit(c, 0)); /* allocated */
 	acc(c, 0, 1);
+	assert_false(acc(c, 0, 0).modified);
 	r = acc(c, 64, 0);
 	assert_true(r.evicted);
 	assert_false(r.dirty);
