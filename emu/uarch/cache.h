@@ -42,6 +42,10 @@ void uarch_cache_free(struct uarch_cache *c);
  * state per the policies: a write under a no-allocate policy does not fill. */
 void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 			struct uarch_cache_res *res);
+/* uarch_cache_access if addr's line is present (returns 1), else nothing
+ * (returns 0): a store that only writes lines the cache holds. */
+int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
+			       struct uarch_cache_res *res);
 /* Whether a read of addr would hit the first (under LRU the most recently
  * used) way and change nothing: no replacement or shadow update. */
 int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr);

@@ -176,8 +176,10 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (k == ms->ndata - 1 && k > 0)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
 		int modified = level_access(ms, k, addr, write, &res);
-		if (k == 0)
+		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
+			ms->l1_last_st = 0;
+		}
 		latency = cfg->latency;
 		if (res.evicted && res.dirty)
 			write_back(ms, r, k, res.victim, t);
@@ -200,22 +202,16 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			   write);
 }
 
-/* Translate addr through a TLB pair: returns the extra cycles. */
-static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, int l1, int l2,
-			  unsigned ev, uint64_t addr, uint64_t t)
+/* A translation the first-level TLB l1 does not have as its most recently
+ * used page: returns the extra cycles. */
+static __attribute__((noinline)) uint64_t translate_slow(struct uarch_memsys *ms,
+							 const struct uarch_req *r, int l1, int l2,
+							 unsigned ev, uint64_t addr, uint64_t t)
 {
-	uint64_t extra, page = addr >> ms->tlb_shift[l1];
+	uint64_t extra;
 	int lvl;
 
-	if (!ms->t[l1])
-		return 0;
-	if (page == ms->tlb_last[l1]) {
-		/* the most recently used entry: a hit that changes nothing */
-		if (l1 == UARCH_ITLB)
-			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
-		return 0;
-	}
-	ms->tlb_last[l1] = page;
+	ms->tlb_last[l1] = addr >> ms->tlb_shift[l1];
 	if (uarch_tlb_access(ms->t[l1], addr)) {
 		if (l1 == UARCH_ITLB)
 			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
@@ -238,6 +234,21 @@ static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, in
 		when = hierarchy(ms, r, ms->ndata > 1 ? 1 : 0, pte, 0, when, &lvl);
 	}
 	return when - t;
+}
+
+/* Translate addr through a TLB pair: returns the extra cycles. */
+static inline uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, int l1, int l2,
+				 unsigned ev, uint64_t addr, uint64_t t)
+{
+	if (!ms->t[l1])
+		return 0;
+	if (addr >> ms->tlb_shift[l1] == ms->tlb_last[l1]) {
+		/* the most recently used entry: a hit that changes nothing */
+		if (l1 == UARCH_ITLB)
+			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
+		return 0;
+	}
+	return translate_slow(ms, r, l1, l2, ev, addr, t);
 }
 
 uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
@@ -282,6 +293,7 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		if (got > done)
 			done = got;
 		ms->l1_last = a >> ms->l1_shift;
+		ms->l1_last_st = 0;
 	}
 	return done;
 }
@@ -307,8 +319,14 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		int alloc = l1->write == UARCH_WB_ALLOC || l1->write == UARCH_WT_ALLOC;
 
 		ms->l1_last = ~0ull; /* a store may reorder the set (write-back) or not touch L1 */
-		if (uarch_cache_probe(ms->c[ms->order[0]], a)) {
-			uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
+		if (uarch_cache_access_present(ms->c[ms->order[0]], a, 1, &res)) {
+			/* a hit leaves the line where a load of it hits and
+			 * changes nothing, as after a load (unless a read hit
+			 * must update the miss-class shadow) */
+			if (res.hit && !l1->classify) {
+				ms->l1_last = a >> ms->l1_shift;
+				ms->l1_last_st = 1;
+			}
 		} else {
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
 			if (alloc) {
@@ -367,6 +385,11 @@ static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64
 
 		dirty |= out ? uarch_cache_clean(c, addr) : uarch_cache_invalidate(c, addr);
 	}
+	/* A line a store left in l1_last may be gone now.  (One a load left
+	 * there stays: loads have always trusted it across a snoop, and the
+	 * system call's own loads before the snoop replace it anyway.) */
+	if (!out && ms->l1_last_st)
+		ms->l1_last = ~0ull;
 	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
 }
 

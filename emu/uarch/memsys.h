@@ -24,6 +24,9 @@ struct uarch_memsys {
 	/* The line the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */
 	uint64_t l1_last;
+	/* l1_last is a line a store wrote (an I/O snoop that drops a line
+	 * forgets it; see snoop()) */
+	uint8_t l1_last_st;
 	/* Likewise the page each first-level TLB translated last. */
 	uint64_t tlb_last[UARCH_NTLB];
 	unsigned l1_shift, tlb_shift[UARCH_NTLB]; /* log2 of L1D line and page sizes */

@@ -69,10 +69,19 @@ void uarch_tlb_flush(struct uarch_tlb *t)
 	memset(t->pn, 0xff, (size_t)t->cfg.entries * sizeof(*t->pn));
 }
 
+/* Page numbers from s[0] to s[i - 1] move down one entry (LRU order). */
+static inline void tlb_shift_down(uint64_t *s, uint32_t i)
+{
+	/* a plain loop: hits are mostly a few entries from the front, where
+	 * a memmove call costs more than the moves */
+	for (; i; i--)
+		s[i] = s[i - 1];
+}
+
 int uarch_tlb_access(struct uarch_tlb *t, uint64_t addr)
 {
 	uint64_t pn = addr >> t->page_shift;
-	uint64_t set = t->set_mask ? (pn & t->set_mask) : t->sets == 1 ? 0 : pn % t->sets;
+	uint64_t set = t->sets == 1 ? 0 : t->set_mask ? (pn & t->set_mask) : pn % t->sets;
 	uint64_t *s = t->pn + set * t->assoc;
 	uint32_t a = t->assoc, i;
 
@@ -83,13 +92,13 @@ int uarch_tlb_access(struct uarch_tlb *t, uint64_t addr)
 			break;
 	if (i < a) {
 		if (t->cfg.repl == UARCH_REPL_LRU) {
-			memmove(s + 1, s, i * sizeof(*s));
+			tlb_shift_down(s, i);
 			s[0] = pn;
 		}
 		return 1;
 	}
 	if (t->cfg.repl == UARCH_REPL_LRU) {
-		memmove(s + 1, s, (a - 1) * sizeof(*s));
+		tlb_shift_down(s, a - 1);
 		s[0] = pn;
 		return 0;
 	}
