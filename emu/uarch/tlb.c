@@ -69,15 +69,6 @@ void uarch_tlb_flush(struct uarch_tlb *t)
 	memset(t->pn, 0xff, (size_t)t->cfg.entries * sizeof(*t->pn));
 }
 
-/* Page numbers from s[0] to s[i - 1] move down one entry (LRU order). */
-static inline void tlb_shift_down(uint64_t *s, uint32_t i)
-{
-	/* a plain loop: hits are mostly a few entries from the front, where
-	 * a memmove call costs more than the moves */
-	for (; i; i--)
-		s[i] = s[i - 1];
-}
-
 int uarch_tlb_access(struct uarch_tlb *t, uint64_t addr)
 {
 	uint64_t pn = addr >> t->page_shift;
@@ -85,23 +76,24 @@ int uarch_tlb_access(struct uarch_tlb *t, uint64_t addr)
 	uint64_t *s = t->pn + set * t->assoc;
 	uint32_t a = t->assoc, i;
 
-	if (s[0] == pn)
-		return 1;
-	for (i = 1; i < a; i++)
-		if (s[i] == pn)
-			break;
-	if (i < a) {
-		if (t->cfg.repl == UARCH_REPL_LRU) {
-			tlb_shift_down(s, i);
-			s[0] = pn;
-		}
-		return 1;
-	}
 	if (t->cfg.repl == UARCH_REPL_LRU) {
-		tlb_shift_down(s, a - 1);
-		s[0] = pn;
+		/* one pass: search from the MRU end, moving each entry passed
+		 * down one place; pn goes to the front whether it hits (its
+		 * old place is the last one rewritten) or misses (the LRU
+		 * entry falls off the end) */
+		uint64_t carry = pn;
+		for (i = 0; i < a; i++) {
+			uint64_t x = s[i];
+			s[i] = carry;
+			if (x == pn)
+				return 1;
+			carry = x;
+		}
 		return 0;
 	}
+	for (i = 0; i < a; i++)
+		if (s[i] == pn)
+			return 1;
 	for (i = 0; i < a; i++)
 		if (s[i] == PAGE_NONE)
 			break;
