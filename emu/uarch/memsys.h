@@ -13,12 +13,27 @@
 /* Kernel data the syscall cost model touches (a region no guest uses). */
 #define UARCH_KERNEL_BASE 0x7f0000000000ull
 
+/* A data-side level as the hierarchy walk uses it (from the machine). */
+struct uarch_level {
+	struct uarch_cache *c;
+	uint16_t acc_ev, miss_ev; /* its own access and miss events (0: none) */
+	uint16_t latency;
+	uint8_t llc;	  /* the last level, and not the first */
+	uint8_t l2;	  /* the L2 (its read hits count by line state) */
+	uint8_t wb_alloc; /* write-back, write-allocate: a written-back line stays */
+	unsigned line;	  /* bytes */
+};
+
 struct uarch_memsys {
 	const struct uarch_machine *m;
 	struct uarch_cache *c[UARCH_NCACHE];
 	struct uarch_tlb *t[UARCH_NTLB];
 	int ndata; /* data-side levels in order: l1d, l2, l3, l4 present */
 	int order[UARCH_NCACHE];
+	struct uarch_level lv[UARCH_NCACHE]; /* lv[k] is level order[k] */
+	/* the first data level's write policy, as stores use it, and whether
+	 * it classifies misses */
+	uint8_t st_through, st_alloc, l1_classify;
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
 	/* The line the last L1D access touched: it is the most recently used
