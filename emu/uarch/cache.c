@@ -402,6 +402,7 @@ static __attribute__((noinline)) void access_slow(struct uarch_cache *c, uint64_
 	goto touch;
 
 hit:
+	res->modified = (uint8_t)w[i].dirty;
 	if (c->cfg.classify)
 		shadow_access(&c->sh, addr >> c->sector_shift, 1);
 touch:
@@ -426,12 +427,33 @@ void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 	/* the common case: the first (under LRU the MRU) way, sector present,
 	 * no shadow to update */
 	if (w[0].tag == tag && (w[0].sect & bit) && !c->cfg.classify) {
-		*res = (struct uarch_cache_res){ .hit = 1 };
+		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
 		if (write && c->wback)
 			w[0].dirty = 1;
 		return;
 	}
 	access_slow(c, addr, write, res, w, tag, bit);
+}
+
+int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
+			       struct uarch_cache_res *res)
+{
+	uint64_t tag = addr >> c->line_shift;
+	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
+	struct way *w = set_of(c, tag);
+
+	if (w[0].tag == tag && (w[0].sect & bit) && !c->cfg.classify) {
+		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
+		if (write && c->wback)
+			w[0].dirty = 1;
+		return 1;
+	}
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (w[i].tag == tag) {
+			access_slow(c, addr, write, res, w, tag, bit);
+			return 1;
+		}
+	return 0;
 }
 
 int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr)

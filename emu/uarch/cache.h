@@ -32,6 +32,7 @@ struct uarch_cache_res {
 	uint8_t miss_class;  /* enum uarch_miss (UARCH_HIT on a hit; needs cfg.classify) */
 	uint8_t evicted;     /* a valid line was replaced */
 	uint8_t dirty;	     /* ... and it was dirty: a write-back is due */
+	uint8_t modified;    /* a hit: the line was dirty before this access */
 	uint64_t victim;     /* line address of the replaced line */
 };
 
@@ -41,6 +42,10 @@ void uarch_cache_free(struct uarch_cache *c);
  * state per the policies: a write under a no-allocate policy does not fill. */
 void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 			struct uarch_cache_res *res);
+/* uarch_cache_access if addr's line is present (returns 1), else nothing
+ * (returns 0): a store that only writes lines the cache holds. */
+int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
+			       struct uarch_cache_res *res);
 /* Whether a read of addr would hit the first (under LRU the most recently
  * used) way and change nothing: no replacement or shadow update. */
 int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr);

@@ -46,19 +46,33 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 	for (size_t k = 0; k < sizeof(data_levels) / sizeof(data_levels[0]); k++)
 		if (ms->c[data_levels[k]])
 			ms->order[ms->ndata++] = data_levels[k];
-	ms->l1_shift = ms->ndata ? (unsigned)__builtin_ctz(m->cache[ms->order[0]].line) : 6;
-	if (ms->ndata > 1) {
-		/* room for every line of the level at half load */
-		const struct uarch_cache_cfg *c2 = &m->cache[ms->order[1]];
-		uint64_t lines = c2->size / c2->line, cap = 16;
-		while (cap < 2 * lines)
-			cap <<= 1;
-		ms->l2_shift = (unsigned)__builtin_ctz(c2->line);
-		ms->l2_dirty_mask = (uint32_t)(cap - 1);
-		ms->l2_dirty = uarch_calloc(cap, sizeof(uint64_t));
-		if (!ms->l2_dirty)
-			return -1;
+	for (int k = 0; k < ms->ndata; k++) {
+		int lvl = ms->order[k];
+		const struct uarch_cache_cfg *cfg = &m->cache[lvl];
+
+		ms->lv[k] = (struct uarch_level){
+			.c = ms->c[lvl],
+			.acc_ev = lvl == UARCH_L2 ? UARCH_EV_L2_ACCESS :
+				  lvl == UARCH_L3 ? UARCH_EV_L3_ACCESS :
+						    0,
+			.miss_ev = lvl == UARCH_L2 ? UARCH_EV_L2_MISS :
+				   lvl == UARCH_L3 ? UARCH_EV_L3_MISS :
+						     0,
+			.latency = cfg->latency,
+			.llc = k == ms->ndata - 1 && k > 0,
+			.l2 = lvl == UARCH_L2,
+			.wb_alloc = cfg->write == UARCH_WB_ALLOC,
+			.line = cfg->line,
+		};
 	}
+	if (ms->ndata) {
+		uint8_t w = m->cache[ms->order[0]].write;
+
+		ms->st_through = w == UARCH_WT_ALLOC || w == UARCH_WT_NOALLOC;
+		ms->l1_classify = m->cache[ms->order[0]].classify;
+		ms->st_alloc = w == UARCH_WB_ALLOC || w == UARCH_WT_ALLOC;
+	}
+	ms->l1_shift = ms->ndata ? (unsigned)__builtin_ctz(m->cache[ms->order[0]].line) : 6;
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -76,85 +90,7 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 		uarch_cache_free(ms->c[k]);
 	for (int k = 0; k < UARCH_NTLB; k++)
 		uarch_tlb_free(ms->t[k]);
-	uarch_mfree(ms->l2_dirty);
-	ms->l2_dirty = NULL;
 }
-
-/* ---- which second-level lines are modified ---- */
-
-static inline uint32_t dirty_slot(const struct uarch_memsys *ms, uint64_t key)
-{
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & ms->l2_dirty_mask;
-}
-
-/* Slot holding line (a line number), or the empty slot where it would go. */
-static uint32_t dirty_find(const struct uarch_memsys *ms, uint64_t line)
-{
-	uint64_t key = line + 1;
-	uint32_t i = dirty_slot(ms, key);
-	while (ms->l2_dirty[i] && ms->l2_dirty[i] != key)
-		i = (i + 1) & ms->l2_dirty_mask;
-	return i;
-}
-
-static void dirty_del(struct uarch_memsys *ms, uint64_t line)
-{
-	uint32_t i = dirty_find(ms, line), j = i, m = ms->l2_dirty_mask;
-
-	if (!ms->l2_dirty[i])
-		return;
-	/* backward-shift deletion keeps every probe chain unbroken */
-	for (;;) {
-		ms->l2_dirty[i] = 0;
-		for (;;) {
-			j = (j + 1) & m;
-			if (!ms->l2_dirty[j])
-				return;
-			uint32_t h = dirty_slot(ms, ms->l2_dirty[j]);
-			/* leave it if its home lies cyclically in (i, j] */
-			if (i <= j ? (h <= i || h > j) : (h <= i && h > j))
-				break;
-		}
-		ms->l2_dirty[i] = ms->l2_dirty[j];
-		i = j;
-	}
-}
-
-/* Access level index k, keeping the record of modified lines of the second
- * level as the cache keeps its dirty bits (cache.c: a write to a present or
- * filled line of a write-back level sets it, a fill starts clean).  Returns
- * whether a hit found the line modified. */
-static int level_access(struct uarch_memsys *ms, int k, uint64_t addr, int write,
-			struct uarch_cache_res *res)
-{
-	int lvl = ms->order[k], was = 0;
-	uarch_cache_access(ms->c[lvl], addr, write, res);
-	if (k != 1 || !ms->l2_dirty)
-		return 0;
-
-	uint8_t wp = ms->m->cache[lvl].write;
-	int fill = !write || wp == UARCH_WB_ALLOC || wp == UARCH_WT_ALLOC;
-	uint64_t line = addr >> ms->l2_shift;
-
-	if (res->evicted)
-		dirty_del(ms, res->victim >> ms->l2_shift);
-	if (res->hit)
-		was = ms->l2_dirty[dirty_find(ms, line)] != 0;
-	else if (fill && !res->sector_miss)
-		dirty_del(ms, line); /* a new line is clean */
-	if (write && (wp == UARCH_WB_ALLOC || wp == UARCH_WB_NOALLOC) && (res->hit || fill))
-		ms->l2_dirty[dirty_find(ms, line)] = line + 1;
-	return was;
-}
-
-static const unsigned level_access_ev[UARCH_NCACHE] = {
-	[UARCH_L2] = UARCH_EV_L2_ACCESS,
-	[UARCH_L3] = UARCH_EV_L3_ACCESS,
-};
-static const unsigned level_miss_ev[UARCH_NCACHE] = {
-	[UARCH_L2] = UARCH_EV_L2_MISS,
-	[UARCH_L3] = UARCH_EV_L3_MISS,
-};
 
 /* A line travels over the bus at cycle now: returns its arrival. */
 static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t ready,
@@ -197,17 +133,17 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 {
 	struct uarch_cache_res res;
 	for (int k = li + 1; k < ms->ndata; k++) {
-		level_access(ms, k, victim, 1, &res);
+		uarch_cache_access(ms->lv[k].c, victim, 1, &res);
 		if (res.hit)
 			return;
 		if (res.evicted && res.dirty) {
 			write_back(ms, r, k, res.victim, t);
 		}
-		if (ms->m->cache[ms->order[k]].write == UARCH_WB_ALLOC)
+		if (ms->lv[k].wb_alloc)
 			return; /* allocated there, dirty */
 	}
 	uarch_count(ms, r, UARCH_EV_WRITEBACKS, 1, t);
-	bus_line(ms, r, t, ms->m->cache[ms->order[ms->ndata - 1]].line, UARCH_EV_BUS_BWL);
+	bus_line(ms, r, t, ms->lv[ms->ndata - 1].line, UARCH_EV_BUS_BWL);
 }
 
 /* Take a miss-status register at cycle t: returns when one is free. */
@@ -237,57 +173,51 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			  uint64_t addr, int write, uint64_t t, int *hit_level)
 {
 	struct uarch_cache_res res;
-	unsigned latency = 0;
 	int k;
 
 	for (k = first; k < ms->ndata; k++) {
-		int lvl = ms->order[k];
-		const struct uarch_cache_cfg *cfg = &ms->m->cache[lvl];
-		if (level_access_ev[lvl])
-			uarch_count(ms, r, level_access_ev[lvl], 1, t);
-		if (k == ms->ndata - 1 && k > 0)
+		const struct uarch_level *lv = &ms->lv[k];
+
+		if (lv->acc_ev)
+			uarch_count(ms, r, lv->acc_ev, 1, t);
+		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
-		int modified = level_access(ms, k, addr, write, &res);
-		if (k == 0)
+		uarch_cache_access(lv->c, addr, write, &res);
+		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
-		latency = cfg->latency;
+			ms->l1_last_st = 0;
+		}
 		if (res.evicted && res.dirty)
 			write_back(ms, r, k, res.victim, t);
 		if (res.hit) {
-			if (lvl == UARCH_L2 && !write)
+			/* (the line state is known at the second level only) */
+			if (lv->l2 && !write)
 				uarch_count(ms, r,
-					    modified ? UARCH_EV_L2_RD_HIT_DIRTY :
-						       UARCH_EV_L2_RD_HIT_CLEAN,
+					    k == 1 && res.modified ? UARCH_EV_L2_RD_HIT_DIRTY :
+								     UARCH_EV_L2_RD_HIT_CLEAN,
 					    1, t);
 			*hit_level = k;
-			return t + latency;
+			return t + lv->latency;
 		}
-		if (level_miss_ev[lvl])
-			uarch_count(ms, r, level_miss_ev[lvl], 1, t);
-		if (k == ms->ndata - 1 && k > 0)
+		if (lv->miss_ev)
+			uarch_count(ms, r, lv->miss_ev, 1, t);
+		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_MISS, 1, t);
 	}
 	*hit_level = ms->ndata;
-	return from_memory(ms, r, t, ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64,
-			   write);
+	return from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].line : 64, write);
 }
 
-/* Translate addr through a TLB pair: returns the extra cycles. */
-static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, int l1, int l2,
-			  unsigned ev, uint64_t addr, uint64_t t)
+/* A translation the first-level TLB l1 does not have as its most recently
+ * used page: returns the extra cycles. */
+static __attribute__((noinline)) uint64_t translate_slow(struct uarch_memsys *ms,
+							 const struct uarch_req *r, int l1, int l2,
+							 unsigned ev, uint64_t addr, uint64_t t)
 {
-	uint64_t extra, page = addr >> ms->tlb_shift[l1];
+	uint64_t extra;
 	int lvl;
 
-	if (!ms->t[l1])
-		return 0;
-	if (page == ms->tlb_last[l1]) {
-		/* the most recently used entry: a hit that changes nothing */
-		if (l1 == UARCH_ITLB)
-			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
-		return 0;
-	}
-	ms->tlb_last[l1] = page;
+	ms->tlb_last[l1] = addr >> ms->tlb_shift[l1];
 	if (uarch_tlb_access(ms->t[l1], addr)) {
 		if (l1 == UARCH_ITLB)
 			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
@@ -312,29 +242,40 @@ static uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, in
 	return when - t;
 }
 
-uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
-			unsigned size, uint64_t now, int *l1miss)
+/* Translate addr through a TLB pair: returns the extra cycles. */
+static inline uint64_t translate(struct uarch_memsys *ms, const struct uarch_req *r, int l1, int l2,
+				 unsigned ev, uint64_t addr, uint64_t t)
 {
-	unsigned line = ms->ndata ? ms->m->cache[ms->order[0]].line : 64;
-	uint64_t last = addr + (size ? size : 1) - 1, done = now;
+	if (!ms->t[l1])
+		return 0;
+	if (addr >> ms->tlb_shift[l1] == ms->tlb_last[l1]) {
+		/* the most recently used entry: a hit that changes nothing */
+		if (l1 == UARCH_ITLB)
+			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
+		return 0;
+	}
+	return translate_slow(ms, r, l1, l2, ev, addr, t);
+}
+
+/* The lines of a load from line address a to byte last, translated by
+ * cycle now (the load issued at cycle issue). */
+static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
+						     const struct uarch_req *r, uint64_t a,
+						     uint64_t last, uint64_t now, uint64_t issue,
+						     int *l1miss)
+{
+	unsigned line = ms->ndata ? ms->lv[0].line : 64;
+	uint64_t done = issue;
 	int lvl;
 
-	*l1miss = 0;
-	ms->dtlb_missed = ms->l2_missed = 0;
-	if (ms->ndata && addr >> ms->l1_shift == last >> ms->l1_shift &&
-	    addr >> ms->l1_shift == ms->l1_last &&
-	    (!ms->t[UARCH_DTLB] || addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
-		return now + ms->m->cache[ms->order[0]].latency; /* same line again */
-	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
-	if (last < addr)
+	if (last < a)
 		last = ~0ull; /* wraps at the top of the address space: stop there */
-	for (uint64_t a = addr & ~(uint64_t)(line - 1), nl = ((last - a) >> ms->l1_shift) + 1; nl;
-	     nl--, a += line) {
+	for (uint64_t nl = ((last - a) >> ms->l1_shift) + 1; nl; nl--, a += line) {
 		uint64_t t = now, got;
-		if (ms->ndata && uarch_cache_mru_hit(ms->c[ms->order[0]], a)) {
+		if (ms->ndata && uarch_cache_mru_hit(ms->lv[0].c, a)) {
 			/* what hierarchy() would find, without its walk */
-			got = t + ms->m->cache[ms->order[0]].latency;
-		} else if (r->spec || (ms->ndata && uarch_cache_probe(ms->c[ms->order[0]], a))) {
+			got = t + ms->lv[0].latency;
+		} else if (r->spec || (ms->ndata && uarch_cache_probe(ms->lv[0].c, a))) {
 			/* (wrong-path loads take no miss-status register either) */
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
 			*l1miss |= lvl > 0;
@@ -354,14 +295,43 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		if (got > done)
 			done = got;
 		ms->l1_last = a >> ms->l1_shift;
+		ms->l1_last_st = 0;
 	}
 	return done;
+}
+
+uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			unsigned size, uint64_t now, int *l1miss)
+{
+	uint64_t last = addr + (size ? size : 1) - 1, t;
+
+	*l1miss = 0;
+	ms->dtlb_missed = ms->l2_missed = 0;
+	if (ms->ndata && !((addr ^ last) >> ms->l1_shift)) {
+		/* one line (a wrapping load is two) */
+		uint64_t line = addr >> ms->l1_shift;
+
+		if (line == ms->l1_last &&
+		    (!ms->t[UARCH_DTLB] ||
+		     addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
+			return now + ms->lv[0].latency; /* same line again */
+		t = now + translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
+		if (uarch_cache_mru_hit(ms->lv[0].c, line << ms->l1_shift)) {
+			/* what hierarchy() would find, without its walk */
+			ms->l1_last = line;
+			ms->l1_last_st = 0;
+			return t + ms->lv[0].latency;
+		}
+		return load_lines(ms, r, line << ms->l1_shift, last, t, now, l1miss);
+	}
+	t = now + translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
+	return load_lines(ms, r, addr & ~(uint64_t)((ms->ndata ? ms->lv[0].line : 64) - 1), last, t,
+			  now, l1miss);
 }
 
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
 			 unsigned size, uint64_t now)
 {
-	unsigned line = ms->ndata ? ms->m->cache[ms->order[0]].line : 64;
 	uint64_t last = addr + (size ? size : 1) - 1;
 	struct uarch_cache_res res;
 	int lvl;
@@ -372,29 +342,32 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		return now;
 	if (last < addr)
 		last = ~0ull;
-	for (uint64_t a = addr & ~(uint64_t)(line - 1), nl = ((last - a) >> ms->l1_shift) + 1; nl;
-	     nl--, a += line) {
-		const struct uarch_cache_cfg *l1 = &ms->m->cache[ms->order[0]];
-		int through = l1->write == UARCH_WT_ALLOC || l1->write == UARCH_WT_NOALLOC;
-		int alloc = l1->write == UARCH_WB_ALLOC || l1->write == UARCH_WT_ALLOC;
-
+	for (uint64_t a = addr & ~(uint64_t)(ms->lv[0].line - 1),
+		      nl = ((last - a) >> ms->l1_shift) + 1;
+	     nl; nl--, a += ms->lv[0].line) {
 		ms->l1_last = ~0ull; /* a store may reorder the set (write-back) or not touch L1 */
-		if (uarch_cache_probe(ms->c[ms->order[0]], a)) {
-			uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
+		if (uarch_cache_access_present(ms->lv[0].c, a, 1, &res)) {
+			/* a hit leaves the line where a load of it hits and
+			 * changes nothing, as after a load (unless a read hit
+			 * must update the miss-class shadow) */
+			if (res.hit && !ms->l1_classify) {
+				ms->l1_last = a >> ms->l1_shift;
+				ms->l1_last_st = 1;
+			}
 		} else {
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
-			if (alloc) {
+			if (ms->st_alloc) {
 				/* read for ownership through the levels below, then write */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
-				uarch_cache_access(ms->c[ms->order[0]], a, 1, &res);
+				uarch_cache_access(ms->lv[0].c, a, 1, &res);
 				if (res.evicted && res.dirty)
 					write_back(ms, r, 0, res.victim, now);
-			} else if (!through) {
+			} else if (!ms->st_through) {
 				/* write-back, no-allocate: the write goes below */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
 			}
 		}
-		if (through) {
+		if (ms->st_through) {
 			if (ms->ndata > 1)
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
 			else
@@ -439,8 +412,11 @@ static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64
 
 		dirty |= out ? uarch_cache_clean(c, addr) : uarch_cache_invalidate(c, addr);
 	}
-	if (ms->l2_dirty && ms->ndata > 1)
-		dirty_del(ms, addr >> ms->l2_shift); /* the second level's record of it */
+	/* A line a store left in l1_last may be gone now.  (One a load left
+	 * there stays: loads have always trusted it across a snoop, and the
+	 * system call's own loads before the snoop replace it anyway.) */
+	if (!out && ms->l1_last_st)
+		ms->l1_last = ~0ull;
 	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
 }
 

@@ -13,17 +13,35 @@
 /* Kernel data the syscall cost model touches (a region no guest uses). */
 #define UARCH_KERNEL_BASE 0x7f0000000000ull
 
+/* A data-side level as the hierarchy walk uses it (from the machine). */
+struct uarch_level {
+	struct uarch_cache *c;
+	uint16_t acc_ev, miss_ev; /* its own access and miss events (0: none) */
+	uint16_t latency;
+	uint8_t llc;	  /* the last level, and not the first */
+	uint8_t l2;	  /* the L2 (its read hits count by line state) */
+	uint8_t wb_alloc; /* write-back, write-allocate: a written-back line stays */
+	unsigned line;	  /* bytes */
+};
+
 struct uarch_memsys {
 	const struct uarch_machine *m;
 	struct uarch_cache *c[UARCH_NCACHE];
 	struct uarch_tlb *t[UARCH_NTLB];
 	int ndata; /* data-side levels in order: l1d, l2, l3, l4 present */
 	int order[UARCH_NCACHE];
+	struct uarch_level lv[UARCH_NCACHE]; /* lv[k] is level order[k] */
+	/* the first data level's write policy, as stores use it, and whether
+	 * it classifies misses */
+	uint8_t st_through, st_alloc, l1_classify;
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
 	/* The line the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */
 	uint64_t l1_last;
+	/* l1_last is a line a store wrote (an I/O snoop that drops a line
+	 * forgets it; see snoop()) */
+	uint8_t l1_last_st;
 	/* Likewise the page each first-level TLB translated last. */
 	uint64_t tlb_last[UARCH_NTLB];
 	unsigned l1_shift, tlb_shift[UARCH_NTLB]; /* log2 of L1D line and page sizes */
@@ -39,12 +57,6 @@ struct uarch_memsys {
 	 * went past the second level to the page walker (valid when
 	 * dtlb_missed or itlb_missed is set). */
 	uint8_t dtlb_walked, itlb_walked;
-	/* Modified lines of the second data level (its cache does not report
-	 * the state of a line it hits): open addressing, line number + 1,
-	 * 0 empty; NULL when there is no second level. */
-	uint64_t *l2_dirty;
-	uint32_t l2_dirty_mask;
-	unsigned l2_shift;
 };
 
 /* Who asks, for event attribution. */

@@ -1,7 +1,14 @@
 /* tlb.c — one TLB level: the cache structure of cache.c on page numbers.
- * Per set an array of page numbers (MRU→LRU under LRU), a round-robin
- * pointer per set, a seeded xorshift64* generator for pseudo-random
- * replacement; round-robin and random fill an invalid entry first. */
+ * Per set an array of page numbers, a round-robin pointer per set, a
+ * seeded xorshift64* generator for pseudo-random replacement; round-robin
+ * and random fill an invalid entry first.
+ *
+ * LRU keeps a last-use stamp per entry (0: never used, so invalid entries
+ * go first) and replaces the least recent: the entries hold the most
+ * recently used pages of their set, exactly as an MRU→LRU ordered list
+ * would, but a hit writes one stamp instead of moving entries.  A small
+ * direct-mapped memo from page number to entry finds most hits without a
+ * search; it is only a hint, checked against the entry. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,15 +16,19 @@
 #include "mem.h"
 
 #define PAGE_NONE UINT64_MAX /* no page number is all ones (page >= 2) */
+#define TLB_MEMO 64	     /* memo slots (a power of two) */
 
 struct uarch_tlb {
 	struct uarch_tlb_cfg cfg;
 	uint32_t sets, assoc;
 	uint32_t set_mask; /* sets - 1 when a power of two, else 0 */
 	uint8_t page_shift;
-	uint64_t *pn; /* sets * assoc page numbers */
-	uint32_t *rr; /* round-robin pointer per set */
+	uint64_t *pn;	 /* sets * assoc page numbers */
+	uint64_t *stamp; /* LRU: last use per entry, 0 = never */
+	uint64_t clock;	 /* LRU: the last stamp given */
+	uint32_t *rr;	 /* round-robin pointer per set */
 	uint64_t rng;
+	uint32_t memo[TLB_MEMO]; /* 1 + entry that held a page of that slot, 0 = none */
 };
 
 struct uarch_tlb *uarch_tlb_new(const struct uarch_tlb_cfg *cfg, uint64_t seed)
@@ -41,8 +52,9 @@ struct uarch_tlb *uarch_tlb_new(const struct uarch_tlb_cfg *cfg, uint64_t seed)
 		t->page_shift++;
 	t->rng = seed ? seed : 0x2545f4914f6cdd1dull;
 	t->pn = uarch_malloc((size_t)cfg->entries * sizeof(*t->pn));
+	t->stamp = uarch_calloc(cfg->entries, sizeof(*t->stamp));
 	t->rr = uarch_calloc(t->sets, sizeof(*t->rr));
-	if (!t->pn || !t->rr) {
+	if (!t->pn || !t->stamp || !t->rr) {
 		uarch_tlb_free(t);
 		return NULL;
 	}
@@ -55,6 +67,7 @@ void uarch_tlb_free(struct uarch_tlb *t)
 	if (!t)
 		return;
 	uarch_mfree(t->pn);
+	uarch_mfree(t->stamp);
 	uarch_mfree(t->rr);
 	uarch_mfree(t);
 }
@@ -67,47 +80,67 @@ const struct uarch_tlb_cfg *uarch_tlb_cfg(const struct uarch_tlb *t)
 void uarch_tlb_flush(struct uarch_tlb *t)
 {
 	memset(t->pn, 0xff, (size_t)t->cfg.entries * sizeof(*t->pn));
+	memset(t->stamp, 0, (size_t)t->cfg.entries * sizeof(*t->stamp));
+	memset(t->memo, 0, sizeof(t->memo));
+}
+
+/* A page the memo did not find: search its set, fill it on a miss. */
+static __attribute__((noinline)) int tlb_search(struct uarch_tlb *t, uint64_t pn, uint32_t *memo)
+{
+	uint32_t a = t->assoc, i;
+	uint64_t set = t->sets == 1 ? 0 : t->set_mask ? (pn & t->set_mask) : pn % t->sets;
+	uint64_t *s = t->pn + set * a;
+
+	for (i = 0; i < a; i++)
+		if (s[i] == pn)
+			break;
+	if (i < a) {
+		uint32_t e = (uint32_t)(set * a) + i;
+		if (t->cfg.repl == UARCH_REPL_LRU)
+			t->stamp[e] = ++t->clock;
+		*memo = e + 1;
+		return 1;
+	}
+	if (t->cfg.repl == UARCH_REPL_LRU) {
+		const uint64_t *st = t->stamp + set * a;
+
+		i = 0;
+		for (uint32_t k = 1; k < a; k++)
+			if (st[k] < st[i])
+				i = k;
+		t->stamp[set * a + i] = ++t->clock;
+	} else {
+		for (i = 0; i < a; i++)
+			if (s[i] == PAGE_NONE)
+				break;
+		if (i == a) {
+			if (t->cfg.repl == UARCH_REPL_RR) {
+				i = t->rr[set];
+				t->rr[set] = i + 1 == a ? 0 : i + 1;
+			} else {
+				/* xorshift64* (Vigna 2016), as in cache.c */
+				t->rng ^= t->rng >> 12;
+				t->rng ^= t->rng << 25;
+				t->rng ^= t->rng >> 27;
+				i = (uint32_t)(((t->rng * 0x2545f4914f6cdd1dull) >> 32) % a);
+			}
+		}
+	}
+	s[i] = pn;
+	*memo = (uint32_t)(set * a) + i + 1;
+	return 0;
 }
 
 int uarch_tlb_access(struct uarch_tlb *t, uint64_t addr)
 {
 	uint64_t pn = addr >> t->page_shift;
-	uint64_t set = t->set_mask ? (pn & t->set_mask) : t->sets == 1 ? 0 : pn % t->sets;
-	uint64_t *s = t->pn + set * t->assoc;
-	uint32_t a = t->assoc, i;
+	uint32_t *memo = &t->memo[pn & (TLB_MEMO - 1)];
+	uint32_t e = *memo;
 
-	if (s[0] == pn)
-		return 1;
-	for (i = 1; i < a; i++)
-		if (s[i] == pn)
-			break;
-	if (i < a) {
-		if (t->cfg.repl == UARCH_REPL_LRU) {
-			memmove(s + 1, s, i * sizeof(*s));
-			s[0] = pn;
-		}
+	if (e && t->pn[e - 1] == pn) {
+		if (t->cfg.repl == UARCH_REPL_LRU)
+			t->stamp[e - 1] = ++t->clock;
 		return 1;
 	}
-	if (t->cfg.repl == UARCH_REPL_LRU) {
-		memmove(s + 1, s, (a - 1) * sizeof(*s));
-		s[0] = pn;
-		return 0;
-	}
-	for (i = 0; i < a; i++)
-		if (s[i] == PAGE_NONE)
-			break;
-	if (i == a) {
-		if (t->cfg.repl == UARCH_REPL_RR) {
-			i = t->rr[set];
-			t->rr[set] = i + 1 == a ? 0 : i + 1;
-		} else {
-			/* xorshift64* (Vigna 2016), as in cache.c */
-			t->rng ^= t->rng >> 12;
-			t->rng ^= t->rng << 25;
-			t->rng ^= t->rng >> 27;
-			i = (uint32_t)(((t->rng * 0x2545f4914f6cdd1dull) >> 32) % a);
-		}
-	}
-	s[i] = pn;
-	return 0;
+	return tlb_search(t, pn, memo);
 }

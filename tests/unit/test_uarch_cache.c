@@ -69,6 +69,36 @@ static void test_mru_hit(void **state)
 	uarch_cache_free(c);
 }
 
+/* The store path's access: as uarch_cache_access when the line is
+ * present (its sector or not), no change at all when it is absent. */
+static void test_access_present(void **state)
+{
+	struct uarch_cache_cfg cfg = geom(256, 2, 128, UARCH_REPL_LRU); /* one set */
+	struct uarch_cache *c;
+	struct uarch_cache_res r;
+
+	(void)state;
+	cfg.sector = 64;
+	cfg.write = UARCH_WT_NOALLOC;
+	c = uarch_cache_new(&cfg, 1);
+	assert_false(uarch_cache_access_present(c, 0x000, 1, &r));
+	assert_false(uarch_cache_probe(c, 0x000));
+	hit(c, 0x000);
+	hit(c, 0x080); /* 0x000 is LRU now */
+	memset(&r, 0x5a, sizeof(r));
+	assert_true(uarch_cache_access_present(c, 0x000, 1, &r));
+	assert_true(r.hit);
+	assert_false(r.evicted);
+	assert_true(uarch_cache_mru_hit(c, 0x000)); /* moved to the front */
+	assert_true(uarch_cache_access_present(c, 0x040, 1, &r));
+	assert_false(r.hit); /* present, its sector not: a write does not fill it */
+	assert_true(r.sector_miss);
+	assert_false(uarch_cache_mru_hit(c, 0x040));
+	assert_false(uarch_cache_access_present(c, 0x100, 1, &r));
+	assert_true(uarch_cache_probe(c, 0x080)); /* nothing replaced */
+	uarch_cache_free(c);
+}
+
 /* One set, two ways: A B A C B.  C replaces B (A was used more recently),
  * then B replaces A. */
 static void test_lru_order(void **state)
@@ -235,6 +265,9 @@ static void test_write_back_vs_through(void **state)
 	assert_false(r.dirty);
 	r = acc(c, 128, 1); /* write hit dirties */
 	assert_true(r.hit);
+	assert_false(r.modified); /* the state before the access */
+	r = acc(c, 128, 0);
+	assert_true(r.modified);
 	r = acc(c, 192, 0);
 	assert_true(r.dirty);
 	uarch_cache_free(c);
@@ -245,6 +278,7 @@ static void test_write_back_vs_through(void **state)
 	assert_false(r.hit);
 	assert_true(hit(c, 0)); /* allocated */
 	acc(c, 0, 1);
+	assert_false(acc(c, 0, 0).modified);
 	r = acc(c, 64, 0);
 	assert_true(r.evicted);
 	assert_false(r.dirty);
@@ -495,6 +529,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lru_order),
 		cmocka_unit_test(test_mru_hit),
+		cmocka_unit_test(test_access_present),
 		cmocka_unit_test(test_direct_mapped_conflict),
 		cmocka_unit_test(test_round_robin),
 		cmocka_unit_test(test_random_deterministic),

@@ -96,6 +96,48 @@ static void test_random_and_pages(void **state)
 	uarch_tlb_free(b);
 }
 
+/* LRU against a reference: per set a list in MRU→LRU order, a hit moves
+ * its page to the front, a miss drops the last one.  Page streams over a
+ * few pages more than fit, some a multiple of the memo size apart, with
+ * flushes between them. */
+static void test_lru_reference(void **state)
+{
+	static const uint32_t geo[][2] = { { 64, 0 }, { 16, 4 }, { 12, 2 }, { 8, 1 } };
+
+	(void)state;
+	for (size_t g = 0; g < sizeof(geo) / sizeof(geo[0]); g++) {
+		uint32_t n = geo[g][0], ways = geo[g][1] ? geo[g][1] : n, sets = n / ways;
+		struct uarch_tlb *t = mk(n, geo[g][1], PG, UARCH_REPL_LRU, 1);
+		uint64_t ref[64];
+		uint64_t x = 88172645463325252ull;
+
+		assert_non_null(t);
+		for (int round = 0; round < 3; round++) {
+			for (uint32_t k = 0; k < n; k++)
+				ref[k] = UINT64_MAX;
+			for (int i = 0; i < 20000; i++) {
+				uint64_t pn, *s;
+				uint32_t j;
+
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				pn = (x % (n + n / 2 + 3)) * (i & 1 ? 64 : 1);
+				s = ref + (pn % sets) * ways;
+				for (j = 0; j < ways && s[j] != pn; j++)
+					;
+				assert_int_equal(uarch_tlb_access(t, pn * PG + (x & 4095)),
+						 j < ways);
+				for (j = j < ways ? j : ways - 1; j; j--)
+					s[j] = s[j - 1];
+				s[0] = pn;
+			}
+			uarch_tlb_flush(t);
+		}
+		uarch_tlb_free(t);
+	}
+}
+
 static void test_bad_config(void **state)
 {
 	(void)state;
@@ -117,9 +159,9 @@ static void test_bad_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lru_sets),    cmocka_unit_test(test_flush),
-		cmocka_unit_test(test_round_robin), cmocka_unit_test(test_random_and_pages),
-		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_lru_sets),      cmocka_unit_test(test_flush),
+		cmocka_unit_test(test_round_robin),   cmocka_unit_test(test_random_and_pages),
+		cmocka_unit_test(test_lru_reference), cmocka_unit_test(test_bad_config),
 	};
 	return cmocka_run_group_tests_name("uarch_tlb", tests, NULL, NULL);
 }
