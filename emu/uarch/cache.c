@@ -30,13 +30,7 @@
 #include "cache.h"
 #include "mem.h"
 
-#define TAG_NONE UINT64_MAX /* an invalid way; no line number is all ones */
-
-struct way {
-	uint64_t tag;  /* line number, or TAG_NONE */
-	uint32_t sect; /* valid sectors (bit per sector); 1 when not sectored */
-	uint32_t dirty;
-};
+#define TAG_NONE UARCH_CACHE_TAG_NONE
 
 /* Fully associative LRU shadow: hash (open addressing, linear probing)
  * from unit number to node, nodes on a doubly linked MRU→LRU list. */
@@ -54,16 +48,7 @@ struct seen {
 	size_t n, mask;
 };
 
-struct uarch_cache {
-	struct uarch_cache_cfg cfg;
-	uint32_t sets, assoc;
-	uint32_t set_mask; /* sets - 1 when a power of two, else 0 */
-	uint8_t line_shift, sector_shift;
-	uint32_t sect_mask; /* sectors per line - 1 */
-	uint8_t wback, walloc;
-	struct way *ways; /* sets * assoc */
-	uint32_t *rr;	  /* round-robin pointer per set */
-	uint64_t rng;
+struct uarch_cache_cls {
 	struct shadow sh;
 	struct seen seen;
 };
@@ -288,9 +273,11 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 	if (!c->ways || !c->rr)
 		goto fail;
 	for (uint64_t i = 0; i < lines; i++)
-		c->ways[i] = (struct way){ TAG_NONE, 0, 0 };
+		c->ways[i] = (struct uarch_cache_way){ TAG_NONE, 0, 0 };
 	if (cfg->classify) {
-		if (shadow_init(&c->sh, (uint32_t)(cfg->size / sector)) || seen_init(&c->seen))
+		c->cls = uarch_calloc(1, sizeof(*c->cls));
+		if (!c->cls || shadow_init(&c->cls->sh, (uint32_t)(cfg->size / sector)) ||
+		    seen_init(&c->cls->seen))
 			goto fail;
 	}
 	return c;
@@ -303,9 +290,10 @@ void uarch_cache_free(struct uarch_cache *c)
 {
 	if (!c)
 		return;
-	if (c->cfg.classify) {
-		shadow_free(&c->sh);
-		uarch_mfree(c->seen.key);
+	if (c->cls) {
+		shadow_free(&c->cls->sh);
+		uarch_mfree(c->cls->seen.key);
+		uarch_mfree(c->cls);
 	}
 	uarch_mfree(c->ways);
 	uarch_mfree(c->rr);
@@ -315,12 +303,6 @@ void uarch_cache_free(struct uarch_cache *c)
 const struct uarch_cache_cfg *uarch_cache_cfg(const struct uarch_cache *c)
 {
 	return &c->cfg;
-}
-
-static inline struct way *set_of(const struct uarch_cache *c, uint64_t tag)
-{
-	uint64_t set = c->set_mask ? (tag & c->set_mask) : c->sets == 1 ? 0 : tag % c->sets;
-	return c->ways + set * c->assoc;
 }
 
 /* xorshift64* (Vigna, "An experimental exploration of Marsaglia's
@@ -335,7 +317,7 @@ static inline uint64_t next_rand(struct uarch_cache *c)
 
 /* The way a miss fills, per the replacement policy.  Under LRU that is the
  * last (LRU) way, which is also where invalid ways collect. */
-static uint32_t pick_victim(struct uarch_cache *c, const struct way *w)
+static uint32_t pick_victim(struct uarch_cache *c, const struct uarch_cache_way *w)
 {
 	uint32_t a = c->assoc;
 	if (c->cfg.repl == UARCH_REPL_LRU)
@@ -355,18 +337,17 @@ static uint32_t pick_victim(struct uarch_cache *c, const struct way *w)
 /* Miss class of a reference that missed (or sector-missed) in the cache. */
 static uint8_t classify_miss(struct uarch_cache *c, uint64_t unit, int fill)
 {
-	int before = seen_test(&c->seen, unit, fill);
-	int in_shadow = shadow_access(&c->sh, unit, fill);
+	int before = seen_test(&c->cls->seen, unit, fill);
+	int in_shadow = shadow_access(&c->cls->sh, unit, fill);
 	if (!before)
 		return UARCH_MISS_COMPULSORY;
 	return in_shadow ? UARCH_MISS_CONFLICT : UARCH_MISS_CAPACITY;
 }
 
-/* Everything but a plain hit on the first way: kept out of line so that
- * the hit path needs no stack frame. */
-static __attribute__((noinline)) void access_slow(struct uarch_cache *c, uint64_t addr, int write,
-						  struct uarch_cache_res *res, struct way *w,
-						  uint64_t tag, uint32_t bit)
+/* Everything but a plain hit on the first way (cache.h has that inline). */
+void uarch_cache_access_slow(struct uarch_cache *c, uint64_t addr, int write,
+			     struct uarch_cache_res *res, struct uarch_cache_way *w, uint64_t tag,
+			     uint32_t bit)
 {
 	uint32_t a = c->assoc, i;
 	int fill;
@@ -380,7 +361,7 @@ static __attribute__((noinline)) void access_slow(struct uarch_cache *c, uint64_
 
 	res->hit = 0;
 	fill = !write || c->walloc;
-	if (c->cfg.classify)
+	if (c->cls)
 		res->miss_class = classify_miss(c, addr >> c->sector_shift, fill);
 	if (i < a) {
 		/* line present, sector missing: fill the sector only */
@@ -398,77 +379,41 @@ static __attribute__((noinline)) void access_slow(struct uarch_cache *c, uint64_
 		res->dirty = (uint8_t)w[i].dirty;
 		res->victim = w[i].tag << c->line_shift;
 	}
-	w[i] = (struct way){ tag, bit, 0 };
+	w[i] = (struct uarch_cache_way){ tag, bit, 0 };
 	goto touch;
 
 hit:
 	res->modified = (uint8_t)w[i].dirty;
-	if (c->cfg.classify)
-		shadow_access(&c->sh, addr >> c->sector_shift, 1);
+	if (c->cls)
+		shadow_access(&c->cls->sh, addr >> c->sector_shift, 1);
 touch:
 	if (write && c->wback)
 		w[i].dirty = 1;
 	if (c->cfg.repl == UARCH_REPL_LRU && i) {
 		/* a plain loop: sets are short, and a memmove call costs more */
-		struct way t = w[i];
+		struct uarch_cache_way t = w[i];
 		for (; i; i--)
 			w[i] = w[i - 1];
 		w[0] = t;
 	}
 }
 
-void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
-			struct uarch_cache_res *res)
+int uarch_cache_access_present_slow(struct uarch_cache *c, uint64_t addr, int write,
+				    struct uarch_cache_res *res, struct uarch_cache_way *w,
+				    uint64_t tag, uint32_t bit)
 {
-	uint64_t tag = addr >> c->line_shift;
-	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
-	struct way *w = set_of(c, tag);
-
-	/* the common case: the first (under LRU the MRU) way, sector present,
-	 * no shadow to update */
-	if (w[0].tag == tag && (w[0].sect & bit) && !c->cfg.classify) {
-		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
-		if (write && c->wback)
-			w[0].dirty = 1;
-		return;
-	}
-	access_slow(c, addr, write, res, w, tag, bit);
-}
-
-int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
-			       struct uarch_cache_res *res)
-{
-	uint64_t tag = addr >> c->line_shift;
-	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
-	struct way *w = set_of(c, tag);
-
-	if (w[0].tag == tag && (w[0].sect & bit) && !c->cfg.classify) {
-		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
-		if (write && c->wback)
-			w[0].dirty = 1;
-		return 1;
-	}
 	for (uint32_t i = 0; i < c->assoc; i++)
 		if (w[i].tag == tag) {
-			access_slow(c, addr, write, res, w, tag, bit);
+			uarch_cache_access_slow(c, addr, write, res, w, tag, bit);
 			return 1;
 		}
 	return 0;
 }
 
-int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr)
+static struct uarch_cache_way *find(const struct uarch_cache *c, uint64_t addr)
 {
 	uint64_t tag = addr >> c->line_shift;
-	const struct way *w = set_of(c, tag);
-
-	return w[0].tag == tag && (w[0].sect & 1u << ((addr >> c->sector_shift) & c->sect_mask)) &&
-	       !c->cfg.classify;
-}
-
-static struct way *find(const struct uarch_cache *c, uint64_t addr)
-{
-	uint64_t tag = addr >> c->line_shift;
-	struct way *w = set_of(c, tag);
+	struct uarch_cache_way *w = uarch_cache_set(c, tag);
 	for (uint32_t i = 0; i < c->assoc; i++)
 		if (w[i].tag == tag)
 			return &w[i];
@@ -482,7 +427,7 @@ int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr)
 
 int uarch_cache_clean(struct uarch_cache *c, uint64_t addr)
 {
-	struct way *w = find(c, addr);
+	struct uarch_cache_way *w = find(c, addr);
 	int dirty = w && w->dirty;
 
 	if (w)
@@ -492,7 +437,7 @@ int uarch_cache_clean(struct uarch_cache *c, uint64_t addr)
 
 int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr)
 {
-	struct way *w = find(c, addr);
+	struct uarch_cache_way *w = find(c, addr);
 	int dirty;
 
 	if (!w)
@@ -500,11 +445,11 @@ int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr)
 	dirty = (int)w->dirty;
 	if (c->cfg.repl == UARCH_REPL_LRU) {
 		/* keep MRU→LRU order: the hole goes to the LRU end */
-		struct way *set = set_of(c, w->tag);
+		struct uarch_cache_way *set = uarch_cache_set(c, w->tag);
 		size_t i = (size_t)(w - set);
 		memmove(w, w + 1, (c->assoc - 1 - i) * sizeof(*w));
 		w = &set[c->assoc - 1];
 	}
-	*w = (struct way){ TAG_NONE, 0, 0 };
+	*w = (struct uarch_cache_way){ TAG_NONE, 0, 0 };
 	return dirty;
 }

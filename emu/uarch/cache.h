@@ -23,7 +23,32 @@ struct uarch_cache_cfg {
 	uint16_t ports;	   /* accesses per cycle */
 };
 
-struct uarch_cache;
+/* A way: the line number it holds (UARCH_CACHE_TAG_NONE: invalid), its
+ * valid sectors (a bit each; 1 when not sectored) and its dirty bit. */
+struct uarch_cache_way {
+	uint64_t tag;
+	uint32_t sect;
+	uint32_t dirty;
+};
+
+#define UARCH_CACHE_TAG_NONE UINT64_MAX /* no line number is all ones */
+
+struct uarch_cache_cls;
+
+/* The cache's state, visible for the inline hit paths below; everything
+ * else goes through the functions. */
+struct uarch_cache {
+	struct uarch_cache_cfg cfg;
+	uint32_t sets, assoc;
+	uint32_t set_mask; /* sets - 1 when a power of two, else 0 */
+	uint8_t line_shift, sector_shift;
+	uint32_t sect_mask; /* sectors per line - 1 */
+	uint8_t wback, walloc;
+	struct uarch_cache_way *ways; /* sets * assoc */
+	uint32_t *rr;		      /* round-robin pointer per set */
+	uint64_t rng;
+	struct uarch_cache_cls *cls; /* miss-class shadows (cfg.classify), else NULL */
+};
 
 /* What one access did. */
 struct uarch_cache_res {
@@ -38,17 +63,6 @@ struct uarch_cache_res {
 
 struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t seed);
 void uarch_cache_free(struct uarch_cache *c);
-/* Look up addr (one access, not crossing a line: callers split) and update
- * state per the policies: a write under a no-allocate policy does not fill. */
-void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
-			struct uarch_cache_res *res);
-/* uarch_cache_access if addr's line is present (returns 1), else nothing
- * (returns 0): a store that only writes lines the cache holds. */
-int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
-			       struct uarch_cache_res *res);
-/* Whether a read of addr would hit the first (under LRU the most recently
- * used) way and change nothing: no replacement or shadow update. */
-int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr);
 /* Whether addr's line is present, without touching replacement state. */
 int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr);
 /* Mark addr's line clean (a snoop that read it); returns 1 if it was dirty. */
@@ -56,5 +70,70 @@ int uarch_cache_clean(struct uarch_cache *c, uint64_t addr);
 /* Drop addr's line (back-invalidation, snoop); returns 1 if it was dirty. */
 int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr);
 const struct uarch_cache_cfg *uarch_cache_cfg(const struct uarch_cache *c);
+
+/* uarch_cache_access and uarch_cache_access_present past their first-way
+ * hit: w is tag's set, bit the sector's bit. */
+void uarch_cache_access_slow(struct uarch_cache *c, uint64_t addr, int write,
+			     struct uarch_cache_res *res, struct uarch_cache_way *w, uint64_t tag,
+			     uint32_t bit);
+int uarch_cache_access_present_slow(struct uarch_cache *c, uint64_t addr, int write,
+				    struct uarch_cache_res *res, struct uarch_cache_way *w,
+				    uint64_t tag, uint32_t bit);
+
+/* The set of line number tag. */
+static inline struct uarch_cache_way *uarch_cache_set(const struct uarch_cache *c, uint64_t tag)
+{
+	uint64_t set = c->set_mask ? (tag & c->set_mask) : c->sets == 1 ? 0 : tag % c->sets;
+	return c->ways + set * c->assoc;
+}
+
+/* Look up addr (one access, not crossing a line: callers split) and update
+ * state per the policies: a write under a no-allocate policy does not fill.
+ * Inline: the common case, the first (under LRU the MRU) way with the
+ * sector present and no shadow to update. */
+static inline void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
+				      struct uarch_cache_res *res)
+{
+	uint64_t tag = addr >> c->line_shift;
+	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
+	struct uarch_cache_way *w = uarch_cache_set(c, tag);
+
+	if (w[0].tag == tag && (w[0].sect & bit) && !c->cls) {
+		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
+		if (write && c->wback)
+			w[0].dirty = 1;
+		return;
+	}
+	uarch_cache_access_slow(c, addr, write, res, w, tag, bit);
+}
+
+/* uarch_cache_access if addr's line is present (returns 1), else nothing
+ * (returns 0): a store that only writes lines the cache holds. */
+static inline int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
+					     struct uarch_cache_res *res)
+{
+	uint64_t tag = addr >> c->line_shift;
+	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
+	struct uarch_cache_way *w = uarch_cache_set(c, tag);
+
+	if (w[0].tag == tag && (w[0].sect & bit) && !c->cls) {
+		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
+		if (write && c->wback)
+			w[0].dirty = 1;
+		return 1;
+	}
+	return uarch_cache_access_present_slow(c, addr, write, res, w, tag, bit);
+}
+
+/* Whether a read of addr would hit the first (under LRU the most recently
+ * used) way and change nothing: no replacement or shadow update. */
+static inline int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr)
+{
+	uint64_t tag = addr >> c->line_shift;
+	const struct uarch_cache_way *w = uarch_cache_set(c, tag);
+
+	return w[0].tag == tag && (w[0].sect & 1u << ((addr >> c->sector_shift) & c->sect_mask)) &&
+	       !c->cls;
+}
 
 #endif

@@ -208,21 +208,14 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 	return from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].line : 64, write);
 }
 
-/* A translation the first-level TLB l1 does not have as its most recently
- * used page: returns the extra cycles. */
-static __attribute__((noinline)) uint64_t translate_slow(struct uarch_memsys *ms,
+/* A translation the first-level TLB l1 missed: returns the extra cycles. */
+static __attribute__((noinline)) uint64_t translate_miss(struct uarch_memsys *ms,
 							 const struct uarch_req *r, int l1, int l2,
 							 unsigned ev, uint64_t addr, uint64_t t)
 {
 	uint64_t extra;
 	int lvl;
 
-	ms->tlb_last[l1] = addr >> ms->tlb_shift[l1];
-	if (uarch_tlb_access(ms->t[l1], addr)) {
-		if (l1 == UARCH_ITLB)
-			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
-		return 0;
-	}
 	uarch_count(ms, r, ev, 1, t);
 	if (l1 == UARCH_DTLB)
 		ms->dtlb_missed = 1;
@@ -249,26 +242,33 @@ static inline uint64_t translate(struct uarch_memsys *ms, const struct uarch_req
 	if (!ms->t[l1])
 		return 0;
 	if (addr >> ms->tlb_shift[l1] == ms->tlb_last[l1]) {
-		/* the most recently used entry: a hit that changes nothing */
+		/* the most recently used page: a hit that changes no order */
 		if (l1 == UARCH_ITLB)
 			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
 		return 0;
 	}
-	return translate_slow(ms, r, l1, l2, ev, addr, t);
+	ms->tlb_last[l1] = addr >> ms->tlb_shift[l1];
+	if (uarch_tlb_access(ms->t[l1], addr)) {
+		if (l1 == UARCH_ITLB)
+			uarch_count(ms, r, UARCH_EV_ITLB_HIT, 1, t);
+		return 0;
+	}
+	return translate_miss(ms, r, l1, l2, ev, addr, t);
 }
 
-/* The lines of a load from line address a to byte last, translated by
- * cycle now (the load issued at cycle issue). */
+/* A load the inline path of uarch_mem_load does not finish: translation,
+ * then each line from the one holding addr to the one holding byte last. */
 static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
-						     const struct uarch_req *r, uint64_t a,
-						     uint64_t last, uint64_t now, uint64_t issue,
-						     int *l1miss)
+						     const struct uarch_req *r, uint64_t addr,
+						     uint64_t last, uint64_t issue, int *l1miss)
 {
 	unsigned line = ms->ndata ? ms->lv[0].line : 64;
-	uint64_t done = issue;
+	uint64_t now =
+		issue + translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, issue);
+	uint64_t done = issue, a = addr & ~(uint64_t)(line - 1);
 	int lvl;
 
-	if (last < a)
+	if (last < addr)
 		last = ~0ull; /* wraps at the top of the address space: stop there */
 	for (uint64_t nl = ((last - a) >> ms->l1_shift) + 1; nl; nl--, a += line) {
 		uint64_t t = now, got;
@@ -300,10 +300,25 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 	return done;
 }
 
+/* Whether addr's page hits the first-level data TLB without a search (its
+ * most recently used page, or one its memo finds), the hit recorded as
+ * translate() records it; else nothing changed. */
+static inline int dtlb_quick_hit(struct uarch_memsys *ms, uint64_t addr)
+{
+	uint64_t page = addr >> ms->tlb_shift[UARCH_DTLB];
+
+	if (!ms->t[UARCH_DTLB] || page == ms->tlb_last[UARCH_DTLB])
+		return 1;
+	if (!uarch_tlb_hit(ms->t[UARCH_DTLB], addr))
+		return 0;
+	ms->tlb_last[UARCH_DTLB] = page;
+	return 1;
+}
+
 uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
 			unsigned size, uint64_t now, int *l1miss)
 {
-	uint64_t last = addr + (size ? size : 1) - 1, t;
+	uint64_t last = addr + (size ? size : 1) - 1;
 
 	*l1miss = 0;
 	ms->dtlb_missed = ms->l2_missed = 0;
@@ -315,18 +330,17 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		    (!ms->t[UARCH_DTLB] ||
 		     addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
 			return now + ms->lv[0].latency; /* same line again */
-		t = now + translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
-		if (uarch_cache_mru_hit(ms->lv[0].c, line << ms->l1_shift)) {
-			/* what hierarchy() would find, without its walk */
+		/* a translation and a first-way hit that need no call: what
+		 * load_lines() finds, without its walk (a quick translation
+		 * left for it is one it repeats without a change) */
+		if (dtlb_quick_hit(ms, addr) &&
+		    uarch_cache_mru_hit(ms->lv[0].c, line << ms->l1_shift)) {
 			ms->l1_last = line;
 			ms->l1_last_st = 0;
-			return t + ms->lv[0].latency;
+			return now + ms->lv[0].latency;
 		}
-		return load_lines(ms, r, line << ms->l1_shift, last, t, now, l1miss);
 	}
-	t = now + translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
-	return load_lines(ms, r, addr & ~(uint64_t)((ms->ndata ? ms->lv[0].line : 64) - 1), last, t,
-			  now, l1miss);
+	return load_lines(ms, r, addr, last, now, l1miss);
 }
 
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,

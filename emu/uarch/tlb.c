@@ -16,20 +16,6 @@
 #include "mem.h"
 
 #define PAGE_NONE UINT64_MAX /* no page number is all ones (page >= 2) */
-#define TLB_MEMO 64	     /* memo slots (a power of two) */
-
-struct uarch_tlb {
-	struct uarch_tlb_cfg cfg;
-	uint32_t sets, assoc;
-	uint32_t set_mask; /* sets - 1 when a power of two, else 0 */
-	uint8_t page_shift;
-	uint64_t *pn;	 /* sets * assoc page numbers */
-	uint64_t *stamp; /* LRU: last use per entry, 0 = never */
-	uint64_t clock;	 /* LRU: the last stamp given */
-	uint32_t *rr;	 /* round-robin pointer per set */
-	uint64_t rng;
-	uint32_t memo[TLB_MEMO]; /* 1 + entry that held a page of that slot, 0 = none */
-};
 
 struct uarch_tlb *uarch_tlb_new(const struct uarch_tlb_cfg *cfg, uint64_t seed)
 {
@@ -85,7 +71,7 @@ void uarch_tlb_flush(struct uarch_tlb *t)
 }
 
 /* A page the memo did not find: search its set, fill it on a miss. */
-static __attribute__((noinline)) int tlb_search(struct uarch_tlb *t, uint64_t pn, uint32_t *memo)
+int uarch_tlb_search(struct uarch_tlb *t, uint64_t pn, uint32_t *memo)
 {
 	uint32_t a = t->assoc, i;
 	uint64_t set = t->sets == 1 ? 0 : t->set_mask ? (pn & t->set_mask) : pn % t->sets;
@@ -129,18 +115,4 @@ static __attribute__((noinline)) int tlb_search(struct uarch_tlb *t, uint64_t pn
 	s[i] = pn;
 	*memo = (uint32_t)(set * a) + i + 1;
 	return 0;
-}
-
-int uarch_tlb_access(struct uarch_tlb *t, uint64_t addr)
-{
-	uint64_t pn = addr >> t->page_shift;
-	uint32_t *memo = &t->memo[pn & (TLB_MEMO - 1)];
-	uint32_t e = *memo;
-
-	if (e && t->pn[e - 1] == pn) {
-		if (t->cfg.repl == UARCH_REPL_LRU)
-			t->stamp[e - 1] = ++t->clock;
-		return 1;
-	}
-	return tlb_search(t, pn, memo);
 }
