@@ -87,10 +87,24 @@ static inline struct uarch_cache_way *uarch_cache_set(const struct uarch_cache *
 	return c->ways + set * c->assoc;
 }
 
+/* The common hit: the first (under LRU the MRU) way of set w holds the
+ * line with the sector present and no shadow needs updating; 1 if so
+ * (the access is done), else 0 and nothing changed. */
+static inline int uarch_cache_first_hit(struct uarch_cache *c, struct uarch_cache_way *w,
+					uint64_t tag, uint32_t bit, int write,
+					struct uarch_cache_res *res)
+{
+	if (w[0].tag != tag || !(w[0].sect & bit) || c->cls)
+		return 0;
+	*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
+	if (write && c->wback)
+		w[0].dirty = 1;
+	return 1;
+}
+
 /* Look up addr (one access, not crossing a line: callers split) and update
  * state per the policies: a write under a no-allocate policy does not fill.
- * Inline: the common case, the first (under LRU the MRU) way with the
- * sector present and no shadow to update. */
+ * Inline: the common case (uarch_cache_first_hit). */
 static inline void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 				      struct uarch_cache_res *res)
 {
@@ -98,12 +112,8 @@ static inline void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int 
 	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
 	struct uarch_cache_way *w = uarch_cache_set(c, tag);
 
-	if (w[0].tag == tag && (w[0].sect & bit) && !c->cls) {
-		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
-		if (write && c->wback)
-			w[0].dirty = 1;
+	if (uarch_cache_first_hit(c, w, tag, bit, write, res))
 		return;
-	}
 	uarch_cache_access_slow(c, addr, write, res, w, tag, bit);
 }
 
@@ -116,12 +126,8 @@ static inline int uarch_cache_access_present(struct uarch_cache *c, uint64_t add
 	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
 	struct uarch_cache_way *w = uarch_cache_set(c, tag);
 
-	if (w[0].tag == tag && (w[0].sect & bit) && !c->cls) {
-		*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
-		if (write && c->wback)
-			w[0].dirty = 1;
+	if (uarch_cache_first_hit(c, w, tag, bit, write, res))
 		return 1;
-	}
 	return uarch_cache_access_present_slow(c, addr, write, res, w, tag, bit);
 }
 
