@@ -262,17 +262,8 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	uint64_t m = lx_cur(p)->blocked;
 	lx_host_syscall(14, SIG_SETMASK, (long)&m, 0, 8, 0, 0);
 	err = lx_host_syscall(59, (long)"/proc/self/exe", (long)hv, (long)envp, 0, 0, 0);
-	/* still here: undo (x86_run will count the block after all) */
-	{
-		struct x86_cpu *c = &lx_cur(p)->cpu;
-
-		if (c->blk) {
-			c->cnt->insns -= c->blk->ninsn;
-			c->cnt->loads -= c->blk->nload;
-			c->cnt->stores -= c->blk->nstore;
-			c->cnt->branches -= c->blk->nbranch;
-		}
-	}
+	/* still here: x86_run counts what ran after all */
+	x86_uncount_current_block(&lx_cur(p)->cpu);
 	lx_signal_sync_mask(p);
 	if (p->slot)
 		p->slot->state = LX_SLOT_RUNNING;

@@ -397,6 +397,41 @@ void x86_count_current_block(struct x86_cpu *c)
 	c->cnt->branches += b->nbranch;
 }
 
+/* Stands in for the trace hook for one report: the one the hook made
+ * already. */
+static void skip_report(void *arg, const struct x86_trace *t)
+{
+	struct x86_cpu *c = (struct x86_cpu *)t->cpu;
+
+	(void)arg;
+	c->trace = c->trace_resume;
+	c->trace_resume = NULL;
+}
+
+void x86_uncount_current_block(struct x86_cpu *c)
+{
+	const struct x86_block *b = c->blk;
+
+	if (!b)
+		return;
+	if (c->trace) {
+		/* the loop counts the instruction again when its hook returns */
+		if (c->cur) {
+			c->cnt->insns--;
+			c->cnt->loads -= !!(c->cur->flags & X86_I_LOAD);
+			c->cnt->stores -= !!(c->cur->flags & X86_I_STORE);
+			c->cnt->branches -= !!(c->cur->flags & X86_I_BRANCH);
+			c->trace_resume = c->trace;
+			c->trace = skip_report;
+		}
+		return;
+	}
+	c->cnt->insns -= b->ninsn;
+	c->cnt->loads -= b->nload;
+	c->cnt->stores -= b->nstore;
+	c->cnt->branches -= b->nbranch;
+}
+
 /* ---- the loop ------------------------------------------------------------ */
 
 /* The block loop proper, kept apart from x86_run() so that nothing it

@@ -304,6 +304,9 @@ struct x86_cpu {
 	/* timed mode: called for every retired instruction when set */
 	void (*trace)(void *arg, const struct x86_trace *t);
 	void *trace_arg;
+	/* the trace hook while the current instruction's report is skipped
+	 * (x86_uncount_current_block) */
+	void (*trace_resume)(void *arg, const struct x86_trace *t);
 	int keep_pre; /* fill pre before each instruction (trace.pre) */
 	struct x86_pre pre;
 
@@ -359,6 +362,10 @@ _Noreturn void x86_raise(struct x86_cpu *c, int sig, int code, uint64_t addr);
  * adds the block's counts itself with this (in timed mode, where counting
  * is per instruction, just the instruction running the hook). */
 void x86_count_current_block(struct x86_cpu *c);
+/* The process goes on after all (a failed exec): undo that count, and in
+ * timed mode skip the loop's report of the instruction the hook already
+ * reported. */
+void x86_uncount_current_block(struct x86_cpu *c);
 
 /* Raise a trap after the current instruction completes (INT3, and the
  * like): the guest resumes after it, and it counts as executed. */

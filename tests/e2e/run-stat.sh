@@ -6,7 +6,7 @@
 # --seed, multiplexing and --exact, per-processor rows, -I intervals
 # (adding up to the totals, reproducible), two programs co-run with
 # --smt A : B (seed 004's SMT gain and loss), exit status and signal
-# death, --append and -q, and every one-line error.
+# death, a failed exec counted once, --append and -q, and every one-line error.
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -306,6 +306,19 @@ exact_on_fault() {
 	[ "$(grep ',uops,' err | cut -d, -f1)" = "$one" ] || fail "uops $(cat err), alone $one"
 }
 
+# An exec the host refuses after vpmu's own checks: the process goes on,
+# and the model counts each instruction once, as the emulator does.
+failed_exec() {
+	run_vpmu stat --no-timing -- "$PROGS/e2e_exec_fail"
+	expect_rc 0 || return 1
+	[ "$(grep -c 'Argument list too long' out)" -eq 3 ] || fail "stdout: $(cat out)"
+	want=$(count instructions err)
+	run_vpmu stat -e instructions -- "$PROGS/e2e_exec_fail"
+	expect_rc 0 || return 1
+	[ -n "$want" ] && [ "$(count instructions err)" = "$want" ] ||
+		fail "model $(count instructions err), emulator $want"
+}
+
 append_output() {
 	run_vpmu stat -o counts -- "$PROGS/e2e_exit3"
 	run_vpmu stat -o counts --append -x, -- "$PROGS/e2e_exit3"
@@ -362,6 +375,7 @@ t intervals intervals
 t smt_pair smt_pair
 t exit_and_signal exit_and_signal
 t exact_on_fault exact_on_fault
+t failed_exec failed_exec
 t append_output append_output
 t errors errors
 summary
