@@ -72,7 +72,14 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		ms->l1_classify = m->cache[ms->order[0]].classify;
 		ms->st_alloc = w == UARCH_WB_ALLOC || w == UARCH_WT_ALLOC;
 	}
-	ms->l1_shift = ms->ndata ? (unsigned)__builtin_ctz(m->cache[ms->order[0]].line) : 6;
+	if (ms->ndata) {
+		/* L1D is walked a sector at a time: a sector is what hits or
+		 * misses (one per line when not sectored) */
+		const struct uarch_cache_cfg *l1 = &m->cache[ms->order[0]];
+		ms->l1_shift = (unsigned)__builtin_ctz(l1->sector ? l1->sector : l1->line);
+	} else {
+		ms->l1_shift = 6;
+	}
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -185,7 +192,6 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		uarch_cache_access(lv->c, addr, write, &res);
 		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
-			ms->l1_last_st = 0;
 		}
 		if (res.evicted && res.dirty)
 			write_back(ms, r, k, res.victim, t);
@@ -262,7 +268,7 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 						     const struct uarch_req *r, uint64_t addr,
 						     uint64_t last, uint64_t issue, int *l1miss)
 {
-	unsigned line = ms->ndata ? ms->lv[0].line : 64;
+	unsigned line = 1u << ms->l1_shift;
 	uint64_t now =
 		issue + translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, issue);
 	uint64_t done = issue, a = addr & ~(uint64_t)(line - 1);
@@ -295,7 +301,6 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 		if (got > done)
 			done = got;
 		ms->l1_last = a >> ms->l1_shift;
-		ms->l1_last_st = 0;
 	}
 	return done;
 }
@@ -336,7 +341,6 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		if (dtlb_quick_hit(ms, addr) &&
 		    uarch_cache_mru_hit(ms->lv[0].c, line << ms->l1_shift)) {
 			ms->l1_last = line;
-			ms->l1_last_st = 0;
 			return now + ms->lv[0].latency;
 		}
 	}
@@ -356,9 +360,9 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		return now;
 	if (last < addr)
 		last = ~0ull;
-	for (uint64_t a = addr & ~(uint64_t)(ms->lv[0].line - 1),
+	for (uint64_t a = addr >> ms->l1_shift << ms->l1_shift,
 		      nl = ((last - a) >> ms->l1_shift) + 1;
-	     nl; nl--, a += ms->lv[0].line) {
+	     nl; nl--, a += 1u << ms->l1_shift) {
 		ms->l1_last = ~0ull; /* a store may reorder the set (write-back) or not touch L1 */
 		if (uarch_cache_access_present(ms->lv[0].c, a, 1, &res)) {
 			/* a hit leaves the line where a load of it hits and
@@ -366,7 +370,6 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 			 * must update the miss-class shadow) */
 			if (res.hit && !ms->l1_classify) {
 				ms->l1_last = a >> ms->l1_shift;
-				ms->l1_last_st = 1;
 			}
 		} else {
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
@@ -413,23 +416,25 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);
 }
 
-/* An I/O agent's transaction on addr's line snoops every data-side level:
- * a modified copy is supplied on the bus (HITM, an implicit write-back),
- * then kept clean when the agent reads memory, dropped when it writes it. */
+/* An I/O agent's transaction on the line at addr (line bytes, the last
+ * level's) snoops every data-side level, each for all of its own lines
+ * inside it: a modified copy is supplied on the bus (HITM, an implicit
+ * write-back), then kept clean when the agent reads memory, dropped when
+ * it writes it. */
 static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr, int out,
 		      unsigned line, uint64_t now)
 {
 	int dirty = 0;
 
 	for (int k = 0; k < ms->ndata; k++) {
-		struct uarch_cache *c = ms->c[ms->order[k]];
+		struct uarch_cache *c = ms->lv[k].c;
+		unsigned step = ms->lv[k].line < line ? ms->lv[k].line : line;
 
-		dirty |= out ? uarch_cache_clean(c, addr) : uarch_cache_invalidate(c, addr);
+		for (uint64_t a = addr; a < addr + line; a += step)
+			dirty |= out ? uarch_cache_clean(c, a) : uarch_cache_invalidate(c, a);
 	}
-	/* A line a store left in l1_last may be gone now.  (One a load left
-	 * there stays: loads have always trusted it across a snoop, and the
-	 * system call's own loads before the snoop replace it anyway.) */
-	if (!out && ms->l1_last_st)
+	/* the line the last L1 access left may be gone */
+	if (!out)
 		ms->l1_last = ~0ull;
 	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
 }

@@ -36,15 +36,13 @@ struct uarch_memsys {
 	uint8_t st_through, st_alloc, l1_classify;
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
-	/* The line the last L1D access touched: it is the most recently used
+	/* The line (sector) the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */
 	uint64_t l1_last;
-	/* l1_last is a line a store wrote (an I/O snoop that drops a line
-	 * forgets it; see snoop()) */
-	uint8_t l1_last_st;
 	/* Likewise the page each first-level TLB translated last. */
 	uint64_t tlb_last[UARCH_NTLB];
-	unsigned l1_shift, tlb_shift[UARCH_NTLB]; /* log2 of L1D line and page sizes */
+	/* log2 of the L1D sector (its line when not sectored) and page sizes */
+	unsigned l1_shift, tlb_shift[UARCH_NTLB];
 	struct uarch_counts *cnt;
 	struct uarch_sigbuf *sig; /* signals for a PMU (NULL: none listens) */
 	/* What the last uarch_mem_load or uarch_mem_store did, for events

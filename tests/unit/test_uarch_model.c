@@ -190,6 +190,65 @@ static void test_io_snoops_modified_lines(void **s)
 	rig_free(r);
 }
 
+/* An I/O agent's write into memory drops the line from every level, each
+ * level all of its own lines inside it (p4: both 64-byte L1 lines of a
+ * 128-byte L2 line), and the load after it misses, even of the line the
+ * last load touched. */
+static void test_io_read_drops_every_l1_line(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
+	struct rig *r = calloc(1, sizeof(*r));
+	struct x86_insn j;
+	uint64_t miss;
+	(void)s;
+	assert_non_null(r);
+	r->m = *uarch_machine_find("p4");
+	r->m.core.syscall_lines = 0; /* no kernel loads between the snoop and the next */
+	r->u = uarch_new(&r->m, &r->cnt, 1);
+	assert_non_null(r->u);
+	decode(ld, sizeof(ld), 0x3000, &j);
+	run(r, &j, 1, 0x600000);
+	run(r, &j, 1, 0x600040);
+	miss = ev(r, UARCH_EV_L1D_LD_MISS, 0);
+	run(r, &j, 1, 0x600000);
+	run(r, &j, 1, 0x600040);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), miss); /* both present */
+	uarch_syscall(r->u, 0, 0, &(struct uarch_io){ 0x600000, 8, 0 });
+	run(r, &j, 1, 0x600040); /* the second L1 line, the last one loaded */
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), miss + 1);
+	run(r, &j, 1, 0x600000);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), miss + 2);
+	uarch_syscall(r->u, 0, 0, &(struct uarch_io){ 0x600000, 8, 0 });
+	run(r, &j, 1, 0x600000); /* the line loaded last, dropped */
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), miss + 3);
+	rig_free(r);
+}
+
+/* A sectored L1D hits or misses by sector: the other half of a line of two
+ * sectors misses after the first was loaded, then both hit. */
+static void test_sectored_l1d(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
+	struct rig *r = calloc(1, sizeof(*r));
+	struct x86_insn j;
+	uint64_t miss;
+	(void)s;
+	assert_non_null(r);
+	r->m = *uarch_machine_find("p4");
+	r->m.cache[UARCH_L1D].sector = r->m.cache[UARCH_L1D].line / 2;
+	r->u = uarch_new(&r->m, &r->cnt, 1);
+	assert_non_null(r->u);
+	decode(ld, sizeof(ld), 0x3000, &j);
+	miss = ev(r, UARCH_EV_L1D_LD_MISS, 0);
+	run(r, &j, 1, 0x700000);
+	run(r, &j, 1, 0x700000 + r->m.cache[UARCH_L1D].sector);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), miss + 2);
+	run(r, &j, 1, 0x700000);
+	run(r, &j, 1, 0x700000 + r->m.cache[UARCH_L1D].sector);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), miss + 2);
+	rig_free(r);
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -231,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_retire_width),
 		cmocka_unit_test(test_syscall_is_kernel_time),
 		cmocka_unit_test(test_io_snoops_modified_lines),
+		cmocka_unit_test(test_io_read_drops_every_l1_line),
+		cmocka_unit_test(test_sectored_l1d),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
