@@ -63,6 +63,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			.l2 = lvl == UARCH_L2,
 			.wb_alloc = cfg->write == UARCH_WB_ALLOC,
 			.line = cfg->line,
+			.sector = cfg->sector ? cfg->sector : cfg->line,
 		};
 	}
 	if (ms->ndata) {
@@ -211,7 +212,9 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			uarch_count(ms, r, UARCH_EV_LLC_MISS, 1, t);
 	}
 	*hit_level = ms->ndata;
-	return from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].line : 64, write);
+	/* a miss fills one sector of the last level (P4: a 64-byte bus
+	 * transaction into one half of a 128-byte L2 line) */
+	return from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].sector : 64, write);
 }
 
 /* A translation the first-level TLB l1 missed: returns the extra cycles. */

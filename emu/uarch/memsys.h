@@ -22,6 +22,7 @@ struct uarch_level {
 	uint8_t l2;	  /* the L2 (its read hits count by line state) */
 	uint8_t wb_alloc; /* write-back, write-allocate: a written-back line stays */
 	unsigned line;	  /* bytes */
+	unsigned sector;  /* bytes (the line when not sectored) */
 };
 
 struct uarch_memsys {
