@@ -351,8 +351,7 @@ static const struct p4_ebit retired_branch_type[] = {
 };
 
 static const struct p4_ebit resource_stall[] = {
-	U("SBFULL", 5, "allocation stalls for want of a store buffer",
-	  "store-buffer occupancy is not modelled"),
+	B("SBFULL", 5, "allocation stalls for want of a store buffer", S(STALL_SQ)),
 };
 
 static const struct p4_ebit wc_buffer[] = {
@@ -495,7 +494,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("RETIRED_BRANCH_TYPE", 0x04, 28, TBPU0, TBPU1, retired_branch_type, 0x1e, P4_TAG_NONE, 0,
 	   "branches retired, by type", NULL),
 	EV("RESOURCE_STALL", 0x01, 29, ALF0, ALF1, resource_stall, 0x20, P4_TAG_NONE, 0,
-	   "allocator stalls", "store-buffer occupancy is not modelled"),
+	   "allocator stalls", NULL),
 	EV("WC_BUFFER", 0x05, 30, DAC0, DAC1, wc_buffer, 0x01, P4_TAG_NONE, 1,
 	   "write-combining buffer operations", "write-combining memory is not modelled"),
 	EV0("B2B_CYCLES", 0x16, 31, FSB0, FSB1, "back-to-back bus cycles", R_UNDOC),

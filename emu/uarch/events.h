@@ -51,6 +51,9 @@
 	X(MEM_READS, "mem-reads", "memory reads (line fills from memory)")                       \
 	X(REPLAYS, "replays", "µops re-executed because a load they depended on missed")         \
 	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry")      \
+	X(STALL_LQ, "stall-load-queue", "cycles dispatch waited for a free load-queue entry")    \
+	X(STALL_SQ, "stall-store-queue",                                                         \
+	  "cycles dispatch waited for a free store-queue (store-buffer) entry")                  \
 	X(STALL_FETCH, "stall-fetch", "cycles the front end waited on instruction fetch misses") \
 	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                            \
 	X(SYSCALLS, "syscalls", "system calls")                                                  \

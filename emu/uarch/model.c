@@ -4,7 +4,8 @@
  * A dataflow model rather than a cycle-by-cycle simulation: each µop gets
  * its dispatch, issue, complete and retire cycles from the cycles of what
  * it waits for — its source registers, a free unit of its class, a free
- * reorder-buffer entry, the fetch of its instruction — so that a chain of
+ * reorder-buffer entry (and load- or store-queue entry), the fetch of its
+ * instruction — so that a chain of
  * dependent adds costs the add latency per link, independent work overlaps
  * up to the unit throughput and window size, and a mispredicted branch
  * delays everything fetched after it until it resolves.  An in-order core
@@ -32,20 +33,27 @@ struct cal {
 	uint64_t slot[CAL]; /* cycle << 8 | units busy in it */
 };
 
+/* Entries that free in program order — the reorder buffer, the load and
+ * the store queue: the cycle each of the last `size` taken frees (the
+ * owner retires), a ring. */
+struct window {
+	uint64_t *free;
+	unsigned i; /* taken modulo the size */
+	uint64_t taken;
+};
+
 struct uth {
 	uint64_t fetch;	  /* cycle the next instruction is fetched */
 	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
 	uint64_t iline;	  /* line of the last fetch */
 	uint64_t ready[NDEP];
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
-	uint64_t *robq;	  /* retire cycle of the last rob µops, a ring */
-	uint64_t nuop;
-	unsigned robi;	  /* nuop modulo the window */
-	uint64_t retire;  /* cycle the last µop retired */
-	uint32_t rcount;  /* µops retired in that cycle */
-	uint64_t issue;	  /* in-order cores: cycle of the last issue */
-	uint32_t icount;  /* µops issued in that cycle */
-	uint64_t counted; /* cycles already added to CYCLES */
+	struct window rob, ldq, stq; /* µops; loads; stores */
+	uint64_t retire;	     /* cycle the last µop retired */
+	uint32_t rcount;	     /* µops retired in that cycle */
+	uint64_t issue;		     /* in-order cores: cycle of the last issue */
+	uint32_t icount;	     /* µops issued in that cycle */
+	uint64_t counted;	     /* cycles already added to CYCLES */
 	int kernel;
 	/* events not yet added to the shared counts (at the current
 	 * privilege): flushed at every privilege change, every FLUSH_EVERY
@@ -74,7 +82,7 @@ struct uarch {
 	struct uarch_counts *cnt;
 	struct cal *cal; /* [UARCH_NUCLASS] */
 	int nthreads;
-	unsigned rob;		/* per-thread share */
+	unsigned rob, lq, sq;	/* per-thread shares */
 	struct x86_cpu scratch; /* registers of a mispredicted path */
 	struct uth th[2];
 	/* a listening PMU: the signals of the current instruction, delivered
@@ -115,7 +123,7 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	}
 	u->nthreads = 1;
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
-	u->rob = m->core.rob ? m->core.rob : 1;
+	uarch_set_threads(u, 1);
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
 	u->bp = uarch_bp_new(&u->m.bp);
@@ -123,9 +131,12 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	if (!u->bp || !u->cal)
 		goto fail;
 	for (int t = 0; t < 2; t++) {
-		u->th[t].robq = uarch_calloc(u->rob, sizeof(uint64_t));
-		u->th[t].iline = ~0ull;
-		if (!u->th[t].robq)
+		struct uth *h = &u->th[t];
+		h->rob.free = uarch_calloc(u->rob, sizeof(uint64_t));
+		h->ldq.free = uarch_calloc(u->lq, sizeof(uint64_t));
+		h->stq.free = uarch_calloc(u->sq, sizeof(uint64_t));
+		h->iline = ~0ull;
+		if (!h->rob.free || !h->ldq.free || !h->stq.free)
 			goto fail;
 	}
 	return u;
@@ -143,8 +154,11 @@ void uarch_free(struct uarch *u)
 	uarch_memsys_free(&u->ms);
 	uarch_bp_free(u->bp);
 	uarch_mfree(u->cal);
-	uarch_mfree(u->th[0].robq);
-	uarch_mfree(u->th[1].robq);
+	for (int t = 0; t < 2; t++) {
+		uarch_mfree(u->th[t].rob.free);
+		uarch_mfree(u->th[t].ldq.free);
+		uarch_mfree(u->th[t].stq.free);
+	}
 	uarch_mfree(u);
 }
 
@@ -181,19 +195,32 @@ static void sums_out(struct uarch *u)
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 }
 
+/* A thread's share of n entries. */
+static unsigned share(unsigned n, int threads)
+{
+	n /= (unsigned)threads;
+	return n ? n : 1;
+}
+
 void uarch_set_threads(struct uarch *u, int n)
 {
-	/* dual-thread mode partitions the reorder buffer (P4: statically, in
-	 * halves — Marr et al., Intel Technology Journal 6(1), 2002) */
+	/* dual-thread mode partitions the reorder buffer and the load and
+	 * store buffers (P4: statically, in halves — Marr et al., Intel
+	 * Technology Journal 6(1), 2002) */
 	if (u->sig)
 		sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
-	u->rob = u->m.core.rob / (unsigned)u->nthreads;
-	if (!u->rob)
-		u->rob = 1;
-	for (int t = 0; t < 2; t++)
-		if (u->th[t].robi >= u->rob)
-			u->th[t].robi = 0;
+	u->rob = share(u->m.core.rob, u->nthreads);
+	u->lq = share(u->m.core.lq, u->nthreads);
+	u->sq = share(u->m.core.sq, u->nthreads);
+	for (int t = 0; t < 2; t++) {
+		if (u->th[t].rob.i >= u->rob)
+			u->th[t].rob.i = 0;
+		if (u->th[t].ldq.i >= u->lq)
+			u->th[t].ldq.i = 0;
+		if (u->th[t].stq.i >= u->sq)
+			u->th[t].stq.i = 0;
+	}
 }
 
 uint64_t uarch_now(const struct uarch *u, int th)
@@ -519,6 +546,33 @@ static inline int is_branch(unsigned xc)
 	return xc >= X86_XC_JCC && xc <= X86_XC_RET;
 }
 
+/* Dispatch at cycle disp waits for an entry of window w (size entries):
+ * returns the cycle it gets one.  Allocation is in order, so a full
+ * window stalls the front end too. */
+static inline uint64_t wait_entry(struct uarch *u, struct uth *t, int th, const struct window *w,
+				  unsigned size, unsigned ev, uint64_t disp)
+{
+	uint64_t slot = w->free[w->i];
+
+	if (w->taken < size || slot <= disp)
+		return disp;
+	count_span(u, t, th, ev, disp, slot);
+	if (slot - u->m.core.depth > t->fetch) {
+		t->fetch = slot - u->m.core.depth;
+		t->fetched = 0;
+	}
+	return slot;
+}
+
+/* Take w's next entry, freed at cycle free. */
+static inline void take_entry(struct window *w, unsigned size, uint64_t free)
+{
+	w->free[w->i] = free;
+	w->taken++;
+	if (++w->i >= size)
+		w->i = 0;
+}
+
 /* The front end: fetch the instruction at pc; returns its fetch cycle. */
 static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsigned nuops)
 {
@@ -727,18 +781,15 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	for (int k = 0; k < n; k++) {
 		struct uop *o = &uops[k];
 		uint64_t disp = f + cc->depth, ready, issue, complete;
-		uint64_t slot = t->robq[t->robi];
 		int replay = 0, l1miss = 0, dtlbmiss = 0, l2miss = 0;
 
-		if (t->nuop >= u->rob && slot > disp) {
-			count_span(u, t, th, UARCH_EV_STALL_ROB, disp, slot);
-			disp = slot;
-			/* a full window stalls the front end too */
-			if (slot - cc->depth > t->fetch) {
-				t->fetch = slot - cc->depth;
-				t->fetched = 0;
-			}
-		}
+		disp = wait_entry(u, t, th, &t->rob, u->rob, UARCH_EV_STALL_ROB, disp);
+		/* a load takes a load-queue entry, a store (its address µop,
+		 * for both) a store-queue entry, until it retires */
+		if (o->kind == U_LOAD)
+			disp = wait_entry(u, t, th, &t->ldq, u->lq, UARCH_EV_STALL_LQ, disp);
+		else if (o->kind == U_STA)
+			disp = wait_entry(u, t, th, &t->stq, u->sq, UARCH_EV_STALL_SQ, disp);
 		if (k == 0 && u->want_insn)
 			rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 		ready = disp;
@@ -886,10 +937,11 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				      1, r);
 			}
 		}
-		t->robq[t->robi] = r;
-		t->nuop++;
-		if (++t->robi >= u->rob)
-			t->robi = 0;
+		take_entry(&t->rob, u->rob, r);
+		if (o->kind == U_LOAD)
+			take_entry(&t->ldq, u->lq, r);
+		else if (o->kind == U_STD)
+			take_entry(&t->stq, u->sq, r);
 		if (o->cls == UARCH_UC_BRANCH)
 			branch_done = complete;
 	}

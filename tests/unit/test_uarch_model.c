@@ -249,6 +249,65 @@ static void test_sectored_l1d(void **s)
 	rig_free(r);
 }
 
+static unsigned r_mem_latency(void)
+{
+	return uarch_machine_find("p4")->mem.latency;
+}
+
+/* p4 with core.lq = lq and core.sq = sq. */
+static struct rig *rig_queues(unsigned lq, unsigned sq)
+{
+	struct rig *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	r->m = *uarch_machine_find("p4");
+	r->m.core.lq = (uint16_t)lq;
+	r->m.core.sq = (uint16_t)sq;
+	r->u = uarch_new(&r->m, &r->cnt, 1);
+	assert_non_null(r->u);
+	return r;
+}
+
+/* Loads hold a load-queue entry until they retire: independent loads that
+ * miss to memory overlap, except that with one entry each waits for the
+ * one before it to retire. */
+static void test_load_queue_bounds_loads_in_flight(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	uint64_t cyc[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_queues(k ? 1 : 48, 32);
+		struct x86_insn j;
+		decode(ld, sizeof(ld), 0x3000, &j);
+		for (int n = 0; n < 4; n++)
+			run(r, &j, 1, 0x10000000 + (uint64_t)n * 4096 * 17);
+		cyc[k] = ev(r, UARCH_EV_CYCLES, 0);
+		assert_int_equal(ev(r, UARCH_EV_STALL_LQ, 0) > 0, k);
+		rig_free(r);
+	}
+	/* three of the four misses no longer overlap the first */
+	assert_true(cyc[1] >= cyc[0] + 3 * (r_mem_latency() * 9 / 10));
+}
+
+/* Stores hold a store-queue (store-buffer) entry until they retire: behind
+ * a load that misses, a full queue stalls dispatch. */
+static void test_store_queue_fills_behind_a_miss(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_queues(48, k ? 4 : 32);
+		struct x86_insn i, j;
+		decode(ld, sizeof(ld), 0x3000, &j);
+		decode(st, sizeof(st), 0x3003, &i);
+		run(r, &j, 1, 0x10000000);
+		run(r, &i, 8, 0x500000);
+		assert_int_equal(ev(r, UARCH_EV_STALL_SQ, 0) > 0, k);
+		rig_free(r);
+	}
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -292,6 +351,8 @@ int main(void)
 		cmocka_unit_test(test_io_snoops_modified_lines),
 		cmocka_unit_test(test_io_read_drops_every_l1_line),
 		cmocka_unit_test(test_sectored_l1d),
+		cmocka_unit_test(test_load_queue_bounds_loads_in_flight),
+		cmocka_unit_test(test_store_queue_fills_behind_a_miss),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
