@@ -51,6 +51,7 @@
 	X(MEM_READS, "mem-reads", "memory reads (line fills from memory)")                       \
 	X(REPLAYS, "replays", "µops re-executed because a load they depended on missed")         \
 	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry")      \
+	X(STALL_IQ, "stall-issue-queue", "cycles dispatch waited for a free issue-queue entry")  \
 	X(STALL_LQ, "stall-load-queue", "cycles dispatch waited for a free load-queue entry")    \
 	X(STALL_SQ, "stall-store-queue",                                                         \
 	  "cycles dispatch waited for a free store-queue (store-buffer) entry")                  \

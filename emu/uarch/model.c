@@ -4,8 +4,8 @@
  * A dataflow model rather than a cycle-by-cycle simulation: each µop gets
  * its dispatch, issue, complete and retire cycles from the cycles of what
  * it waits for — its source registers, a free unit of its class, a free
- * reorder-buffer entry (and load- or store-queue entry), the fetch of its
- * instruction — so that a chain of
+ * reorder-buffer and issue-queue entry (and load- or store-queue entry),
+ * the fetch of its instruction — so that a chain of
  * dependent adds costs the add latency per link, independent work overlaps
  * up to the unit throughput and window size, and a mispredicted branch
  * delays everything fetched after it until it resolves.  An in-order core
@@ -24,6 +24,10 @@
 #define SQ 64	/* store-forwarding table: recent stores by 8-byte chunk */
 #define FLUSH_EVERY 65536
 #define CAL 4096 /* cycles of execution-unit reservations remembered */
+/* Cycles ahead the issue queue tells issue cycles apart: a µop due to
+ * issue later counts as issuing then (it is still queued when it would
+ * matter, unless the queue drains for that long). */
+#define IQ_SPAN 4096
 
 /* Which cycles a class of units is busy: with two logical processors each
  * running ahead of the other by up to a block, a µop may take a unit in a
@@ -49,11 +53,17 @@ struct uth {
 	uint64_t ready[NDEP];
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
 	struct window rob, ldq, stq; /* µops; loads; stores */
-	uint64_t retire;	     /* cycle the last µop retired */
-	uint32_t rcount;	     /* µops retired in that cycle */
-	uint64_t issue;		     /* in-order cores: cycle of the last issue */
-	uint32_t icount;	     /* µops issued in that cycle */
-	uint64_t counted;	     /* cycles already added to CYCLES */
+	/* the issue queue: a µop holds an entry from dispatch until it
+	 * issues, in any order — how many of those in it issue in each cycle
+	 * past iq_now, by cycle modulo IQ_SPAN, niq of them in all */
+	uint16_t *iqn;
+	uint64_t iq_now;
+	unsigned niq;
+	uint64_t retire;  /* cycle the last µop retired */
+	uint32_t rcount;  /* µops retired in that cycle */
+	uint64_t issue;	  /* in-order cores: cycle of the last issue */
+	uint32_t icount;  /* µops issued in that cycle */
+	uint64_t counted; /* cycles already added to CYCLES */
 	int kernel;
 	/* events not yet added to the shared counts (at the current
 	 * privilege): flushed at every privilege change, every FLUSH_EVERY
@@ -82,8 +92,8 @@ struct uarch {
 	struct uarch_counts *cnt;
 	struct cal *cal; /* [UARCH_NUCLASS] */
 	int nthreads;
-	unsigned rob, lq, sq;	/* per-thread shares */
-	struct x86_cpu scratch; /* registers of a mispredicted path */
+	unsigned rob, iq, lq, sq; /* per-thread shares */
+	struct x86_cpu scratch;	  /* registers of a mispredicted path */
 	struct uth th[2];
 	/* a listening PMU: the signals of the current instruction, delivered
 	 * when it retires (or when the buffer fills) */
@@ -135,8 +145,9 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		h->rob.free = uarch_calloc(u->rob, sizeof(uint64_t));
 		h->ldq.free = uarch_calloc(u->lq, sizeof(uint64_t));
 		h->stq.free = uarch_calloc(u->sq, sizeof(uint64_t));
+		h->iqn = uarch_calloc(IQ_SPAN, sizeof(*h->iqn));
 		h->iline = ~0ull;
-		if (!h->rob.free || !h->ldq.free || !h->stq.free)
+		if (!h->rob.free || !h->ldq.free || !h->stq.free || !h->iqn)
 			goto fail;
 	}
 	return u;
@@ -158,6 +169,7 @@ void uarch_free(struct uarch *u)
 		uarch_mfree(u->th[t].rob.free);
 		uarch_mfree(u->th[t].ldq.free);
 		uarch_mfree(u->th[t].stq.free);
+		uarch_mfree(u->th[t].iqn);
 	}
 	uarch_mfree(u);
 }
@@ -204,13 +216,14 @@ static unsigned share(unsigned n, int threads)
 
 void uarch_set_threads(struct uarch *u, int n)
 {
-	/* dual-thread mode partitions the reorder buffer and the load and
-	 * store buffers (P4: statically, in halves — Marr et al., Intel
+	/* dual-thread mode partitions the reorder buffer, the issue queue
+	 * and the load and store buffers (P4: statically, in halves — Marr et al., Intel
 	 * Technology Journal 6(1), 2002) */
 	if (u->sig)
 		sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
 	u->rob = share(u->m.core.rob, u->nthreads);
+	u->iq = share(u->m.core.iq, u->nthreads);
 	u->lq = share(u->m.core.lq, u->nthreads);
 	u->sq = share(u->m.core.sq, u->nthreads);
 	for (int t = 0; t < 2; t++) {
@@ -546,9 +559,21 @@ static inline int is_branch(unsigned xc)
 	return xc >= X86_XC_JCC && xc <= X86_XC_RET;
 }
 
+/* Dispatch waited from cycle disp until slot for an entry (event ev):
+ * allocation is in order, so the front end waited too. */
+static uint64_t stall_dispatch(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t disp,
+			       uint64_t slot)
+{
+	count_span(u, t, th, ev, disp, slot);
+	if (slot - u->m.core.depth > t->fetch) {
+		t->fetch = slot - u->m.core.depth;
+		t->fetched = 0;
+	}
+	return slot;
+}
+
 /* Dispatch at cycle disp waits for an entry of window w (size entries):
- * returns the cycle it gets one.  Allocation is in order, so a full
- * window stalls the front end too. */
+ * returns the cycle it gets one. */
 static inline uint64_t wait_entry(struct uarch *u, struct uth *t, int th, const struct window *w,
 				  unsigned size, unsigned ev, uint64_t disp)
 {
@@ -556,12 +581,44 @@ static inline uint64_t wait_entry(struct uarch *u, struct uth *t, int th, const 
 
 	if (w->taken < size || slot <= disp)
 		return disp;
-	count_span(u, t, th, ev, disp, slot);
-	if (slot - u->m.core.depth > t->fetch) {
-		t->fetch = slot - u->m.core.depth;
-		t->fetched = 0;
+	return stall_dispatch(u, t, th, ev, disp, slot);
+}
+
+/* The issue queue at cycle now: the µops that issued by then have left. */
+static inline void iq_drain(struct uth *t, uint64_t now)
+{
+	for (uint64_t c = t->iq_now + 1; c <= now && t->niq; c++) {
+		t->niq -= t->iqn[c % IQ_SPAN];
+		t->iqn[c % IQ_SPAN] = 0;
 	}
-	return slot;
+	t->iq_now = now;
+}
+
+/* Dispatch at cycle disp waits for an issue-queue entry: with the queue
+ * still full then, the first of the µops in it to issue frees one. */
+static inline uint64_t iq_enter(struct uarch *u, struct uth *t, int th, uint64_t disp)
+{
+	uint64_t slot;
+
+	if (disp > t->iq_now)
+		iq_drain(t, disp);
+	if (t->niq < u->iq)
+		return disp;
+	for (slot = t->iq_now + 1; !t->iqn[slot % IQ_SPAN]; slot++)
+		;
+	iq_drain(t, slot);
+	return stall_dispatch(u, t, th, UARCH_EV_STALL_IQ, disp, slot);
+}
+
+/* The µop that took the entry issues at cycle issue. */
+static inline void iq_issue(struct uth *t, uint64_t issue)
+{
+	if (issue <= t->iq_now)
+		return; /* gone already (a µop of the same instruction dispatched later) */
+	if (issue - t->iq_now >= IQ_SPAN)
+		issue = t->iq_now + IQ_SPAN - 1;
+	t->iqn[issue % IQ_SPAN]++;
+	t->niq++;
 }
 
 /* Take w's next entry, freed at cycle free. */
@@ -790,6 +847,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			disp = wait_entry(u, t, th, &t->ldq, u->lq, UARCH_EV_STALL_LQ, disp);
 		else if (o->kind == U_STA)
 			disp = wait_entry(u, t, th, &t->stq, u->sq, UARCH_EV_STALL_SQ, disp);
+		disp = iq_enter(u, t, th, disp);
 		if (k == 0 && u->want_insn)
 			rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 		ready = disp;
@@ -818,6 +876,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				ready++;
 		}
 		issue = take_unit(u, o->cls, ready);
+		iq_issue(t, issue);
 		if (!cc->ooo) {
 			if (issue == t->issue) {
 				t->icount++;

@@ -289,6 +289,40 @@ static void test_load_queue_bounds_loads_in_flight(void **s)
 	assert_true(cyc[1] >= cyc[0] + 3 * (r_mem_latency() * 9 / 10));
 }
 
+/* A µop holds an issue-queue entry until it issues, in any order: one
+ * waiting on a load that misses keeps its entry, and with a queue of one
+ * entry the independent work behind it waits too. */
+static void test_issue_queue_holds_waiting_uops(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 };	 /* mov (%rax), %rcx */
+	static const uint8_t use[] = { 0x48, 0x01, 0xca };	 /* add %rcx, %rdx */
+	static const uint8_t inc[] = { 0x48, 0x83, 0xc3, 0x01 }; /* add $1, %rbx */
+	uint64_t stall[2], cyc[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = calloc(1, sizeof(*r));
+		struct x86_insn j, a, b;
+		assert_non_null(r);
+		r->m = *uarch_machine_find("p4");
+		r->m.core.iq = k ? 1 : 48;
+		r->u = uarch_new(&r->m, &r->cnt, 1);
+		assert_non_null(r->u);
+		decode(ld, sizeof(ld), 0x3000, &j);
+		decode(use, sizeof(use), 0x3003, &a);
+		decode(inc, sizeof(inc), 0x3006, &b);
+		run(r, &j, 1, 0x10000000);
+		run(r, &a, 1, 0);
+		run(r, &b, 40, 0);
+		stall[k] = ev(r, UARCH_EV_STALL_IQ, 0);
+		cyc[k] = ev(r, UARCH_EV_CYCLES, 0);
+		rig_free(r);
+	}
+	assert_int_equal(stall[0], 0);
+	/* the adds wait for the miss: about a memory latency each time */
+	assert_true(stall[1] >= r_mem_latency());
+	assert_true(cyc[1] >= cyc[0]);
+}
+
 /* Stores hold a store-queue (store-buffer) entry until they retire: behind
  * a load that misses, a full queue stalls dispatch. */
 static void test_store_queue_fills_behind_a_miss(void **s)
@@ -353,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_sectored_l1d),
 		cmocka_unit_test(test_load_queue_bounds_loads_in_flight),
 		cmocka_unit_test(test_store_queue_fills_behind_a_miss),
+		cmocka_unit_test(test_issue_queue_holds_waiting_uops),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
