@@ -64,6 +64,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			.wb_alloc = cfg->write == UARCH_WB_ALLOC,
 			.line = cfg->line,
 			.sector = cfg->sector ? cfg->sector : cfg->line,
+			.inclusive = cfg->inclusive,
 		};
 	}
 	if (ms->ndata) {
@@ -135,6 +136,49 @@ static uint64_t from_memory(struct uarch_memsys *ms, const struct uarch_req *r, 
 	return arrive;
 }
 
+/* Levels index first to last-1 drop (or, with clean, keep clean) each of
+ * their lines inside the line of `line` bytes at addr: 1 if one was
+ * modified. */
+static int drop_lines(struct uarch_memsys *ms, int first, int last, uint64_t addr, unsigned line,
+		      int clean)
+{
+	int dirty = 0;
+
+	for (int k = first; k < last; k++) {
+		struct uarch_cache *c = ms->lv[k].c;
+		unsigned step = ms->lv[k].line < line ? ms->lv[k].line : line;
+
+		for (uint64_t a = addr; a < addr + line; a += step)
+			dirty |= clean ? uarch_cache_clean(c, a) : uarch_cache_invalidate(c, a);
+	}
+	if (!clean)
+		ms->l1_last = ~0ull; /* the line the last L1 access left may be gone */
+	return dirty;
+}
+
+static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int li, uint64_t victim,
+		       uint64_t t);
+
+/* Level index k replaced a line (res): an inclusive level takes it from
+ * the levels above (instruction side included) too, and a modified copy
+ * goes below. */
+static void replaced(struct uarch_memsys *ms, const struct uarch_req *r, int k,
+		     const struct uarch_cache_res *res, uint64_t t)
+{
+	int dirty = res->dirty;
+
+	if (k > 0 && ms->lv[k].inclusive) {
+		dirty |= drop_lines(ms, 0, k, res->victim, ms->lv[k].line, 0);
+		if (ms->c[UARCH_L1I]) {
+			unsigned step = ms->m->cache[UARCH_L1I].line;
+			for (uint64_t a = res->victim; a < res->victim + ms->lv[k].line; a += step)
+				uarch_cache_invalidate(ms->c[UARCH_L1I], a);
+		}
+	}
+	if (dirty)
+		write_back(ms, r, k, res->victim, t);
+}
+
 /* Write a dirty victim of level index li to the next level (or memory). */
 static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int li, uint64_t victim,
 		       uint64_t t)
@@ -144,9 +188,8 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 		uarch_cache_access(ms->lv[k].c, victim, 1, &res);
 		if (res.hit)
 			return;
-		if (res.evicted && res.dirty) {
-			write_back(ms, r, k, res.victim, t);
-		}
+		if (res.evicted)
+			replaced(ms, r, k, &res, t);
 		if (ms->lv[k].wb_alloc)
 			return; /* allocated there, dirty */
 	}
@@ -194,8 +237,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
 		}
-		if (res.evicted && res.dirty)
-			write_back(ms, r, k, res.victim, t);
+		if (res.evicted)
+			replaced(ms, r, k, &res, t);
 		if (res.hit) {
 			/* (the line state is known at the second level only) */
 			if (lv->l2 && !write)
@@ -380,8 +423,8 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 				/* read for ownership through the levels below, then write */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
 				uarch_cache_access(ms->lv[0].c, a, 1, &res);
-				if (res.evicted && res.dirty)
-					write_back(ms, r, 0, res.victim, now);
+				if (res.evicted)
+					replaced(ms, r, 0, &res, now);
 			} else if (!ms->st_through) {
 				/* write-back, no-allocate: the write goes below */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
@@ -427,18 +470,8 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr, int out,
 		      unsigned line, uint64_t now)
 {
-	int dirty = 0;
+	int dirty = drop_lines(ms, 0, ms->ndata, addr, line, out);
 
-	for (int k = 0; k < ms->ndata; k++) {
-		struct uarch_cache *c = ms->lv[k].c;
-		unsigned step = ms->lv[k].line < line ? ms->lv[k].line : line;
-
-		for (uint64_t a = addr; a < addr + line; a += step)
-			dirty |= out ? uarch_cache_clean(c, a) : uarch_cache_invalidate(c, a);
-	}
-	/* the line the last L1 access left may be gone */
-	if (!out)
-		ms->l1_last = ~0ull;
 	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
 }
 

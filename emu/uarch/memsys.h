@@ -18,11 +18,12 @@ struct uarch_level {
 	struct uarch_cache *c;
 	uint16_t acc_ev, miss_ev; /* its own access and miss events (0: none) */
 	uint16_t latency;
-	uint8_t llc;	  /* the last level, and not the first */
-	uint8_t l2;	  /* the L2 (its read hits count by line state) */
-	uint8_t wb_alloc; /* write-back, write-allocate: a written-back line stays */
-	unsigned line;	  /* bytes */
-	unsigned sector;  /* bytes (the line when not sectored) */
+	uint8_t llc;	   /* the last level, and not the first */
+	uint8_t l2;	   /* the L2 (its read hits count by line state) */
+	uint8_t wb_alloc;  /* write-back, write-allocate: a written-back line stays */
+	uint8_t inclusive; /* holds every line of the levels above: a victim leaves them too */
+	unsigned line;	   /* bytes */
+	unsigned sector;   /* bytes (the line when not sectored) */
 };
 
 struct uarch_memsys {

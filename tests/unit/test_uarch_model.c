@@ -224,6 +224,36 @@ static void test_io_read_drops_every_l1_line(void **s)
 	rig_free(r);
 }
 
+/* A line an inclusive L2 replaces leaves L1 too; a non-inclusive L2
+ * leaves L1 alone. */
+static void test_inclusive_l2_back_invalidates(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
+	uint64_t miss[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = calloc(1, sizeof(*r));
+		struct x86_insn j;
+		uint64_t a = 0x800000, b = a + (2u << 20); /* one set of a direct-mapped 2 MB L2 */
+		assert_non_null(r);
+		r->m = *uarch_machine_find("p4");
+		r->m.cache[UARCH_L2].size = 2u << 20;
+		r->m.cache[UARCH_L2].assoc = 1;
+		r->m.cache[UARCH_L2].inclusive = (uint8_t)k;
+		r->u = uarch_new(&r->m, &r->cnt, 1);
+		assert_non_null(r->u);
+		decode(ld, sizeof(ld), 0x3000, &j);
+		run(r, &j, 1, a);
+		run(r, &j, 1, b); /* replaces a's line in L2; L1 holds both */
+		miss[k] = ev(r, UARCH_EV_L1D_LD_MISS, 0);
+		run(r, &j, 1, a);
+		miss[k] = ev(r, UARCH_EV_L1D_LD_MISS, 0) - miss[k];
+		rig_free(r);
+	}
+	assert_int_equal(miss[0], 0);
+	assert_int_equal(miss[1], 1);
+}
+
 /* A sectored L1D hits or misses by sector: the other half of a line of two
  * sectors misses after the first was loaded, then both hit. */
 static void test_sectored_l1d(void **s)
@@ -385,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_io_snoops_modified_lines),
 		cmocka_unit_test(test_io_read_drops_every_l1_line),
 		cmocka_unit_test(test_sectored_l1d),
+		cmocka_unit_test(test_inclusive_l2_back_invalidates),
 		cmocka_unit_test(test_load_queue_bounds_loads_in_flight),
 		cmocka_unit_test(test_store_queue_fills_behind_a_miss),
 		cmocka_unit_test(test_issue_queue_holds_waiting_uops),
