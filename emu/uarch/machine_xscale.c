@@ -27,7 +27,9 @@ const struct uarch_machine uarch_machine_xscale = {
 		.rob = 8,                 /* (≈) loads may complete under later instructions
 					   * until the pend/fill buffers fill [xdm] ch. 6 */
 		.iq = 1,
-		.lq = 4,                  /* 4-entry pend buffer [mach], [xdm] ch. 6 */
+		.lq = 8,                  /* no load queue as such: the window bounds loads in
+					   * flight; the 4-entry pend buffer [mach], [xdm] ch. 6,
+					   * holds misses only, as mem.mshr does */
 		.sq = 8,                  /* 8-entry write buffer [mach] */
 		.depth = 3,               /* F1 F2 ID before RF issue: 7-stage pipe [mach] */
 		.lat = {
