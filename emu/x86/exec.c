@@ -369,32 +369,38 @@ static void account_partial(struct x86_cpu *c)
 	}
 }
 
-void x86_count_current_block(struct x86_cpu *c)
+/* Add k (1 or -1) times what the current block counts: in timed mode,
+ * which counts after each instruction, just the current instruction. */
+static void count_current(struct x86_cpu *c, int64_t k)
 {
 	const struct x86_block *b = c->blk;
+	const struct x86_insn *i = c->cur;
 
-	if (!b)
-		return;
 	if (c->trace) {
-		/* timed mode counts after each instruction: only the one
-		 * that ends the process (exit, exec) is missing */
-		if (c->cur) {
-			struct x86_trace t = { .i = c->cur,
-					       .cpu = c,
-					       .next = c->cur->pc + c->cur->len };
-
-			c->cnt->insns++;
-			c->cnt->loads += !!(c->cur->flags & X86_I_LOAD);
-			c->cnt->stores += !!(c->cur->flags & X86_I_STORE);
-			c->cnt->branches += !!(c->cur->flags & X86_I_BRANCH);
-			c->trace(c->trace_arg, &t);
-		}
+		c->cnt->insns += (uint64_t)k;
+		c->cnt->loads += (uint64_t)(k * !!(i->flags & X86_I_LOAD));
+		c->cnt->stores += (uint64_t)(k * !!(i->flags & X86_I_STORE));
+		c->cnt->branches += (uint64_t)(k * !!(i->flags & X86_I_BRANCH));
 		return;
 	}
-	c->cnt->insns += b->ninsn;
-	c->cnt->loads += b->nload;
-	c->cnt->stores += b->nstore;
-	c->cnt->branches += b->nbranch;
+	c->cnt->insns += (uint64_t)(k * b->ninsn);
+	c->cnt->loads += (uint64_t)(k * b->nload);
+	c->cnt->stores += (uint64_t)(k * b->nstore);
+	c->cnt->branches += (uint64_t)(k * b->nbranch);
+}
+
+void x86_count_current_block(struct x86_cpu *c)
+{
+	if (!c->blk || (c->trace && !c->cur))
+		return;
+	count_current(c, 1);
+	if (c->trace) {
+		/* timed mode reports after each instruction: only the one
+		 * that ends the process (exit, exec) is missing */
+		struct x86_trace t = { .i = c->cur, .cpu = c, .next = c->cur->pc + c->cur->len };
+
+		c->trace(c->trace_arg, &t);
+	}
 }
 
 /* Stands in for the trace hook for one report: the one the hook made
@@ -410,26 +416,15 @@ static void skip_report(void *arg, const struct x86_trace *t)
 
 void x86_uncount_current_block(struct x86_cpu *c)
 {
-	const struct x86_block *b = c->blk;
-
-	if (!b)
+	if (!c->blk || (c->trace && !c->cur))
 		return;
+	count_current(c, -1);
 	if (c->trace) {
-		/* the loop counts the instruction again when its hook returns */
-		if (c->cur) {
-			c->cnt->insns--;
-			c->cnt->loads -= !!(c->cur->flags & X86_I_LOAD);
-			c->cnt->stores -= !!(c->cur->flags & X86_I_STORE);
-			c->cnt->branches -= !!(c->cur->flags & X86_I_BRANCH);
-			c->trace_resume = c->trace;
-			c->trace = skip_report;
-		}
-		return;
+		/* the loop counts and reports the instruction when its hook
+		 * returns: the report is the hook's already */
+		c->trace_resume = c->trace;
+		c->trace = skip_report;
 	}
-	c->cnt->insns -= b->ninsn;
-	c->cnt->loads -= b->nload;
-	c->cnt->stores -= b->nstore;
-	c->cnt->branches -= b->nbranch;
 }
 
 /* ---- the loop ------------------------------------------------------------ */

@@ -20,13 +20,26 @@ struct rig {
 	struct uarch *u;
 };
 
-static struct rig *rig_new(void)
+/* A rig for p4, its parameters still to change: rig_start() builds the
+ * model. */
+static struct rig *rig_alloc(void)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 	assert_non_null(r);
 	r->m = *uarch_machine_find("p4");
+	return r;
+}
+
+static void rig_start(struct rig *r)
+{
 	r->u = uarch_new(&r->m, &r->cnt, 1);
 	assert_non_null(r->u);
+}
+
+static struct rig *rig_new(void)
+{
+	struct rig *r = rig_alloc();
+	rig_start(r);
 	return r;
 }
 
@@ -197,15 +210,12 @@ static void test_io_snoops_modified_lines(void **s)
 static void test_io_read_drops_every_l1_line(void **s)
 {
 	static const uint8_t ld[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
-	struct rig *r = calloc(1, sizeof(*r));
+	struct rig *r = rig_alloc();
 	struct x86_insn j;
 	uint64_t miss;
 	(void)s;
-	assert_non_null(r);
-	r->m = *uarch_machine_find("p4");
 	r->m.core.syscall_lines = 0; /* no kernel loads between the snoop and the next */
-	r->u = uarch_new(&r->m, &r->cnt, 1);
-	assert_non_null(r->u);
+	rig_start(r);
 	decode(ld, sizeof(ld), 0x3000, &j);
 	run(r, &j, 1, 0x600000);
 	run(r, &j, 1, 0x600040);
@@ -232,16 +242,13 @@ static void test_inclusive_l2_back_invalidates(void **s)
 	uint64_t miss[2];
 	(void)s;
 	for (int k = 0; k < 2; k++) {
-		struct rig *r = calloc(1, sizeof(*r));
+		struct rig *r = rig_alloc();
 		struct x86_insn j;
 		uint64_t a = 0x800000, b = a + (2u << 20); /* one set of a direct-mapped 2 MB L2 */
-		assert_non_null(r);
-		r->m = *uarch_machine_find("p4");
 		r->m.cache[UARCH_L2].size = 2u << 20;
 		r->m.cache[UARCH_L2].assoc = 1;
 		r->m.cache[UARCH_L2].inclusive = (uint8_t)k;
-		r->u = uarch_new(&r->m, &r->cnt, 1);
-		assert_non_null(r->u);
+		rig_start(r);
 		decode(ld, sizeof(ld), 0x3000, &j);
 		run(r, &j, 1, a);
 		run(r, &j, 1, b); /* replaces a's line in L2; L1 holds both */
@@ -259,15 +266,12 @@ static void test_inclusive_l2_back_invalidates(void **s)
 static void test_sectored_l1d(void **s)
 {
 	static const uint8_t ld[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
-	struct rig *r = calloc(1, sizeof(*r));
+	struct rig *r = rig_alloc();
 	struct x86_insn j;
 	uint64_t miss;
 	(void)s;
-	assert_non_null(r);
-	r->m = *uarch_machine_find("p4");
 	r->m.cache[UARCH_L1D].sector = r->m.cache[UARCH_L1D].line / 2;
-	r->u = uarch_new(&r->m, &r->cnt, 1);
-	assert_non_null(r->u);
+	rig_start(r);
 	decode(ld, sizeof(ld), 0x3000, &j);
 	miss = ev(r, UARCH_EV_L1D_LD_MISS, 0);
 	run(r, &j, 1, 0x700000);
@@ -287,13 +291,10 @@ static unsigned r_mem_latency(void)
 /* p4 with core.lq = lq and core.sq = sq. */
 static struct rig *rig_queues(unsigned lq, unsigned sq)
 {
-	struct rig *r = calloc(1, sizeof(*r));
-	assert_non_null(r);
-	r->m = *uarch_machine_find("p4");
+	struct rig *r = rig_alloc();
 	r->m.core.lq = (uint16_t)lq;
 	r->m.core.sq = (uint16_t)sq;
-	r->u = uarch_new(&r->m, &r->cnt, 1);
-	assert_non_null(r->u);
+	rig_start(r);
 	return r;
 }
 
@@ -330,13 +331,10 @@ static void test_issue_queue_holds_waiting_uops(void **s)
 	uint64_t stall[2], cyc[2];
 	(void)s;
 	for (int k = 0; k < 2; k++) {
-		struct rig *r = calloc(1, sizeof(*r));
+		struct rig *r = rig_alloc();
 		struct x86_insn j, a, b;
-		assert_non_null(r);
-		r->m = *uarch_machine_find("p4");
 		r->m.core.iq = k ? 1 : 48;
-		r->u = uarch_new(&r->m, &r->cnt, 1);
-		assert_non_null(r->u);
+		rig_start(r);
 		decode(ld, sizeof(ld), 0x3000, &j);
 		decode(use, sizeof(use), 0x3003, &a);
 		decode(inc, sizeof(inc), 0x3006, &b);
@@ -378,13 +376,12 @@ static void test_mispredict_costs_penalty(void **s)
 	 * other time at least; each miss delays the next fetch until the
 	 * branch resolves plus the front-end refill */
 	static const uint8_t je[] = { 0x74, 0x00 };
-	struct rig *r = rig_new();
+	struct rig *r = rig_alloc();
 	struct x86_insn i;
 	uint64_t c0, c1, m0, m1;
 	(void)s;
 	r->m.bp.kind = UARCH_BP_BIMODAL;
-	uarch_free(r->u);
-	r->u = uarch_new(&r->m, &r->cnt, 1);
+	rig_start(r);
 	decode(je, sizeof(je), 0x6000, &i);
 	for (int n = 0; n < 100; n++) {
 		struct x86_trace t = { .i = &i, .next = 0x6002, .taken = (uint8_t)(n & 1) };
