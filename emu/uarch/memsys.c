@@ -234,9 +234,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
 		uarch_cache_access(lv->c, addr, write, &res);
-		if (k == 0) {
+		if (k == 0)
 			ms->l1_last = addr >> ms->l1_shift;
-		}
 		if (res.evicted)
 			replaced(ms, r, k, &res, t);
 		if (res.hit) {

@@ -5,10 +5,10 @@
  * its dispatch, issue, complete and retire cycles from the cycles of what
  * it waits for — its source registers, a free unit of its class, a free
  * reorder-buffer and issue-queue entry (and load- or store-queue entry),
- * the fetch of its instruction — so that a chain of
- * dependent adds costs the add latency per link, independent work overlaps
- * up to the unit throughput and window size, and a mispredicted branch
- * delays everything fetched after it until it resolves.  An in-order core
+ * the fetch of its instruction — so that a chain of dependent adds costs
+ * the add latency per link, independent work overlaps up to the unit
+ * throughput and window size, and a mispredicted branch delays
+ * everything fetched after it until it resolves.  An in-order core
  * (xscale, ia64) additionally issues in program order.
  */
 #include <stddef.h>
@@ -217,8 +217,8 @@ static unsigned share(unsigned n, int threads)
 void uarch_set_threads(struct uarch *u, int n)
 {
 	/* dual-thread mode partitions the reorder buffer, the issue queue
-	 * and the load and store buffers (P4: statically, in halves — Marr et al., Intel
-	 * Technology Journal 6(1), 2002) */
+	 * and the load and store buffers (P4: statically, in halves — Marr
+	 * et al., Intel Technology Journal 6(1), 2002) */
 	if (u->sig)
 		sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
