@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bpred.h"
+#include "cal.h"
 #include "memsys.h"
 #include "model.h"
 #include "mem.h"
@@ -23,19 +24,10 @@
 #define NDEP 36 /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
 #define SQ 64	/* store-forwarding table: recent stores by 8-byte chunk */
 #define FLUSH_EVERY 65536
-#define CAL 4096 /* cycles of execution-unit reservations remembered */
 /* Cycles ahead the issue queue tells issue cycles apart: a µop due to
  * issue later counts as issuing then (it is still queued when it would
  * matter, unless the queue drains for that long). */
 #define IQ_SPAN 4096
-
-/* Which cycles a class of units is busy: with two logical processors each
- * running ahead of the other by up to a block, a µop may take a unit in a
- * cycle "before" one already reserved, so units are a calendar rather than
- * a next-free time. */
-struct cal {
-	uint64_t slot[CAL]; /* cycle << 8 | units busy in it */
-};
 
 /* Entries that free in program order — the reorder buffer, the load and
  * the store queue: the cycle each of the last `size` taken frees (the
@@ -90,7 +82,7 @@ struct uarch {
 	struct uarch_memsys ms;
 	struct uarch_bp *bp;
 	struct uarch_counts *cnt;
-	struct cal *cal; /* [UARCH_NUCLASS] */
+	struct uarch_cal *cal; /* [UARCH_NUCLASS]: which cycles each class of units is busy */
 	int nthreads;
 	unsigned rob, iq, lq, sq; /* per-thread shares */
 	struct x86_cpu scratch;	  /* registers of a mispredicted path */
@@ -487,53 +479,34 @@ static int crack(const struct x86_trace *t, struct uop *u)
 	return n;
 }
 
-static inline unsigned cal_busy(const struct cal *k, uint64_t c)
-{
-	uint64_t v = k->slot[c % CAL];
-	return v >> 8 == c ? (unsigned)(v & 0xff) : 0;
-}
-
 /* Take a unit of class cls at the first cycle >= t where one is free for
  * the class's occupancy (1: pipelined; more: the unit stays busy). */
 static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigned n, unsigned occ)
 {
-	struct cal *k = &u->cal[cls];
+	struct uarch_cal *k = &u->cal[cls];
 
-	if (occ > CAL)
-		occ = CAL;
+	if (occ > UARCH_CAL)
+		occ = UARCH_CAL;
 	for (;; t++) {
 		unsigned j;
-		for (j = 0; j < occ && cal_busy(k, t + j) < n; j++)
+		for (j = 0; j < occ && uarch_cal_busy(k, t + j) < n; j++)
 			;
 		if (j == occ)
 			break;
 		t += j; /* cycle t + j is full: start after it */
 	}
-	for (unsigned j = 0; j < occ; j++) {
-		uint64_t c = t + j, *v = &k->slot[c % CAL];
-		*v = *v >> 8 == c ? *v + 1 : c << 8 | 1;
-	}
+	for (unsigned j = 0; j < occ; j++)
+		uarch_cal_take(k, t + j, n);
 	return t;
 }
 
 static inline uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 {
-	unsigned n = u->units[cls], occ = u->occupy[cls];
+	unsigned occ = u->occupy[cls];
 
 	if (occ > 1)
-		return take_unit_occ(u, cls, t, n, occ);
-	/* pipelined: the first cycle with a unit free */
-	for (;; t++) {
-		uint64_t *v = &u->cal[cls].slot[t % CAL];
-		if (*v >> 8 != t) {
-			*v = t << 8 | 1;
-			return t;
-		}
-		if ((*v & 0xff) < n) {
-			++*v;
-			return t;
-		}
-	}
+		return take_unit_occ(u, cls, t, u->units[cls], occ);
+	return uarch_cal_take(&u->cal[cls], t, u->units[cls]);
 }
 
 static enum uarch_br br_kind(unsigned xc)
