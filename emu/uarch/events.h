@@ -55,6 +55,8 @@
 	X(STALL_LQ, "stall-load-queue", "cycles dispatch waited for a free load-queue entry")    \
 	X(STALL_SQ, "stall-store-queue",                                                         \
 	  "cycles dispatch waited for a free store-queue (store-buffer) entry")                  \
+	X(STALL_WBUF, "stall-write-buffer",                                                      \
+	  "cycles retirement waited for a free write-buffer entry for a store")                  \
 	X(STALL_FETCH, "stall-fetch", "cycles the front end waited on instruction fetch misses") \
 	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                            \
 	X(SYSCALLS, "syscalls", "system calls")                                                  \

@@ -16,6 +16,11 @@
  * through the caches like any data (4-level x86-64 tables, 8-byte entries). */
 #define PT_BASE 0x7e0000000000ull
 
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 void uarch_mem_flush_tlbs(struct uarch_memsys *ms)
 {
 	for (int k = 0; k < UARCH_NTLB; k++) {
@@ -36,6 +41,9 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		ms->tlb_last[k] = ~0ull;
 	ms->m = m;
 	ms->cnt = cnt;
+	ms->port = uarch_calloc(UARCH_NCACHE, sizeof(*ms->port));
+	if (!ms->port)
+		return -1;
 	for (int k = 0; k < UARCH_NCACHE; k++) {
 		if (!m->cache[k].size)
 			continue;
@@ -59,6 +67,8 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 				   lvl == UARCH_L3 ? UARCH_EV_L3_MISS :
 						     0,
 			.latency = cfg->latency,
+			.ports = cfg->ports ? cfg->ports : 1,
+			.port = &ms->port[lvl],
 			.llc = k == ms->ndata - 1 && k > 0,
 			.l2 = lvl == UARCH_L2,
 			.wb_alloc = cfg->write == UARCH_WB_ALLOC,
@@ -82,6 +92,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 	} else {
 		ms->l1_shift = 6;
 	}
+	ms->l1i_ports = m->cache[UARCH_L1I].ports ? m->cache[UARCH_L1I].ports : 1;
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -99,6 +110,7 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 		uarch_cache_free(ms->c[k]);
 	for (int k = 0; k < UARCH_NTLB; k++)
 		uarch_tlb_free(ms->t[k]);
+	uarch_mfree(ms->port);
 }
 
 /* A line travels over the bus at cycle now: returns its arrival. */
@@ -185,6 +197,7 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 {
 	struct uarch_cache_res res;
 	for (int k = li + 1; k < ms->ndata; k++) {
+		t = uarch_cal_take(ms->lv[k].port, t, ms->lv[k].ports);
 		uarch_cache_access(ms->lv[k].c, victim, 1, &res);
 		if (res.hit)
 			return;
@@ -218,8 +231,9 @@ static uint64_t mshr_take(struct uarch_memsys *ms, uint64_t t, int *slot)
 	return ms->mshr[best];
 }
 
-/* Walk the data levels from index first for the line of addr at cycle t:
- * returns the cycle the data arrives, counting events and filling levels. */
+/* Walk the data levels from index first for the line of addr at cycle t,
+ * each below the first level waiting for a port: returns the cycle the
+ * data arrives, counting events and filling levels. */
 static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, int first,
 			  uint64_t addr, int write, uint64_t t, int *hit_level)
 {
@@ -229,6 +243,12 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 	for (k = first; k < ms->ndata; k++) {
 		const struct uarch_level *lv = &ms->lv[k];
 
+		if (k > 0) {
+			/* (the first level's port is the caller's to take) */
+			t = uarch_cal_take(lv->port, t, lv->ports);
+			if (k == first)
+				ms->port_at = t;
+		}
 		if (lv->acc_ev)
 			uarch_count(ms, r, lv->acc_ev, 1, t);
 		if (lv->llc)
@@ -372,6 +392,8 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 
 	*l1miss = 0;
 	ms->dtlb_missed = ms->l2_missed = 0;
+	if (ms->ndata)
+		now = uarch_cal_take(ms->lv[0].port, now, ms->lv[0].ports);
 	if (ms->ndata && !((addr ^ last) >> ms->l1_shift)) {
 		/* one line (a wrapping load is two) */
 		uint64_t line = addr >> ms->l1_shift;
@@ -395,50 +417,54 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
 			 unsigned size, uint64_t now)
 {
-	uint64_t last = addr + (size ? size : 1) - 1;
+	uint64_t last = addr + (size ? size : 1) - 1, done;
 	struct uarch_cache_res res;
 	int lvl;
 
 	ms->dtlb_missed = ms->l2_missed = 0;
 	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
 	if (!ms->ndata)
-		return now;
+		return now + 1;
+	now = uarch_cal_take(ms->lv[0].port, now, ms->lv[0].ports);
+	done = now + 1;
 	if (last < addr)
 		last = ~0ull;
 	for (uint64_t a = addr >> ms->l1_shift << ms->l1_shift,
 		      nl = ((last - a) >> ms->l1_shift) + 1;
 	     nl; nl--, a += 1u << ms->l1_shift) {
+		int below = 0; /* the write goes to the next level (or the bus) */
+
 		ms->l1_last = ~0ull; /* a store may reorder the set (write-back) or not touch L1 */
 		if (uarch_cache_access_present(ms->lv[0].c, a, 1, &res)) {
 			/* a hit leaves the line where a load of it hits and
 			 * changes nothing, as after a load (unless a read hit
 			 * must update the miss-class shadow) */
-			if (res.hit && !ms->l1_classify) {
+			if (res.hit && !ms->l1_classify)
 				ms->l1_last = a >> ms->l1_shift;
-			}
 		} else {
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
 			if (ms->st_alloc) {
 				/* read for ownership through the levels below, then write */
-				hierarchy(ms, r, 1, a, 1, now, &lvl);
+				uint64_t got = hierarchy(ms, r, 1, a, 1, now, &lvl);
 				uarch_cache_access(ms->lv[0].c, a, 1, &res);
 				if (res.evicted)
 					replaced(ms, r, 0, &res, now);
-			} else if (!ms->st_through) {
-				/* write-back, no-allocate: the write goes below */
-				hierarchy(ms, r, 1, a, 1, now, &lvl);
+				done = max64(done, got);
+			} else {
+				below = !ms->st_through;
 			}
 		}
-		if (ms->st_through) {
-			if (ms->ndata > 1)
+		if (ms->st_through || below) {
+			if (ms->ndata > 1) {
+				/* posted: done when the next level takes it */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
-			else
-				bus_line(ms, r, now, size, UARCH_EV_BUS_BWP);
+				done = max64(done, ms->port_at + 1);
+			} else {
+				done = max64(done, bus_line(ms, r, now, size, UARCH_EV_BUS_BWP));
+			}
 		}
 	}
-	/* the write buffer absorbs stores; a full one stalls (wbuf entries
-	 * drain one per bus-line time at worst) */
-	return now;
+	return done;
 }
 
 uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
@@ -451,6 +477,7 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	now += translate(ms, r, UARCH_ITLB, UARCH_ITLB2, UARCH_EV_ITLB_MISS, addr, now);
 	if (!ms->c[UARCH_L1I])
 		return now;
+	now = uarch_cal_take(&ms->port[UARCH_L1I], now, ms->l1i_ports);
 	uarch_count(ms, r, UARCH_EV_L1I_ACCESS, 1, now);
 	uarch_cache_access(ms->c[UARCH_L1I], addr, 0, &res);
 	if (res.hit)

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "cal.h"
 #include "events.h"
 #include "params.h"
 
@@ -18,12 +19,14 @@ struct uarch_level {
 	struct uarch_cache *c;
 	uint16_t acc_ev, miss_ev; /* its own access and miss events (0: none) */
 	uint16_t latency;
-	uint8_t llc;	   /* the last level, and not the first */
-	uint8_t l2;	   /* the L2 (its read hits count by line state) */
-	uint8_t wb_alloc;  /* write-back, write-allocate: a written-back line stays */
-	uint8_t inclusive; /* holds every line of the levels above: a victim leaves them too */
-	unsigned line;	   /* bytes */
-	unsigned sector;   /* bytes (the line when not sectored) */
+	uint16_t ports;		/* accesses it starts per cycle */
+	struct uarch_cal *port; /* which cycles its ports are taken */
+	uint8_t llc;		/* the last level, and not the first */
+	uint8_t l2;		/* the L2 (its read hits count by line state) */
+	uint8_t wb_alloc;	/* write-back, write-allocate: a written-back line stays */
+	uint8_t inclusive;	/* holds every line of the levels above: a victim leaves them too */
+	unsigned line;		/* bytes */
+	unsigned sector;	/* bytes (the line when not sectored) */
 };
 
 struct uarch_memsys {
@@ -36,6 +39,9 @@ struct uarch_memsys {
 	/* the first data level's write policy, as stores use it, and whether
 	 * it classifies misses */
 	uint8_t st_through, st_alloc, l1_classify;
+	struct uarch_cal *port; /* [UARCH_NCACHE]: each level's ports, by cache id */
+	unsigned l1i_ports;
+	uint64_t port_at; /* the cycle hierarchy() took a port of its first level (below L1D) */
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
 	/* The line (sector) the last L1D access touched: it is the most recently used
@@ -68,12 +74,18 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		      struct uarch_counts *cnt, uint64_t seed);
 void uarch_memsys_free(struct uarch_memsys *ms);
 
-/* A data load of size bytes at addr issued at cycle now: returns the cycle
- * the data is available.  *l1miss says whether the first level missed. */
+/* A data load of size bytes at addr issued at cycle now (it takes a port of
+ * the first level, then of each level it reaches): returns the cycle the
+ * data is available.  *l1miss says whether the first level missed. */
 uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
 			unsigned size, uint64_t now, int *l1miss);
-/* A store retiring at cycle now (write buffer: it does not stall the core
- * unless the buffer is full; returns the cycle the core may go on). */
+/* A retired store leaving the write buffer at cycle now: it writes the
+ * first level through one of its ports (and, write-through, the next
+ * level through one of its), fetching the line first on a write-allocate
+ * miss.  Returns the cycle the write is done and its write-buffer entry
+ * free: the next level accepted it (write-through, or a miss not
+ * allocated), the line arrived (an allocating miss), or the cycle after
+ * the first level took it. */
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
 			 unsigned size, uint64_t now);
 /* An instruction fetch of the line holding addr at cycle now: returns the

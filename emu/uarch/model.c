@@ -45,6 +45,8 @@ struct uth {
 	uint64_t ready[NDEP];
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
 	struct window rob, ldq, stq; /* µops; loads; stores */
+	struct window wbq;	     /* the write buffer: stores retired, not yet written */
+	uint64_t drain;		     /* cycle the last store left the write buffer */
 	/* the issue queue: a µop holds an entry from dispatch until it
 	 * issues, in any order — how many of those in it issue in each cycle
 	 * past iq_now, by cycle modulo IQ_SPAN, niq of them in all */
@@ -84,8 +86,8 @@ struct uarch {
 	struct uarch_counts *cnt;
 	struct uarch_cal *cal; /* [UARCH_NUCLASS]: which cycles each class of units is busy */
 	int nthreads;
-	unsigned rob, iq, lq, sq; /* per-thread shares */
-	struct x86_cpu scratch;	  /* registers of a mispredicted path */
+	unsigned rob, iq, lq, sq, wb; /* per-thread shares (wb 0: no write buffer) */
+	struct x86_cpu scratch;	      /* registers of a mispredicted path */
 	struct uth th[2];
 	/* a listening PMU: the signals of the current instruction, delivered
 	 * when it retires (or when the buffer fills) */
@@ -137,9 +139,10 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		h->rob.free = uarch_calloc(u->rob, sizeof(uint64_t));
 		h->ldq.free = uarch_calloc(u->lq, sizeof(uint64_t));
 		h->stq.free = uarch_calloc(u->sq, sizeof(uint64_t));
+		h->wbq.free = uarch_calloc(u->wb ? u->wb : 1, sizeof(uint64_t));
 		h->iqn = uarch_calloc(IQ_SPAN, sizeof(*h->iqn));
 		h->iline = ~0ull;
-		if (!h->rob.free || !h->ldq.free || !h->stq.free || !h->iqn)
+		if (!h->rob.free || !h->ldq.free || !h->stq.free || !h->wbq.free || !h->iqn)
 			goto fail;
 	}
 	return u;
@@ -161,6 +164,7 @@ void uarch_free(struct uarch *u)
 		uarch_mfree(u->th[t].rob.free);
 		uarch_mfree(u->th[t].ldq.free);
 		uarch_mfree(u->th[t].stq.free);
+		uarch_mfree(u->th[t].wbq.free);
 		uarch_mfree(u->th[t].iqn);
 	}
 	uarch_mfree(u);
@@ -210,7 +214,8 @@ void uarch_set_threads(struct uarch *u, int n)
 {
 	/* dual-thread mode partitions the reorder buffer, the issue queue
 	 * and the load and store buffers (P4: statically, in halves — Marr
-	 * et al., Intel Technology Journal 6(1), 2002) */
+	 * et al., Intel Technology Journal 6(1), 2002), and (≈) the write
+	 * buffer */
 	if (u->sig)
 		sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
@@ -218,6 +223,7 @@ void uarch_set_threads(struct uarch *u, int n)
 	u->iq = share(u->m.core.iq, u->nthreads);
 	u->lq = share(u->m.core.lq, u->nthreads);
 	u->sq = share(u->m.core.sq, u->nthreads);
+	u->wb = u->m.mem.wbuf ? share(u->m.mem.wbuf, u->nthreads) : 0;
 	for (int t = 0; t < 2; t++) {
 		if (u->th[t].rob.i >= u->rob)
 			u->th[t].rob.i = 0;
@@ -225,6 +231,8 @@ void uarch_set_threads(struct uarch *u, int n)
 			u->th[t].ldq.i = 0;
 		if (u->th[t].stq.i >= u->sq)
 			u->th[t].stq.i = 0;
+		if (u->th[t].wbq.i >= u->wb)
+			u->th[t].wbq.i = 0;
 	}
 }
 
@@ -637,7 +645,8 @@ static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsig
 }
 
 /* Retire µop at cycle >= ready, in order, `retire` per cycle. */
-static uint64_t retire_at(struct uarch *u, struct uth *t, int th, uint64_t ready)
+static inline __attribute__((always_inline)) uint64_t retire_at(struct uarch *u, struct uth *t,
+								int th, uint64_t ready)
 {
 	uint64_t r = max64(ready, t->retire);
 
@@ -656,6 +665,32 @@ static uint64_t retire_at(struct uarch *u, struct uth *t, int th, uint64_t ready
 	}
 	t->retire = r;
 	return r;
+}
+
+/* A store µop retiring at cycle r takes a write-buffer entry, where it
+ * waits to be written, in program order and one per cycle at most
+ * (uarch_mem_store() says when the entry frees); with every entry taken,
+ * retirement waits for the oldest to free, and with no buffer at all for
+ * the write.  Returns the cycle the µop retires. */
+static uint64_t write_buffer(struct uarch *u, struct uth *t, int th, const struct uarch_req *req,
+			     uint64_t a, uint32_t size, uint64_t r)
+{
+	struct window *w = &t->wbq;
+	uint64_t go = r, drain, done;
+
+	if (u->wb && w->taken >= u->wb && w->free[w->i] > r)
+		go = w->free[w->i];
+	drain = max64(go, t->drain + 1);
+	done = uarch_mem_store(&u->ms, req, a, size, drain);
+	t->drain = drain;
+	if (u->wb)
+		take_entry(w, u->wb, done);
+	else
+		go = done;
+	if (go <= r)
+		return r;
+	count_span(u, t, th, UARCH_EV_STALL_WBUF, r, go);
+	return retire_at(u, t, th, go);
 }
 
 /* Whether a wrong-path instruction can be evaluated on a scratch copy of
@@ -919,9 +954,13 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (o->kind != U_LOAD)
 			t->tainted &= ~o->dst;
 		uint64_t r = retire_at(u, t, th, complete);
+		int st_dtlb = 0; /* a store's first-level DTLB miss: 1, 2 walked */
 		if (o->kind == U_STD) {
 			uint64_t a = tr->addr[o->mem];
 			uint32_t sz = tr->size[o->mem];
+			r = write_buffer(u, t, th, &req, a, sz, r);
+			if (u->ms.dtlb_missed)
+				st_dtlb = 1 + u->ms.dtlb_walked;
 			/* remember it under each chunk it covers (small stores) */
 			for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
 				unsigned e = (unsigned)c % SQ;
@@ -958,16 +997,12 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				count(u, t, th, UARCH_EV_ST_SPLIT, 1, r);
 		}
 		rlast = r;
-		if (o->kind == U_STD) {
-			uarch_mem_store(&u->ms, &req, tr->addr[o->mem], tr->size[o->mem], r);
-			if (u->ms.dtlb_missed) {
-				count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
-				rec.flags |= UARCH_I_DTB_MISS;
-				/* after its stores signal (events.h) */
-				count(u, t, th,
-				      u->ms.dtlb_walked ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT,
-				      1, r);
-			}
+		if (st_dtlb) {
+			count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
+			rec.flags |= UARCH_I_DTB_MISS;
+			/* after its stores signal (events.h) */
+			count(u, t, th, st_dtlb > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
+			      r);
 		}
 		take_entry(&t->rob, u->rob, r);
 		if (o->kind == U_LOAD)

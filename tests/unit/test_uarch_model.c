@@ -401,6 +401,125 @@ static void test_mispredict_costs_penalty(void **s)
 	rig_free(r);
 }
 
+/* Cycles of n independent loads of the lines at stride 64 from base, lines
+ * of them in turn, on r, after what went before has retired. */
+static uint64_t loads_cycles(struct rig *r, uint64_t base, int lines, int n)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	struct x86_insn j;
+	uint64_t c0;
+	uarch_syscall(r->u, 0, 39, NULL); /* serialising */
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	decode(ld, sizeof(ld), 0x3000, &j);
+	for (int k = 0; k < n; k++)
+		run(r, &j, 1, base + 64 * (uint64_t)(k % lines));
+	return ev(r, UARCH_EV_CYCLES, 0) - c0;
+}
+
+/* A level starts `ports` accesses per cycle: with four load units and
+ * enough fill buffers, loads that miss a small L1D and hit L2 go to L2 one
+ * per cycle through one port, about three per cycle (the dispatch width)
+ * through four. */
+static void test_l2_ports_bound_accesses(void **s)
+{
+	uint64_t cyc[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_alloc();
+		r->m.core.units[UARCH_UC_LOAD] = 4;
+		r->m.cache[UARCH_L1D].ports = 4;
+		r->m.cache[UARCH_L1D].size = 1024; /* 16 lines */
+		r->m.cache[UARCH_L2].ports = (uint16_t)(k ? 4 : 1);
+		r->m.mem.mshr = 64;
+		rig_start(r);
+		loads_cycles(r, 0x10000000, 64, 64); /* into L2; L1D keeps the last 16 */
+		cyc[k] = loads_cycles(r, 0x10000000, 48, 48);
+		rig_free(r);
+	}
+	assert_true(cyc[0] >= 48);
+	assert_true(cyc[0] >= cyc[1] + 16);
+}
+
+/* L1D ports bound loads that hit too: two load units through one port
+ * issue one load per cycle. */
+static void test_l1d_ports_bound_hits(void **s)
+{
+	uint64_t cyc[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_alloc();
+		r->m.core.units[UARCH_UC_LOAD] = 2;
+		r->m.cache[UARCH_L1D].ports = (uint16_t)(k ? 2 : 1);
+		rig_start(r);
+		loads_cycles(r, 0x500000, 64, 64);
+		cyc[k] = loads_cycles(r, 0x500000, 64, 64 * 16);
+		rig_free(r);
+	}
+	assert_in_range(cyc[0], 1024, 1060);
+	assert_in_range(cyc[1], 512, 548);
+}
+
+/* A retired store waits in the write buffer until written: p4 posts it to
+ * L2 (write-through), one per cycle, so a burst of stores retiring three
+ * per cycle fills a one-entry buffer and retirement waits; eight entries
+ * absorb it, and no buffer at all waits for every write. */
+static void test_write_buffer_absorbs_stores(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
+	uint64_t stall[3];
+	(void)s;
+	for (int k = 0; k < 3; k++) {
+		struct rig *r = rig_alloc();
+		struct x86_insn i;
+		r->m.mem.wbuf = (uint16_t)(k == 0 ? 8 : k == 1 ? 1 : 0);
+		rig_start(r);
+		decode(st, sizeof(st), 0x3000, &i);
+		run(r, &i, 1, 0x500000); /* the page and line in the TLB and L2 */
+		run(r, &i, 6, 0x500000);
+		stall[k] = ev(r, UARCH_EV_STALL_WBUF, 0);
+		rig_free(r);
+	}
+	assert_int_equal(stall[0], 0);
+	assert_true(stall[1] > 0);
+	assert_true(stall[2] > stall[1]);
+}
+
+/* A write-allocate store miss holds its entry until the line arrives:
+ * alpha's eight entries take eight misses, the ninth store waits about a
+ * memory latency. */
+static void test_write_buffer_holds_store_misses(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
+	struct rig *r = rig_alloc();
+	struct x86_insn i;
+	(void)s;
+	r->m = *uarch_machine_find("alpha");
+	rig_start(r);
+	decode(st, sizeof(st), 0x3000, &i);
+	for (int n = 0; n < 9; n++)
+		run(r, &i, 1, 0x10000000 + (uint64_t)n * 4096 * 3);
+	assert_true(ev(r, UARCH_EV_STALL_WBUF, 0) >= r->m.mem.latency * 9 / 10);
+	rig_free(r);
+}
+
+/* xscale's write-back L1D does not allocate on a write: a store that
+ * misses goes to memory as a partial write, reading nothing. */
+static void test_store_miss_no_allocate_writes(void **s)
+{
+	static const uint8_t st[] = { 0x89, 0x10 }; /* mov %edx, (%rax) */
+	struct rig *r = rig_alloc();
+	struct x86_insn i;
+	(void)s;
+	r->m = *uarch_machine_find("xscale");
+	rig_start(r);
+	decode(st, sizeof(st), 0x3000, &i);
+	run(r, &i, 2, 0x10000000);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS, 0), 2);
+	assert_int_equal(ev(r, UARCH_EV_BUS_BWP, 0), 2);
+	assert_int_equal(ev(r, UARCH_EV_BUS_BRIL, 0), 0);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +536,11 @@ int main(void)
 		cmocka_unit_test(test_store_queue_fills_behind_a_miss),
 		cmocka_unit_test(test_issue_queue_holds_waiting_uops),
 		cmocka_unit_test(test_mispredict_costs_penalty),
+		cmocka_unit_test(test_l2_ports_bound_accesses),
+		cmocka_unit_test(test_l1d_ports_bound_hits),
+		cmocka_unit_test(test_write_buffer_absorbs_stores),
+		cmocka_unit_test(test_write_buffer_holds_store_misses),
+		cmocka_unit_test(test_store_miss_no_allocate_writes),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
 }
