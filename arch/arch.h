@@ -177,6 +177,21 @@ const struct arch_backend *const *arch_all(void);
 /* Index of the native event called name (case-insensitive), or -1. */
 int arch_event_find(const struct arch_backend *b, const char *name);
 
+/* The count a sampling counter's interrupt handler reloads, as Linux's
+ * handlers do (x86_perf_event_set_period, armpmu_event_set_period): what
+ * counted since the overflow (since) stays counted, unless a long span (a
+ * system call's cycles) ran a whole period past it, when the excess is
+ * dropped; otherwise the counter would start above zero and not overflow
+ * again before it wrapped.  Returns the events left to the next overflow. */
+static inline uint64_t arch_reload_left(uint64_t since, uint64_t period)
+{
+	if (since >= 2 * period)
+		return period;
+	if (since >= period)
+		return 2 * period - since;
+	return period - since;
+}
+
 extern struct arch_backend arch_p4;
 extern struct arch_backend arch_alpha;
 extern struct arch_backend arch_ia64;

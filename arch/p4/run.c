@@ -285,19 +285,8 @@ static void on_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
 static void reload(struct arch_pmu *p, int ctr)
 {
 	int i = p->evsel_of[ctr];
-	uint64_t since = p->eng.hw.ctr[ctr], left;
+	uint64_t left = arch_reload_left(p->eng.hw.ctr[ctr], p->period[i]);
 
-	/* What counted since the overflow stays counted, as Linux's handler
-	 * reloads (x86_perf_event_set_period): when a long span (a system
-	 * call's cycles) ran a whole period past the overflow, the excess is
-	 * dropped, or the counter would start above zero and never overflow
-	 * again before it wrapped. */
-	if (since >= 2 * p->period[i])
-		left = p->period[i];
-	else if (since >= p->period[i])
-		left = 2 * p->period[i] - since;
-	else
-		left = p->period[i] - since;
 	p->eng.hw.ctr[ctr] = (0 - left) & P4_CTR_MASK;
 	p->loaded[i] = p->period[i];
 	p->eng.hw.cccr[ctr] &= ~P4_CCCR_OVF;

@@ -150,8 +150,7 @@ static void condition(struct arch_pmu *p, int c, uint64_t from, uint64_t dur)
 }
 
 /* The interrupt handler: a sample for each counter whose enabled flag is
- * set, its flag cleared, its preset written again (what counted since the
- * overflow stays counted). */
+ * set, its flag cleared, its preset written again (arch_reload_left()). */
 static void take_irq(struct arch_pmu *p, const struct uarch_delivery *d)
 {
 	for (int c = 0; c < XS_NCTR_MAX; c++) {
@@ -167,7 +166,8 @@ static void take_irq(struct arch_pmu *p, const struct uarch_delivery *d)
 		s.th = (uint8_t)d->th;
 		s.kernel = (uint8_t)d->kernel;
 		xs_clear_flag(&p->regs, c);
-		xs_write_ctr(&p->regs, c, xs_read_ctr(&p->regs, c) + preset(p->period[c]));
+		xs_write_ctr(&p->regs, c,
+			     preset(arch_reload_left(xs_read_ctr(&p->regs, c), p->period[c])));
 		p->loaded[c] = p->period[c];
 		if (p->cb.sample)
 			p->cb.sample(p->cb.arg, &s);
