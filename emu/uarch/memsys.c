@@ -460,7 +460,14 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
 				done = max64(done, ms->port_at + 1);
 			} else {
-				done = max64(done, bus_line(ms, r, now, size, UARCH_EV_BUS_BWP));
+				/* the bytes of this line (a rep string store
+				 * reports all its iterations as one) */
+				uint64_t from = a > addr ? a : addr,
+					 to = a + (1u << ms->l1_shift) - 1 < last ?
+						      a + (1u << ms->l1_shift) - 1 :
+						      last;
+				done = max64(done, bus_line(ms, r, now, (unsigned)(to - from + 1),
+							    UARCH_EV_BUS_BWP));
 			}
 		}
 	}
