@@ -520,6 +520,31 @@ static void test_store_miss_no_allocate_writes(void **s)
 	rig_free(r);
 }
 
+/* A rep string store is one access of all its bytes: missing a
+ * no-allocate L1D, each line writes its own bytes over the bus (xscale:
+ * 4 bytes per bus clock), not the whole access. */
+static void test_rep_store_miss_writes_each_line(void **s)
+{
+	static const uint8_t stos[] = { 0xf3, 0xaa }; /* rep stosb */
+	struct rig *r = rig_alloc();
+	struct x86_insn i;
+	uint64_t c0;
+	(void)s;
+	r->m = *uarch_machine_find("xscale");
+	rig_start(r);
+	decode(stos, sizeof(stos), 0x3000, &i);
+	struct x86_trace t = { .i = &i, .next = 0x3002, .nmem = 1, .store = 1, .reps = 100 };
+	t.addr[0] = 0x10000010;
+	t.size[0] = 100;
+	uarch_retire(r->u, 0, &t); /* the fetch and the translations */
+	c0 = ev(r, UARCH_EV_BUS_DATA_CYCLES, 0);
+	uarch_retire(r->u, 0, &t);
+	assert_int_equal(ev(r, UARCH_EV_BUS_BWP, 0), 8);
+	/* 16 + 32 + 32 + 20 bytes */
+	assert_int_equal(ev(r, UARCH_EV_BUS_DATA_CYCLES, 0) - c0, 4 + 8 + 8 + 5);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -541,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
+		cmocka_unit_test(test_rep_store_miss_writes_each_line),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
 }
