@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define UARCH_CAL 4096 /* cycles of reservations remembered */
+#define UARCH_CAL 2048 /* cycles of reservations remembered (more costs host cache misses) */
 
 struct uarch_cal {
 	uint64_t slot[UARCH_CAL]; /* cycle << 8 | resources taken in it */
