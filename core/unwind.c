@@ -175,7 +175,12 @@ struct unwind *unwind_new(const struct unwind_mem *mem)
 		free(u);
 		return NULL;
 	}
-	unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
+	/* No register-state cache: libunwind 1.6 keys it by the frame's
+	 * address alone, so the state cached for a sample at the first
+	 * instruction of a function was reused for a caller whose return
+	 * address is that instruction (a call ending the function before
+	 * it, looked up at address - 1), and the chain went wrong there. */
+	unw_set_caching_policy(u->as, UNW_CACHE_NONE);
 	return u;
 }
 

@@ -402,7 +402,7 @@ test_recorded_chains() {
 	run_vpmu report --format=folded
 	grep -Eq ';main;spin;churn \(inlined\) [0-9]+$' out || fail "inline frame: $(cat out)"
 	grep -Eq ';main;finish;die [0-9]+$' out || fail "noreturn caller: $(cat out)"
-	grep -q 'after_finish' out && fail "return address named the next function: $(cat out)"
+	grep -q 'after_finish;' out && fail "return address named the next function: $(cat out)"
 	run_vpmu report -g --sort sym
 	grep -A4 '\[\.\] spin$' out | grep -Eq -- '---churn \(inlined\)$' ||
 		fail "inline frame in -g: $(cat out)"
@@ -410,6 +410,14 @@ test_recorded_chains() {
 	grep -Eq '^[[:space:]]+[0-9a-f]+ finish$' out || fail "script caller of die: $(grep -A3 ' die$' out | head)"
 	run_vpmu report --sort srcline,sym
 	grep -Eq "rp_inline\.c:$churn +\[\.\] spin\$" out || fail "churn's line: $(cat out)"
+	# a sample on after_finish's first instruction, then finish's frame,
+	# whose return address is that instruction, unwinds the same
+	run_vpmu record -q --call-graph dwarf -e instructions -c 1 "$PROGS/rp_inline" 10
+	expect_rc 0
+	run_vpmu report --format=folded
+	grep -Eq ';main;after_finish [0-9]+$' out || fail "no sample in after_finish: $(cat out)"
+	grep -Eq ';main;finish;die [0-9]+$' out && ! grep -Eq '[0-9a-fx]+;finish;die' out ||
+		fail "finish's caller after a sample in after_finish: $(grep ';die' out)"
 }
 
 t default test_default
