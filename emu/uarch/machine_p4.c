@@ -22,6 +22,8 @@
  *          load misses, 31-stage pipeline vs Northwood's 20
  *   [itj]  Hinton et al., "The Microarchitecture of the Pentium 4
  *          Processor", Intel Technology Journal, Q1 2001 (trace cache)
+ *   [sdm3] Intel 64 and IA-32 SDM vol. 3A, 10.3.1 (the WC buffer of the
+ *          Pentium 4 and Xeon: several 64-byte buffers)
  *   [kml]  Linux Journal 6516 ("Kernel Mode Linux", 2003), table 2:
  *          getpid through sysenter, 432 cycles
  * Figures marked (≈) are choices, with the reason beside them.
@@ -151,6 +153,8 @@ const struct uarch_machine uarch_machine_p4 = {
 	.mem = {
 		.mshr = 8,                /* 8 outstanding L1 load misses on the 90 nm core [xt] */
 		.wbuf = 8,                /* 8 write-combining buffers [xt] */
+		.wbuf_line = 64,          /* 64 bytes each [sdm3]; (≈) the write-through
+					   * stores to L2 combine in them too */
 		.latency = 360,           /* (≈) 100 ns: [mach]'s ≈300 cycles at 3 GHz, at 3.6 GHz */
 		.bus_width = 8,           /* 64-bit data bus [mach] */
 		.bus_ratio = 18,          /* 3600 MHz core / 200 MHz bus clock (800 MT/s) */

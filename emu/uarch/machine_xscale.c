@@ -118,6 +118,8 @@ const struct uarch_machine uarch_machine_xscale = {
 	.mem = {
 		.mshr = 4,                /* 4-entry fill buffer [mach] */
 		.wbuf = 8,                /* 8-entry write buffer [mach] */
+		.wbuf_line = 16,          /* 16 bytes an entry; a store coalesces with any
+					   * entry [xdm] 6.1.3 */
 		.latency = 75,            /* (≈) middle of [mach]'s 50-100 core cycles */
 		.bus_width = 4,           /* 32-bit SDRAM interface */
 		.bus_ratio = 4,           /* 400 MHz core / 100 MHz memory clock */

@@ -114,13 +114,25 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 }
 
 /* A line travels over the bus at cycle now: returns its arrival. */
+/* Bus clocks of data that bytes take. */
+static uint64_t bus_clocks(const struct uarch_mem_cfg *mc, unsigned bytes)
+{
+	unsigned per = (unsigned)mc->bus_width * (mc->pump ? mc->pump : 1);
+
+	return (bytes + per - 1) / (per ? per : 1);
+}
+
+/* Core cycles the data of bytes holds the bus. */
+static uint64_t bus_xfer(const struct uarch_mem_cfg *mc, unsigned bytes)
+{
+	return bus_clocks(mc, bytes) * (mc->bus_ratio ? mc->bus_ratio : 1);
+}
+
 static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t ready,
 			 unsigned bytes, unsigned ev)
 {
 	const struct uarch_mem_cfg *mc = &ms->m->mem;
-	unsigned per = (unsigned)mc->bus_width * (mc->pump ? mc->pump : 1);
-	uint64_t clocks = (bytes + per - 1) / (per ? per : 1);
-	uint64_t xfer = clocks * (mc->bus_ratio ? mc->bus_ratio : 1);
+	uint64_t clocks = bus_clocks(mc, bytes), xfer = bus_xfer(mc, bytes);
 
 	/* Wrong-path requests are counted but do not reserve the bus: issued
 	 * out of order ahead of the real path, they would push its next-free
@@ -415,13 +427,13 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 }
 
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
-			 unsigned size, uint64_t now)
+			 unsigned size, uint64_t now, int carried)
 {
 	uint64_t last = addr + (size ? size : 1) - 1, done;
 	struct uarch_cache_res res;
 	int lvl;
 
-	ms->dtlb_missed = ms->l2_missed = 0;
+	ms->dtlb_missed = ms->l2_missed = ms->st_below = ms->st_bus = 0;
 	now += translate(ms, r, UARCH_DTLB, UARCH_DTLB2, UARCH_EV_DTLB_MISS, addr, now);
 	if (!ms->ndata)
 		return now + 1;
@@ -454,7 +466,8 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 				below = !ms->st_through;
 			}
 		}
-		if (ms->st_through || below) {
+		if ((ms->st_through || below) && !carried) {
+			ms->st_below = 1;
 			if (ms->ndata > 1) {
 				/* posted: done when the next level takes it */
 				hierarchy(ms, r, 1, a, 1, now, &lvl);
@@ -466,12 +479,28 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 					 to = a + (1u << ms->l1_shift) - 1 < last ?
 						      a + (1u << ms->l1_shift) - 1 :
 						      last;
-				done = max64(done, bus_line(ms, r, now, (unsigned)(to - from + 1),
-							    UARCH_EV_BUS_BWP));
+				unsigned n = (unsigned)(to - from + 1);
+				/* done when its bytes have crossed the bus */
+				done = max64(done, bus_line(ms, r, now + bus_xfer(&ms->m->mem, n),
+							    n, UARCH_EV_BUS_BWP));
+				ms->st_bus = 1;
 			}
 		}
 	}
 	return done;
+}
+
+void uarch_mem_bus_grow(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t at,
+			unsigned had, unsigned has)
+{
+	const struct uarch_mem_cfg *mc = &ms->m->mem;
+	uint64_t extra = bus_clocks(mc, has) - bus_clocks(mc, had);
+
+	if (!extra)
+		return;
+	if (!r->spec)
+		ms->bus_free = max64(ms->bus_free, at) + bus_xfer(mc, has) - bus_xfer(mc, had);
+	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_CYCLES, at, extra);
 }
 
 uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,

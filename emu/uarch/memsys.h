@@ -59,6 +59,9 @@ struct uarch_memsys {
 	uint8_t itlb_missed; /* the last uarch_mem_fetch missed the first-level ITLB */
 	uint8_t l1i_missed;  /* the last uarch_mem_fetch missed the instruction cache */
 	uint8_t l2_missed;   /* a line of it missed the second data level */
+	/* the last uarch_mem_store wrote below the first level: to the next
+	 * level (st_below), or over the bus as a partial write (st_bus) */
+	uint8_t st_below, st_bus;
 	/* A first-level TLB miss of the last translation through that TLB
 	 * went past the second level to the page walker (valid when
 	 * dtlb_missed or itlb_missed is set). */
@@ -85,9 +88,15 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
  * miss.  Returns the cycle the write is done and its write-buffer entry
  * free: the next level accepted it (write-through, or a miss not
  * allocated), the line arrived (an allocating miss), or the cycle after
- * the first level took it. */
+ * the first level took it.  With carried, the store coalesced in the write
+ * buffer into a write below the first level that is already on its way:
+ * the first level is written, nothing below. */
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
-			 unsigned size, uint64_t now);
+			 unsigned size, uint64_t now, int carried);
+/* A partial bus write (st_bus) done at cycle at grew from had to has bytes
+ * by coalescing: the bus carries the extra data clocks. */
+void uarch_mem_bus_grow(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t at,
+			unsigned had, unsigned has);
 /* An instruction fetch of the line holding addr at cycle now: returns the
  * cycle its bytes are available. */
 uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,

@@ -38,6 +38,16 @@ struct window {
 	uint64_t taken;
 };
 
+/* A write-buffer entry, beside the cycle it frees (wbq.free): the aligned
+ * block of mem.wbuf_line bytes its store wrote, if the write goes on below
+ * the first level (only such a write waits to be carried down, taking
+ * later stores to its block while it waits; else ~0), the bytes of the
+ * block written, and whether the write goes over the bus. */
+struct wbent {
+	uint64_t block, mask;
+	uint8_t bus;
+};
+
 struct uth {
 	uint64_t fetch;	  /* cycle the next instruction is fetched */
 	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
@@ -46,6 +56,7 @@ struct uth {
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
 	struct window rob, ldq, stq; /* µops; loads; stores */
 	struct window wbq;	     /* the write buffer: stores retired, not yet written */
+	struct wbent *wbe;	     /* [mem.wbuf] what each entry of wbq holds */
 	uint64_t drain;		     /* cycle the last store left the write buffer */
 	/* the issue queue: a µop holds an entry from dispatch until it
 	 * issues, in any order — how many of those in it issue in each cycle
@@ -87,6 +98,7 @@ struct uarch {
 	struct uarch_cal *cal; /* [UARCH_NUCLASS]: which cycles each class of units is busy */
 	int nthreads;
 	unsigned rob, iq, lq, sq, wb; /* per-thread shares (wb 0: no write buffer) */
+	unsigned wb_line, wb_shift;   /* mem.wbuf_line and its log2 (0: no coalescing) */
 	struct x86_cpu scratch;	      /* registers of a mispredicted path */
 	struct uth th[2];
 	/* a listening PMU: the signals of the current instruction, delivered
@@ -119,6 +131,8 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	u->issue_w = m->core.issue ? m->core.issue : 1;
 	u->retire_w = m->core.retire ? m->core.retire : 1;
 	u->has_l1i = m->cache[UARCH_L1I].line != 0;
+	u->wb_line = m->mem.wbuf ? m->mem.wbuf_line : 0;
+	u->wb_shift = u->wb_line ? (unsigned)__builtin_ctz(u->wb_line) : 0;
 	u->ishift = m->cache[UARCH_L1I].line ? (unsigned)__builtin_ctz(m->cache[UARCH_L1I].line) :
 					       0;
 	for (int c = 0; c < UARCH_NUCLASS; c++) {
@@ -140,9 +154,11 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		h->ldq.free = uarch_calloc(u->lq, sizeof(uint64_t));
 		h->stq.free = uarch_calloc(u->sq, sizeof(uint64_t));
 		h->wbq.free = uarch_calloc(u->wb ? u->wb : 1, sizeof(uint64_t));
+		h->wbe = uarch_calloc(u->wb ? u->wb : 1, sizeof(*h->wbe));
 		h->iqn = uarch_calloc(IQ_SPAN, sizeof(*h->iqn));
 		h->iline = ~0ull;
-		if (!h->rob.free || !h->ldq.free || !h->stq.free || !h->wbq.free || !h->iqn)
+		if (!h->rob.free || !h->ldq.free || !h->stq.free || !h->wbq.free || !h->wbe ||
+		    !h->iqn)
 			goto fail;
 	}
 	return u;
@@ -165,6 +181,7 @@ void uarch_free(struct uarch *u)
 		uarch_mfree(u->th[t].ldq.free);
 		uarch_mfree(u->th[t].stq.free);
 		uarch_mfree(u->th[t].wbq.free);
+		uarch_mfree(u->th[t].wbe);
 		uarch_mfree(u->th[t].iqn);
 	}
 	uarch_mfree(u);
@@ -667,26 +684,60 @@ static inline __attribute__((always_inline)) uint64_t retire_at(struct uarch *u,
 	return r;
 }
 
+/* The entry of the write buffer a store to block coalesces into, retiring
+ * at cycle r: one whose write of that block is still waiting to go below
+ * the first level (as the XScale's may "coalesce with any of the eight
+ * entries", XScale Core Developer's Manual 6.1.3); -1 if none. */
+static int wb_coalesce(const struct uarch *u, const struct uth *t, uint64_t block, uint64_t r)
+{
+	unsigned n = t->wbq.taken < u->wb ? (unsigned)t->wbq.taken : u->wb;
+
+	for (unsigned k = 0; k < n; k++)
+		if (t->wbe[k].block == block && t->wbq.free[k] > r)
+			return (int)k;
+	return -1;
+}
+
 /* A store µop retiring at cycle r takes a write-buffer entry, where it
  * waits to be written, in program order and one per cycle at most
  * (uarch_mem_store() says when the entry frees); with every entry taken,
  * retirement waits for the oldest to free, and with no buffer at all for
- * the write.  Returns the cycle the µop retires. */
+ * the write.  A store inside one block of mem.wbuf_line bytes whose write
+ * below the first level is still waiting joins it instead: it writes the
+ * first level, takes no entry and adds only its bytes to that write.
+ * Returns the cycle the µop retires. */
 static uint64_t write_buffer(struct uarch *u, struct uth *t, int th, const struct uarch_req *req,
 			     uint64_t a, uint32_t size, uint64_t r)
 {
 	struct window *w = &t->wbq;
-	uint64_t go = r, drain, done;
+	uint64_t go = r, drain, done, block = ~0ull, mask = 0;
+	int into = -1;
 
-	if (u->wb && w->taken >= u->wb && w->free[w->i] > r)
+	if (u->wb_line && size && (a & (u->wb_line - 1)) + size <= u->wb_line) {
+		block = a >> u->wb_shift;
+		mask = (size >= 64 ? ~0ull : (1ull << size) - 1) << (a & (u->wb_line - 1));
+		into = wb_coalesce(u, t, block, r);
+	}
+	if (into < 0 && u->wb && w->taken >= u->wb && w->free[w->i] > r)
 		go = w->free[w->i];
 	drain = max64(go, t->drain + 1);
-	done = uarch_mem_store(&u->ms, req, a, size, drain);
+	done = uarch_mem_store(&u->ms, req, a, size, drain, into >= 0);
 	t->drain = drain;
-	if (u->wb)
+	if (into >= 0) {
+		struct wbent *e = &t->wbe[into];
+		if (e->bus)
+			uarch_mem_bus_grow(&u->ms, req, w->free[into],
+					   (unsigned)__builtin_popcountll(e->mask),
+					   (unsigned)__builtin_popcountll(e->mask | mask));
+		e->mask |= mask;
+		return r;
+	}
+	if (u->wb) {
+		t->wbe[w->i] = (struct wbent){ u->ms.st_below ? block : ~0ull, mask, u->ms.st_bus };
 		take_entry(w, u->wb, done);
-	else
+	} else {
 		go = done;
+	}
 	if (go <= r)
 		return r;
 	count_span(u, t, th, UARCH_EV_STALL_WBUF, r, go);

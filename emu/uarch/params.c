@@ -148,9 +148,9 @@ static const struct pfield tlb_fields[] = {
 
 static const struct pfield mem_fields[] = {
 	NUM(uarch_mem_cfg, mshr, 1, 1024),	NUM(uarch_mem_cfg, wbuf, 0, 1024),
-	NUM(uarch_mem_cfg, latency, 1, U16MAX), NUM(uarch_mem_cfg, bus_width, 1, 1024),
-	NUM(uarch_mem_cfg, bus_ratio, 1, 1000), NUM(uarch_mem_cfg, pump, 1, 16),
-	NUM(uarch_mem_cfg, addr_cycles, 1, 64),
+	NUM(uarch_mem_cfg, wbuf_line, 0, 64),	NUM(uarch_mem_cfg, latency, 1, U16MAX),
+	NUM(uarch_mem_cfg, bus_width, 1, 1024), NUM(uarch_mem_cfg, bus_ratio, 1, 1000),
+	NUM(uarch_mem_cfg, pump, 1, 16),	NUM(uarch_mem_cfg, addr_cycles, 1, 64),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

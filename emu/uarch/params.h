@@ -54,6 +54,8 @@ struct uarch_core_cfg {
 struct uarch_mem_cfg {
 	uint16_t mshr;	     /* outstanding misses (fill buffers) */
 	uint16_t wbuf;	     /* write-buffer entries */
+	uint16_t wbuf_line;  /* bytes an entry holds: stores to the same aligned block
+			      * coalesce into it while it waits (0: no coalescing) */
 	uint16_t latency;    /* memory access latency, core cycles, from request to first data */
 	uint16_t bus_width;  /* bytes per transfer */
 	uint16_t bus_ratio;  /* core cycles per bus clock */

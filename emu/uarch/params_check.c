@@ -222,6 +222,9 @@ static int check_mem(const struct uarch_mem_cfg *m, char *err, size_t errsz)
 		return fail(err, errsz, "mem.latency must be at least 1");
 	if (!pow2(m->bus_width))
 		return fail(err, errsz, "mem.bus_width %u is not a power of two", m->bus_width);
+	if (m->wbuf_line && !pow2(m->wbuf_line))
+		return fail(err, errsz, "mem.wbuf_line %u is not 0 or a power of two",
+			    m->wbuf_line);
 	if (!m->bus_ratio || !m->pump || !m->addr_cycles)
 		return fail(err, errsz,
 			    "mem.bus_ratio, mem.pump and mem.addr_cycles must be at least 1");

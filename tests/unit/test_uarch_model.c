@@ -472,6 +472,7 @@ static void test_write_buffer_absorbs_stores(void **s)
 		struct rig *r = rig_alloc();
 		struct x86_insn i;
 		r->m.mem.wbuf = (uint16_t)(k == 0 ? 8 : k == 1 ? 1 : 0);
+		r->m.mem.wbuf_line = 0; /* the same address: no coalescing here */
 		rig_start(r);
 		decode(st, sizeof(st), 0x3000, &i);
 		run(r, &i, 1, 0x500000); /* the page and line in the TLB and L2 */
@@ -513,7 +514,8 @@ static void test_store_miss_no_allocate_writes(void **s)
 	r->m = *uarch_machine_find("xscale");
 	rig_start(r);
 	decode(st, sizeof(st), 0x3000, &i);
-	run(r, &i, 2, 0x10000000);
+	run(r, &i, 1, 0x10000000);
+	run(r, &i, 1, 0x10000040);
 	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS, 0), 2);
 	assert_int_equal(ev(r, UARCH_EV_BUS_BWP, 0), 2);
 	assert_int_equal(ev(r, UARCH_EV_BUS_BRIL, 0), 0);
@@ -545,6 +547,42 @@ static void test_rep_store_miss_writes_each_line(void **s)
 	rig_free(r);
 }
 
+/* Stores to one 16-byte block coalesce in xscale's write buffer while
+ * its entry waits for the bus: four 4-byte store misses back to back are
+ * one partial write of 16 bytes (4 bus clocks of data), not four. */
+static void test_write_buffer_coalesces(void **s)
+{
+	static const uint8_t st[] = { 0x89, 0x10 }; /* mov %edx, (%rax) */
+	uint64_t bwp[2], data[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_alloc();
+		struct x86_insn i;
+		r->m = *uarch_machine_find("xscale");
+		if (k)
+			r->m.mem.wbuf_line = 0;
+		rig_start(r);
+		decode(st, sizeof(st), 0x3000, &i);
+		struct x86_trace t = { .i = &i, .next = 0x3002, .nmem = 1, .store = 1 };
+		t.size[0] = 4;
+		t.addr[0] = 0x10000100; /* the fetch and the translation */
+		uarch_retire(r->u, 0, &t);
+		uint64_t b0 = ev(r, UARCH_EV_BUS_BWP, 0), d0 = ev(r, UARCH_EV_BUS_DATA_CYCLES, 0);
+		for (int n = 0; n < 4; n++) {
+			t.addr[0] = 0x10000000 + 4 * (uint64_t)n;
+			uarch_retire(r->u, 0, &t);
+		}
+		assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS, 0), 5);
+		bwp[k] = ev(r, UARCH_EV_BUS_BWP, 0) - b0;
+		data[k] = ev(r, UARCH_EV_BUS_DATA_CYCLES, 0) - d0;
+		rig_free(r);
+	}
+	assert_int_equal(bwp[0], 1);
+	assert_int_equal(bwp[1], 4);
+	assert_int_equal(data[0], 4);
+	assert_int_equal(data[1], 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),
+		cmocka_unit_test(test_write_buffer_coalesces),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
 }

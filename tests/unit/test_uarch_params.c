@@ -12,7 +12,7 @@
 
 #include "emu/uarch/params.h"
 
-#define NKEYS 159 /* core 14+3*15, bp 12, six caches of 10, l1i.tc, four TLBs of 5, mem 7 */
+#define NKEYS 160 /* core 14+3*15, bp 12, six caches of 10, l1i.tc, four TLBs of 5, mem 8 */
 
 /* A machine copied into zeroed storage, so that padding compares equal. */
 static void copy_machine(struct uarch_machine *dst, const char *name)
@@ -381,6 +381,7 @@ static void test_all_or_nothing(void **state)
 		  "unknown parameter 'l1d.szie' (did you mean 'l1d.size'?)");
 	set_fails("p4", "core.rob=100,l1d.line=48",
 		  "l1d.line 48 is not a power of two of at least 4");
+	set_fails("xscale", "mem.wbuf_line=24", "mem.wbuf_line 24 is not 0 or a power of two");
 }
 
 static void test_each_order(void **state)
@@ -414,6 +415,7 @@ static void test_each_order(void **state)
 	key_is(uarch_machine_find("alpha"), "bp.kind", "tournament");
 	key_is(uarch_machine_find("alpha"), "core.lat.simd_mul", "7");
 	key_is(uarch_machine_find("xscale"), "mini.size", "2048");
+	key_is(uarch_machine_find("xscale"), "mem.wbuf_line", "16");
 	key_is(uarch_machine_find("xscale"), "itlb.policy", "rr");
 	key_is(uarch_machine_find("ia64"), "dtlb2.entries", "128");
 	key_is(uarch_machine_find("p4"), "l1i.tc", "1");
