@@ -57,6 +57,7 @@ struct uth {
 	struct window rob, ldq, stq; /* µops; loads; stores */
 	struct window wbq;	     /* the write buffer: stores retired, not yet written */
 	struct wbent *wbe;	     /* [mem.wbuf] what each entry of wbq holds */
+	uint64_t wb_below;	     /* no write below the first level waits from this cycle */
 	uint64_t drain;		     /* cycle the last store left the write buffer */
 	/* the issue queue: a µop holds an entry from dispatch until it
 	 * issues, in any order — how many of those in it issue in each cycle
@@ -684,6 +685,19 @@ static inline __attribute__((always_inline)) uint64_t retire_at(struct uarch *u,
 	return r;
 }
 
+/* The block of mem.wbuf_line bytes a store of size bytes at a lies in,
+ * its bytes there in *mask; ~0 if it lies in no one block or nothing
+ * coalesces. */
+static inline uint64_t wb_block(const struct uarch *u, uint64_t a, uint32_t size, uint64_t *mask)
+{
+	uint64_t off = a & (u->wb_line - 1);
+
+	if (!u->wb_line || !size || off + size > u->wb_line)
+		return ~0ull;
+	*mask = (size >= 64 ? ~0ull : (1ull << size) - 1) << off;
+	return a >> u->wb_shift;
+}
+
 /* The entry of the write buffer a store to block coalesces into, retiring
  * at cycle r: one whose write of that block is still waiting to go below
  * the first level (as the XScale's may "coalesce with any of the eight
@@ -713,11 +727,8 @@ static uint64_t write_buffer(struct uarch *u, struct uth *t, int th, const struc
 	uint64_t go = r, drain, done, block = ~0ull, mask = 0;
 	int into = -1;
 
-	if (u->wb_line && size && (a & (u->wb_line - 1)) + size <= u->wb_line) {
-		block = a >> u->wb_shift;
-		mask = (size >= 64 ? ~0ull : (1ull << size) - 1) << (a & (u->wb_line - 1));
+	if (r < t->wb_below && (block = wb_block(u, a, size, &mask)) != ~0ull)
 		into = wb_coalesce(u, t, block, r);
-	}
 	if (into < 0 && u->wb && w->taken >= u->wb && w->free[w->i] > r)
 		go = w->free[w->i];
 	drain = max64(go, t->drain + 1);
@@ -733,6 +744,11 @@ static uint64_t write_buffer(struct uarch *u, struct uth *t, int th, const struc
 		return r;
 	}
 	if (u->wb) {
+		if (u->wb_line && u->ms.st_below) {
+			if (block == ~0ull)
+				block = wb_block(u, a, size, &mask);
+			t->wb_below = max64(t->wb_below, done);
+		}
 		t->wbe[w->i] = (struct wbent){ u->ms.st_below ? block : ~0ull, mask, u->ms.st_bus };
 		take_entry(w, u->wb, done);
 	} else {
@@ -882,9 +898,13 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	unsigned xc = i->xclass, l1line = u->m.cache[UARCH_L1D].line;
 	struct uarch_bp_pred pred;
 	int mispredict = 0;
-	/* the instruction record (want_insn) */
-	struct uarch_insn rec = { 0 };
+	/* the instruction record (want_insn; else only its flags are kept) */
+	struct uarch_insn rec;
 
+	if (u->want_insn)
+		rec = (struct uarch_insn){ 0 };
+	else
+		rec.flags = 0;
 	u->sig_th = th;
 	f = fetch(u, t, th, i->pc, (unsigned)n);
 	if (is_branch(xc)) {
