@@ -113,7 +113,6 @@ void uarch_memsys_free(struct uarch_memsys *ms)
 	uarch_mfree(ms->port);
 }
 
-/* A line travels over the bus at cycle now: returns its arrival. */
 /* Bus clocks of data that bytes take. */
 static uint64_t bus_clocks(const struct uarch_mem_cfg *mc, unsigned bytes)
 {
@@ -128,6 +127,7 @@ static uint64_t bus_xfer(const struct uarch_mem_cfg *mc, unsigned bytes)
 	return bus_clocks(mc, bytes) * (mc->bus_ratio ? mc->bus_ratio : 1);
 }
 
+/* A line travels over the bus at cycle now: returns its arrival. */
 static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t ready,
 			 unsigned bytes, unsigned ev)
 {
