@@ -559,6 +559,16 @@ unsigned session_machine_mhz(const char *arch, const char *set)
 	return machine_of(arch, set, &m, msg, sizeof(msg)) < 0 ? 0 : m.core.mhz;
 }
 
+const char *session_event_uncounted(const char *arch, const char *set, int k)
+{
+	struct uarch_machine m;
+	char msg[256];
+
+	if (machine_of(arch, set, &m, msg, sizeof(msg)) < 0)
+		return NULL;
+	return uarch_event_uncounted(&m, (unsigned)k);
+}
+
 int session_machine_params(const char *arch, const char *set,
 			   void (*fn)(void *arg, const char *key, const char *value), void *arg)
 {

@@ -46,7 +46,7 @@ enum { SESSION_RAN, SESSION_TIMEOUT_INSNS, SESSION_TIMEOUT_WALL };
 
 /* Timing-model events (session_event_name), per logical processor and
  * privilege level (0 user, 1 kernel). */
-#define SESSION_MAX_EVENTS 80
+#define SESSION_MAX_EVENTS 96
 struct session_events {
 	int n;
 	uint64_t v[SESSION_MAX_EVENTS][2][2];
@@ -73,6 +73,8 @@ struct session_result {
 
 /* Name and description of timing-model event k (0 <= k < ev.n). */
 const char *session_event_name(int k);
+/* NULL if the machine arch with set counts model event k, else why not. */
+const char *session_event_uncounted(const char *arch, const char *set, int k);
 const char *session_event_desc(int k);
 /* Index of the event called name, or -1. */
 int session_event_find(const char *name);

@@ -114,7 +114,32 @@
 	  "signal: placed as dTLB-l2-hits)")                                                     \
 	X(BUS_IMPLICIT_WB, "bus-implicit-wb",                                                    \
 	  "modified lines this processor supplied when an I/O agent's transaction snooped "      \
-	  "them (HITM: data a system call moved out of or into a dirty line)")
+	  "them (HITM: data a system call moved out of or into a dirty line)")                   \
+	X(L1D_LD_MISS_COMP, "L1-dcache-load-misses-compulsory",                                  \
+	  "L1 data cache lines (sectors) loads missed, wrong path included, that it never held " \
+	  "before (l1d.classify)")                                                               \
+	X(L1D_LD_MISS_CAP, "L1-dcache-load-misses-capacity",                                     \
+	  "L1 data cache lines loads missed that a fully associative LRU cache of its size "     \
+	  "would miss too (l1d.classify)")                                                       \
+	X(L1D_LD_MISS_CONF, "L1-dcache-load-misses-conflict",                                    \
+	  "L1 data cache lines loads missed that a fully associative LRU cache of its size "     \
+	  "would hold (l1d.classify)")                                                           \
+	X(L1I_MISS_COMP, "L1-icache-load-misses-compulsory",                                     \
+	  "instruction-cache misses at a line it never held before (l1i.classify)")              \
+	X(L1I_MISS_CAP, "L1-icache-load-misses-capacity",                                        \
+	  "instruction-cache misses a fully associative LRU cache of its size would miss too "   \
+	  "(l1i.classify)")                                                                      \
+	X(L1I_MISS_CONF, "L1-icache-load-misses-conflict",                                       \
+	  "instruction-cache misses a fully associative LRU cache of its size would hit "        \
+	  "(l1i.classify)")                                                                      \
+	X(L2_MISS_COMP, "l2-misses-compulsory",                                                  \
+	  "second-level cache misses at a line (sector) it never held before (l2.classify)")     \
+	X(L2_MISS_CAP, "l2-misses-capacity",                                                     \
+	  "second-level cache misses a fully associative LRU cache of its size would miss too "  \
+	  "(l2.classify)")                                                                       \
+	X(L2_MISS_CONF, "l2-misses-conflict",                                                    \
+	  "second-level cache misses a fully associative LRU cache of its size would hit "       \
+	  "(l2.classify)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,
@@ -168,5 +193,15 @@ static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, i
 /* Name (perf-style where perf has one) and description of an event. */
 const char *uarch_event_name(unsigned ev);
 const char *uarch_event_desc(unsigned ev);
+
+/* The miss-class events of a cache (UARCH_L1D, UARCH_L1I or UARCH_L2 of
+ * params.h), one per class in enum uarch_miss order from compulsory: the
+ * first of the three, or -1 if the cache has none. */
+int uarch_event_miss_class(int cache);
+
+struct uarch_machine;
+/* Whether machine m counts event ev: NULL if it does, else why not (the
+ * miss classes of a cache that does not classify, or is absent). */
+const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev);
 
 #endif

@@ -30,6 +30,23 @@ void uarch_mem_flush_tlbs(struct uarch_memsys *ms)
 	}
 }
 
+/* The first miss-class event of cache id (events.h) if it classifies. */
+static uint16_t cls_event(const struct uarch_cache_cfg *cfg, int id)
+{
+	int ev = uarch_event_miss_class(id);
+
+	return cfg->classify && ev > 0 ? (uint16_t)ev : 0;
+}
+
+/* Count a miss of class cls (enum uarch_miss) at a level whose first
+ * miss-class event is ev (0: it does not classify). */
+static inline void count_class(struct uarch_memsys *ms, const struct uarch_req *r, unsigned ev,
+			       uint8_t cls, uint64_t t)
+{
+	if (ev && cls != UARCH_HIT)
+		uarch_count(ms, r, ev + cls - UARCH_MISS_COMPULSORY, 1, t);
+}
+
 int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		      struct uarch_counts *cnt, uint64_t seed)
 {
@@ -66,6 +83,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			.miss_ev = lvl == UARCH_L2 ? UARCH_EV_L2_MISS :
 				   lvl == UARCH_L3 ? UARCH_EV_L3_MISS :
 						     0,
+			.cls_ev = cls_event(cfg, lvl),
 			.latency = cfg->latency,
 			.ports = cfg->ports ? cfg->ports : 1,
 			.port = &ms->port[lvl],
@@ -93,6 +111,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		ms->l1_shift = 6;
 	}
 	ms->l1i_ports = m->cache[UARCH_L1I].ports ? m->cache[UARCH_L1I].ports : 1;
+	ms->l1i_cls_ev = cls_event(&m->cache[UARCH_L1I], UARCH_L1I);
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -266,8 +285,10 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
 		uarch_cache_access(lv->c, addr, write, &res);
-		if (k == 0)
+		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
+			ms->l1_class = res.miss_class;
+		}
 		if (res.evicted)
 			replaced(ms, r, k, &res, t);
 		if (res.hit) {
@@ -282,6 +303,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		}
 		if (lv->miss_ev)
 			uarch_count(ms, r, lv->miss_ev, 1, t);
+		if (k > 0) /* (first-level classes: loads count them) */
+			count_class(ms, r, lv->cls_ev, res.miss_class, t);
 		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_MISS, 1, t);
 	}
@@ -363,6 +386,8 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
 			*l1miss |= lvl > 0;
 			ms->l2_missed |= lvl > 1;
+			if (lvl > 0)
+				count_class(ms, r, ms->lv[0].cls_ev, ms->l1_class, t);
 		} else {
 			int slot;
 			t = mshr_take(ms, t, &slot);
@@ -373,6 +398,7 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 			if (lvl > 0) {
 				*l1miss = 1;
 				ms->mshr[slot] = got;
+				count_class(ms, r, ms->lv[0].cls_ev, ms->l1_class, t);
 			}
 		}
 		if (got > done)
@@ -519,6 +545,7 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	if (res.hit)
 		return now;
 	uarch_count(ms, r, UARCH_EV_L1I_MISS, 1, now);
+	count_class(ms, r, ms->l1i_cls_ev, res.miss_class, now);
 	ms->l1i_missed = 1;
 	/* the rest of the hierarchy is the data side's, below L1D */
 	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);

@@ -18,6 +18,7 @@
 struct uarch_level {
 	struct uarch_cache *c;
 	uint16_t acc_ev, miss_ev; /* its own access and miss events (0: none) */
+	uint16_t cls_ev;	  /* its first miss-class event when it classifies (0: none) */
 	uint16_t latency;
 	uint16_t ports;		/* accesses it starts per cycle */
 	struct uarch_cal *port; /* which cycles its ports are taken */
@@ -41,7 +42,9 @@ struct uarch_memsys {
 	uint8_t st_through, st_alloc, l1_classify;
 	struct uarch_cal *port; /* [UARCH_NCACHE]: each level's ports, by cache id */
 	unsigned l1i_ports;
-	uint64_t port_at; /* the cycle hierarchy() took a port of its first level (below L1D) */
+	uint16_t l1i_cls_ev; /* the L1I's first miss-class event when it classifies (0: none) */
+	uint8_t l1_class;    /* enum uarch_miss of the last first-level access hierarchy() made */
+	uint64_t port_at;    /* the cycle hierarchy() took a port of its first level (below L1D) */
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
 	/* The line (sector) the last L1D access touched: it is the most recently used

@@ -339,6 +339,40 @@ one_line() {
 		fail "stat $*: rc $rc: $(cat err)"
 }
 
+# -v splits the misses of a cache that classifies (--set <cache>.classify=1)
+# into compulsory, capacity and conflict misses, which add up to its
+# misses; a cache not asked to reads <not counted> with the reason, and
+# classifying changes no other count.
+miss_classes() {
+	run_vpmu stat -v -- "$PROGS/bench_qsort" 3000
+	expect_rc 0 || return 1
+	mv err plain
+	for c in compulsory capacity conflict; do
+		grep -Eq "^ +L1-dcache-load-misses-$c +<not counted> +<not counted>  \(needs --set l1d.classify=1\)\$" plain ||
+			fail "L1D $c row: $(grep -- "-$c" plain | head -1)"
+	done
+	run_vpmu stat -v --set l1d.classify=1,l1i.classify=1,l2.classify=1 -- "$PROGS/bench_qsort" 3000
+	expect_rc 0 || return 1
+	local sum=0 n
+	for c in compulsory capacity conflict; do
+		n=$(model "L1-icache-load-misses-$c" err)
+		[ -n "$n" ] || { fail "no L1-icache-load-misses-$c"; return 1; }
+		sum=$((sum + n))
+	done
+	[ "$sum" = "$(model L1-icache-load-misses err)" ] ||
+		fail "I-cache classes $sum, misses $(model L1-icache-load-misses err)"
+	sum=0
+	for c in compulsory capacity conflict; do
+		sum=$((sum + $(model "l2-misses-$c" err)))
+	done
+	[ "$sum" = "$(model l2-misses err)" ] || fail "L2 classes $sum, misses $(model l2-misses err)"
+	[ "$(model L1-dcache-load-misses-compulsory err)" -gt 0 ] || fail "no compulsory L1D misses"
+	for e in cycles instructions L1-dcache-load-misses l2-misses; do
+		[ "$(model $e err)" = "$(model $e plain)" ] ||
+			fail "$e $(model $e err) classifying, $(model $e plain) not"
+	done
+}
+
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
@@ -377,5 +411,6 @@ t exit_and_signal exit_and_signal
 t exact_on_fault exact_on_fault
 t failed_exec failed_exec
 t append_output append_output
+t miss_classes miss_classes
 t errors errors
 summary

@@ -583,6 +583,40 @@ static void test_write_buffer_coalesces(void **s)
 	assert_int_equal(data[1], 4);
 }
 
+/* Load misses of a classifying L1D by Hill's classes (p4: 16 KB, 8-way,
+ * 64-byte lines, 2 KB between lines of one set): nine lines of one set
+ * are compulsory misses the first time and conflict misses after, a
+ * fully associative cache of 256 lines holding them; 512 lines swept
+ * twice are compulsory, then capacity misses.  The classes add up to the
+ * lines missed. */
+static void test_miss_classes(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	struct x86_insn j;
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_alloc();
+		r->m.cache[UARCH_L1D].classify = 1;
+		rig_start(r);
+		decode(ld, sizeof(ld), 0x3000, &j);
+		int lines = k ? 512 : 9;
+		uint64_t stride = k ? 64 : 2048;
+		for (int pass = 0; pass < 2; pass++)
+			for (int n = 0; n < lines; n++)
+				run(r, &j, 1, 0x800000 + stride * (uint64_t)n);
+		uint64_t comp = ev(r, UARCH_EV_L1D_LD_MISS_COMP, 0),
+			 cap = ev(r, UARCH_EV_L1D_LD_MISS_CAP, 0),
+			 conf = ev(r, UARCH_EV_L1D_LD_MISS_CONF, 0);
+		assert_int_equal(comp, (uint64_t)lines);
+		assert_int_equal(k ? cap : conf, (uint64_t)lines);
+		assert_int_equal(k ? conf : cap, 0);
+		assert_int_equal(comp + cap + conf, ev(r, UARCH_EV_L1D_LD_MISS, 0));
+		/* not asked for: not counted */
+		assert_int_equal(ev(r, UARCH_EV_L2_MISS_COMP, 0), 0);
+		rig_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -606,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),
 		cmocka_unit_test(test_write_buffer_coalesces),
+		cmocka_unit_test(test_miss_classes),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
 }
