@@ -142,6 +142,8 @@ static void put_sample(struct rec *rc, const struct recw_sample *m, size_t len)
 		s.trigger_ip = m->trigger_ip;
 		s.skid = m->skid;
 	}
+	if (m->flags & RECW_F_DSRC)
+		s.dsrc = m->dsrc;
 	if (sfile_add_sample(rc->w, &s) < 0)
 		writer_failed(rc);
 	rc->samples[m->evsel]++;
@@ -268,6 +270,10 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 		a.sample_type = e->precise ? SFILE_S_REGS | SFILE_S_ADDR : 0;
 		if (rc->set->b->sample_addr && rc->set->b->sample_addr(e))
 			a.sample_type = SFILE_S_ADDR | SFILE_S_WEIGHT;
+		/* a PEBS sample names the instruction as it retires: the
+		 * model says where its loads' data came from */
+		if (a.sample_type & SFILE_S_REGS)
+			a.sample_type |= SFILE_S_DSRC;
 		if (rc->set->callgraph != PMU_CG_NONE)
 			a.sample_type |= SFILE_S_CALLCHAIN;
 		if (e->branch_sample)

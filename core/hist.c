@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/hist.h"
+#include "emu/uarch/uarch.h"
 
 #define NRAW 11
 
@@ -55,6 +56,8 @@ static void raw_of(unsigned need, const struct report_sample *s, uint64_t *raw)
 	raw[8] = need & HIST_RAW_BRANCH && s->branch ? s->branch->flags : 0;
 	raw[9] = need & HIST_RAW_WEIGHT ? s->weight : 0;
 	raw[10] = need & HIST_RAW_PM ? s->pm_state : 0;
+	raw[10] |= need & HIST_RAW_DLEVEL ? (uint64_t)UARCH_DSRC_LEVEL(s->dsrc) << 8 : 0;
+	raw[10] |= need & HIST_RAW_DCLASS ? (uint64_t)UARCH_DSRC_CLASS(s->dsrc) << 16 : 0;
 }
 
 static size_t hash_raw(const uint64_t *raw, size_t cap)

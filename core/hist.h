@@ -36,7 +36,9 @@ struct hist_key {
 #define HIST_RAW_SKID 128u
 #define HIST_RAW_BRANCH 256u /* the branch a sample stands for (report --branch-stack) */
 #define HIST_RAW_WEIGHT 512u
-#define HIST_RAW_PM 1024u /* report_sample.pm_state */
+#define HIST_RAW_PM 1024u     /* report_sample.pm_state */
+#define HIST_RAW_DLEVEL 2048u /* report_sample.dsrc: the level */
+#define HIST_RAW_DCLASS 4096u /* report_sample.dsrc: the miss class */
 
 /* Every key, NULL-terminated. */
 extern const struct hist_key *const hist_keys[];
@@ -51,6 +53,9 @@ extern const struct hist_key hist_key_local_weight, hist_key_dso_from, hist_key_
 /* The keys of hist_keys_lat.c: latency in power-of-two buckets, and
  * whether a ProfileMe-sampled instruction retired or was aborted. */
 extern const struct hist_key hist_key_latency, hist_key_abort;
+/* The keys of hist_keys_mem.c: where a sampled instruction's loads found
+ * their data (perf's mem), and the class of its L1 data cache miss. */
+extern const struct hist_key hist_key_mem, hist_key_missclass;
 /* Buckets of v: 0 to 7 each on its own, then powers of two (8-15, 16-31,
  * ...); the bucket's text ("[unknown]" for b < 0). */
 int hist_pow2_bucket(uint64_t v);

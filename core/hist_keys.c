@@ -337,6 +337,8 @@ const struct hist_key *const hist_keys[] = {
 	&hist_key_local_weight,
 	&hist_key_latency,
 	&hist_key_abort,
+	&hist_key_mem,
+	&hist_key_missclass,
 	&hist_key_dso_from,
 	&hist_key_dso_to,
 	&hist_key_symbol_from,

@@ -31,7 +31,8 @@ struct recw_sample {
 	uint16_t nbr;	 /* branch stack entries after the record (8-aligned), newest first */
 	uint32_t weight; /* latency in cycles (RECW_F_WEIGHT) */
 	uint32_t skid;	 /* instructions from trigger_ip to ip (RECW_F_TRIGGER) */
-	uint32_t pad2;
+	uint8_t dsrc;	 /* where its loads found their data, UARCH_DSRC_* (RECW_F_DSRC) */
+	uint8_t pad2[3];
 	uint64_t trigger_ip; /* the instruction whose count raised the sample (RECW_F_TRIGGER) */
 	uint64_t regs[18];
 	uint64_t chain[]; /* nchain entries, then nraw bytes */
@@ -49,6 +50,7 @@ struct recw_branch {
 #define RECW_F_PRECISE 4u
 #define RECW_F_WEIGHT 8u
 #define RECW_F_TRIGGER 16u
+#define RECW_F_DSRC 32u
 
 struct recw_comm {
 	struct recw_hdr h;

@@ -79,6 +79,7 @@ struct report_sample {
 	uint32_t npm; /* ProfileMe record: report.pm[pm .. pm+npm) (REPORT_PROFILEME) */
 	size_t pm;
 	uint8_t pm_state; /* REPORT_PM_*: what a ProfileMe record says of the instruction */
+	uint8_t dsrc;	  /* where its loads found their data (UARCH_DSRC_*; 0: not known) */
 	/* The instruction whose count raised the sample and the instructions
 	 * retired from it to ip (when the file names one: has_trigger). */
 	uint64_t trigger_ip;

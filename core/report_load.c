@@ -137,6 +137,8 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 		return -1;
 	if (in->fields & SFILE_S_WEIGHT)
 		s->weight = in->weight;
+	if (in->fields & SFILE_S_DSRC)
+		s->dsrc = in->dsrc;
 	if ((in->fields & SFILE_S_TRIGGER) && in->trigger_ip) {
 		s->has_trigger = 1;
 		s->trigger_ip = in->trigger_ip;

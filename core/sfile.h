@@ -64,7 +64,8 @@ enum sfile_type {
 #define SFILE_S_PROFILEME (1u << 5) /* ProfileMe record, opaque bytes */
 #define SFILE_S_CALLCHAIN (1u << 6) /* return addresses, innermost first */
 #define SFILE_S_TRIGGER (1u << 7)   /* triggering instruction and skid */
-#define SFILE_S_KNOWN 0xffu
+#define SFILE_S_DSRC (1u << 8)	    /* where the instruction's loads found their data */
+#define SFILE_S_KNOWN 0x1ffu
 
 /* attr.flags */
 #define SFILE_ATTR_FREQ 1u /* period is a frequency in emulated-time Hz */
@@ -149,6 +150,10 @@ struct sfile_sample {
 	 * and the instructions retired after it up to ip (0: ip is it). */
 	uint64_t trigger_ip;
 	uint64_t skid;
+	/* Where the sampled instruction's loads found their data, as the
+	 * timing model tells it (emu/uarch/uarch.h UARCH_DSRC_*; 0: not
+	 * known, or no load). */
+	uint8_t dsrc;
 	/* Reader only: the optional fields decoded (sample_type & known
 	 * bits), and the attr of id (NULL when the file has none: then no
 	 * optional field could be decoded). */

@@ -159,6 +159,8 @@ static void enc_sample(struct enc *c, const struct sfile_sample *s, uint64_t st)
 		e64(c, s->trigger_ip);
 		e64(c, s->skid);
 	}
+	if (st & SFILE_S_DSRC)
+		e16(c, s->dsrc);
 }
 
 static void enc_payload(struct enc *c, uint16_t type, const void *view, uint64_t st)
@@ -449,6 +451,8 @@ static void dec_sample(struct dec *d, struct sfile_sample *s, sfile_attr_fn attr
 		s->trigger_ip = d64(d);
 		s->skid = d64(d);
 	}
+	if (st & SFILE_S_DSRC)
+		s->dsrc = (uint8_t)d16(d);
 	s->fields = st;
 }
 

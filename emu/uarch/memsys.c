@@ -362,6 +362,18 @@ static inline uint64_t translate(struct uarch_memsys *ms, const struct uarch_req
 	return translate_miss(ms, r, l1, l2, ev, addr, t);
 }
 
+/* A line of the current load came from data level lvl (ndata: memory):
+ * ld_dsrc keeps the deepest, and the class of the first first-level miss. */
+static void ld_source(struct uarch_memsys *ms, int lvl)
+{
+	unsigned level = lvl >= ms->ndata ? UARCH_DSRC_MEM : (unsigned)lvl + 1;
+
+	if (level > UARCH_DSRC_LEVEL(ms->ld_dsrc))
+		ms->ld_dsrc = (uint8_t)((ms->ld_dsrc & 0xf0) | level);
+	if (lvl > 0 && !UARCH_DSRC_CLASS(ms->ld_dsrc))
+		ms->ld_dsrc |= (uint8_t)(ms->l1_class << 4);
+}
+
 /* A load the inline path of uarch_mem_load does not finish: translation,
  * then each line from the one holding addr to the one holding byte last. */
 static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
@@ -378,6 +390,7 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 		last = ~0ull; /* wraps at the top of the address space: stop there */
 	for (uint64_t nl = ((last - a) >> ms->l1_shift) + 1; nl; nl--, a += line) {
 		uint64_t t = now, got;
+		lvl = 0;
 		if (ms->ndata && uarch_cache_mru_hit(ms->lv[0].c, a)) {
 			/* what hierarchy() would find, without its walk */
 			got = t + ms->lv[0].latency;
@@ -404,6 +417,7 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 		if (got > done)
 			done = got;
 		ms->l1_last = a >> ms->l1_shift;
+		ld_source(ms, lvl);
 	}
 	return done;
 }
@@ -430,6 +444,7 @@ uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint
 
 	*l1miss = 0;
 	ms->dtlb_missed = ms->l2_missed = 0;
+	ms->ld_dsrc = 1; /* the first level, unless a line comes from further */
 	if (ms->ndata)
 		now = uarch_cal_take(ms->lv[0].port, now, ms->lv[0].ports);
 	if (ms->ndata && !((addr ^ last) >> ms->l1_shift)) {

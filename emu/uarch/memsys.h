@@ -62,6 +62,8 @@ struct uarch_memsys {
 	uint8_t itlb_missed; /* the last uarch_mem_fetch missed the first-level ITLB */
 	uint8_t l1i_missed;  /* the last uarch_mem_fetch missed the instruction cache */
 	uint8_t l2_missed;   /* a line of it missed the second data level */
+	/* where the last uarch_mem_load found its data (model.h UARCH_DSRC_*) */
+	uint8_t ld_dsrc;
 	/* the last uarch_mem_store wrote below the first level: to the next
 	 * level (st_below), or over the bus as a partial write (st_bus) */
 	uint8_t st_below, st_bus;

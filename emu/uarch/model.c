@@ -115,6 +115,7 @@ struct uarch {
 	 * fetch of the instruction being timed, and a mispredicted path's */
 	uint8_t want_insn;
 	uint32_t fetch_flags; /* UARCH_I_ICACHE_MISS, UARCH_I_ITB_MISS of the last fetch */
+	uint8_t dsrc;	      /* where the instruction being timed found its loads' data */
 	struct uarch_insn *wp;
 	unsigned nwp;
 };
@@ -326,8 +327,10 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 static void deliver_insn(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
 			 const struct uarch_insn *insn, unsigned ninsn)
 {
-	struct uarch_delivery d = { th,		 u->th[th].kernel, tr,	      retire, ~0ull,
-				    u->nthreads, u->sig->s,	   u->sig->n, insn,   ninsn };
+	struct uarch_delivery d = {
+		th,	   u->th[th].kernel, tr,   retire, ~0ull,	    u->nthreads,
+		u->sig->s, u->sig->n,	     insn, ninsn,  tr ? u->dsrc : 0
+	};
 	/* no later signal is stamped before a processor's fetch cycle or the
 	 * start of its uncounted cycles */
 	for (int k = 0; k < u->nthreads; k++) {
@@ -503,6 +506,16 @@ static int crack(const struct x86_trace *t, struct uop *u)
 		u[n++] = (struct uop){ UARCH_UC_STD, U_STD, (uint8_t)k, i->rd, 0, op };
 	}
 	return n;
+}
+
+/* Two loads' sources as one: the deeper level, the first miss class. */
+static uint8_t dsrc_merge(uint8_t a, uint8_t b)
+{
+	unsigned level = UARCH_DSRC_LEVEL(a) > UARCH_DSRC_LEVEL(b) ? UARCH_DSRC_LEVEL(a) :
+								     UARCH_DSRC_LEVEL(b);
+	unsigned cls = UARCH_DSRC_CLASS(a) ? UARCH_DSRC_CLASS(a) : UARCH_DSRC_CLASS(b);
+
+	return (uint8_t)(cls << 4 | level);
 }
 
 /* Take a unit of class cls at the first cycle >= t where one is free for
@@ -906,6 +919,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	else
 		rec.flags = 0;
 	u->sig_th = th;
+	u->dsrc = 0;
 	f = fetch(u, t, th, i->pc, (unsigned)n);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
@@ -979,6 +993,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 				rec.flags |= UARCH_I_REPLAY;
 			}
 			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
+			u->dsrc = dsrc_merge(u->dsrc, u->ms.ld_dsrc);
 			dtlbmiss = u->ms.dtlb_missed ? 1 + u->ms.dtlb_walked : 0;
 			l2miss = u->ms.l2_missed;
 			if (complete < issue + cc->lat[o->cls])

@@ -62,6 +62,7 @@ struct uarch_delivery {
 	 * walk down a mispredicted path (aborted) — else NULL and 0. */
 	const struct uarch_insn *insn;
 	unsigned ninsn;
+	uint8_t dsrc; /* where tr's loads found their data (uarch.h UARCH_DSRC_*; 0: none) */
 };
 
 /* One fetched instruction as the pipeline timed it (instruction sampling,

@@ -39,4 +39,13 @@ enum uarch_br {
 /* Miss classes (Hill's three Cs) for report views. */
 enum uarch_miss { UARCH_HIT, UARCH_MISS_COMPULSORY, UARCH_MISS_CAPACITY, UARCH_MISS_CONFLICT };
 
+/* Where an instruction's loads found their data: the deepest level any of
+ * its lines came from (1: the first data level, 2 the second, ...;
+ * UARCH_DSRC_MEM memory) and, for a first-level miss of a cache that
+ * classifies (<cache>.classify), the first such miss's class (enum
+ * uarch_miss). */
+#define UARCH_DSRC_MEM 15
+#define UARCH_DSRC_LEVEL(d) ((d)&0xf)
+#define UARCH_DSRC_CLASS(d) ((d) >> 4)
+
 #endif

@@ -420,6 +420,30 @@ test_recorded_chains() {
 		fail "finish's caller after a sample in after_finish: $(grep ';die' out)"
 }
 
+# The mem and missclass keys of PEBS samples: seed 004's l1_miss shape
+# (sixteen lines 8 KB apart, one set of the 8-way L1D, hitting L2) misses
+# L1 by conflict, a 64 KB sweep (four times the L1D) by capacity; a
+# recording that did not ask for classes names the level only.
+test_mem_keys() {
+	local args
+	for args in "conflict 131072 2000 1 8192" "capacity 65536 100 1 64"; do
+		set -- $args
+		local want=$1
+		shift
+		run_vpmu record -q -e L1-dcache-load-misses:pp -c 100 --set l1d.classify=1 \
+			-o "$want.data" "$PROGS/ua_l1miss" "$@"
+		expect_rc 0 || return 1
+		run_vpmu report -i "$want.data" -s sym,mem,missclass -t,
+		expect_rc 0 || return 1
+		grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq "^[0-9.]+%,\[\.\] run,L2,$want\$" ||
+			fail "$want: $(grep -v '^#' out | head -3)"
+	done
+	run_vpmu record -q -e L1-dcache-load-misses:pp -c 100 -o plain.data "$PROGS/ua_l1miss" 65536 100 1 64
+	run_vpmu report -i plain.data -s sym,mem,missclass -t,
+	grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq '^[0-9.]+%,\[\.\] run,L2,\[unknown\]$' ||
+		fail "unclassified: $(grep -v '^#' out | head -3)"
+}
+
 t default test_default
 t srcline test_srcline
 t symoff test_symoff
@@ -435,6 +459,7 @@ t folded test_folded
 t callgrind test_callgrind
 t json test_json
 t damaged test_damaged
+t mem_keys test_mem_keys
 t errors test_errors
 t nosyms test_nosyms
 t script test_script

@@ -246,6 +246,7 @@ static void build(struct in *in, struct sfile_rec *r, unsigned op)
 		s->profileme = in->bytes[1];
 		s->ncallchain = (uint32_t)take(in, 1) % 32;
 		s->callchain = in->u64s[1];
+		s->dsrc = (uint8_t)take(in, 1);
 		break;
 	}
 	case SFILE_TOTALS:

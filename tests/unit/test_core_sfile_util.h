@@ -110,6 +110,7 @@ static inline void t_record(unsigned k, struct sfile_rec *r)
 	r->sample.callchain = T_CHAIN;
 	r->sample.trigger_ip = k % 3 ? r->sample.ip - k % 7 : 0;
 	r->sample.skid = k % 7;
+	r->sample.dsrc = (uint8_t)(k % 4 << 4 | k % 16);
 }
 
 static inline int t_add(struct sfile_writer *w, const struct sfile_rec *r)
@@ -230,6 +231,7 @@ static inline int t_equal(unsigned k, const struct sfile_rec *got, int has_attrs
 			T_CHECK(a->trigger_ip == b->trigger_ip && a->skid == b->skid);
 		else
 			T_CHECK(a->trigger_ip == 0 && a->skid == 0);
+		T_CHECK(a->dsrc == (st & SFILE_S_DSRC ? b->dsrc : 0));
 		break;
 	}
 	case SFILE_TOTALS:
