@@ -98,6 +98,10 @@ struct arch_sample {
 	const uint8_t *raw;
 	uint16_t nraw;
 	uint32_t latency; /* cycles, when the mechanism measures one (Itanium 2 data EAR; 0: none) */
+	/* Where the sampled instruction's loads found their data, when the
+	 * mechanism latched it with the instruction (data EAR; 0: not) —
+	 * the model's word (uarch_delivery.dsrc), not a register's. */
+	uint8_t dsrc;
 	/* The instruction whose event count raised the sample (the one
 	 * the hardware's interrupt or assist answers), and how many
 	 * instructions retired after it up to the sampled one (0: ip is

@@ -270,9 +270,10 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 		a.sample_type = e->precise ? SFILE_S_REGS | SFILE_S_ADDR : 0;
 		if (rc->set->b->sample_addr && rc->set->b->sample_addr(e))
 			a.sample_type = SFILE_S_ADDR | SFILE_S_WEIGHT;
-		/* a PEBS sample names the instruction as it retires: the
-		 * model says where its loads' data came from */
-		if (a.sample_type & SFILE_S_REGS)
+		/* a PEBS sample names the instruction as it retires, a data
+		 * EAR latches it: the model says where its loads' data came
+		 * from */
+		if (a.sample_type & (SFILE_S_REGS | SFILE_S_WEIGHT))
 			a.sample_type |= SFILE_S_DSRC;
 		if (rc->set->callgraph != PMU_CG_NONE)
 			a.sample_type |= SFILE_S_CALLCHAIN;

@@ -29,7 +29,7 @@ static const char report_usage[] =
 	"                           event thread pid tid cpu skid local_weight (the\n"
 	"                           latency an EAR measured) latency (the same in\n"
 	"                           powers of two) abort (ProfileMe: retired or\n"
-	"                           aborted) mem (PEBS samples: the level the\n"
+	"                           aborted) mem (PEBS, data EAR: the level the\n"
 	"                           loads' data came from) missclass (their L1\n"
 	"                           miss: compulsory, capacity, conflict, when\n"
 	"                           recorded with l1d.classify=1)\n"

@@ -233,7 +233,11 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 		m->weight = s->latency;
 		m->flags |= RECW_F_WEIGHT;
 	}
-	if (s->precise && ps->cur && ps->cur->tr && ps->cur->dsrc && s->ip == ps->cur->tr->i->pc) {
+	if (s->dsrc) {
+		m->dsrc = s->dsrc;
+		m->flags |= RECW_F_DSRC;
+	} else if (s->precise && ps->cur && ps->cur->tr && ps->cur->dsrc &&
+		   s->ip == ps->cur->tr->i->pc) {
 		m->dsrc = ps->cur->dsrc;
 		m->flags |= RECW_F_DSRC;
 	}

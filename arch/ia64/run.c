@@ -62,6 +62,7 @@ struct arch_pmu {
 	 * count their captures (-1: none) */
 	int dear_ctr, iear_ctr, btb_ctr;
 	struct ia64_ears ears;
+	uint8_t dear_dsrc; /* beside the data EAR: where its load found its data (the model's) */
 	int btb_on;
 	struct ia64_btb btb;
 	uint8_t btb_sample[ARCH_MAX_EVSEL]; /* samples of the event carry the BTB */
@@ -141,8 +142,10 @@ static void ear_signal(struct arch_pmu *p, const struct uarch_delivery *d,
 	case UARCH_EV_LOAD_LAT:
 		w->last = access_index(tr, w->nload++, 0);
 		if (p->dear_ctr >= 0 && !frozen && w->last >= 0 &&
-		    ia64_dear_load(&p->ears, cpl, pc, tr->addr[w->last], s->n))
+		    ia64_dear_load(&p->ears, cpl, pc, tr->addr[w->last], s->n)) {
+			p->dear_dsrc = d->dsrc;
 			ear_count(p, p->dear_ctr, s, cpl);
+		}
 		break;
 	case UARCH_EV_STORES:
 		w->last = access_index(tr, w->nstore++, 1);
@@ -209,6 +212,7 @@ static void take_sample(struct arch_pmu *p, int c, const struct uarch_delivery *
 		s.addr = p->ears.dear_daddr;
 		s.latency = p->ears.dear_latency;
 		s.precise = 1;
+		s.dsrc = p->ears.dear_latency ? p->dear_dsrc : 0;
 	} else if (c == p->iear_ctr) {
 		/* PMD0 holds the fetch block; the model knows the instruction */
 		s.ip = p->ears.iaddr;

@@ -423,7 +423,8 @@ test_recorded_chains() {
 # The mem and missclass keys of PEBS samples: seed 004's l1_miss shape
 # (sixteen lines 8 KB apart, one set of the 8-way L1D, hitting L2) misses
 # L1 by conflict, a 64 KB sweep (four times the L1D) by capacity; a
-# recording that did not ask for classes names the level only.
+# recording that did not ask for classes names the level only.  The same
+# from Itanium 2 data EAR samples.
 test_mem_keys() {
 	local args
 	for args in "conflict 131072 2000 1 8192" "capacity 65536 100 1 64"; do
@@ -438,6 +439,13 @@ test_mem_keys() {
 		grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq "^[0-9.]+%,\[\.\] run,L2,$want\$" ||
 			fail "$want: $(grep -v '^#' out | head -3)"
 	done
+	# the Itanium 2 data EAR latches its load with the model's answer
+	run_vpmu record -q -a ia64 -e DATA_EAR_EVENTS:CACHE_LAT4 -c 100 --set l1d.classify=1 \
+		-o ear.data "$PROGS/ua_l1miss" 131072 2000 1 8192
+	expect_rc 0 || return 1
+	run_vpmu report -i ear.data -s sym,mem,missclass -t,
+	grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq '^[0-9.]+%,\[\.\] run,L2,conflict$' ||
+		fail "data EAR: $(grep -v '^#' out | head -3)"
 	run_vpmu record -q -e L1-dcache-load-misses:pp -c 100 -o plain.data "$PROGS/ua_l1miss" 65536 100 1 64
 	run_vpmu report -i plain.data -s sym,mem,missclass -t,
 	grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq '^[0-9.]+%,\[\.\] run,L2,\[unknown\]$' ||
