@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "core/hist.h"
 #include "core/report.h"
 #include "core/report_filter.h"
 
@@ -21,6 +22,7 @@ static const char script_usage[] =
 	"    -F, --fields FIELDS  comma-separated fields to print: comm pid tid cpu\n"
 	"                         time period event ip sym symoff dso addr srcline\n"
 	"                         regs callchain weight trigger_ip skid brstack\n"
+	"                         data_src\n"
 	"                         (default comm,pid,tid,cpu,time,\n"
 	"                         period,event,ip,sym,symoff,dso, and callchain\n"
 	"                         when the samples have one)\n"
@@ -50,12 +52,13 @@ enum {
 	F_TRIGGER = 1 << 16,
 	F_SKID = 1 << 17,
 	F_BRSTACK = 1 << 18,
+	F_DATA_SRC = 1 << 19,
 };
 
 static const char *const field_names[] = {
-	"comm",	     "pid",    "tid",	     "cpu",  "time",	"period",  "event",
-	"ip",	     "sym",    "symoff",     "dso",  "addr",	"srcline", "regs",
-	"callchain", "weight", "trigger_ip", "skid", "brstack",
+	"comm",	     "pid",    "tid",	     "cpu",  "time",	"period",   "event",
+	"ip",	     "sym",    "symoff",     "dso",  "addr",	"srcline",  "regs",
+	"callchain", "weight", "trigger_ip", "skid", "brstack", "data_src",
 };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -77,7 +80,7 @@ static int parse_fields(const char *list, unsigned *out)
 			fprintf(stderr,
 				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
 				"event ip sym symoff dso addr srcline regs callchain weight "
-				"trigger_ip skid brstack)\n",
+				"trigger_ip skid brstack data_src)\n",
 				(int)len, p);
 			return -1;
 		}
@@ -126,6 +129,12 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 		printf(" %16" PRIx64, s->dloc ? s->addr : 0);
 	if (fl & F_WEIGHT)
 		printf(" %6" PRIu64, s->weight);
+	if (fl & F_DATA_SRC) {
+		/* where its loads found their data, and its L1 miss's class */
+		char lv[16];
+		printf(" %s|%s", hist_dsrc_level(s->dsrc, lv, sizeof(lv)),
+		       hist_dsrc_class(s->dsrc));
+	}
 	/* "-" where the sample names no trigger */
 	if ((fl & F_TRIGGER) && s->has_trigger)
 		printf(" %16" PRIx64, s->trigger_ip);

@@ -56,6 +56,9 @@ extern const struct hist_key hist_key_latency, hist_key_abort;
 /* The keys of hist_keys_mem.c: where a sampled instruction's loads found
  * their data (perf's mem), and the class of its L1 data cache miss. */
 extern const struct hist_key hist_key_mem, hist_key_missclass;
+/* Their texts for a sample's dsrc (report_sample.dsrc). */
+const char *hist_dsrc_level(uint8_t dsrc, char *buf, size_t n);
+const char *hist_dsrc_class(uint8_t dsrc);
 /* Buckets of v: 0 to 7 each on its own, then powers of two (8-15, 16-31,
  * ...); the bucket's text ("[unknown]" for b < 0). */
 int hist_pow2_bucket(uint64_t v);

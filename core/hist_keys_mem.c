@@ -15,12 +15,10 @@ static int mem_cmp(const struct report_sample *a, const struct report_sample *b)
 	return (x > y) - (x < y);
 }
 
-static const char *mem_str(const struct report *r, const struct report_sample *s, char *buf,
-			   size_t n)
+const char *hist_dsrc_level(uint8_t dsrc, char *buf, size_t n)
 {
-	unsigned level = UARCH_DSRC_LEVEL(s->dsrc);
+	unsigned level = UARCH_DSRC_LEVEL(dsrc);
 
-	(void)r;
 	if (!level)
 		return "[unknown]";
 	if (level == UARCH_DSRC_MEM)
@@ -29,19 +27,34 @@ static const char *mem_str(const struct report *r, const struct report_sample *s
 	return buf;
 }
 
+static const char *mem_str(const struct report *r, const struct report_sample *s, char *buf,
+			   size_t n)
+{
+	(void)r;
+	return hist_dsrc_level(s->dsrc, buf, n);
+}
+
 /* The miss class (enum uarch_miss), or 4 for a first-level hit, which has
  * none; 0: not known (no load, or a miss of a cache that does not
  * classify). */
-static unsigned missclass_of(const struct report_sample *s)
+static unsigned missclass_of(uint8_t dsrc)
 {
-	unsigned c = UARCH_DSRC_CLASS(s->dsrc);
+	unsigned c = UARCH_DSRC_CLASS(dsrc);
 
-	return c ? c : UARCH_DSRC_LEVEL(s->dsrc) == 1 ? 4 : 0;
+	return c ? c : UARCH_DSRC_LEVEL(dsrc) == 1 ? 4 : 0;
+}
+
+const char *hist_dsrc_class(uint8_t dsrc)
+{
+	static const char *const name[] = { "[unknown]", "compulsory", "capacity", "conflict",
+					    "hit" };
+
+	return name[missclass_of(dsrc)];
 }
 
 static int missclass_cmp(const struct report_sample *a, const struct report_sample *b)
 {
-	unsigned x = missclass_of(a), y = missclass_of(b);
+	unsigned x = missclass_of(a->dsrc), y = missclass_of(b->dsrc);
 
 	return (x > y) - (x < y);
 }
@@ -49,13 +62,10 @@ static int missclass_cmp(const struct report_sample *a, const struct report_samp
 static const char *missclass_str(const struct report *r, const struct report_sample *s, char *buf,
 				 size_t n)
 {
-	static const char *const name[] = { "[unknown]", "compulsory", "capacity", "conflict",
-					    "hit" };
-
 	(void)r;
 	(void)buf;
 	(void)n;
-	return name[missclass_of(s)];
+	return hist_dsrc_class(s->dsrc);
 }
 
 const struct hist_key hist_key_mem = {

@@ -438,6 +438,8 @@ test_mem_keys() {
 		expect_rc 0 || return 1
 		grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq "^[0-9.]+%,\[\.\] run,L2,$want\$" ||
 			fail "$want: $(grep -v '^#' out | head -3)"
+		run_vpmu script -i "$want.data" -F data_src,sym --symbols run
+		grep -Eq "^ L2\|$want +run\$" out || fail "script $want: $(head -3 out)"
 	done
 	# the Itanium 2 data EAR latches its load with the model's answer
 	run_vpmu record -q -a ia64 -e DATA_EAR_EVENTS:CACHE_LAT4 -c 100 --set l1d.classify=1 \
