@@ -57,10 +57,24 @@ const struct xs_event_desc xs_events[] = {
 	  "direct branches and calls mispredicted (B and BL)",
 	  NULL },
 	{ "INSN_EXECUTED", 0x07, XS_K_COUNT, S1(INSNS), "instructions executed", NULL },
-	{ "CYCLES_DCACHE_FULL_STALL", 0x08, XS_K_CYCLES, S1(STALL_FILLBUF),
-	  "cycles a data-cache request waits because every fill buffer is busy", NULL },
-	{ "DCACHE_FULL_STALL_CNT", 0x09, XS_K_EDGE, S1(STALL_FILLBUF),
-	  "stalls because every fill buffer is busy: once per contiguous run of such cycles",
+	/* "the data cache buffers" [xdm] Table 8-12: a buffer is allocated for
+	 * every request that may go to the bus (§8.4.4), a load miss's fill
+	 * buffer or a store's write-buffer entry; with none free the core
+	 * stalls (the Optimization Guide appendix, on fill and write buffers) */
+	{ "CYCLES_DCACHE_FULL_STALL",
+	  0x08,
+	  XS_K_CYCLES,
+	  { UARCH_EV_STALL_FILLBUF, UARCH_EV_STALL_WBUF, UARCH_NEV, UARCH_NEV },
+	  { 1, 1 },
+	  "cycles the core stalls because every fill buffer or every write-buffer entry is busy",
+	  NULL },
+	{ "DCACHE_FULL_STALL_CNT",
+	  0x09,
+	  XS_K_EDGE,
+	  { UARCH_EV_STALL_FILLBUF, UARCH_EV_STALL_WBUF, UARCH_NEV, UARCH_NEV },
+	  { 1, 1 },
+	  "stalls because every fill buffer or write-buffer entry is busy: once per contiguous "
+	  "run of such cycles",
 	  NULL },
 	{ "DCACHE_ACCESS",
 	  0x0a,

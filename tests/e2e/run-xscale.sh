@@ -103,6 +103,15 @@ buffer_full_mode() {
 	# one miss at a time never waits for a buffer
 	run_vpmu stat -a xscale --mode data-bus-request-buffer-full "$PROGS/xs_stride_nolibc"
 	[ "$(reg PMN0)" = 0 ] && [ "$(reg PMN1)" = 0 ] || fail "stride: $(cat err)"
+	# bursts of 24 store misses, eight write-buffer entries: about one
+	# stall per burst (4096), none with room for a whole burst
+	run_vpmu stat -a xscale --mode data-bus-request-buffer-full "$PROGS/xs_wbuf_nolibc"
+	p0=$(reg PMN0) p1=$(reg PMN1)
+	[ -n "$p1" ] && [ "$p1" -ge 3000 ] && [ "$p1" -le 4096 ] && [ "$p0" -ge "$p1" ] ||
+		fail "write buffer: $p0 cycles, $p1 stalls"
+	run_vpmu stat -a xscale --set mem.wbuf=32 --mode data-bus-request-buffer-full \
+		"$PROGS/xs_wbuf_nolibc"
+	[ "$(reg PMN0)" = 0 ] && [ "$(reg PMN1)" = 0 ] || fail "32 entries: $(cat err)"
 }
 
 every_mode_runs() {

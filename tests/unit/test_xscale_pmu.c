@@ -151,6 +151,7 @@ static void counting(void **state)
 		0);
 	assert_true(r.sink.want[UARCH_EV_BRANCHES]);
 	assert_true(r.sink.want[UARCH_EV_STALL_FILLBUF]);
+	assert_true(r.sink.want[UARCH_EV_STALL_WBUF]);
 	assert_false(r.sink.want[UARCH_EV_INSNS]);
 	{
 		/* a conditional branch, a return, an indirect call */
@@ -162,18 +163,20 @@ static void counting(void **state)
 	}
 	{
 		/* stalls [20,25) and [23,30) overlap: 10 cycles, one run; then a
-		 * separate run [31,33) and an adjacent one [33,34) */
+		 * separate run [31,33) and an adjacent one [33,34), a full
+		 * write buffer's; then a write-buffer stall alone [36,38) */
 		const struct uarch_sig s[] = {
 			SIG(STALL_DATA, 1, 20, 5),    SIG(STALL_DATA, 1, 23, 7),
 			SIG(STALL_FILLBUF, 1, 20, 5), SIG(STALL_FILLBUF, 1, 23, 7),
-			SIG(STALL_FILLBUF, 1, 31, 2), SIG(STALL_FILLBUF, 1, 33, 1),
-			SIG(WRITEBACKS, 1, 40, 1),    SIG(WRITEBACKS, 1, 41, 1),
+			SIG(STALL_FILLBUF, 1, 31, 2), SIG(STALL_WBUF, 1, 33, 1),
+			SIG(STALL_WBUF, 1, 36, 2),    SIG(WRITEBACKS, 1, 40, 1),
+			SIG(WRITEBACKS, 1, 41, 1),
 		};
-		feed(&r, s, 8, NULL, 41);
+		feed(&r, s, 9, NULL, 41);
 	}
 	assert_int_equal(read0(&r, 0), 1); /* B/BL: the conditional branch only */
 	assert_int_equal(read0(&r, 1), 10);
-	assert_int_equal(read0(&r, 2), 2);
+	assert_int_equal(read0(&r, 2), 3);
 	assert_int_equal(read0(&r, 3), 4); /* two lines, two halves each */
 	r.b->pmu_free(r.p);
 }
