@@ -425,6 +425,11 @@ int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr)
 	return find(c, addr) != NULL;
 }
 
+uint8_t uarch_cache_miss_class(struct uarch_cache *c, uint64_t addr)
+{
+	return c->cls ? classify_miss(c, addr >> c->sector_shift, 0) : UARCH_HIT;
+}
+
 int uarch_cache_clean(struct uarch_cache *c, uint64_t addr)
 {
 	struct uarch_cache_way *w = find(c, addr);

@@ -33,6 +33,8 @@ int uarch_event_miss_class(int cache)
 		return UARCH_EV_L1I_MISS_COMP;
 	case UARCH_L2:
 		return UARCH_EV_L2_MISS_COMP;
+	case UARCH_L3:
+		return UARCH_EV_L3_MISS_COMP;
 	default:
 		return -1;
 	}
@@ -42,16 +44,19 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 {
 	static const struct {
 		int cache;
+		unsigned first;
 		const char *why;
 	} cls[] = {
-		{ UARCH_L1D, "needs --set l1d.classify=1" },
-		{ UARCH_L1I, "needs --set l1i.classify=1" },
-		{ UARCH_L2, "needs --set l2.classify=1" },
+		{ UARCH_L1D, UARCH_EV_L1D_LD_MISS_COMP, "needs --set l1d.classify=1" },
+		{ UARCH_L1D, UARCH_EV_L1D_ST_MISS_COMP, "needs --set l1d.classify=1" },
+		{ UARCH_L1I, UARCH_EV_L1I_MISS_COMP, "needs --set l1i.classify=1" },
+		{ UARCH_L2, UARCH_EV_L2_MISS_COMP, "needs --set l2.classify=1" },
+		{ UARCH_L3, UARCH_EV_L3_MISS_COMP, "needs --set l3.classify=1" },
 	};
 
 	for (unsigned k = 0; k < sizeof(cls) / sizeof(cls[0]); k++) {
-		int first = uarch_event_miss_class(cls[k].cache);
-		if (ev < (unsigned)first || ev > (unsigned)first + 2)
+		unsigned first = cls[k].first;
+		if (ev < first || ev > first + 2)
 			continue;
 		if (!m->cache[cls[k].cache].size)
 			return "the machine has no such cache";

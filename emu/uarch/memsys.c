@@ -112,6 +112,8 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 	}
 	ms->l1i_ports = m->cache[UARCH_L1I].ports ? m->cache[UARCH_L1I].ports : 1;
 	ms->l1i_cls_ev = cls_event(&m->cache[UARCH_L1I], UARCH_L1I);
+	if (ms->ndata && ms->order[0] == UARCH_L1D && ms->l1_classify)
+		ms->st_cls_ev = UARCH_EV_L1D_ST_MISS_COMP;
 	for (int k = 0; k < UARCH_NTLB; k++) {
 		if (!m->tlb[k].entries)
 			continue;
@@ -488,24 +490,36 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		int below = 0; /* the write goes to the next level (or the bus) */
 
 		ms->l1_last = ~0ull; /* a store may reorder the set (write-back) or not touch L1 */
-		if (uarch_cache_access_present(ms->lv[0].c, a, 1, &res)) {
+		int present = uarch_cache_access_present(ms->lv[0].c, a, 1, &res);
+
+		if (present && res.hit) {
 			/* a hit leaves the line where a load of it hits and
 			 * changes nothing, as after a load (unless a read hit
 			 * must update the miss-class shadow) */
-			if (res.hit && !ms->l1_classify)
+			if (!ms->l1_classify)
 				ms->l1_last = a >> ms->l1_shift;
 		} else {
+			/* (present: the line without the sector written, which
+			 * that access classified and, allocating, filled) */
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
 			if (ms->st_alloc) {
 				/* read for ownership through the levels below, then write */
 				uint64_t got = hierarchy(ms, r, 1, a, 1, now, &lvl);
-				uarch_cache_access(ms->lv[0].c, a, 1, &res);
-				if (res.evicted)
-					replaced(ms, r, 0, &res, now);
+				if (!present) {
+					uarch_cache_access(ms->lv[0].c, a, 1, &res);
+					if (res.evicted)
+						replaced(ms, r, 0, &res, now);
+				}
 				done = max64(done, got);
 			} else {
 				below = !ms->st_through;
+				if (!present)
+					res.miss_class =
+						ms->st_cls_ev ?
+							uarch_cache_miss_class(ms->lv[0].c, a) :
+							UARCH_HIT;
 			}
+			count_class(ms, r, ms->st_cls_ev, res.miss_class, now);
 		}
 		if ((ms->st_through || below) && !carried) {
 			ms->st_below = 1;

@@ -43,6 +43,7 @@ struct uarch_memsys {
 	struct uarch_cal *port; /* [UARCH_NCACHE]: each level's ports, by cache id */
 	unsigned l1i_ports;
 	uint16_t l1i_cls_ev; /* the L1I's first miss-class event when it classifies (0: none) */
+	uint16_t st_cls_ev;  /* the L1D's first store-miss-class event when it classifies */
 	uint8_t l1_class;    /* enum uarch_miss of the last first-level access hierarchy() made */
 	uint64_t port_at;    /* the cycle hierarchy() took a port of its first level (below L1D) */
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */

@@ -366,11 +366,26 @@ miss_classes() {
 		sum=$((sum + $(model "l2-misses-$c" err)))
 	done
 	[ "$sum" = "$(model l2-misses err)" ] || fail "L2 classes $sum, misses $(model l2-misses err)"
+	sum=0
+	for c in compulsory capacity conflict; do
+		sum=$((sum + $(model "L1-dcache-store-misses-$c" err)))
+	done
+	[ "$sum" = "$(model L1-dcache-store-misses err)" ] ||
+		fail "L1D store classes $sum, misses $(model L1-dcache-store-misses err)"
 	[ "$(model L1-dcache-load-misses-compulsory err)" -gt 0 ] || fail "no compulsory L1D misses"
 	for e in cycles instructions L1-dcache-load-misses l2-misses; do
 		[ "$(model $e err)" = "$(model $e plain)" ] ||
 			fail "$e $(model $e err) classifying, $(model $e plain) not"
 	done
+	# Itanium 2's L3
+	run_vpmu stat -v -a ia64 --set l3.classify=1 -- "$PROGS/bench_qsort" 3000
+	expect_rc 0 || return 1
+	sum=0
+	for c in compulsory capacity conflict; do
+		sum=$((sum + $(model "l3-misses-$c" err)))
+	done
+	[ "$sum" -gt 0 ] && [ "$sum" = "$(model l3-misses err)" ] ||
+		fail "L3 classes $sum, misses $(model l3-misses err)"
 }
 
 errors() {

@@ -617,6 +617,51 @@ static void test_miss_classes(void **s)
 	}
 }
 
+/* Store misses by Hill's classes.  p4's L1D writes through and does not
+ * allocate: a store to a line never loaded misses as compulsory however
+ * often it is repeated; once loaded, the line hits; pushed out of its set
+ * by eight others it misses as a conflict.  Then a sectored write-back,
+ * allocating L1D (alpha's, sectors of half a line): a store to the
+ * missing half of a present line is a miss, which fills that half. */
+static void test_store_miss_classes(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	static const uint8_t st[] = { 0x48, 0x89, 0x08 }; /* mov %rcx, (%rax) */
+	const uint64_t a = 0x800000;
+	struct rig *r = rig_alloc();
+	struct x86_insn l, w;
+	(void)s;
+	r->m.cache[UARCH_L1D].classify = 1;
+	rig_start(r);
+	decode(ld, sizeof(ld), 0x3000, &l);
+	decode(st, sizeof(st), 0x3000, &w);
+	run(r, &w, 2, a);
+	run(r, &l, 1, a);
+	run(r, &w, 1, a);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS_COMP, 0), 2);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS_COMP, 0), 1);
+	for (int n = 1; n <= 8; n++)
+		run(r, &l, 1, a + 2048 * (uint64_t)n);
+	run(r, &w, 1, a);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS_CONF, 0), 1);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS_CAP, 0), 0);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS, 0), 3);
+	rig_free(r);
+
+	r = rig_alloc();
+	r->m = *uarch_machine_find("alpha");
+	r->m.cache[UARCH_L1D].sector = r->m.cache[UARCH_L1D].line / 2;
+	r->m.cache[UARCH_L1D].classify = 1;
+	rig_start(r);
+	run(r, &l, 1, a);
+	run(r, &w, 1, a + r->m.cache[UARCH_L1D].sector);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS, 0), 1);
+	assert_int_equal(ev(r, UARCH_EV_L1D_ST_MISS_COMP, 0), 1);
+	run(r, &l, 1, a + r->m.cache[UARCH_L1D].sector);
+	assert_int_equal(ev(r, UARCH_EV_L1D_LD_MISS, 0), 1);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),
 		cmocka_unit_test(test_write_buffer_coalesces),
 		cmocka_unit_test(test_miss_classes),
+		cmocka_unit_test(test_store_miss_classes),
 	};
 	return cmocka_run_group_tests_name("uarch_model", tests, NULL, NULL);
 }
