@@ -271,8 +271,8 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 		if (rc->set->b->sample_addr && rc->set->b->sample_addr(e))
 			a.sample_type = SFILE_S_ADDR | SFILE_S_WEIGHT;
 		/* a PEBS sample names the instruction as it retires, a data
-		 * EAR latches it: the model says where its loads' data came
-		 * from */
+		 * EAR latches it, ProfileMe profiles it: the model says where
+		 * its loads' data came from */
 		if (a.sample_type & (SFILE_S_REGS | SFILE_S_WEIGHT))
 			a.sample_type |= SFILE_S_DSRC;
 		if (rc->set->callgraph != PMU_CG_NONE)
@@ -280,7 +280,7 @@ static int write_head(struct rec *rc, int argc, char **argv, const struct sessio
 		if (e->branch_sample)
 			a.sample_type |= SFILE_S_BRANCHES;
 		if (rc->set->b->profileme && rc->set->b->profileme(e))
-			a.sample_type |= SFILE_S_PROFILEME;
+			a.sample_type |= SFILE_S_PROFILEME | SFILE_S_DSRC;
 		if (rc->set->b->sample_trigger && rc->set->b->sample_trigger(e))
 			a.sample_type |= SFILE_S_TRIGGER;
 		a.name = e->name;

@@ -128,27 +128,7 @@ struct attached {
 	struct pmu_set set;
 	struct pmu_sampler *sampler; /* NULL: counting only */
 	struct pmu_ival *ival;	     /* NULL: no interval counts */
-	struct uarch_sink inner;     /* with a sampler: the sink it watches deliveries to */
 };
-
-/* A sampler's view of the delivery its samples come from (the model's
- * facts about the retiring instruction, such as where its loads' data
- * came from). */
-static void watch_deliver(void *ctx, const struct uarch_delivery *d)
-{
-	struct attached *a = ctx;
-
-	pmu_sampler_delivery(a->sampler, d);
-	a->inner.deliver(a->inner.ctx, d);
-	pmu_sampler_delivery(a->sampler, NULL);
-}
-
-static void watch_sums(void *ctx, const struct uarch_sums *s)
-{
-	struct attached *a = ctx;
-
-	a->inner.sums(a->inner.ctx, s);
-}
 
 static int samples_wanted(const struct pmu_set *s, const struct lx_pmu_env *env)
 {
@@ -193,12 +173,6 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 			goto oom;
 		}
 		pmu_ival_sink(a->ival, &sink);
-	}
-	if (a->sampler) {
-		a->inner = sink;
-		sink.deliver = watch_deliver;
-		sink.sums = a->inner.sums ? watch_sums : NULL;
-		sink.ctx = a;
 	}
 	if (uarch_set_sink(u, &sink) < 0) {
 		pmu_ival_free(a->ival);

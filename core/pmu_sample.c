@@ -23,13 +23,7 @@ struct pmu_sampler {
 	struct unwind *uw; /* call chains (set->callgraph) */
 	int nimages;	   /* images the unwinder knows */
 	struct unwind_image img[LX_MAX_IMAGES];
-	const struct uarch_delivery *cur; /* the delivery being handled, or NULL */
 };
-
-void pmu_sampler_delivery(struct pmu_sampler *ps, const struct uarch_delivery *d)
-{
-	ps->cur = d;
-}
 
 struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *env)
 {
@@ -235,10 +229,6 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 	}
 	if (s->dsrc) {
 		m->dsrc = s->dsrc;
-		m->flags |= RECW_F_DSRC;
-	} else if (s->precise && ps->cur && ps->cur->tr && ps->cur->dsrc &&
-		   s->ip == ps->cur->tr->i->pc) {
-		m->dsrc = ps->cur->dsrc;
 		m->flags |= RECW_F_DSRC;
 	}
 	if (s->has_trigger) {

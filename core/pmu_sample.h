@@ -15,9 +15,6 @@ struct pmu_mux;
 struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *env);
 /* The hardware whose periods frequency mode and jitter adjust. */
 void pmu_sampler_bind(struct pmu_sampler *ps, struct pmu_mux *mux);
-/* The model's delivery the hardware is handling (NULL between them): a
- * precise sample of its instruction takes the model's facts about it. */
-void pmu_sampler_delivery(struct pmu_sampler *ps, const struct uarch_delivery *d);
 /* struct arch_pmu_cb's sample function; arg is the sampler. */
 void pmu_sampler_sample(void *arg, const struct arch_sample *s);
 /* Say how many samples could not be sent (the process is about to end,

@@ -87,6 +87,9 @@ void alpha_ctr_add(struct alpha_ctr *c, int kernel, uint64_t n);
 struct alpha_pm_open {
 	struct alpha_pm_rec r;
 	uint8_t kernel;
+	/* beside the record, the model's word: where the instruction's loads
+	 * found their data (uarch.h UARCH_DSRC_*; 0: none) */
+	uint8_t dsrc;
 };
 
 struct alpha_pm {
@@ -106,8 +109,8 @@ struct alpha_pm {
 	struct alpha_pm_open open[ALPHA_PM_PEND];
 	unsigned nopen;
 	uint64_t dropped; /* selections lost: too many windows open */
-	/* a record complete; kernel: taken at privilege level kernel */
-	void (*emit)(void *arg, const struct alpha_pm_rec *r, int kernel);
+	/* a record complete (o->r), with what goes beside it */
+	void (*emit)(void *arg, const struct alpha_pm_open *o);
 	void *arg;
 	int kernel; /* privilege of the instructions being fed */
 };

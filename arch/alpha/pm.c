@@ -85,6 +85,7 @@ static void select_insn(struct alpha_pm *pm, const struct uarch_insn *in, uint64
 	o = &pm->open[pm->nopen++];
 	memset(o, 0, sizeof(*o));
 	o->kernel = (uint8_t)pm->kernel;
+	o->dsrc = in->dsrc;
 	r = &o->r;
 	r->pc = in->pc;
 	r->seq = ++pm->seq;
@@ -232,7 +233,7 @@ static void close_window(struct alpha_pm *pm, struct alpha_pm_open *o)
 	r->pctr0 &= (uint32_t)ALPHA_PCTR_MASK;
 	r->pctr1 &= (uint32_t)ALPHA_PCTR_MASK;
 	if (pm->emit)
-		pm->emit(pm->arg, r, o->kernel);
+		pm->emit(pm->arg, o);
 }
 
 void alpha_pm_advance(struct alpha_pm *pm, uint64_t frontier)

@@ -51,7 +51,7 @@ static void take_interrupts(struct arch_pmu *p, const struct uarch_delivery *d)
 	}
 }
 
-static void emit(void *arg, const struct alpha_pm_rec *r, int kernel)
+static void emit(void *arg, const struct alpha_pm_open *o)
 {
 	struct arch_pmu *p = arg;
 	struct arch_sample s = { 0 };
@@ -59,13 +59,14 @@ static void emit(void *arg, const struct alpha_pm_rec *r, int kernel)
 
 	if (!p->cb.sample)
 		return;
-	alpha_pm_encode(r, raw);
-	s.ip = r->pc;
-	s.cycle = r->retire;
+	alpha_pm_encode(&o->r, raw);
+	s.ip = o->r.pc;
+	s.cycle = o->r.retire;
 	s.period = p->pm.period;
 	s.evsel = (uint32_t)p->pm_evsel;
-	s.kernel = (uint8_t)kernel;
+	s.kernel = o->kernel;
 	s.precise = 1;
+	s.dsrc = o->dsrc;
 	s.raw = raw;
 	s.nraw = ALPHA_PM_BYTES;
 	p->cb.sample(p->cb.arg, &s);

@@ -327,6 +327,7 @@ static void pebs_record(struct arch_pmu *p, int ctr, const struct uarch_delivery
 	s->th = (uint8_t)d->th;
 	s->kernel = (uint8_t)d->kernel;
 	s->precise = 1;
+	s->dsrc = d->dsrc; /* the model's word, beside the record */
 	set_trigger(p, ctr, p->nretired - 1, s);
 	/* the record holds no data address (SDM vol. 3, "Pentium 4 PEBS
 	 * record"): tools reconstruct it from the registers */

@@ -833,6 +833,7 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			return;
 		for (uint32_t k = 0; k < b->ninsn && n < max; k++, n++) {
 			const struct x86_insn *i = &b->insn[k];
+			struct uarch_insn *w = NULL;
 			uint64_t when = from + n / width;
 			int miss;
 
@@ -847,10 +848,12 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			if (u->want_insn && u->nwp < WP_MAX) {
 				/* killed when the branch resolves: stages not
 				 * reached by then stay 0 */
-				struct uarch_insn *w = &u->wp[u->nwp++];
+				w = &u->wp[u->nwp++];
 				uint64_t map = when + (cc->depth < 2 ? cc->depth : 2);
-				*w = (struct uarch_insn){ i->pc, when,		 0, 0, 0,
-							  until, UARCH_I_ABORTED };
+				*w = (struct uarch_insn){ .pc = i->pc,
+							  .fetch = when,
+							  .retire = until,
+							  .flags = UARCH_I_ABORTED };
 				if (map < until)
 					w->map = map;
 				if (when + cc->depth < until)
@@ -871,6 +874,8 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 					if (i->op[o].kind == X86_OP_MEM && i->op[o].size)
 						size = i->op[o].size;
 				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
+				if (w)
+					w->dsrc = u->ms.ld_dsrc;
 				count(u, t, th, UARCH_EV_UOPS_SPEC, 1, when + cc->depth);
 				if (miss) {
 					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
@@ -1143,6 +1148,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		rec.pc = i->pc;
 		rec.fetch = f;
 		rec.retire = rlast;
+		rec.dsrc = u->dsrc;
 		rec.flags |= u->fetch_flags | (is_branch(xc) ? UARCH_I_BRANCH : 0) |
 			     (tr->taken ? UARCH_I_TAKEN : 0) |
 			     (mispredict ? UARCH_I_MISPREDICT : 0);

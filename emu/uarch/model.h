@@ -75,6 +75,7 @@ struct uarch_insn {
 	uint64_t pc;
 	uint64_t fetch, map, issue, complete, retire;
 	uint32_t flags; /* UARCH_I_* */
+	uint8_t dsrc;	/* where its loads found their data (uarch.h UARCH_DSRC_*; 0: none) */
 };
 #define UARCH_I_ABORTED 0x001	  /* on a mispredicted path, killed when the branch resolved */
 #define UARCH_I_ICACHE_MISS 0x002 /* its fetch missed the instruction cache */

@@ -424,7 +424,7 @@ test_recorded_chains() {
 # (sixteen lines 8 KB apart, one set of the 8-way L1D, hitting L2) misses
 # L1 by conflict, a 64 KB sweep (four times the L1D) by capacity; a
 # recording that did not ask for classes names the level only.  The same
-# from Itanium 2 data EAR samples.
+# from Itanium 2 data EAR and 21264 ProfileMe samples.
 test_mem_keys() {
 	local args
 	for args in "conflict 131072 2000 1 8192" "capacity 65536 100 1 64"; do
@@ -448,6 +448,15 @@ test_mem_keys() {
 	run_vpmu report -i ear.data -s sym,mem,missclass -t,
 	grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq '^[0-9.]+%,\[\.\] run,L2,conflict$' ||
 		fail "data EAR: $(grep -v '^#' out | head -3)"
+	# ProfileMe profiles any instruction: its loads in run by conflict
+	# (the 21264's L1D is two-way), the rest names no data
+	run_vpmu record -q -a alpha -e profileme -c 500 --set l1d.classify=1 -o pm.data \
+		"$PROGS/ua_l1miss" 131072 2000 1 8192
+	expect_rc 0 || return 1
+	run_vpmu report -i pm.data -s sym,mem,missclass -t,
+	grep -Eq '^[0-9.]+%,\[\.\] run,L2,conflict$' out &&
+		grep -Eq '^[0-9.]+%,\[\.\] run,\[unknown\],\[unknown\]$' out ||
+		fail "ProfileMe: $(grep -v '^#' out | head -3)"
 	run_vpmu record -q -e L1-dcache-load-misses:pp -c 100 -o plain.data "$PROGS/ua_l1miss" 65536 100 1 64
 	run_vpmu report -i plain.data -s sym,mem,missclass -t,
 	grep -v '^#' out | grep -v '^$' | head -1 | grep -Eq '^[0-9.]+%,\[\.\] run,L2,\[unknown\]$' ||

@@ -74,12 +74,11 @@ struct got {
 	unsigned n;
 };
 
-static void keep(void *arg, const struct alpha_pm_rec *r, int kernel)
+static void keep(void *arg, const struct alpha_pm_open *o)
 {
 	struct got *g = arg;
-	(void)kernel;
 	if (g->n < 4096)
-		g->r[g->n++] = *r;
+		g->r[g->n++] = o->r;
 }
 
 static void run(struct got *g, unsigned umask, uint64_t seed)
