@@ -318,6 +318,13 @@ static void bp_tgt_predict(const struct uarch_bp *bp, int t, uint64_t pc, enum u
 	}
 }
 
+int uarch_bp_taken(const struct uarch_bp *bp, int thread, uint64_t pc, uint64_t target)
+{
+	struct uarch_bp_pred p = { .enc = target };
+
+	return bp_dir_predict(bp, thread & (BP_THREADS - 1), pc, &p);
+}
+
 void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next, uint64_t target,
 		      enum uarch_br kind, struct uarch_bp_pred *p)
 {

@@ -51,6 +51,9 @@ void uarch_bp_free(struct uarch_bp *bp);
  * per-thread history and return stack (SMT shares the tables). */
 void uarch_bp_predict(struct uarch_bp *bp, int thread, uint64_t pc, uint64_t next, uint64_t target,
 		      enum uarch_br kind, struct uarch_bp_pred *p);
+/* The direction uarch_bp_predict gives the conditional branch at pc
+ * (target: its encoded target, or 0), with nothing else looked up. */
+int uarch_bp_taken(const struct uarch_bp *bp, int thread, uint64_t pc, uint64_t target);
 /* Resolve: train with the outcome; returns 1 if the prediction was wrong
  * (direction, or target of a taken branch). */
 int uarch_bp_update(struct uarch_bp *bp, int thread, uint64_t pc, enum uarch_br kind, int taken,

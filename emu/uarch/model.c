@@ -790,6 +790,35 @@ static int evaluable(const struct x86_insn *i)
 	return i->wr & ~(0xffffull | X86_DEP_FLAGS) ? 0 : 1;
 }
 
+/* One more instruction fetched down a mispredicted path, width a cycle. */
+static inline void wp_step(unsigned *n, unsigned *slot, uint64_t *when, unsigned width)
+{
+	++*n;
+	if (++*slot == width) {
+		*slot = 0;
+		++*when;
+	}
+}
+
+/* Where the front end goes after branch i on a mispredicted path: a
+ * direct jump's or call's encoded target, a conditional branch's
+ * predicted direction, a return's or indirect branch's predicted target
+ * (the predictors as they stand: the path does not train or advance
+ * them); 0 where they name none. */
+static uint64_t wp_next(const struct uarch *u, int th, const struct x86_insn *i)
+{
+	enum uarch_br k = br_kind(i->xclass);
+	uint64_t fall = i->pc + i->len, enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
+	struct uarch_bp_pred p;
+
+	if (k == UARCH_BR_JMP || k == UARCH_BR_CALL)
+		return enc;
+	if (k == UARCH_BR_COND)
+		return uarch_bp_taken(u->bp, th, i->pc, enc) ? enc : fall;
+	uarch_bp_predict(u->bp, th, i->pc, fall, enc, k, &p);
+	return p.btb_hit ? p.target : 0;
+}
+
 /* The front end down a mispredicted path, from cycle from until the branch
  * resolves at until: instructions are fetched (I-cache and ITLB effects)
  * and their loads issued to the memory system, with real cache and TLB
@@ -799,12 +828,14 @@ static int evaluable(const struct x86_insn *i)
  * depends on them is skipped.  Nothing architectural happens, nothing
  * faults, the predictors are not trained; the µops count as speculative.
  * The walk follows decoded code only (never decodes), falls through
- * blocks, takes direct jumps and stops at other branches. */
+ * blocks and follows each branch where the front end would (wp_next()). */
 static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_trace *tr,
 		       uint64_t pc, uint64_t from, uint64_t until)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 	unsigned width = cc->fetch ? cc->fetch : 1, max = u->rob < 128 ? u->rob : 128, n = 0;
+	unsigned slot = 0; /* n modulo width: fetched in cycle when so far */
+	uint64_t when = from;
 	unsigned shift = u->m.cache[UARCH_L1I].line ?
 				 (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) :
 				 6;
@@ -831,10 +862,10 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 		const struct x86_block *b = x86_cache_peek(s->cache, pc);
 		if (!b)
 			return;
-		for (uint32_t k = 0; k < b->ninsn && n < max; k++, n++) {
+		for (uint32_t k = 0; k < b->ninsn && n < max;
+		     k++, wp_step(&n, &slot, &when, width)) {
 			const struct x86_insn *i = &b->insn[k];
 			struct uarch_insn *w = NULL;
-			uint64_t when = from + n / width;
 			int miss;
 
 			if (when >= until)
@@ -892,11 +923,14 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 				unknown |= i->wr;
 			}
 			if (is_branch(i->xclass)) {
-				if (i->xclass != X86_XC_JMP)
+				uint64_t to = wp_next(u, th, i);
+				if (!to)
 					return;
-				pc = (uint64_t)i->imm;
-				n++;
-				goto next_block;
+				if (to != i->pc + i->len) {
+					pc = to;
+					wp_step(&n, &slot, &when, width);
+					goto next_block;
+				}
 			}
 		}
 		pc = b->end;

@@ -388,6 +388,20 @@ miss_classes() {
 		fail "L3 classes $sum, misses $(model l3-misses err)"
 }
 
+# Down a mispredicted path the front end follows the branches it meets
+# where the predictors point: past ua_wrongpath's always-taken branch into
+# its 48 adds, until the mispredicted branch resolves (p4: about 19 cycles
+# of 3 instructions), not stopping at the first branch (2-3 per miss).
+wrong_path() {
+	run_vpmu stat -v "$PROGS/ua_wrongpath_nolibc"
+	expect_rc 0 || return 1
+	local miss wp
+	miss=$(model branch-misses err) wp=$(model instructions-wrong-path err)
+	[ -n "$miss" ] && [ "$miss" -ge 9000 ] && [ "$miss" -le 11000 ] || fail "branch-misses $miss"
+	[ -n "$wp" ] && [ "$wp" -ge $((miss * 20)) ] && [ "$wp" -le $((miss * 128)) ] ||
+		fail "$wp wrong-path instructions for $miss misses"
+}
+
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
@@ -427,5 +441,6 @@ t exact_on_fault exact_on_fault
 t failed_exec failed_exec
 t append_output append_output
 t miss_classes miss_classes
+t wrong_path wrong_path
 t errors errors
 summary

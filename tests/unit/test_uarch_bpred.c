@@ -572,6 +572,30 @@ static void test_bad_cfg(void **state)
 	}
 }
 
+/* uarch_bp_taken() is the direction uarch_bp_predict() gives, at every
+ * step of a pattern each kind learns part of the time. */
+static void test_taken_matches_predict(void **state)
+{
+	struct uarch_bp *bps[] = { mk(UARCH_BP_STATIC, 0, 0), mk(UARCH_BP_BIMODAL, 256, 0),
+				   mk(UARCH_BP_GSHARE, 1024, 8), mk_alpha() };
+	(void)state;
+	for (unsigned b = 0; b < sizeof(bps) / sizeof(bps[0]); b++) {
+		unsigned agree = 0, taken = 0;
+		for (int n = 0; n < 300; n++) {
+			uint64_t pc = 0x1000 + 0x40 * (uint64_t)(n % 3),
+				 tgt = n % 2 ? 0x800 : 0x2000;
+			struct uarch_bp_pred p;
+			uarch_bp_predict(bps[b], 0, pc, pc + 2, tgt, UARCH_BR_COND, &p);
+			agree += uarch_bp_taken(bps[b], 0, pc, tgt) == p.taken;
+			taken += p.taken;
+			uarch_bp_update(bps[b], 0, pc, UARCH_BR_COND, n % 5 != 0, tgt, &p);
+		}
+		assert_int_equal(agree, 300);
+		assert_true(taken > 0 && taken < 300); /* both directions seen */
+		uarch_bp_free(bps[b]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_indirect),
 		cmocka_unit_test(test_smt),
 		cmocka_unit_test(test_bad_cfg),
+		cmocka_unit_test(test_taken_matches_predict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
