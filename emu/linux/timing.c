@@ -17,19 +17,17 @@ static void trace(void *arg, const struct x86_trace *tr)
 
 /* The second of two programs on a core (pair.c) has its data in memory of
  * its own, at the same addresses as the first's (both processes get the
- * fixed layout of lx_mm.h): the core sees its loads and stores in a range
- * of their own, above every guest address, as distinct page frames would
- * be; its code stays at the guest addresses (the trace cache and the
- * branch predictors are indexed by them). */
-#define LX_PAIR_DATA (1ull << 47)
-
+ * fixed layout of lx_mm.h): the core sees its loads and stores in an
+ * address space of their own (UARCH_SPACE_BIT), as distinct page frames
+ * would be; its code stays at the guest addresses (the trace cache and
+ * the branch predictors are indexed by them). */
 static void trace_pair(void *arg, const struct x86_trace *tr)
 {
 	struct lx_thread *t = arg;
 	struct x86_trace o = *tr;
 
 	for (int k = 0; k < o.nmem && k < 2; k++)
-		o.addr[k] |= LX_PAIR_DATA;
+		o.addr[k] |= UARCH_SPACE_BIT;
 	uarch_retire(t->p->uarch, t->lp, &o);
 }
 

@@ -267,6 +267,10 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 	c->sect_mask = (cfg->line / sector) - 1;
 	c->wback = cfg->write == UARCH_WB_ALLOC || cfg->write == UARCH_WB_NOALLOC;
 	c->walloc = cfg->write == UARCH_WB_ALLOC || cfg->write == UARCH_WT_ALLOC;
+	if (cfg->alias > c->line_shift)
+		c->alias_mask =
+			((1ull << (cfg->alias - c->line_shift)) - 1) |
+			(cfg->context == UARCH_CTX_ADAPTIVE ? UARCH_SPACE_BIT >> c->line_shift : 0);
 	c->rng = seed ? seed : 0x2545f4914f6cdd1dull; /* xorshift state must not be 0 */
 	c->ways = uarch_malloc(lines * sizeof(*c->ways));
 	c->rr = uarch_calloc(c->sets, sizeof(*c->rr));
@@ -344,6 +348,32 @@ static uint8_t classify_miss(struct uarch_cache *c, uint64_t unit, int fill)
 	return in_shadow ? UARCH_MISS_CONFLICT : UARCH_MISS_CAPACITY;
 }
 
+/* The way of set w holding a line that aliases line tag (cfg.alias; it
+ * holds no other line), or -1. */
+static int alias_way(const struct uarch_cache *c, const struct uarch_cache_way *w, uint64_t tag)
+{
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (w[i].tag != TAG_NONE && w[i].tag != tag && !((w[i].tag ^ tag) & c->alias_mask))
+			return (int)i;
+	return -1;
+}
+
+/* Drop way i of set w, which aliased the line referenced: res says so
+ * (and what a write-back needs); under LRU the hole goes to the LRU end. */
+static void drop_alias(struct uarch_cache *c, struct uarch_cache_way *w, uint32_t i,
+		       struct uarch_cache_res *res)
+{
+	res->alias = 1;
+	res->evicted = 1;
+	res->dirty = (uint8_t)w[i].dirty;
+	res->victim = w[i].tag << c->line_shift;
+	if (c->cfg.repl == UARCH_REPL_LRU) {
+		for (; i + 1 < c->assoc; i++)
+			w[i] = w[i + 1];
+	}
+	w[i] = (struct uarch_cache_way){ TAG_NONE, 0, 0 };
+}
+
 /* Everything but a plain hit on the first way (cache.h has that inline). */
 void uarch_cache_access_slow(struct uarch_cache *c, uint64_t addr, int write,
 			     struct uarch_cache_res *res, struct uarch_cache_way *w, uint64_t tag,
@@ -371,9 +401,23 @@ void uarch_cache_access_slow(struct uarch_cache *c, uint64_t addr, int write,
 		w[i].sect |= bit;
 		goto touch;
 	}
+	if (c->alias_mask) {
+		int j = alias_way(c, w, tag);
+		/* "the second reference cannot begin until the first one is
+		 * kicked out of the cache" ([opt] "Aliasing Cases"): the alias
+		 * goes, and the line takes its way */
+		if (j >= 0 && fill) {
+			i = (uint32_t)j;
+			res->alias = 1;
+			goto victim;
+		}
+		if (j >= 0)
+			drop_alias(c, w, (uint32_t)j, res);
+	}
 	if (!fill)
 		return;
 	i = pick_victim(c, w);
+victim:
 	if (w[i].tag != TAG_NONE) {
 		res->evicted = 1;
 		res->dirty = (uint8_t)w[i].dirty;
@@ -407,6 +451,12 @@ int uarch_cache_access_present_slow(struct uarch_cache *c, uint64_t addr, int wr
 			uarch_cache_access_slow(c, addr, write, res, w, tag, bit);
 			return 1;
 		}
+	*res = (struct uarch_cache_res){ 0 };
+	if (c->alias_mask) {
+		int j = alias_way(c, w, tag);
+		if (j >= 0)
+			drop_alias(c, w, (uint32_t)j, res);
+	}
 	return 0;
 }
 

@@ -19,12 +19,22 @@ struct uarch_cache_cfg {
 	uint8_t write;	   /* enum uarch_wpol */
 	uint8_t inclusive; /* evictions back-invalidate the levels above */
 	uint8_t classify;  /* keep the shadow structures for miss classes */
-	uint16_t latency;  /* load-to-use cycles on a hit */
-	uint16_t ports;	   /* accesses per cycle */
+	/* the low address bits the tag compares (0: all): two lines alike
+	 * in them cannot both be present, a reference to one drops the other
+	 * (P4's first-level "data conflict" aliasing) */
+	uint8_t alias;
+	uint8_t context;  /* enum uarch_context: do two address spaces alias too */
+	uint16_t latency; /* load-to-use cycles on a hit */
+	uint16_t ports;	  /* accesses per cycle */
 };
 
 /* A way: the line number it holds (UARCH_CACHE_TAG_NONE: invalid), its
  * valid sectors (a bit each; 1 when not sectored) and its dirty bit. */
+/* cfg.context, after the P4's L1 data cache context modes (SDM 3A 11.5.6):
+ * adaptive, two address spaces (UARCH_SPACE_BIT) never alias; shared,
+ * their lines alike in the alias bits drop each other. */
+enum uarch_context { UARCH_CTX_ADAPTIVE, UARCH_CTX_SHARED };
+
 struct uarch_cache_way {
 	uint64_t tag;
 	uint32_t sect;
@@ -48,6 +58,7 @@ struct uarch_cache {
 	uint32_t *rr;		      /* round-robin pointer per set */
 	uint64_t rng;
 	struct uarch_cache_cls *cls; /* miss-class shadows (cfg.classify), else NULL */
+	uint64_t alias_mask;	     /* line-number bits cfg.alias compares (0: no aliasing) */
 };
 
 /* What one access did. */
@@ -58,6 +69,7 @@ struct uarch_cache_res {
 	uint8_t evicted;     /* a valid line was replaced */
 	uint8_t dirty;	     /* ... and it was dirty: a write-back is due */
 	uint8_t modified;    /* a hit: the line was dirty before this access */
+	uint8_t alias;	     /* a line aliasing this one was dropped (cfg.alias) */
 	uint64_t victim;     /* line address of the replaced line */
 };
 

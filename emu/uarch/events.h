@@ -155,7 +155,10 @@
 	  "(l3.classify)")                                                                        \
 	X(L3_MISS_CONF, "l3-misses-conflict",                                                     \
 	  "third-level cache misses a fully associative LRU cache of its size would hit "         \
-	  "(l3.classify)")
+	  "(l3.classify)")                                                                        \
+	X(L1D_ALIAS, "L1-dcache-alias-evictions",                                                 \
+	  "L1 data cache lines dropped because a load or store referenced a line alike in the "   \
+	  "address bits the tag compares (l1d.alias, l1d.context)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

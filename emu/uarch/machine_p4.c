@@ -23,7 +23,8 @@
  *   [itj]  Hinton et al., "The Microarchitecture of the Pentium 4
  *          Processor", Intel Technology Journal, Q1 2001 (trace cache)
  *   [sdm3] Intel 64 and IA-32 SDM vol. 3A, 10.3.1 (the WC buffer of the
- *          Pentium 4 and Xeon: several 64-byte buffers)
+ *          Pentium 4 and Xeon: several 64-byte buffers), 11.5.6 (L1 data
+ *          cache context modes, adaptive and shared)
  *   [kml]  Linux Journal 6516 ("Kernel Mode Linux", 2003), table 2:
  *          getpid through sysenter, 432 cycles
  * Figures marked (≈) are choices, with the reason beside them.
@@ -128,10 +129,16 @@ const struct uarch_machine uarch_machine_p4 = {
 		/* [cpuid] 60h, [opt] Table 1-1 model 3: write-through, 4 cycles;
 		 * pseudo-LRU [opt] ch. 1, modelled as LRU; no allocation on a
 		 * store miss (≈: stores go on to L2 through the write path);
-		 * one load and one store port [opt] ch. 1 */
+		 * one load and one store port [opt] ch. 1.  Lines alike in
+		 * address bits 21:6 cannot both be present ([opt] ch. 2
+		 * "Aliasing Cases": the "data conflict" of model 3; model 4 is
+		 * taken to be the same core, ≈); two programs on the two
+		 * logical processors never alias in adaptive mode, the default
+		 * context mode [sdm3] 11.5.6 */
 		[UARCH_L1D] = { .size = 16384, .assoc = 8, .line = 64, .sector = 64,
 				.repl = UARCH_REPL_LRU, .write = UARCH_WT_NOALLOC,
-				.latency = 4, .ports = 2 },
+				.alias = 22, .context = UARCH_CTX_ADAPTIVE, .latency = 4,
+				.ports = 2 },
 		/* [cpuid] 7Dh and leaf 4 (128-byte lines of two 64-byte
 		 * sectors), [opt] Table 1-1: 2 MB, 20 cycles, write-back; the
 		 * levels are not inclusive [opt] ch. 1 */

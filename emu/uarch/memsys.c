@@ -290,6 +290,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
 			ms->l1_class = res.miss_class;
+			if (res.alias)
+				uarch_count(ms, r, UARCH_EV_L1D_ALIAS, 1, t);
 		}
 		if (res.evicted)
 			replaced(ms, r, k, &res, t);
@@ -500,13 +502,21 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 				ms->l1_last = a >> ms->l1_shift;
 		} else {
 			/* (present: the line without the sector written, which
-			 * that access classified and, allocating, filled) */
+			 * that access classified and, allocating, filled;
+			 * absent: a line aliasing it may have gone) */
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
+			if (res.alias) {
+				uarch_count(ms, r, UARCH_EV_L1D_ALIAS, 1, now);
+				if (res.dirty)
+					write_back(ms, r, 0, res.victim, now);
+			}
 			if (ms->st_alloc) {
 				/* read for ownership through the levels below, then write */
 				uint64_t got = hierarchy(ms, r, 1, a, 1, now, &lvl);
 				if (!present) {
 					uarch_cache_access(ms->lv[0].c, a, 1, &res);
+					if (res.alias)
+						uarch_count(ms, r, UARCH_EV_L1D_ALIAS, 1, now);
 					if (res.evicted)
 						replaced(ms, r, 0, &res, now);
 				}

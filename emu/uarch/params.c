@@ -39,6 +39,7 @@ enum ptype { P_U8, P_U16, P_U32 };
 static const char *const repl_names[] = { "lru", "rr", "random", NULL };
 static const char *const wpol_names[] = { "back-allocate", "back-noallocate", "through-allocate",
 					  "through-noallocate", NULL };
+static const char *const context_names[] = { "adaptive", "shared", NULL };
 static const char *const bpkind_names[] = { "static", "bimodal", "gshare", "tournament", NULL };
 /* Index names of the per-µop-class arrays (enum uarch_uclass order). */
 static const char *const uclass_names[UARCH_NUCLASS + 1] = {
@@ -131,6 +132,8 @@ static const struct pfield cache_fields[] = {
 	ENUMK(uarch_cache_cfg, "write", write, wpol_names),
 	NUM(uarch_cache_cfg, inclusive, 0, 1),
 	NUM(uarch_cache_cfg, classify, 0, 1),
+	NUM(uarch_cache_cfg, alias, 0, 63),
+	ENUMK(uarch_cache_cfg, "context", context, context_names),
 	NUM(uarch_cache_cfg, latency, 0, 10000),
 	NUM(uarch_cache_cfg, ports, 0, 64),
 };

@@ -67,10 +67,21 @@ static int check_cache(const struct uarch_machine *m, int i, char *err, size_t e
 				    "=%" PRIu64 ")",
 				    k, c->size, k, k, c->assoc, c->line, way);
 	}
-	if (c->repl > UARCH_REPL_RANDOM || c->write > UARCH_WT_NOALLOC)
+	if (c->repl > UARCH_REPL_RANDOM || c->write > UARCH_WT_NOALLOC ||
+	    c->context > UARCH_CTX_SHARED)
 		return fail(err, errsz, "%s: bad policy or write value", k);
 	if (c->inclusive > 1 || c->classify > 1)
 		return fail(err, errsz, "%s.inclusive and %s.classify are 0 or 1", k, k);
+	if (c->alias) {
+		/* lines alike in the alias bits must share a set */
+		uint64_t sets = c->assoc ? c->size / ((uint64_t)c->assoc * c->line) : 1;
+		if ((1ull << c->alias) < sets * c->line || c->alias > 47)
+			return fail(err, errsz,
+				    "%s.alias %u must cover the set index and line offset (at "
+				    "least %u bits) and be at most 47",
+				    k, (unsigned)c->alias,
+				    (unsigned)__builtin_ctzll(sets * c->line));
+	}
 	if (!c->latency)
 		return fail(err, errsz, "%s.latency must be at least 1", k);
 	if (!c->ports)

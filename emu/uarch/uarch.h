@@ -36,6 +36,11 @@ enum uarch_br {
 	UARCH_BR_RET,
 };
 
+/* A second address space on the core (the second of two programs, whose
+ * data lie at the same guest addresses as the first's): its data
+ * addresses carry this bit, standing for page frames of their own. */
+#define UARCH_SPACE_BIT (1ull << 47)
+
 /* Miss classes (Hill's three Cs) for report views. */
 enum uarch_miss { UARCH_HIT, UARCH_MISS_COMPULSORY, UARCH_MISS_CAPACITY, UARCH_MISS_CONFLICT };
 

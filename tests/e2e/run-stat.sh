@@ -402,6 +402,31 @@ wrong_path() {
 		fail "$wp wrong-path instructions for $miss misses"
 }
 
+# P4's first-level data conflict: lines alike in address bits 21:6 cannot
+# both be in L1 (two loads 4 MB apart miss each time, one alias eviction
+# each, none with l1d.alias=0); two programs on the core, whose data lie
+# at the same addresses, alias only in shared context mode, and then
+# thrash (SDM 3A 11.5.6).
+l1_aliasing() {
+	run_vpmu stat -v -- "$PROGS/ua_l1miss" 4194368 20000 1 4194304
+	expect_rc 0 || return 1
+	local al miss
+	al=$(model L1-dcache-alias-evictions err) miss=$(model L1-dcache-load-misses err)
+	[ -n "$al" ] && [ "$al" -ge 40000 ] && [ "$miss" -ge "$al" ] || fail "4 MB apart: $al evictions, $miss misses"
+	run_vpmu stat -v --set l1d.alias=0 -- "$PROGS/ua_l1miss" 4194368 20000 1 4194304
+	[ "$(model L1-dcache-alias-evictions err)" = 0 ] && [ "$(model L1-dcache-load-misses err)" -lt 5000 ] ||
+		fail "whole tags: $(model L1-dcache-load-misses err) misses"
+	run_vpmu stat -v --smt -- "$PROGS/ua_l1miss" 4096 20000 1 64 : "$PROGS/ua_l1miss" 4096 20000 1 64
+	expect_rc 0 || return 1
+	miss=$(model L1-dcache-load-misses err)
+	[ -n "$miss" ] && [ "$miss" -lt 20000 ] || fail "adaptive: $miss misses"
+	run_vpmu stat -v --smt --set l1d.context=shared -- "$PROGS/ua_l1miss" 4096 20000 1 64 : \
+		"$PROGS/ua_l1miss" 4096 20000 1 64
+	expect_rc 0 || return 1
+	al=$(model L1-dcache-alias-evictions err)
+	[ -n "$al" ] && [ "$al" -ge 2000000 ] || fail "shared: $al alias evictions"
+}
+
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
@@ -442,5 +467,6 @@ t failed_exec failed_exec
 t append_output append_output
 t miss_classes miss_classes
 t wrong_path wrong_path
+t l1_aliasing l1_aliasing
 t errors errors
 summary

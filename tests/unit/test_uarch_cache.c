@@ -524,6 +524,57 @@ static void test_classes_vs_reference(void **state)
 	uarch_cache_free(c);
 }
 
+/* Aliasing (cfg.alias): lines alike in the low address bits the tag
+ * compares cannot both be present, free ways or not.  8 KB, 4-way, 64-byte
+ * lines (32 sets, 2 KB a way), alias 16 (bits 15:6): lines 64 KB apart
+ * drop each other, lines 4 KB apart (the same set) do not.  A second
+ * address space (UARCH_SPACE_BIT) aliases only in shared context mode.  A
+ * write that does not allocate drops its alias too. */
+static void test_alias(void **state)
+{
+	const uint64_t a = 0x100000, b = a + 0x10000, c = a + 0x1000;
+	struct uarch_cache_cfg cfg = geom(8192, 4, 64, UARCH_REPL_LRU);
+	struct uarch_cache *k;
+	struct uarch_cache_res r;
+
+	(void)state;
+	cfg.alias = 16;
+	k = uarch_cache_new(&cfg, 1);
+	assert_false(acc(k, a, 0).alias);
+	r = acc(k, b, 0);
+	assert_false(r.hit);
+	assert_true(r.alias && r.evicted);
+	assert_int_equal(r.victim, a);
+	assert_false(uarch_cache_probe(k, a));
+	assert_true(acc(k, a, 0).alias); /* and back: a ping-pong of misses */
+	r = acc(k, c, 0);
+	assert_false(r.alias || r.evicted);
+	assert_true(uarch_cache_probe(k, a) && uarch_cache_probe(k, c));
+	assert_true(hit(k, a));
+	assert_false(acc(k, a | UARCH_SPACE_BIT, 0).alias); /* adaptive */
+	assert_true(uarch_cache_probe(k, a));
+	uarch_cache_free(k);
+
+	cfg.context = UARCH_CTX_SHARED;
+	cfg.write = UARCH_WT_NOALLOC;
+	k = uarch_cache_new(&cfg, 1);
+	hit(k, a);
+	assert_true(acc(k, a | UARCH_SPACE_BIT, 0).alias);
+	assert_false(uarch_cache_probe(k, a));
+	assert_false(uarch_cache_access_present(k, a, 1, &r));
+	assert_true(r.alias); /* the write missed, and its alias went */
+	assert_false(uarch_cache_probe(k, a | UARCH_SPACE_BIT));
+	uarch_cache_free(k);
+
+	cfg.alias = 0; /* whole tags: all three stay */
+	k = uarch_cache_new(&cfg, 1);
+	hit(k, a);
+	hit(k, b);
+	hit(k, a | UARCH_SPACE_BIT);
+	assert_true(hit(k, a) && hit(k, b) && hit(k, a | UARCH_SPACE_BIT));
+	uarch_cache_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_miss_classes),
 		cmocka_unit_test(test_classes_vs_reference),
+		cmocka_unit_test(test_alias),
 	};
 	return cmocka_run_group_tests_name("uarch_cache", tests, NULL, NULL);
 }

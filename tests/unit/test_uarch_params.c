@@ -12,7 +12,7 @@
 
 #include "emu/uarch/params.h"
 
-#define NKEYS 160 /* core 14+3*15, bp 12, six caches of 10, l1i.tc, four TLBs of 5, mem 8 */
+#define NKEYS 172 /* core 14+3*15, bp 12, six caches of 12, l1i.tc, four TLBs of 5, mem 8 */
 
 /* A machine copied into zeroed storage, so that padding compares equal. */
 static void copy_machine(struct uarch_machine *dst, const char *name)
@@ -382,6 +382,11 @@ static void test_all_or_nothing(void **state)
 	set_fails("p4", "core.rob=100,l1d.line=48",
 		  "l1d.line 48 is not a power of two of at least 4");
 	set_fails("xscale", "mem.wbuf_line=24", "mem.wbuf_line 24 is not 0 or a power of two");
+	set_fails("p4", "l1d.alias=8",
+		  "l1d.alias 8 must cover the set index and line offset (at least 11 bits) and be "
+		  "at most 47");
+	set_fails("p4", "l1d.context=private",
+		  "bad value 'private' for l1d.context (allowed: adaptive, shared)");
 }
 
 static void test_each_order(void **state)
@@ -416,6 +421,8 @@ static void test_each_order(void **state)
 	key_is(uarch_machine_find("alpha"), "core.lat.simd_mul", "7");
 	key_is(uarch_machine_find("xscale"), "mini.size", "2048");
 	key_is(uarch_machine_find("xscale"), "mem.wbuf_line", "16");
+	key_is(uarch_machine_find("p4"), "l1d.alias", "22");
+	key_is(uarch_machine_find("p4"), "l1d.context", "adaptive");
 	key_is(uarch_machine_find("xscale"), "itlb.policy", "rr");
 	key_is(uarch_machine_find("ia64"), "dtlb2.entries", "128");
 	key_is(uarch_machine_find("p4"), "l1i.tc", "1");
