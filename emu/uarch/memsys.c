@@ -507,16 +507,15 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 			uarch_count(ms, r, UARCH_EV_L1D_ST_MISS, 1, now);
 			if (res.alias) {
 				uarch_count(ms, r, UARCH_EV_L1D_ALIAS, 1, now);
-				if (res.dirty)
-					write_back(ms, r, 0, res.victim, now);
+				replaced(ms, r, 0, &res, now);
 			}
 			if (ms->st_alloc) {
 				/* read for ownership through the levels below, then write */
 				uint64_t got = hierarchy(ms, r, 1, a, 1, now, &lvl);
 				if (!present) {
+					/* (its alias went above: lines alike drop
+					 * each other, so there was one at most) */
 					uarch_cache_access(ms->lv[0].c, a, 1, &res);
-					if (res.alias)
-						uarch_count(ms, r, UARCH_EV_L1D_ALIAS, 1, now);
 					if (res.evicted)
 						replaced(ms, r, 0, &res, now);
 				}
