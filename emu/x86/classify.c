@@ -192,6 +192,11 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 	case ZYDIS_MNEMONIC_MFENCE:
 		i->xclass = X86_XC_FENCE;
 		break;
+	case ZYDIS_MNEMONIC_LEA:
+		/* address arithmetic on an integer unit: Zydis files it under
+		 * MISC, beside cpuid and pause */
+		i->xclass = X86_XC_INT;
+		break;
 	case ZYDIS_MNEMONIC_PUSH:
 	case ZYDIS_MNEMONIC_PUSHFQ:
 	case ZYDIS_MNEMONIC_CALL:
@@ -204,6 +209,7 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 		break;
 	case ZYDIS_MNEMONIC_LEAVE:
 		i->imp = X86_IMP_LEAVE;
+		i->xclass = X86_XC_INT; /* a move and a pop (MISC to Zydis, as lea) */
 		break;
 	case ZYDIS_MNEMONIC_MOVSB:
 	case ZYDIS_MNEMONIC_MOVSW:

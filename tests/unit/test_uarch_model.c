@@ -150,6 +150,30 @@ static void test_retire_width(void **s)
 	rig_free(r);
 }
 
+/* lea and leave are simple integer work, not microcode: 3000 independent
+ * leas on p4 go at the retire width, as nops do (with lea taken for a
+ * microcoded instruction they would hold the complex unit 20 cycles
+ * each). */
+static void test_lea_is_integer_work(void **s)
+{
+	static const uint8_t lea[] = { 0x48, 0x8d, 0x43, 0x08 }; /* lea 8(%rbx), %rax */
+	static const uint8_t leave[] = { 0xc9 };
+	struct rig *r = rig_new();
+	struct x86_insn i, j;
+	uint64_t c0, c1;
+	(void)s;
+	decode(lea, sizeof(lea), 0x4000, &i);
+	decode(leave, sizeof(leave), 0x4100, &j);
+	assert_int_equal(i.xclass, X86_XC_INT);
+	assert_int_equal(j.xclass, X86_XC_INT);
+	run(r, &i, 300, 0);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	run(r, &i, 3000, 0);
+	c1 = ev(r, UARCH_EV_CYCLES, 0);
+	assert_true(c1 - c0 <= (uint64_t)(3000 / r->m.core.retire + 10));
+	rig_free(r);
+}
+
 static void test_syscall_is_kernel_time(void **s)
 {
 	static const uint8_t nop[] = { 0x90 };
@@ -669,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_independent_fp_adds),
 		cmocka_unit_test(test_pointer_chase_l1),
 		cmocka_unit_test(test_retire_width),
+		cmocka_unit_test(test_lea_is_integer_work),
 		cmocka_unit_test(test_syscall_is_kernel_time),
 		cmocka_unit_test(test_io_snoops_modified_lines),
 		cmocka_unit_test(test_io_read_drops_every_l1_line),
