@@ -19,13 +19,22 @@
  * final, in cycle order, so compare, edge, overflow, PMI and cascade start
  * happen at exact cycles.
  *
+ * A counter that is per-cycle only for its PMI (a sampling counter) needs
+ * the order of its inputs only near its wrap.  While its OVF flag is clear
+ * (not overflowed, or reloaded since), and what its ring holds plus 15
+ * increments in every cycle up to the end of each input it has taken
+ * cannot carry it over, it adds an input at once (far()): the wrap it is
+ * heading for then lies past every input so taken, and the ring holds
+ * every later one in cycle order.
+ *
  * Choices the manuals leave open:
  *  - The detector output is at most 15 a cycle (seed 004: a 4-bit bus).
- *    Per-cycle counters cap the sum of a cycle's inputs; the fast path
- *    caps each input (it never sees two inputs as one cycle).
+ *    Per-cycle counters cap the sum of a cycle's inputs; the fast path,
+ *    and a sampling counter adding an input at once, cap each input (they
+ *    never see two inputs as one cycle).
  *  - Active-thread mode reads e->threads when the cycles are counted: at
  *    p4_engine_advance() for per-cycle counters, at p4_engine_input() for
- *    fast ones.  A cycle the mode rules out is not seen by the counter at
+ *    fast ones and for inputs a sampling counter adds at once.  A cycle the mode rules out is not seen by the counter at
  *    all: no increment, and the edge detector keeps its last output.
  *  - A cascaded counter counts from the cycle after its partner's
  *    overflow.  A FORCE_OVF overflow is an overflow in every respect (OVF
@@ -187,11 +196,21 @@ static void settle(struct p4_engine *e, int c, uint64_t frontier, uint64_t from,
 	uint64_t t, rt = 0, rinc = 0, rn = 0; /* a run of equal increments */
 	unsigned inc;
 
+	if (!(cccr & P4_CCCR_COMPARE)) {
+		/* without compare an empty cycle adds nothing: stop where the
+		 * ring does */
+		if (cs->ring_end < wend)
+			wend = cs->ring_end > e->done ? cs->ring_end : e->done;
+		if (frontier > wend)
+			frontier = wend;
+	}
+
 	for (t = e->done; t < wend; t++) {
 		uint8_t *slot = &cs->v[t % P4_RING];
 		unsigned v = *slot;
 
 		*slot = 0;
+		cs->pend -= v;
 		if (!ok || t < from)
 			continue;
 		inc = filter(cccr, v, &cs->prev);
@@ -232,14 +251,64 @@ void p4_engine_start(struct p4_engine *e)
 		cs->percycle = (cccr & (P4_CCCR_COMPARE | P4_CCCR_FORCE_OVF)) ||
 			       ((cccr & P4_CCCR_PMI) && !(e->pebs_ctrs & (1u << c))) ||
 			       cascade_armed(cccr);
+		cs->pmi_only = cs->percycle && cs->active &&
+			       !(cccr & (P4_CCCR_COMPARE | P4_CCCR_FORCE_OVF | P4_CCCR_CASCADE));
 	}
 	/* a counter that starts another must overflow at the exact cycle */
 	for (c = 0; c < P4_NCTR; c++)
-		if (cascade_armed(e->hw.cccr[c]))
+		if (cascade_armed(e->hw.cccr[c])) {
 			e->cs[cascade_from(c)].percycle = 1;
+			e->cs[cascade_from(c)].pmi_only = 0;
+		}
+	e->percycle = 0;
+	for (c = 0; c < P4_NCTR; c++)
+		if (e->cs[c].percycle)
+			e->percycle |= 1u << c;
 }
 
-void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur)
+/* Whether sampling counter c may add v in each cycle of [done, end) at
+ * once: see the top of the file.  From its wrap until its interrupt
+ * handler reloads it and clears OVF (the PMI armed meanwhile), the ring
+ * holds every input in cycle order. */
+static int far(const struct p4_engine *e, const struct p4_cstate *cs, int c, uint64_t v,
+	       uint64_t dur, uint64_t end)
+{
+	uint64_t room = P4_CTR_MASK - (e->hw.ctr[c] & P4_CTR_MASK);
+	uint64_t hi = end > cs->far_end ? end : cs->far_end;
+
+	if (!cs->pmi_only || (e->hw.cccr[c] & P4_CCCR_OVF) || v * dur + cs->pend > room)
+		return 0;
+	return (room - v * dur - cs->pend) / P4_DETECTOR_MAX >= hi - e->done;
+}
+
+int p4_engine_at_once(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur)
+{
+	struct p4_cstate *cs;
+	uint64_t end;
+
+	if (ctr < 0 || ctr >= P4_NCTR || !v || !dur)
+		return 1; /* nothing to count */
+	cs = &e->cs[ctr];
+	if (v > P4_DETECTOR_MAX)
+		v = P4_DETECTOR_MAX;
+	if (cycle < e->done)
+		cycle = e->done;
+	if (!cs->percycle) {
+		if (cs->active && thread_ok(e->hw.cccr[ctr], e->threads))
+			count(e, ctr, cycle, v, dur, NULL);
+		return 1;
+	}
+	end = cycle + dur;
+	if (end < cycle || !far(e, cs, ctr, v, dur, end))
+		return 0;
+	if (thread_ok(e->hw.cccr[ctr], e->threads))
+		count(e, ctr, cycle, v, dur, NULL);
+	if (end > cs->far_end)
+		cs->far_end = end;
+	return 1;
+}
+
+void p4_engine_queue(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur)
 {
 	struct p4_cstate *cs;
 	uint64_t end;
@@ -251,16 +320,13 @@ void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, u
 		v = P4_DETECTOR_MAX;
 	if (cycle < e->done)
 		cycle = e->done;
-	if (!cs->percycle) {
-		if (cs->active && thread_ok(e->hw.cccr[ctr], e->threads))
-			count(e, ctr, cycle, v, dur, NULL);
-		return;
-	}
 	if (!cs->active && !cascade_armed(e->hw.cccr[ctr]))
 		return;
 	end = cycle + dur;
 	if (end < cycle)
 		end = UINT64_MAX;
+	if (end > cs->ring_end)
+		cs->ring_end = end;
 	for (;;) {
 		uint64_t lim = end - e->done > P4_RING ? e->done + P4_RING : end;
 
@@ -268,7 +334,9 @@ void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, u
 			uint8_t *slot = &cs->v[cycle % P4_RING];
 			unsigned s = *slot + v;
 
-			*slot = (uint8_t)(s > P4_DETECTOR_MAX ? P4_DETECTOR_MAX : s);
+			s = s > P4_DETECTOR_MAX ? P4_DETECTOR_MAX : s;
+			cs->pend += s - *slot;
+			*slot = (uint8_t)s;
 		}
 		if (cycle >= end)
 			return;
@@ -276,6 +344,12 @@ void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, u
 		 * fits, never past the cycles still to be filled. */
 		p4_engine_advance(e, end - P4_RING < cycle ? end - P4_RING : cycle);
 	}
+}
+
+void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur)
+{
+	if (!p4_engine_at_once(e, ctr, cycle, v, dur))
+		p4_engine_queue(e, ctr, cycle, v, dur);
 }
 
 int p4_engine_addonly(const struct p4_engine *e, int ctr)
@@ -300,10 +374,13 @@ void p4_engine_advance(struct p4_engine *e, uint64_t frontier)
 
 	if (frontier <= e->done)
 		return;
-	for (c = 0; c < P4_NCTR; c++)
-		if (e->cs[c].percycle)
+	/* without compare, a counter whose ring is empty has nothing to settle */
+	for (uint32_t m = e->percycle; m; m &= m - 1) {
+		c = __builtin_ctz(m);
+		if ((e->hw.cccr[c] & P4_CCCR_COMPARE) || e->cs[c].ring_end > e->done)
 			todo |= 1u << c;
-	if (!todo) { /* nothing counts per cycle: every input is already counted */
+	}
+	if (!todo) { /* every input is already counted */
 		e->done = frontier;
 		return;
 	}

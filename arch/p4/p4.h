@@ -147,9 +147,13 @@ struct p4_hw {
 
 struct p4_cstate {
 	uint8_t active;	    /* counting: enabled, or started by a cascade */
-	uint8_t percycle;   /* needs per-cycle values: compare or FORCE_OVF */
+	uint8_t percycle;   /* needs cycles: compare, FORCE_OVF, a PMI, a cascade */
 	uint8_t prev;	    /* last compare output (edge detection) */
 	uint8_t pmi_armed;  /* overflowed with OVF_PMI set: PMI at the next increment */
+	uint8_t pmi_only;   /* per-cycle only for its PMI (no compare, FORCE_OVF or cascade) */
+	uint64_t ring_end;  /* end of the last input left in v[] (v[] is empty from here) */
+	uint64_t pend;	    /* sum of v[] */
+	uint64_t far_end;   /* end of the last input counted at once */
 	uint64_t total;	    /* increments since programmed (64 bits: the value perf reports) */
 	uint8_t v[P4_RING]; /* per-cycle detector output, cycle % P4_RING (capped at 15) */
 };
@@ -157,8 +161,9 @@ struct p4_cstate {
 struct p4_engine {
 	struct p4_hw hw;
 	struct p4_cstate cs[P4_NCTR];
-	uint64_t done; /* cycles before this are final for per-cycle counters */
-	int threads;   /* logical processors active now, 1 or 2 (thread mode) */
+	uint64_t done;	   /* cycles before this are final for per-cycle counters */
+	uint32_t percycle; /* bit c: cs[c].percycle */
+	int threads;	   /* logical processors active now, 1 or 2 (thread mode) */
 	/* Counters whose overflow PMI is the PEBS assist: it is taken on the
 	 * retirement of the µop that makes the next count, so the counter
 	 * counts each input as it arrives (in retirement order) rather than
@@ -179,6 +184,10 @@ void p4_engine_start(struct p4_engine *e);
  * [cycle, cycle + dur), already qualified by the ESCR (event, mask,
  * T0/T1 OS/USR).  Cycles before e->done are taken as e->done. */
 void p4_engine_input(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur);
+/* The two halves of p4_engine_input(): count the input at once if its
+ * cycles cannot matter (returns 1), else keep it for its cycles. */
+int p4_engine_at_once(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur);
+void p4_engine_queue(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur);
 /* Every cycle before frontier is complete (per-cycle counters count
  * them, e->threads qualifying them by the CCCR's active-thread mode). */
 void p4_engine_advance(struct p4_engine *e, uint64_t frontier);

@@ -91,6 +91,7 @@ struct arch_pmu {
 	} retired[RETIRED_HIST];
 	/* PEBS: the assist is due on this delivery's instruction; the buffer */
 	uint8_t pebs_due[P4_NCTR];
+	uint32_t waiting; /* bit c: pebs_due[c] or pmi_pending[c] */
 	unsigned npebs;
 	struct arch_sample pebs[PEBS_RECORDS];
 	/* The instruction whose count raised each counter's PMI (seq: its
@@ -266,6 +267,7 @@ static void on_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
 	(void)mask;
 	if (i < 0)
 		return;
+	p->waiting |= 1u << ctr;
 	/* with PEBS it is the assist on the µop retiring now (the engine
 	 * counts a PEBS counter's inputs as they are delivered) */
 	if (p->eng.pebs_ctrs & (1u << ctr)) {
@@ -380,12 +382,14 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 			int c = p->route[s->ev][r].ctr;
 			struct trig_ring *t = p->trig[c];
 
-			if (!(p->route[s->ev][r].qual & bit))
+			if (!(p->route[s->ev][r].qual & bit) ||
+			    p4_engine_at_once(&p->eng, c, s->cycle, s->n, s->dur))
 				continue;
+			/* only an input kept for its cycles can raise the PMI */
 			if (t)
 				t->in[t->n++ % TRIG_HIST] =
 					(struct trig_in){ s->cycle, end, p->cur_ip, p->nretired };
-			p4_engine_input(&p->eng, c, s->cycle, s->n, s->dur);
+			p4_engine_queue(&p->eng, c, s->cycle, s->n, s->dur);
 		}
 		if (end > p->last)
 			p->last = end;
@@ -397,7 +401,8 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 		return;
 	p->retired[p->nretired++ % RETIRED_HIST] =
 		(struct retired){ d->tr->i->pc, d->retire, (uint8_t)d->th, (uint8_t)d->kernel };
-	for (int c = 0; c < P4_NCTR; c++) {
+	for (uint32_t m = p->waiting; m; m &= m - 1) {
+		int c = __builtin_ctz(m);
 		if (p->pebs_due[c]) {
 			/* the assist runs before the tagged µop retires */
 			pebs_record(p, c, d);
@@ -406,6 +411,8 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 		}
 		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
 			iebs_sample(p, c);
+		if (!p->pebs_due[c] && !p->pmi_pending[c])
+			p->waiting &= ~(1u << c);
 	}
 }
 

@@ -1,13 +1,15 @@
 /* Unit tests for arch/p4/counter.c: the NetBurst counter and CCCR on small
  * event sequences worked out by hand — plain counting, the 40-bit wrap and
  * OVF flag, threshold, complement, edge, cascading, FORCE_OVF, the PMI on
- * the increment after an overflow, active-thread modes, input order, and
- * spans across and beyond the per-cycle ring. */
+ * the increment after an overflow, active-thread modes, input order,
+ * spans across and beyond the per-cycle ring, and a sampling counter fed
+ * out of order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "arch/p4/p4.h"
@@ -542,6 +544,119 @@ static void test_out_of_order(void **state)
 	}
 }
 
+/* A sampling counter fed out of order counts at once while far from its
+ * wrap and keeps cycles near it: its overflows and PMIs fall in the same
+ * cycles as when the same inputs come in cycle order.  The handler
+ * reloads as run.c does, after the engine returns (counts since the
+ * overflow stay counted), so a wrong "far" shows as a shifted wrap. */
+#define SAMP_SPANS 20000
+#define SAMP_MAX 4096
+#define SAMP_PERIOD 12000
+
+struct samp {
+	uint64_t ovf[SAMP_MAX], pmi[SAMP_MAX];
+	unsigned novf, npmi;
+	int due;
+};
+
+static void samp_ovf(void *arg, int ctr, uint64_t cycle)
+{
+	struct samp *s = arg;
+
+	(void)ctr;
+	assert_true(s->novf < SAMP_MAX);
+	s->ovf[s->novf++] = cycle;
+}
+
+static void samp_pmi(void *arg, int ctr, unsigned mask, uint64_t cycle)
+{
+	struct samp *s = arg;
+
+	(void)ctr, (void)mask;
+	assert_true(s->npmi < SAMP_MAX);
+	s->pmi[s->npmi++] = cycle;
+	s->due = 1;
+}
+
+static void samp_reload(struct p4_engine *e, struct samp *s)
+{
+	if (!s->due)
+		return;
+	s->due = 0;
+	e->hw.ctr[3] = (e->hw.ctr[3] + NEG(SAMP_PERIOD)) & P4_CTR_MASK;
+	e->hw.cccr[3] &= ~P4_CCCR_OVF;
+}
+
+static struct p4_engine *samp_engine(struct samp *s)
+{
+	struct p4_engine *e = calloc(1, sizeof(*e));
+
+	assert_non_null(e);
+	memset(s, 0, sizeof(*s));
+	e->overflow = samp_ovf;
+	e->pmi = samp_pmi;
+	e->arg = s;
+	e->threads = 1;
+	e->hw.cccr[3] = ON | P4_CCCR_OVF_PMI_T0;
+	e->hw.ctr[3] = NEG(SAMP_PERIOD);
+	p4_engine_start(e);
+	return e;
+}
+
+static void test_sampling_order(void **state)
+{
+	static struct {
+		uint64_t cycle;
+		uint32_t v, dur;
+	} in[SAMP_SPANS];
+	static struct samp a, b;
+	struct p4_engine *ea = samp_engine(&a), *eb = samp_engine(&b);
+	uint64_t t = 0, seed = 12345;
+
+	(void)state;
+	/* disjoint spans (never two inputs in one cycle), gaps between */
+	for (unsigned k = 0; k < SAMP_SPANS; k++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		t += (seed >> 33) % 4;
+		in[k].cycle = t;
+		in[k].v = 1 + (uint32_t)(seed >> 40) % 15;
+		in[k].dur = 1 + (uint32_t)(seed >> 48) % (k % 1000 < 500 ? 4 : 60);
+		t += in[k].dur;
+	}
+	/* a: in cycle order, each made final at once */
+	for (unsigned k = 0; k < SAMP_SPANS; k++) {
+		p4_engine_input(ea, 3, in[k].cycle, in[k].v, in[k].dur);
+		p4_engine_advance(ea, in[k].cycle + in[k].dur);
+		samp_reload(ea, &a);
+	}
+	/* b: groups of 8, every other one reversed, final only up to the
+	 * group's first cycle (a group counts less than a period: the reload
+	 * comes in time) */
+	for (unsigned g = 0; g < SAMP_SPANS; g += 8) {
+		for (unsigned j = 0; j < 8; j++) {
+			unsigned k = g + (g / 8 % 2 ? 7 - j : j);
+			if (k < SAMP_SPANS)
+				p4_engine_input(eb, 3, in[k].cycle, in[k].v, in[k].dur);
+		}
+		if (g + 8 < SAMP_SPANS)
+			p4_engine_advance(eb, in[g + 8].cycle);
+		samp_reload(eb, &b);
+	}
+	p4_engine_advance(eb, t);
+	samp_reload(eb, &b);
+	assert_true(eb->cs[3].far_end > 0); /* some inputs were counted at once */
+	assert_true(a.novf > 200);
+	assert_int_equal(a.novf, b.novf);
+	assert_int_equal(a.npmi, b.npmi);
+	for (unsigned k = 0; k < a.novf; k++)
+		assert_int_equal(a.ovf[k], b.ovf[k]);
+	for (unsigned k = 0; k < a.npmi; k++)
+		assert_int_equal(a.pmi[k], b.pmi[k]);
+	assert_int_equal(ea->cs[3].total, eb->cs[3].total);
+	free(ea);
+	free(eb);
+}
+
 static void test_ring_boundary(void **state)
 {
 	struct rec r;
@@ -605,14 +720,23 @@ static void test_late_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plain_count),   cmocka_unit_test(test_wrap),
-		cmocka_unit_test(test_add_sum),	      cmocka_unit_test(test_threshold_gt),
-		cmocka_unit_test(test_complement_le), cmocka_unit_test(test_edge),
-		cmocka_unit_test(test_cascade),	      cmocka_unit_test(test_cascade_chain_iq),
-		cmocka_unit_test(test_force_ovf),     cmocka_unit_test(test_detector_cap),
-		cmocka_unit_test(test_pmi),	      cmocka_unit_test(test_pmi_reload),
-		cmocka_unit_test(test_thread_modes),  cmocka_unit_test(test_out_of_order),
-		cmocka_unit_test(test_ring_boundary), cmocka_unit_test(test_late_input),
+		cmocka_unit_test(test_plain_count),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_add_sum),
+		cmocka_unit_test(test_threshold_gt),
+		cmocka_unit_test(test_complement_le),
+		cmocka_unit_test(test_edge),
+		cmocka_unit_test(test_cascade),
+		cmocka_unit_test(test_cascade_chain_iq),
+		cmocka_unit_test(test_force_ovf),
+		cmocka_unit_test(test_detector_cap),
+		cmocka_unit_test(test_pmi),
+		cmocka_unit_test(test_pmi_reload),
+		cmocka_unit_test(test_thread_modes),
+		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_ring_boundary),
+		cmocka_unit_test(test_late_input),
+		cmocka_unit_test(test_sampling_order),
 	};
 	return cmocka_run_group_tests_name("p4_counter", tests, NULL, NULL);
 }
