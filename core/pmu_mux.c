@@ -118,6 +118,8 @@ struct mux_group {
 	struct uarch_sink sink;
 	unsigned n;
 	int idx[ARCH_MAX_EVSEL]; /* session index of each of its events */
+	struct uarch_sig *buf;	 /* its share of a delivery */
+	size_t nbuf, cap;
 };
 
 /* The groups take turns on a fixed schedule of emulated cycles: slot k =
@@ -134,8 +136,8 @@ struct pmu_mux {
 	uint64_t start, last; /* first and latest cycle seen */
 	uint8_t grp_of[ARCH_MAX_EVSEL],
 		local[ARCH_MAX_EVSEL]; /* session index -> group, index in it */
-	struct uarch_sig *buf;	       /* one group's share of a delivery */
-	size_t cap;
+	uint64_t lo, hi;	       /* the slot last looked up, */
+	unsigned g;		       /* and its group */
 	struct mux_group grp[];
 };
 
@@ -151,42 +153,47 @@ static void group_sample(void *arg, const struct arch_sample *s)
 	g->m->cb.sample(g->m->cb.arg, &t);
 }
 
-static unsigned group_at(const struct pmu_mux *m, uint64_t c)
+/* The group whose slot holds cycle c, the end of that slot in *edge
+ * (cycles before the start belong to the first group). */
+static unsigned slot_of(struct pmu_mux *m, uint64_t c, uint64_t *edge)
 {
-	return c < m->start ? 0 : (unsigned)(((c - m->start) / m->interval) % m->ngrp);
+	uint64_t k;
+
+	if (c < m->start) {
+		*edge = m->start;
+		return 0;
+	}
+	if (c < m->lo || c >= m->hi) {
+		k = (c - m->start) / m->interval;
+		m->lo = m->start + k * m->interval;
+		m->hi = m->lo + m->interval;
+		m->g = (unsigned)(k % m->ngrp);
+	}
+	*edge = m->hi;
+	return m->g;
 }
 
-/* Append to m->buf the parts of sig in group g's slots; -1 out of memory. */
-static int share(struct pmu_mux *m, unsigned g, const struct uarch_sig *sig, size_t *n)
+/* Append the part [c, stop) of sig to group g's share; -1 out of memory. */
+static int push(struct mux_group *mg, const struct uarch_sig *sig, uint64_t c, uint64_t stop)
 {
-	uint64_t c = sig->cycle, end = sig->cycle + sig->dur;
+	if (mg->nbuf == mg->cap) {
+		size_t cap = mg->cap ? 2 * mg->cap : UARCH_SIGBUF;
+		struct uarch_sig *nb = realloc(mg->buf, cap * sizeof(*nb));
 
-	while (c < end) {
-		uint64_t edge = c < m->start ?
-					m->start :
-					m->start + ((c - m->start) / m->interval + 1) * m->interval;
-		uint64_t stop = edge < end ? edge : end;
-
-		if (group_at(m, c) == g) {
-			if (*n == m->cap) {
-				size_t cap = m->cap ? 2 * m->cap : UARCH_SIGBUF;
-				struct uarch_sig *nb = realloc(m->buf, cap * sizeof(*nb));
-
-				if (!nb)
-					return -1;
-				m->buf = nb;
-				m->cap = cap;
-			}
-			m->buf[*n] = *sig;
-			m->buf[*n].cycle = c;
-			m->buf[*n].dur = (uint32_t)(stop - c);
-			(*n)++;
-		}
-		c = stop;
+		if (!nb)
+			return -1;
+		mg->buf = nb;
+		mg->cap = cap;
 	}
+	mg->buf[mg->nbuf] = *sig;
+	mg->buf[mg->nbuf].cycle = c;
+	mg->buf[mg->nbuf].dur = (uint32_t)(stop - c);
+	mg->nbuf++;
 	return 0;
 }
 
+/* Each signal, cut at the slot edges, to the groups that want it; every
+ * group sees every retirement unless it is quiet and got nothing. */
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct pmu_mux *m = ctx;
@@ -200,19 +207,32 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	}
 	if (now > m->last)
 		m->last = now;
-	for (unsigned g = 0; g < m->ngrp; g++) {
-		struct uarch_delivery gd = *d;
-		size_t n = 0;
+	for (unsigned k = 0; k < d->nsig; k++) {
+		const struct uarch_sig *sig = &d->sig[k];
+		uint64_t c = sig->cycle, end = sig->cycle + sig->dur, edge;
 
-		for (unsigned k = 0; k < d->nsig; k++) {
-			if (d->sig[k].cycle + d->sig[k].dur > m->last)
-				m->last = d->sig[k].cycle + d->sig[k].dur;
-			if (share(m, g, &d->sig[k], &n) < 0)
-				break; /* out of memory: this delivery's rest is lost */
+		if (end > m->last)
+			m->last = end;
+		while (c < end) {
+			struct mux_group *mg = &m->grp[slot_of(m, c, &edge)];
+			uint64_t stop = edge < end ? edge : end;
+
+			if (mg->sink.want[sig->ev] && push(mg, sig, c, stop) < 0)
+				goto deliver; /* out of memory: this delivery's rest is lost */
+			c = stop;
 		}
-		gd.sig = m->buf;
-		gd.nsig = (unsigned)n;
-		m->grp[g].sink.deliver(m->grp[g].sink.ctx, &gd);
+	}
+deliver:
+	for (unsigned g = 0; g < m->ngrp; g++) {
+		struct mux_group *mg = &m->grp[g];
+		struct uarch_delivery gd = *d;
+
+		if (!mg->nbuf && mg->sink.quiet && d->tr)
+			continue;
+		gd.sig = mg->buf;
+		gd.nsig = (unsigned)mg->nbuf;
+		mg->nbuf = 0;
+		mg->sink.deliver(mg->sink.ctx, &gd);
 	}
 }
 
@@ -323,9 +343,10 @@ void pmu_mux_free(struct pmu_mux *m)
 {
 	if (!m)
 		return;
-	for (unsigned g = 0; g < m->ngrp; g++)
+	for (unsigned g = 0; g < m->ngrp; g++) {
 		if (m->grp[g].pmu)
 			m->b->pmu_free(m->grp[g].pmu);
-	free(m->buf);
+		free(m->grp[g].buf);
+	}
 	free(m);
 }

@@ -145,20 +145,43 @@ struct arch_pmu *alpha_pmu_new(const struct arch_evsel *e, unsigned n, const int
 	return p;
 }
 
+/* The summed signals (uarch_sink.sum) into the counters that count them. */
+static void take_sums(void *ctx, const struct uarch_sums *s)
+{
+	struct arch_pmu *p = ctx;
+
+	for (int c = 0; c < 2; c++)
+		if (p->ctr[c].sig != UARCH_NEV)
+			for (int q = 0; q < 4; q++)
+				alpha_ctr_add(&p->ctr[c], q & 1,
+					      s->n[p->ctr[c].sig][q >> 1][q & 1]);
+}
+
 void alpha_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 {
+	int counting = !p->ctr[0].period && !p->ctr[1].period;
+
+	memset(s, 0, sizeof(*s));
 	s->deliver = deliver;
 	s->ctx = p;
-	memset(s->want, 0, sizeof(s->want));
-	s->want_insn = 0;
 	if (p->pm_evsel >= 0) {
 		s->want[UARCH_EV_L2_MISS] = s->want[UARCH_EV_LD_ST_OVERLAP] = 1;
 		s->want_insn = 1;
 		return;
 	}
+	/* counting only, a counter just adds its input ([hrm] 6.10.2: none
+	 * goes uncounted), so it takes sums and needs no empty delivery;
+	 * sampling takes each interrupt at the retirement after the overflow */
 	for (int c = 0; c < 2; c++)
 		if (p->ctr[c].sig != UARCH_NEV)
-			s->want[p->ctr[c].sig] = 1;
+			s->want[p->ctr[c].sig] = s->sum[p->ctr[c].sig] = 1;
+	if (counting) {
+		s->sums = take_sums;
+		s->sum_max = UINT32_MAX;
+		s->quiet = 1;
+	} else {
+		memset(s->sum, 0, sizeof(s->sum));
+	}
 }
 
 void alpha_pmu_read(struct arch_pmu *p, uint64_t *val)

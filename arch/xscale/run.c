@@ -222,6 +222,8 @@ void xs_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	memset(s->want, 0, sizeof(s->want));
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0;
+	/* only an interrupt looks at a retirement that raised no signal */
+	s->quiet = !p->sampling;
 }
 
 void xs_pmu_read(struct arch_pmu *p, uint64_t *val)
