@@ -355,6 +355,12 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	if (p->btb_on)
 		for (unsigned ev = UARCH_EV_BRANCHES; ev <= UARCH_EV_BR_RET_MISP; ev++)
 			s->want[ev] = 1;
+	/* a retirement that raised no signal matters only to per-cycle
+	 * counters (the frontier), interrupts, the EARs and the BTB */
+	s->quiet = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
+	for (int c = 0; c < IA64_NCTR; c++)
+		if (p->eng.cs[c].percycle || p->period[c])
+			s->quiet = 0;
 }
 
 void ia64_pmu_read(struct arch_pmu *p, uint64_t *val)
