@@ -776,18 +776,12 @@ static uint64_t write_buffer(struct uarch *u, struct uth *t, int th, const struc
 /* Whether a wrong-path instruction can be evaluated on a scratch copy of
  * the registers: integer register-only work (address arithmetic), which
  * cannot fault and touches nothing outside the cpu. */
-static int evaluable(const struct x86_insn *i)
+static inline int evaluable(const struct x86_insn *i)
 {
-	if (i->mact || i->imp || i->flags & (X86_I_LOCK | X86_I_REP | X86_I_REPNE))
-		return 0;
-	if (i->xclass != X86_XC_INT && i->xclass != X86_XC_MOVE && i->xclass != X86_XC_SHIFT &&
-	    i->xclass != X86_XC_IMUL)
-		return 0;
-	for (int k = 0; k < i->nops; k++)
-		if (i->op[k].kind != X86_OP_GPR && i->op[k].kind != X86_OP_GPR8H &&
-		    i->op[k].kind != X86_OP_IMM)
-			return 0;
-	return i->wr & ~(0xffffull | X86_DEP_FLAGS) ? 0 : 1;
+	const unsigned cls = 1u << X86_XC_INT | 1u << X86_XC_MOVE | 1u << X86_XC_SHIFT |
+			     1u << X86_XC_IMUL; /* division faults */
+
+	return (i->flags & X86_I_GPR) && (cls >> i->xclass & 1);
 }
 
 /* One more instruction fetched down a mispredicted path, width a cycle. */

@@ -109,6 +109,18 @@ static unsigned cond_of(const ZydisDecodedInstruction *zi)
 	return zi->opcode & 0xf; /* 7x, 0F 8x, 0F 9x, 0F 4x all carry tttn in the low nibble */
 }
 
+/* X86_I_GPR */
+static int gpr_only(const struct x86_insn *i)
+{
+	if (i->mact || i->imp || i->flags & (X86_I_LOCK | X86_I_REP | X86_I_REPNE))
+		return 0;
+	for (int k = 0; k < i->nops; k++)
+		if (i->op[k].kind != X86_OP_GPR && i->op[k].kind != X86_OP_GPR8H &&
+		    i->op[k].kind != X86_OP_IMM)
+			return 0;
+	return !(i->wr & ~(0xffffull | X86_DEP_FLAGS));
+}
+
 int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *bytes, size_t n,
 		    struct x86_insn *i)
 {
@@ -244,6 +256,8 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 		i->flags &= (uint8_t) ~(X86_I_LOAD | X86_I_STORE); /* 0F 1F /0 reads nothing */
 		i->mact = 0;
 	}
+	if (gpr_only(i))
+		i->flags |= X86_I_GPR;
 	i->fn = zi.mnemonic < X86_NMNEM ? d->tab[zi.mnemonic] : NULL;
 	if (!i->fn)
 		i->fn = x86_h_unsupported;

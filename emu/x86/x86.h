@@ -137,6 +137,10 @@ enum {
 	X86_I_STORE = 1 << 4,  /* writes memory */
 	X86_I_BRANCH = 1 << 5, /* control transfer; ends the block */
 	X86_I_END = 1 << 6,    /* ends the block (branches, syscall, hlt, …) */
+	/* operands general registers and immediates only, no memory operand,
+	 * implicit access or lock/rep prefix, nothing but general registers
+	 * and flags written */
+	X86_I_GPR = 1 << 7,
 };
 
 struct x86_op {

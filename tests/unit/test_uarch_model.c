@@ -174,6 +174,29 @@ static void test_lea_is_integer_work(void **s)
 	rig_free(r);
 }
 
+/* The decoder's X86_I_GPR, which lets a mispredicted path evaluate
+ * register arithmetic on a copy of the registers. */
+static void test_gpr_only_flag(void **s)
+{
+	static const struct {
+		uint8_t b[6], n, gpr;
+	} t[] = {
+		{ { 0x48, 0x01, 0xd8 }, 3, 1 },		    /* add %rbx, %rax */
+		{ { 0x48, 0xc1, 0xe0, 0x03 }, 4, 1 },	    /* shl $3, %rax */
+		{ { 0x48, 0x03, 0x03 }, 3, 0 },		    /* add (%rbx), %rax */
+		{ { 0x48, 0x8d, 0x43, 0x08 }, 4, 0 },	    /* lea 8(%rbx), %rax */
+		{ { 0x50 }, 1, 0 },			    /* push %rax */
+		{ { 0x66, 0x48, 0x0f, 0x6e, 0xc0 }, 5, 0 }, /* movq %rax, %xmm0 */
+		{ { 0xf0, 0x48, 0x01, 0x18 }, 4, 0 },	    /* lock add %rbx, (%rax) */
+	};
+	(void)s;
+	for (unsigned k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct x86_insn i;
+		decode(t[k].b, t[k].n, 0x4000, &i);
+		assert_int_equal(!!(i.flags & X86_I_GPR), t[k].gpr);
+	}
+}
+
 static void test_syscall_is_kernel_time(void **s)
 {
 	static const uint8_t nop[] = { 0x90 };
@@ -694,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_pointer_chase_l1),
 		cmocka_unit_test(test_retire_width),
 		cmocka_unit_test(test_lea_is_integer_work),
+		cmocka_unit_test(test_gpr_only_flag),
 		cmocka_unit_test(test_syscall_is_kernel_time),
 		cmocka_unit_test(test_io_snoops_modified_lines),
 		cmocka_unit_test(test_io_read_drops_every_l1_line),
