@@ -84,6 +84,7 @@ struct lx_proc {
 	uint64_t own_pmu[LX_MAX_PMU];
 	uint64_t own_pmu_time[LX_MAX_PMU][2];
 	struct lx_mm mm;
+	uint64_t rng; /* getrandom(2)'s generator (random.c) */
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */
 
@@ -288,7 +289,11 @@ struct lx_stack_args {
 /* Build the initial stack below top (guest memory, writable); returns the
  * initial rsp, or 0 when it does not fit in size bytes. */
 uint64_t lx_stack_build(uint64_t top, uint64_t size, const struct lx_stack_args *a);
-/* 16 AT_RANDOM bytes from a seed */
+/* random.c: 16 AT_RANDOM bytes from a seed; the getrandom(2) stream of a
+ * process (its state from the seed; n bytes of it; a forked child's own) */
 void lx_random_bytes(uint64_t seed, uint8_t out[16]);
+void lx_random_init(uint64_t *state, uint64_t seed);
+void lx_random_fill(uint64_t *state, void *buf, size_t n);
+void lx_random_fork(uint64_t *parent, uint64_t *child);
 
 #endif

@@ -99,6 +99,7 @@ static void setup(struct lx_proc *p, const char *path, char *const *argv)
 		fail(p, 126, "cannot map the guest stack");
 
 	lx_random_bytes(p->cfg->seed, rnd);
+	lx_random_init(&p->rng, p->cfg->seed);
 	x86_cpuid(c->model, 1, 0, id);
 	memset(&sa, 0, sizeof(sa));
 	sa.argv = argv;

@@ -69,8 +69,10 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 {
 	struct lx_thread *t = lx_cur(p);
 	struct lx_shared *old = p->sh;
+	uint64_t rng;
 	pid_t pid;
 
+	lx_random_fork(&p->rng, &rng);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -83,6 +85,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	}
 	/* child: only the calling thread survives (fork(2)) */
 	p->pid = getpid();
+	p->rng = rng;
 	for (int i = 0; i < p->nth; i++)
 		if (p->th[i] != t)
 			free(p->th[i]);

@@ -15,23 +15,6 @@
 
 #include "lx_proc.h"
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-void lx_random_bytes(uint64_t seed, uint8_t out[16])
-{
-	uint64_t s = seed, a = splitmix64(&s), b = splitmix64(&s);
-
-	memcpy(out, &a, 8);
-	memcpy(out + 8, &b, 8);
-}
-
 static uint64_t put_str(uint64_t *p, const char *s)
 {
 	size_t n = strlen(s) + 1;
