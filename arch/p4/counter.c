@@ -31,11 +31,14 @@
  *  - The detector output is at most 15 a cycle (seed 004: a 4-bit bus).
  *    Per-cycle counters cap the sum of a cycle's inputs; the fast path,
  *    and a sampling counter adding an input at once, cap each input (they
- *    never see two inputs as one cycle).
+ *    never see two inputs as one cycle).  The two differ only where more
+ *    than 15 pile onto one cycle, as late inputs do at e->done after a
+ *    span longer than the ring moved it ahead.
  *  - Active-thread mode reads e->threads when the cycles are counted: at
  *    p4_engine_advance() for per-cycle counters, at p4_engine_input() for
- *    fast ones and for inputs a sampling counter adds at once.  A cycle the mode rules out is not seen by the counter at
- *    all: no increment, and the edge detector keeps its last output.
+ *    fast ones and for inputs a sampling counter adds at once.  A cycle
+ *    the mode rules out is not seen by the counter at all: no increment,
+ *    and the edge detector keeps its last output.
  *  - A cascaded counter counts from the cycle after its partner's
  *    overflow.  A FORCE_OVF overflow is an overflow in every respect (OVF
  *    flag, callback, PMI, cascade start); the count itself still only
