@@ -20,7 +20,8 @@ cd "$(dirname "$0")/.."
 : "${VPMU:=$PWD/build/vpmu}" "${PROGS:=$PWD/build/progs}"
 SCALE=${BENCH_SCALE:-1}
 RUNNERS=${BENCH_RUNNERS:-native vpmu vpmu-timed vpmu-record vg-none cachegrind}
-export LC_ALL=C PATH=/usr/bin:/bin
+# a fixed hash seed: every runner, vpmu's included, runs the same python3
+export LC_ALL=C PATH=/usr/bin:/bin PYTHONHASHSEED=0
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vpmu-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
