@@ -27,7 +27,8 @@ int main(void)
 	if (getrandom(b, sizeof(b), 0) != sizeof(b))
 		return 1;
 	hex("first", b);
-	printf("bad flags: %s\n", getrandom(b, 1, 0x80) < 0 && errno == EINVAL ? "EINVAL" : "taken");
+	printf("bad flags: %s\n",
+	       getrandom(b, 1, 0x80) < 0 && errno == EINVAL ? "EINVAL" : "taken");
 	printf("random|insecure: %s\n",
 	       getrandom(b, 1, GRND_RANDOM | 0x4) < 0 && errno == EINVAL ? "EINVAL" : "taken");
 	printf("40 MiB: %zd\n", getrandom(big, sizeof(big), GRND_NONBLOCK));

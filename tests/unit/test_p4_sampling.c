@@ -60,7 +60,9 @@ static void run(const char *spec, uint64_t period, struct got *g, uint64_t *coun
 		int is_miss = k % 32 == 7;
 		struct uarch_sig sig = { k, 1, 1, UARCH_EV_L1D_LD_MISS, 0, 0 };
 		struct x86_trace tr = { .i = is_miss ? &miss : &other, .pre = &pre };
-		struct uarch_delivery d = { 0, 0, &tr, k, k, 1, &sig, is_miss ? 1u : 0u, NULL, 0, 0 };
+		struct uarch_delivery d = {
+			0, 0, &tr, k, k, 1, &sig, is_miss ? 1u : 0u, NULL, 0, 0
+		};
 		pre.r[0] = 0x1000 + k; /* rax before the instruction */
 		tr.nmem = 1;
 		tr.load = 1;
