@@ -284,18 +284,28 @@ static int far(const struct p4_engine *e, const struct p4_cstate *cs, int c, uin
 	return (room - v * dur - cs->pend) / P4_DETECTOR_MAX >= hi - e->done;
 }
 
+/* The state of counter ctr for an input of v in each of dur cycles from
+ * *cycle, NULL if it counts nothing; v capped, a late cycle moved to
+ * e->done. */
+static struct p4_cstate *input_of(struct p4_engine *e, int ctr, uint64_t *cycle, uint32_t *v,
+				  uint32_t dur)
+{
+	if (ctr < 0 || ctr >= P4_NCTR || !*v || !dur)
+		return NULL;
+	if (*v > P4_DETECTOR_MAX)
+		*v = P4_DETECTOR_MAX;
+	if (*cycle < e->done)
+		*cycle = e->done;
+	return &e->cs[ctr];
+}
+
 int p4_engine_at_once(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur)
 {
-	struct p4_cstate *cs;
+	struct p4_cstate *cs = input_of(e, ctr, &cycle, &v, dur);
 	uint64_t end;
 
-	if (ctr < 0 || ctr >= P4_NCTR || !v || !dur)
+	if (!cs)
 		return 1; /* nothing to count */
-	cs = &e->cs[ctr];
-	if (v > P4_DETECTOR_MAX)
-		v = P4_DETECTOR_MAX;
-	if (cycle < e->done)
-		cycle = e->done;
 	if (!cs->percycle) {
 		if (cs->active && thread_ok(e->hw.cccr[ctr], e->threads))
 			count(e, ctr, cycle, v, dur, NULL);
@@ -313,17 +323,10 @@ int p4_engine_at_once(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, 
 
 void p4_engine_queue(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, uint32_t dur)
 {
-	struct p4_cstate *cs;
+	struct p4_cstate *cs = input_of(e, ctr, &cycle, &v, dur);
 	uint64_t end;
 
-	if (ctr < 0 || ctr >= P4_NCTR || !v || !dur)
-		return;
-	cs = &e->cs[ctr];
-	if (v > P4_DETECTOR_MAX)
-		v = P4_DETECTOR_MAX;
-	if (cycle < e->done)
-		cycle = e->done;
-	if (!cs->active && !cascade_armed(e->hw.cccr[ctr]))
+	if (!cs || (!cs->active && !cascade_armed(e->hw.cccr[ctr])))
 		return;
 	end = cycle + dur;
 	if (end < cycle)
