@@ -172,15 +172,18 @@ void alpha_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	/* counting only, a counter just adds its input ([hrm] 6.10.2: none
 	 * goes uncounted), so it takes sums and needs no empty delivery;
 	 * sampling takes each interrupt at the retirement after the overflow */
-	for (int c = 0; c < 2; c++)
-		if (p->ctr[c].sig != UARCH_NEV)
-			s->want[p->ctr[c].sig] = s->sum[p->ctr[c].sig] = 1;
+	for (int c = 0; c < 2; c++) {
+		unsigned sig = p->ctr[c].sig;
+
+		if (sig == UARCH_NEV)
+			continue;
+		s->want[sig] = 1;
+		s->sum[sig] = (uint8_t)counting;
+	}
 	if (counting) {
 		s->sums = take_sums;
 		s->sum_max = UINT32_MAX;
 		s->quiet = 1;
-	} else {
-		memset(s->sum, 0, sizeof(s->sum));
 	}
 }
 
