@@ -141,8 +141,10 @@ static int fsb_eval(const struct stat_report *rep, struct stat_fsb_bus *bus, dou
 			continue;
 		if (!w || stat_absent(w))
 			missing = 1;
-		else
-			*(double *)((char *)&c + fsb_rows[k].off) = stat_mean(w);
+		else {
+			double m = stat_mean(w);
+			memcpy((char *)&c + fsb_rows[k].off, &m, sizeof(m));
+		}
 	}
 	stat_fsb_compute(&c, bus, v, ok);
 	if (missing)

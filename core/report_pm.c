@@ -88,7 +88,8 @@ static void print(FILE *f, const struct report *r, struct pm_row *rows, size_t n
 	(void)r;
 
 	fprintf(f, "# ProfileMe: %zu records, %zu pairs; PCTR0/PCTR1 (SL1 %u%u): %s; %s\n", nrec,
-		npairs, first->sl1 >> 1 & 1, first->sl1 & 1, sl1[first->sl1 & 3],
+		npairs, (unsigned)(first->sl1 >> 1 & 1), (unsigned)(first->sl1 & 1),
+		sl1[first->sl1 & 3],
 		first->flags & ALPHA_PMF_IDEAL ? "ideal counting" : "the hardware's quirks");
 	fprintf(f, "# stage latencies are averages over retired samples, in cycles; Concur: "
 		   "instructions retiring while it is in flight (pairs)\n#\n");

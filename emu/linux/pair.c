@@ -144,7 +144,7 @@ static _Noreturn void die_of(int sig)
 	_exit(128 + sig);
 }
 
-static _Noreturn void fail(const char *msg)
+static __attribute__((noreturn)) void fail(const char *msg)
 {
 	fprintf(stderr, "vpmu: %s\n", msg);
 	_exit(1);

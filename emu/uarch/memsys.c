@@ -210,13 +210,14 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 static void replaced(struct uarch_memsys *ms, const struct uarch_req *r, int k,
 		     const struct uarch_cache_res *res, uint64_t t)
 {
+	const struct uarch_level *lv = &ms->lv[k];
 	int dirty = res->dirty;
 
-	if (k > 0 && ms->lv[k].inclusive) {
-		dirty |= drop_lines(ms, 0, k, res->victim, ms->lv[k].line, 0);
+	if (k > 0 && lv->inclusive) {
+		dirty |= drop_lines(ms, 0, k, res->victim, lv->line, 0);
 		if (ms->c[UARCH_L1I]) {
 			unsigned step = ms->m->cache[UARCH_L1I].line;
-			for (uint64_t a = res->victim; a < res->victim + ms->lv[k].line; a += step)
+			for (uint64_t a = res->victim; a < res->victim + lv->line; a += step)
 				uarch_cache_invalidate(ms->c[UARCH_L1I], a);
 		}
 	}
