@@ -254,7 +254,7 @@ seed_changes_nothing_visible() {
 getrandom_is_seeded() {
 	# getrandom(2) serves the seed's stream: the same seed prints the same
 	# bytes, another seed others, a forked child its own
-	local g="$PROGS/lx_getrandom"
+	local g="$PROGS/e2e_getrandom"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >one 2>err </dev/null || fail "rc: $(cat err)"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >two 2>err </dev/null || fail "rc: $(cat err)"
 	"$VPMU" stat -o /dev/null --no-timing --seed 7 -- "$g" >three 2>err </dev/null ||
