@@ -314,8 +314,11 @@ int p4_engine_at_once(struct p4_engine *e, int ctr, uint64_t cycle, uint32_t v, 
 	end = cycle + dur;
 	if (end < cycle || !far(e, cs, ctr, v, dur, end))
 		return 0;
-	if (thread_ok(e->hw.cccr[ctr], e->threads))
-		count(e, ctr, cycle, v, dur, NULL);
+	if (thread_ok(e->hw.cccr[ctr], e->threads)) {
+		/* far(): it cannot wrap, so no step of count() is needed */
+		e->hw.ctr[ctr] = (e->hw.ctr[ctr] & P4_CTR_MASK) + (uint64_t)v * dur;
+		cs->total += (uint64_t)v * dur;
+	}
 	if (end > cs->far_end)
 		cs->far_end = end;
 	return 1;
