@@ -289,11 +289,17 @@ struct lx_stack_args {
 /* Build the initial stack below top (guest memory, writable); returns the
  * initial rsp, or 0 when it does not fit in size bytes. */
 uint64_t lx_stack_build(uint64_t top, uint64_t size, const struct lx_stack_args *a);
-/* random.c: 16 AT_RANDOM bytes from a seed; the getrandom(2) stream of a
- * process (its state from the seed; n bytes of it; a forked child's own) */
+/* random.c: 16 AT_RANDOM bytes from a seed; the random stream of a
+ * process (its state from the seed; n bytes of it; a forked child's own), which
+ * getrandom(2) serves, and a read(2), pread64(2) or readv(2)-like call
+ * (nr) on /dev/random or /dev/urandom: 1 with the result in *ret, or 0
+ * when fd is no such device (buf and len are the call's second and third
+ * arguments). */
 void lx_random_bytes(uint64_t seed, uint8_t out[16]);
 void lx_random_init(uint64_t *state, uint64_t seed);
 void lx_random_fill(uint64_t *state, void *buf, size_t n);
 void lx_random_fork(uint64_t *parent, uint64_t *child);
+long lx_sys_getrandom(struct lx_proc *p, uint64_t buf, uint64_t len, uint64_t flags);
+int lx_random_read(struct lx_proc *p, long nr, long fd, uint64_t buf, uint64_t len, long *ret);
 
 #endif

@@ -232,30 +232,6 @@ static long sys_gettimeofday(struct lx_proc *p, struct x86_cpu *c, uint64_t tv, 
 	return 0;
 }
 
-/* getrandom(2) from the process's seeded stream (random.c) rather than the
- * host's pool, so that a program seeding itself (Python's hash seed) runs
- * the same way twice.  Linux returns at most MAX_RW_COUNT bytes a call
- * (INT_MAX rounded down to a page), and what it copied before a fault. */
-static long sys_getrandom(struct lx_proc *p, uint64_t buf, uint64_t len, uint64_t flags)
-{
-	uint8_t chunk[256];
-	uint64_t done = 0;
-
-	if (flags & ~7ull || (flags & 6) == 6) /* GRND_NONBLOCK|RANDOM|INSECURE */
-		return -EINVAL;
-	if (len > 0x7ffff000)
-		len = 0x7ffff000;
-	while (done < len) {
-		size_t n = len - done < sizeof(chunk) ? (size_t)(len - done) : sizeof(chunk);
-
-		lx_random_fill(&p->rng, chunk, n);
-		if (lx_copy_out(p, buf + done, chunk, n))
-			return done ? (long)done : -EFAULT;
-		done += n;
-	}
-	return (long)done;
-}
-
 static long sys_clone3(struct lx_proc *p, uint64_t uargs, uint64_t size)
 {
 	struct clone_args a;
@@ -326,6 +302,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	uint64_t a0 = c->r[X86_RDI], a1 = c->r[X86_RSI], a2 = c->r[X86_RDX];
 	uint64_t a3 = c->r[X86_R10], a4 = c->r[X86_R8], a5 = c->r[X86_R9];
 	struct lx_thread *t = c->os;
+	long r;
 
 	switch (nr) {
 	case 3: /* close */
@@ -394,7 +371,15 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	case 435:
 		return sys_clone3(p, a0, a1);
 	case 318:
-		return sys_getrandom(p, a0, a1, a2);
+		return lx_sys_getrandom(p, a0, a1, a2);
+	case 0: /* read, pread64, readv, preadv, preadv2 */
+	case 17:
+	case 19:
+	case 295:
+	case 327:
+		if (lx_random_read(p, nr, (long)a0, a1, a2, &r))
+			return r;
+		break;
 	case 60:
 		lx_thread_exit(p, (int)a0);
 		return 0;
@@ -478,7 +463,6 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_nosys(p, (uint32_t)nr);
 		return -ENOSYS;
 	}
-	long r;
 	if (p->nth > 1) {
 		const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
 		int w = lx_block_would_wait(p, nr, a, &r);

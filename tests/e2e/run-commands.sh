@@ -252,8 +252,8 @@ seed_changes_nothing_visible() {
 }
 
 getrandom_is_seeded() {
-	# getrandom(2) serves the seed's stream: the same seed prints the same
-	# bytes, another seed others, a forked child its own
+	# getrandom(2) and /dev/[u]random serve the seed's stream: the same
+	# seed prints the same bytes, another seed others, a forked child its own
 	local g="$PROGS/e2e_getrandom"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >one 2>err </dev/null || fail "rc: $(cat err)"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >two 2>err </dev/null || fail "rc: $(cat err)"
@@ -266,6 +266,19 @@ getrandom_is_seeded() {
 	grep -q '^40 MiB: 41943040$' one || fail "large request: $(cat one)"
 	[ "$(sed -n 's/^child://p' one)" != "$(sed -n 's/^parent://p' one)" ] ||
 		fail "child and parent drew the same bytes"
+	[ "$(grep -c '^u*random [a-z]*: ' one)" = 5 ] && grep -q '^write-only: EBADF$' one ||
+		fail "devices: $(cat one)"
+	[ "$(grep '^urandom read' one)" != "$(grep '^urandom read' three)" ] ||
+		fail "--seed 7 read the same /dev/urandom bytes"
+	# Perl seeds its hashes from /dev/urandom: the key order repeats
+	if command -v perl >/dev/null; then
+		local pl='my %h = map { $_ => 1 } "a" .. "p"; print join("", keys %h), "\n"'
+		"$VPMU" stat -o /dev/null --no-timing -- perl -e "$pl" >l1 2>err </dev/null ||
+			fail "perl: $(cat err)"
+		"$VPMU" stat -o /dev/null --no-timing -- perl -e "$pl" >l2 2>err </dev/null ||
+			fail "perl: $(cat err)"
+		cmp -s l1 l2 || fail "perl differs: $(cat l1 l2 | tr '\n' ' ')"
+	fi
 	# Python seeds its hashes and random from getrandom: a run repeats
 	"$VPMU" stat -o /dev/null --no-timing -- python3 -c \
 		'import random; print(random.random(), hash("vpmu"))' >p1 2>err </dev/null ||

@@ -1,11 +1,15 @@
 /* Guest program: getrandom(2) as the emulated system serves it — 16 bytes,
  * refused flags, a request past the per-call limit, and 16 bytes in a
  * forked child (printed first: the parent waits), then 16 more in the
- * parent.  The bytes come from --seed, so two runs print the same. */
+ * parent — and reads of /dev/urandom and /dev/random: read, pread, readv,
+ * through a dup'ed descriptor, and a write-only one (EBADF).  The bytes
+ * come from --seed, so two runs print the same. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/random.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +20,36 @@ static void hex(const char *who, const unsigned char *b)
 		printf(" %02x", b[k]);
 	printf("\n");
 	fflush(stdout);
+}
+
+static int devices(unsigned char *b)
+{
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	int rnd = open("/dev/random", O_RDONLY);
+	int wr = open("/dev/urandom", O_WRONLY);
+	struct iovec v[2] = { { b, 6 }, { b + 6, 10 } };
+
+	if (fd < 0 || rnd < 0 || wr < 0)
+		return 2;
+	if (read(fd, b, 16) != 16)
+		return 3;
+	hex("urandom read", b);
+	if (pread(fd, b, 16, 4096) != 16)
+		return 3;
+	hex("urandom pread", b);
+	if (readv(fd, v, 2) != 16)
+		return 3;
+	hex("urandom readv", b);
+	int d = dup(fd);
+	close(fd);
+	if (read(d, b, 16) != 16)
+		return 3;
+	hex("urandom dup", b);
+	if (read(rnd, b, 16) != 16)
+		return 3;
+	hex("random read", b);
+	printf("write-only: %s\n", read(wr, b, 1) < 0 && errno == EBADF ? "EBADF" : "read");
+	return 0;
 }
 
 int main(void)
@@ -44,5 +78,5 @@ int main(void)
 	waitpid(pid, &st, 0);
 	getrandom(b, sizeof(b), 0);
 	hex("parent", b);
-	return 0;
+	return devices(b);
 }
