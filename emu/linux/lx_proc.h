@@ -301,5 +301,10 @@ void lx_random_fill(uint64_t *state, void *buf, size_t n);
 void lx_random_fork(uint64_t *parent, uint64_t *child);
 long lx_sys_getrandom(struct lx_proc *p, uint64_t buf, uint64_t len, uint64_t flags);
 int lx_random_read(struct lx_proc *p, long nr, long fd, uint64_t buf, uint64_t len, long *ret);
+/* vtime.c: a syscall that reads a clock, answered with emulated time
+ * (--vtime): 1 with the result in *ret, or 0 for any other syscall (a[]:
+ * its first two arguments). */
+int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],
+		     long *ret);
 
 #endif

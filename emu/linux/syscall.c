@@ -18,8 +18,6 @@
 
 #include "lx_proc.h"
 
-#define LX_VTIME_EPOCH 1700000000ll /* --vtime: guest time starts here (s) */
-
 long lx_host_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	long ret;
@@ -199,39 +197,6 @@ static long sys_arch_prctl(struct lx_proc *p, struct x86_cpu *c, long code, uint
 	}
 }
 
-/* Emulated time for --vtime: one nanosecond per retired instruction. */
-static int64_t vtime_ns(struct x86_cpu *c)
-{
-	return (int64_t)c->cnt->insns;
-}
-
-static long sys_clock_gettime(struct lx_proc *p, struct x86_cpu *c, long clk, uint64_t ts)
-{
-	struct timespec t;
-	int64_t ns = vtime_ns(c);
-
-	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI)
-		ns += LX_VTIME_EPOCH * 1000000000ll;
-	else if (clk < 0 || clk > CLOCK_TAI)
-		return -EINVAL;
-	t.tv_sec = ns / 1000000000;
-	t.tv_nsec = ns % 1000000000;
-	return lx_copy_out(p, ts, &t, sizeof(t)) ? -EFAULT : 0;
-}
-
-static long sys_gettimeofday(struct lx_proc *p, struct x86_cpu *c, uint64_t tv, uint64_t tz)
-{
-	int64_t ns = vtime_ns(c) + LX_VTIME_EPOCH * 1000000000ll;
-	int64_t v[2] = { ns / 1000000000, (ns % 1000000000) / 1000 };
-	int32_t z[2] = { 0, 0 };
-
-	if (tv && lx_copy_out(p, tv, v, sizeof(v)))
-		return -EFAULT;
-	if (tz && lx_copy_out(p, tz, z, sizeof(z)))
-		return -EFAULT;
-	return 0;
-}
-
 static long sys_clone3(struct lx_proc *p, uint64_t uargs, uint64_t size)
 {
 	struct clone_args a;
@@ -304,6 +269,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	struct lx_thread *t = c->os;
 	long r;
 
+	if (p->cfg->vtime && lx_vtime_syscall(p, c, nr, (const uint64_t[2]){ a0, a1 }, &r))
+		return r;
 	switch (nr) {
 	case 3: /* close */
 		return is_own_fd(p, (long)a0) ? -EBADF :
@@ -393,23 +360,6 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		return sys_openat(p, AT_FDCWD, a0, (long)a1, (long)a2);
 	case 257:
 		return sys_openat(p, (int)a0, a1, (long)a2, (long)a3);
-	case 96:
-		if (p->cfg->vtime)
-			return sys_gettimeofday(p, c, a0, a1);
-		break;
-	case 201:
-		if (p->cfg->vtime) {
-			int64_t s = vtime_ns(c) / 1000000000 + LX_VTIME_EPOCH;
-
-			if (a0 && lx_copy_out(p, a0, &s, 8))
-				return -EFAULT;
-			return s;
-		}
-		break;
-	case 228:
-		if (p->cfg->vtime)
-			return sys_clock_gettime(p, c, (long)a0, a1);
-		break;
 	case 127:
 		return lx_sys_rt_sigpending(p, a0, a1);
 	case 128:

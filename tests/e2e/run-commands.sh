@@ -289,6 +289,25 @@ getrandom_is_seeded() {
 	cmp -s p1 p2 || fail "python3 differs: $(cat p1 p2 | tr '\n' ' ')"
 }
 
+vtime_is_emulated() {
+	# --vtime: every clock tells emulated time, so a run repeats; without
+	# it the host's clocks come through
+	local g="$PROGS/e2e_vtime"
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$g" >one 2>err </dev/null ||
+		fail "rc: $(cat err)"
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$g" >two 2>err </dev/null ||
+		fail "rc: $(cat err)"
+	cmp -s one two || fail "two runs differ: $(diff one two | tr '\n' ' ')"
+	grep -q '^before: realtime 1700000000\.' one && grep -q '^before: uptime 0 load 0$' one ||
+		fail "clocks: $(cat one)"
+	grep -Eq '^after: times ([1-9][0-9]*) utime \1 stime 0$' one || fail "times: $(cat one)"
+	grep -Eq '^after: rusage utime 0\.0[1-9][0-9]{4} stime 0\.000000 maxrss 0 children 0\.000000$' one ||
+		fail "getrusage: $(cat one)"
+	grep -q '^bad who: -1$' one || fail "getrusage(7): $(cat one)"
+	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "rc: $(cat err)"
+	! grep -q '^before: realtime 1700000000\.' host || fail "host clock not read: $(cat host)"
+}
+
 stdin_passthrough() {
 	printf 'line one\nline two\n' >in
 	timeout "$E2E_TIMEOUT" "$VPMU" stat -o /dev/null -- cat <in >out 2>err
@@ -334,6 +353,7 @@ t directory directory
 t determinism determinism
 t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
+t vtime_is_emulated vtime_is_emulated
 t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 summary

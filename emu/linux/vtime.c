@@ -1,0 +1,128 @@
+/* vtime.c — the clocks a guest can read, under --vtime: all of them tell
+ * emulated time, one nanosecond per retired instruction, so that a run
+ * which reads the time repeats.  Without --vtime these calls reach the
+ * host.  (rdtsc is emulated always: emu/x86/sys.c.) */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <sys/times.h>
+#include <time.h>
+
+#include "lx_proc.h"
+
+#define VTIME_EPOCH 1700000000ll /* the wall clock starts here (s) */
+#define VTIME_HZ 100		 /* USER_HZ, the unit of times(2) */
+
+static int64_t vtime_ns(const struct x86_cpu *c)
+{
+	return (int64_t)c->cnt->insns;
+}
+
+static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t ts)
+{
+	struct timespec t;
+	int64_t ns = vtime_ns(c);
+
+	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI)
+		ns += VTIME_EPOCH * 1000000000ll;
+	else if (clk < 0 || clk > CLOCK_TAI)
+		return -EINVAL;
+	t.tv_sec = ns / 1000000000;
+	t.tv_nsec = ns % 1000000000;
+	return lx_copy_out(p, ts, &t, sizeof(t)) ? -EFAULT : 0;
+}
+
+static long vt_gettimeofday(struct lx_proc *p, const struct x86_cpu *c, uint64_t tv, uint64_t tz)
+{
+	int64_t ns = vtime_ns(c) + VTIME_EPOCH * 1000000000ll;
+	int64_t v[2] = { ns / 1000000000, (ns % 1000000000) / 1000 };
+	int32_t z[2] = { 0, 0 };
+
+	if (tv && lx_copy_out(p, tv, v, sizeof(v)))
+		return -EFAULT;
+	if (tz && lx_copy_out(p, tz, z, sizeof(z)))
+		return -EFAULT;
+	return 0;
+}
+
+static long vt_time(struct lx_proc *p, const struct x86_cpu *c, uint64_t tp)
+{
+	int64_t s = vtime_ns(c) / 1000000000 + VTIME_EPOCH;
+
+	if (tp && lx_copy_out(p, tp, &s, 8))
+		return -EFAULT;
+	return s;
+}
+
+/* The guest ran in user mode all along (the kernel cost model's cycles
+ * are the timing model's, not the clock's); its children's times are
+ * their own runs' and are not known here. */
+static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
+{
+	int64_t ticks = vtime_ns(c) / (1000000000 / VTIME_HZ);
+	struct tms t = { .tms_utime = (clock_t)ticks };
+
+	if (buf && lx_copy_out(p, buf, &t, sizeof(t)))
+		return -EFAULT;
+	return (long)ticks;
+}
+
+/* Usage other than time is the host process's (vpmu's) and would differ
+ * from run to run: it reads zero. */
+static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, uint64_t buf)
+{
+	struct rusage u;
+	int64_t ns = vtime_ns(c);
+
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+		return -EINVAL;
+	memset(&u, 0, sizeof(u));
+	if (who != RUSAGE_CHILDREN) {
+		u.ru_utime.tv_sec = ns / 1000000000;
+		u.ru_utime.tv_usec = ns % 1000000000 / 1000;
+	}
+	return lx_copy_out(p, buf, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+/* The emulated system booted when the run began; the load averages are
+ * the host's, averaged over host time: zero. */
+static long vt_sysinfo(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
+{
+	struct sysinfo si;
+	long r = lx_host_syscall(99, (long)&si, 0, 0, 0, 0, 0);
+
+	if (r < 0)
+		return r;
+	si.uptime = vtime_ns(c) / 1000000000;
+	memset(si.loads, 0, sizeof(si.loads));
+	return lx_copy_out(p, buf, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],
+		     long *ret)
+{
+	switch (nr) {
+	case 228:
+		*ret = vt_clock_gettime(p, c, (long)a[0], a[1]);
+		return 1;
+	case 96:
+		*ret = vt_gettimeofday(p, c, a[0], a[1]);
+		return 1;
+	case 201:
+		*ret = vt_time(p, c, a[0]);
+		return 1;
+	case 100:
+		*ret = vt_times(p, c, a[0]);
+		return 1;
+	case 98:
+		*ret = vt_getrusage(p, c, (long)(int)a[0], a[1]);
+		return 1;
+	case 99:
+		*ret = vt_sysinfo(p, c, a[0]);
+		return 1;
+	default:
+		return 0;
+	}
+}
