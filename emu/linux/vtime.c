@@ -86,8 +86,8 @@ static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, u
 	return lx_copy_out(p, buf, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
-/* The emulated system booted when the run began; the load averages are
- * the host's, averaged over host time: zero. */
+/* The emulated system booted when the run began; the load averages, the
+ * host's over host time, read zero.  The memory figures stay the host's. */
 static long vt_sysinfo(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 {
 	struct sysinfo si;
