@@ -2,7 +2,8 @@
 # run-realprogs.sh — programs nobody here wrote must behave under vpmu
 # exactly as natively: each case runs a command natively and as
 # `vpmu stat -o /dev/null -- command`, in the same directory with the same
-# input, and compares stdout byte for byte and the exit status.
+# input, and compares stdout byte for byte and the exit status; and the
+# same timed run of some of them twice must give the same counts.
 #
 # Environment: VPMU (binary), PROGS (unused here).  Run by make check.
 # Each case is one test; a case with several steps passes when all do.
@@ -97,6 +98,22 @@ same() {
 		fail "$name: stdout differs: $(cmp "$OUT/$name.native" "$OUT/$name.vpmu" 2>&1); $(head -c 400 "$OUT/$name.err")"
 }
 
+# twice NAME CMD...: two timed runs of CMD in $DATA with --vtime give the
+# same counts, every digit (the programs seed themselves from getrandom,
+# /dev/urandom and the clocks)
+twice() {
+	local name=$1 k
+	shift
+	for k in 1 2; do
+		(cd "$DATA" && timeout -k 5 "$E2E_TIMEOUT" "$VPMU" stat -x, --vtime -o "$OUT/$name.$k" \
+			-- "$@" </dev/null >/dev/null 2>"$OUT/$name.err") ||
+			fail "$name: $(head -c 400 "$OUT/$name.err")" || return 1
+	done
+	grep -q ',cycles,' "$OUT/$name.1" || fail "$name: no cycles: $(cat "$OUT/$name.1")" || return 1
+	cmp -s "$OUT/$name.1" "$OUT/$name.2" ||
+		fail "$name: counts differ: $(diff "$OUT/$name.1" "$OUT/$name.2" | tr '\n' ' ')"
+}
+
 OUT=$E2E_SCRATCH/out
 mkdir -p "$OUT"
 make_data
@@ -150,6 +167,16 @@ python3_() { same python3 python3 script.py; }
 perl_() { same perl perl script.pl; }
 lua_() { same lua lua5.4 script.lua; }
 
+# the same run twice gives the same counts
+repeat() {
+	local ok=0
+	twice perl perl -e 'my %h = map { $_ => 1 } "a" .. "z"; print keys %h, "\n"' || ok=1
+	twice sqlite3 sqlite3 ':memory:' 'SELECT count(*) FROM (SELECT randomblob(8));' || ok=1
+	twice python3 env -u PYTHONHASHSEED python3 -c 'import random; print(random.random())' || ok=1
+	twice gzip gzip -9 -c records.txt || ok=1
+	return $ok
+}
+
 t ls-l ls_l
 t sort sort_
 t wc wc_
@@ -171,4 +198,5 @@ t sqlite3 sqlite3_
 t python3 python3_
 t perl perl_
 t lua5.4 lua_
+t repeat repeat
 summary
