@@ -306,5 +306,11 @@ int lx_random_read(struct lx_proc *p, long nr, long fd, uint64_t buf, uint64_t l
  * its first two arguments). */
 int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],
 		     long *ret);
+/* The guest's clock clk (CLOCK_MONOTONIC or CLOCK_REALTIME) now, in ns:
+ * emulated under --vtime, else the host's; and a deadline the guest gave
+ * on it as a deadline on lx_now_ns()'s clock, the time left until it from
+ * now, so that a timed wait under --vtime waits that long. */
+int64_t lx_clock_ns(const struct lx_proc *p, const struct x86_cpu *c, int clk);
+int64_t lx_deadline_host(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t abs);
 
 #endif

@@ -221,8 +221,10 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 {
 	struct timespec t;
 	int64_t d;
+	int ours = clk == CLOCK_MONOTONIC || clk == CLOCK_REALTIME;
+	int vabs = p->cfg->vtime && (flags & TIMER_ABSTIME); /* on the emulated clock */
 
-	if (lx_live_threads(p) <= 1 || (clk != CLOCK_MONOTONIC && clk != CLOCK_REALTIME)) {
+	if (!ours || (lx_live_threads(p) <= 1 && !vabs)) {
 		if (nr == 35)
 			return lx_host_syscall(35, (long)req, (long)rem, 0, 0, 0, 0);
 		return lx_host_syscall(230, clk, flags, (long)req, (long)rem, 0, 0);
@@ -232,11 +234,14 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 	if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
 		return -EINVAL;
 	d = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-	if (flags & TIMER_ABSTIME) {
-		struct timespec now;
-
-		clock_gettime((clockid_t)clk, &now);
-		d -= (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	/* an absolute time is on the guest's clock: emulated under --vtime */
+	if (flags & TIMER_ABSTIME)
+		d -= lx_clock_ns(p, &lx_cur(p)->cpu, (int)clk);
+	if (lx_live_threads(p) <= 1) {
+		/* alone: the host sleeps the time left */
+		t.tv_sec = d > 0 ? d / 1000000000 : 0;
+		t.tv_nsec = d > 0 ? d % 1000000000 : 0;
+		return lx_host_syscall(35, (long)&t, 0, 0, 0, 0, 0);
 	}
 	return lx_sys_nanosleep_mt(p, lx_now_ns() + (d > 0 ? d : 0));
 }

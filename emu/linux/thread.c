@@ -38,14 +38,6 @@ int64_t lx_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 int lx_live_threads(const struct lx_proc *p)
 {
 	int n = 0;
@@ -252,6 +244,27 @@ static long wake_op(struct lx_proc *p, uint64_t uaddr, int n1, uint64_t uaddr2, 
 	return res;
 }
 
+/* FUTEX_WAIT_BITSET by the host, its absolute timeout on the guest's
+ * emulated clock (--vtime) turned into one on the host's monotonic clock. */
+static long futex_host_vtime(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
+			     uint32_t val3)
+{
+	struct timespec t;
+	int64_t d;
+
+	if (lx_copy_in(p, &t, ts, sizeof(t)))
+		return -EFAULT;
+	if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
+		return -EINVAL;
+	d = lx_deadline_host(p, &lx_cur(p)->cpu,
+			     op & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC,
+			     ts_ns(&t));
+	t.tv_sec = d / 1000000000;
+	t.tv_nsec = d % 1000000000;
+	return lx_host_syscall(202, (long)uaddr, op & ~FUTEX_CLOCK_REALTIME, val, (long)&t, 0,
+			       val3);
+}
+
 long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
 		  uint64_t uaddr2, uint32_t val3)
 {
@@ -259,8 +272,11 @@ long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint6
 	struct timespec t;
 	int64_t deadline = -1;
 
-	if (lx_live_threads(p) <= 1)
+	if (lx_live_threads(p) <= 1) {
+		if (p->cfg->vtime && ts && cmd == FUTEX_WAIT_BITSET)
+			return futex_host_vtime(p, uaddr, op, val, ts, val3);
 		return lx_host_syscall(202, (long)uaddr, op, val, (long)ts, (long)uaddr2, val3);
+	}
 	if (uaddr & 3)
 		return -EINVAL;
 	switch (cmd) {
@@ -275,10 +291,12 @@ long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint6
 				return -EINVAL;
 			if (cmd == FUTEX_WAIT)
 				deadline = lx_now_ns() + ts_ns(&t); /* relative */
-			else if (op & FUTEX_CLOCK_REALTIME)
-				deadline = lx_now_ns() + (ts_ns(&t) - realtime_ns());
 			else
-				deadline = ts_ns(&t);
+				deadline = lx_deadline_host(p, &lx_cur(p)->cpu,
+							    op & FUTEX_CLOCK_REALTIME ?
+								    CLOCK_REALTIME :
+								    CLOCK_MONOTONIC,
+							    ts_ns(&t));
 		}
 		return futex_wait(p, uaddr, val, cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3,
 				  deadline);

@@ -100,6 +100,27 @@ static long vt_sysinfo(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 	return lx_copy_out(p, buf, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
+int64_t lx_clock_ns(const struct lx_proc *p, const struct x86_cpu *c, int clk)
+{
+	struct timespec t;
+
+	if (p->cfg->vtime)
+		return vtime_ns(c) + (clk == CLOCK_REALTIME ? VTIME_EPOCH * 1000000000ll : 0);
+	clock_gettime(clk, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int64_t lx_deadline_host(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t abs)
+{
+	/* the host's own clock: the deadline as it is (as Linux takes it) */
+	int64_t d;
+
+	if (!p->cfg->vtime && clk == CLOCK_MONOTONIC)
+		return abs;
+	d = lx_now_ns() + (abs - lx_clock_ns(p, c, clk));
+	return d > 0 ? d : 0; /* long past; never -1, which is no deadline */
+}
+
 int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],
 		     long *ret)
 {

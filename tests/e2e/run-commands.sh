@@ -306,6 +306,23 @@ vtime_is_emulated() {
 	grep -q '^bad who: -1$' one || fail "getrusage(7): $(cat one)"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "rc: $(cat err)"
 	! grep -q '^before: realtime 1700000000\.' host || fail "host clock not read: $(cat host)"
+	# the absolute sleep, on the emulated clock, still lasts 0.3 s
+	local t0 t1
+	t0=$(date +%s%N)
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$g" >/dev/null 2>err </dev/null
+	t1=$(date +%s%N)
+	[ $(((t1 - t0) / 1000000)) -ge 300 ] || fail "the sleep took $(((t1 - t0) / 1000000)) ms"
+}
+
+vtime_timed_waits() {
+	# xz -T2 waits for its worker with timeouts from the clock it reads:
+	# under --vtime they are on the emulated clock (it spun forever when
+	# the host took them on its own)
+	seq 1 12000 >in
+	xz -T2 -c in >native
+	timeout 60 "$VPMU" stat -o /dev/null --no-timing --vtime -- xz -T2 -c in >out 2>err </dev/null ||
+		fail "rc $?: $(head -c 300 err)"
+	cmp -s native out || fail "output differs from native"
 }
 
 stdin_passthrough() {
@@ -354,6 +371,7 @@ t determinism determinism
 t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
 t vtime_is_emulated vtime_is_emulated
+t vtime_timed_waits vtime_timed_waits
 t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 summary

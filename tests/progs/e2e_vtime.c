@@ -1,8 +1,9 @@
 /* Guest program: every clock a program can read, before and after a loop
  * of some 30 million instructions — clock_gettime (realtime, monotonic,
  * process CPU time), gettimeofday, time, times, getrusage (self and
- * children) and sysinfo's uptime and load — as raw syscalls.  Under
- * --vtime all of them tell emulated time, so two runs print the same. */
+ * children) and sysinfo's uptime and load — as raw syscalls, then an
+ * absolute clock_nanosleep 0.3 s ahead.  Under --vtime all of them tell
+ * emulated time, so two runs print the same. */
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -52,5 +53,15 @@ int main(void)
 		x += (unsigned long)i;
 	clocks("after");
 	printf("bad who: %ld\n", syscall(SYS_getrusage, 7, NULL));
+	/* an absolute sleep on the program's clock lasts the time left on it */
+	struct timespec until;
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &until);
+	until.tv_nsec += 300000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	printf("sleep until +0.3 s: %ld\n",
+	       syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
 	return x == 0;
 }
