@@ -20,14 +20,21 @@ static int64_t vtime_ns(const struct x86_cpu *c)
 	return (int64_t)c->cnt->insns;
 }
 
+/* Emulated clock clk, in ns: the wall clocks from the epoch, the others
+ * from the start of the run. */
+static int64_t vclock_ns(const struct x86_cpu *c, long clk)
+{
+	int wall = clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI;
+
+	return vtime_ns(c) + (wall ? VTIME_EPOCH * 1000000000ll : 0);
+}
+
 static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t ts)
 {
 	struct timespec t;
-	int64_t ns = vtime_ns(c);
+	int64_t ns = vclock_ns(c, clk);
 
-	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI)
-		ns += VTIME_EPOCH * 1000000000ll;
-	else if (clk < 0 || clk > CLOCK_TAI)
+	if (clk < 0 || clk > CLOCK_TAI)
 		return -EINVAL;
 	t.tv_sec = ns / 1000000000;
 	t.tv_nsec = ns % 1000000000;
@@ -105,7 +112,7 @@ int64_t lx_clock_ns(const struct lx_proc *p, const struct x86_cpu *c, int clk)
 	struct timespec t;
 
 	if (p->cfg->vtime)
-		return vtime_ns(c) + (clk == CLOCK_REALTIME ? VTIME_EPOCH * 1000000000ll : 0);
+		return vclock_ns(c, clk);
 	clock_gettime(clk, &t);
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
