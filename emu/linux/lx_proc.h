@@ -67,7 +67,7 @@ struct lx_thread {
 	int yield;	/* sched_yield: let the others run first */
 	int io_waiting; /* a poll-like call is being retried (block.c) */
 	int64_t io_deadline;
-	int64_t deadline; /* CLOCK_MONOTONIC ns, -1: none */
+	int64_t deadline; /* on lx_wait_now()'s clock (vtime.c), ns; -1: none */
 	int wake_result;  /* syscall result once woken */
 };
 
@@ -84,7 +84,8 @@ struct lx_proc {
 	uint64_t own_pmu[LX_MAX_PMU];
 	uint64_t own_pmu_time[LX_MAX_PMU][2];
 	struct lx_mm mm;
-	uint64_t rng; /* getrandom(2)'s generator (random.c) */
+	uint64_t rng;	   /* getrandom(2)'s generator (random.c) */
+	int64_t vt_waited; /* --vtime: ns the emulated clock stood in timed waits (vtime.c) */
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */
 
@@ -307,10 +308,18 @@ int lx_random_read(struct lx_proc *p, long nr, long fd, uint64_t buf, uint64_t l
 int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],
 		     long *ret);
 /* The guest's clock clk (CLOCK_MONOTONIC or CLOCK_REALTIME) now, in ns:
- * emulated under --vtime, else the host's; and a deadline the guest gave
- * on it as a deadline on lx_now_ns()'s clock, the time left until it from
- * now, so that a timed wait under --vtime waits that long. */
+ * emulated under --vtime, else the host's. */
 int64_t lx_clock_ns(const struct lx_proc *p, const struct x86_cpu *c, int clk);
-int64_t lx_deadline_host(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t abs);
+/* The clock the deadlines of timed waits are kept on, now: the emulated
+ * one under --vtime (the monotonic clock), else the host's (lx_now_ns()). */
+int64_t lx_wait_now(const struct lx_proc *p, const struct x86_cpu *c);
+/* A timeout the guest gave, t ns on its clock clk (absolute) or, clk < 0,
+ * from now: the deadline on lx_wait_now()'s clock (>= 0). */
+int64_t lx_wait_deadline(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t t);
+/* Time left until deadline (>= 0): how long the host waits for it. */
+int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t deadline);
+/* The process waited, none of its threads running, until deadline:
+ * under --vtime the emulated clock moves on to it. */
+void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline);
 
 #endif

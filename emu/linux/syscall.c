@@ -219,12 +219,14 @@ static long sys_clone3(struct lx_proc *p, uint64_t uargs, uint64_t size)
 static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint64_t req,
 			  uint64_t rem)
 {
-	struct timespec t;
-	int64_t d;
+	struct x86_cpu *c = &lx_cur(p)->cpu;
 	int ours = clk == CLOCK_MONOTONIC || clk == CLOCK_REALTIME;
-	int vabs = p->cfg->vtime && (flags & TIMER_ABSTIME); /* on the emulated clock */
+	int abs = (flags & TIMER_ABSTIME) != 0;
+	struct timespec t;
+	int64_t d, left;
+	long r;
 
-	if (!ours || (lx_live_threads(p) <= 1 && !vabs)) {
+	if (!ours || (lx_live_threads(p) <= 1 && !p->cfg->vtime)) {
 		if (nr == 35)
 			return lx_host_syscall(35, (long)req, (long)rem, 0, 0, 0, 0);
 		return lx_host_syscall(230, clk, flags, (long)req, (long)rem, 0, 0);
@@ -233,17 +235,17 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 		return -EFAULT;
 	if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
 		return -EINVAL;
-	d = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-	/* an absolute time is on the guest's clock: emulated under --vtime */
-	if (flags & TIMER_ABSTIME)
-		d -= lx_clock_ns(p, &lx_cur(p)->cpu, (int)clk);
-	if (lx_live_threads(p) <= 1) {
-		/* alone: the host sleeps the time left */
-		t.tv_sec = d > 0 ? d / 1000000000 : 0;
-		t.tv_nsec = d > 0 ? d % 1000000000 : 0;
-		return lx_host_syscall(35, (long)&t, 0, 0, 0, 0, 0);
-	}
-	return lx_sys_nanosleep_mt(p, lx_now_ns() + (d > 0 ? d : 0));
+	d = lx_wait_deadline(p, c, abs ? (int)clk : -1, (int64_t)t.tv_sec * 1000000000 + t.tv_nsec);
+	if (lx_live_threads(p) > 1)
+		return lx_sys_nanosleep_mt(p, d);
+	/* alone, under --vtime: the host sleeps the time left */
+	left = lx_wait_left(p, c, d);
+	t.tv_sec = left / 1000000000;
+	t.tv_nsec = left % 1000000000;
+	r = lx_host_syscall(35, (long)&t, abs ? 0 : (long)rem, 0, 0, 0, 0);
+	if (!r)
+		lx_wait_done(p, c, d);
+	return r;
 }
 
 /* Syscalls the host may not run for the guest: they would change vpmu's

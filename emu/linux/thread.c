@@ -244,25 +244,40 @@ static long wake_op(struct lx_proc *p, uint64_t uaddr, int n1, uint64_t uaddr2, 
 	return res;
 }
 
-/* FUTEX_WAIT_BITSET by the host, its absolute timeout on the guest's
- * emulated clock (--vtime) turned into one on the host's monotonic clock. */
+/* The clock a futex wait's timeout is on: FUTEX_WAIT's is relative (-1),
+ * FUTEX_WAIT_BITSET's absolute on the monotonic or the realtime clock. */
+static int timeout_clock(int op)
+{
+	if ((op & FUTEX_CMD_MASK) == FUTEX_WAIT)
+		return -1;
+	return op & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC;
+}
+
+/* A timed FUTEX_WAIT or FUTEX_WAIT_BITSET by the host, under --vtime: the
+ * timeout is on the emulated clock, and the clock stands at it if the
+ * wait times out. */
 static long futex_host_vtime(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
 			     uint32_t val3)
 {
+	struct x86_cpu *c = &lx_cur(p)->cpu;
+	int cmd = op & FUTEX_CMD_MASK;
 	struct timespec t;
-	int64_t d;
+	int64_t d, h;
+	long r;
 
 	if (lx_copy_in(p, &t, ts, sizeof(t)))
 		return -EFAULT;
 	if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
 		return -EINVAL;
-	d = lx_deadline_host(p, &lx_cur(p)->cpu,
-			     op & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC,
-			     ts_ns(&t));
-	t.tv_sec = d / 1000000000;
-	t.tv_nsec = d % 1000000000;
-	return lx_host_syscall(202, (long)uaddr, op & ~FUTEX_CLOCK_REALTIME, val, (long)&t, 0,
-			       val3);
+	d = lx_wait_deadline(p, c, timeout_clock(op), ts_ns(&t));
+	h = lx_now_ns() + lx_wait_left(p, c, d);
+	t.tv_sec = h / 1000000000;
+	t.tv_nsec = h % 1000000000;
+	r = lx_host_syscall(202, (long)uaddr, FUTEX_WAIT_BITSET | (op & FUTEX_PRIVATE_FLAG), val,
+			    (long)&t, 0, cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3);
+	if (r == -ETIMEDOUT)
+		lx_wait_done(p, c, d);
+	return r;
 }
 
 long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
@@ -273,7 +288,7 @@ long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint6
 	int64_t deadline = -1;
 
 	if (lx_live_threads(p) <= 1) {
-		if (p->cfg->vtime && ts && cmd == FUTEX_WAIT_BITSET)
+		if (p->cfg->vtime && ts && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET))
 			return futex_host_vtime(p, uaddr, op, val, ts, val3);
 		return lx_host_syscall(202, (long)uaddr, op, val, (long)ts, (long)uaddr2, val3);
 	}
@@ -289,14 +304,8 @@ long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint6
 				return -EFAULT;
 			if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
 				return -EINVAL;
-			if (cmd == FUTEX_WAIT)
-				deadline = lx_now_ns() + ts_ns(&t); /* relative */
-			else
-				deadline = lx_deadline_host(p, &lx_cur(p)->cpu,
-							    op & FUTEX_CLOCK_REALTIME ?
-								    CLOCK_REALTIME :
-								    CLOCK_MONOTONIC,
-							    ts_ns(&t));
+			deadline =
+				lx_wait_deadline(p, &lx_cur(p)->cpu, timeout_clock(op), ts_ns(&t));
 		}
 		return futex_wait(p, uaddr, val, cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3,
 				  deadline);
@@ -431,7 +440,7 @@ void lx_schedule(struct lx_proc *p, int rotate)
 
 		for (int i = 0; i < p->nth; i++)
 			need_time |= p->th[i]->deadline >= 0 && p->th[i]->state != LX_T_RUN;
-		wake_waiters(p, need_time ? lx_now_ns() : 0, idle > 0);
+		wake_waiters(p, need_time ? lx_wait_now(p, &cur->cpu) : 0, idle > 0);
 		for (int k = rotate ? 1 : 0; k <= p->nth; k++) {
 			int i = (at + k) % p->nth;
 
@@ -459,9 +468,11 @@ void lx_schedule(struct lx_proc *p, int rotate)
 			}
 		}
 		/* everyone waits: sleep until the next deadline, at most 1 ms,
-		 * so signals and changes made by other processes are seen */
+		 * so signals and changes made by other processes are seen (the
+		 * emulated clock moves on by what was meant to pass, not by
+		 * what the host took) */
 		int64_t wait = 1000000;
-		int64_t now = lx_now_ns();
+		int64_t now = lx_wait_now(p, &cur->cpu);
 
 		for (int i = 0; i < p->nth; i++)
 			if (p->th[i]->state != LX_T_RUN && p->th[i]->deadline >= 0 &&
@@ -471,6 +482,7 @@ void lx_schedule(struct lx_proc *p, int rotate)
 			struct timespec ts = { 0, wait };
 
 			nanosleep(&ts, NULL);
+			lx_wait_done(p, &cur->cpu, now + wait);
 		}
 	}
 }

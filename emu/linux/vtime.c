@@ -1,7 +1,14 @@
 /* vtime.c — the clocks a guest can read, under --vtime: all of them tell
- * emulated time, one nanosecond per retired instruction, so that a run
- * which reads the time repeats.  Without --vtime these calls reach the
- * host.  (rdtsc is emulated always: emu/x86/sys.c.) */
+ * emulated time, one nanosecond per retired instruction plus the time the
+ * process spent in timed waits, so that a run which reads the time
+ * repeats.  Without --vtime these calls reach the host.  (rdtsc is
+ * emulated always: emu/x86/sys.c.)
+ *
+ * Timed waits keep their deadlines on the same clock (lx_wait_now()): a
+ * wait ends when the process's other threads have run to its deadline,
+ * or, with none left to run, when the host has waited the time left; the
+ * clock then stands at the deadline.  A wait times out at the same point
+ * of the run every time. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
@@ -15,24 +22,34 @@
 #define VTIME_EPOCH 1700000000ll /* the wall clock starts here (s) */
 #define VTIME_HZ 100		 /* USER_HZ, the unit of times(2) */
 
-static int64_t vtime_ns(const struct x86_cpu *c)
+/* Time the process ran: its instructions. */
+static int64_t cpu_ns(const struct x86_cpu *c)
 {
 	return (int64_t)c->cnt->insns;
 }
 
+/* Time since the start of the run: ran and waited. */
+static int64_t vtime_ns(const struct lx_proc *p, const struct x86_cpu *c)
+{
+	return cpu_ns(c) + p->vt_waited;
+}
+
+static int wall_clock(long clk)
+{
+	return clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI;
+}
+
 /* Emulated clock clk, in ns: the wall clocks from the epoch, the others
  * from the start of the run. */
-static int64_t vclock_ns(const struct x86_cpu *c, long clk)
+static int64_t vclock_ns(const struct lx_proc *p, const struct x86_cpu *c, long clk)
 {
-	int wall = clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI;
-
-	return vtime_ns(c) + (wall ? VTIME_EPOCH * 1000000000ll : 0);
+	return vtime_ns(p, c) + (wall_clock(clk) ? VTIME_EPOCH * 1000000000ll : 0);
 }
 
 static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t ts)
 {
 	struct timespec t;
-	int64_t ns = vclock_ns(c, clk);
+	int64_t ns = vclock_ns(p, c, clk);
 
 	if (clk < 0 || clk > CLOCK_TAI)
 		return -EINVAL;
@@ -43,7 +60,7 @@ static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long cl
 
 static long vt_gettimeofday(struct lx_proc *p, const struct x86_cpu *c, uint64_t tv, uint64_t tz)
 {
-	int64_t ns = vtime_ns(c) + VTIME_EPOCH * 1000000000ll;
+	int64_t ns = vclock_ns(p, c, CLOCK_REALTIME);
 	int64_t v[2] = { ns / 1000000000, (ns % 1000000000) / 1000 };
 	int32_t z[2] = { 0, 0 };
 
@@ -56,7 +73,7 @@ static long vt_gettimeofday(struct lx_proc *p, const struct x86_cpu *c, uint64_t
 
 static long vt_time(struct lx_proc *p, const struct x86_cpu *c, uint64_t tp)
 {
-	int64_t s = vtime_ns(c) / 1000000000 + VTIME_EPOCH;
+	int64_t s = vclock_ns(p, c, CLOCK_REALTIME) / 1000000000;
 
 	if (tp && lx_copy_out(p, tp, &s, 8))
 		return -EFAULT;
@@ -64,11 +81,11 @@ static long vt_time(struct lx_proc *p, const struct x86_cpu *c, uint64_t tp)
 }
 
 /* The guest ran in user mode all along (the kernel cost model's cycles
- * are the timing model's, not the clock's); its children's times are
- * their own runs' and are not known here. */
+ * are the timing model's, not the clock's) and not while it waited; its
+ * children's times are their own runs' and are not known here. */
 static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 {
-	int64_t ticks = vtime_ns(c) / (1000000000 / VTIME_HZ);
+	int64_t ticks = cpu_ns(c) / (1000000000 / VTIME_HZ);
 	struct tms t = { .tms_utime = (clock_t)ticks };
 
 	if (buf && lx_copy_out(p, buf, &t, sizeof(t)))
@@ -81,7 +98,7 @@ static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, uint64_t buf)
 {
 	struct rusage u;
-	int64_t ns = vtime_ns(c);
+	int64_t ns = cpu_ns(c);
 
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
@@ -102,7 +119,7 @@ static long vt_sysinfo(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 
 	if (r < 0)
 		return r;
-	si.uptime = vtime_ns(c) / 1000000000;
+	si.uptime = vtime_ns(p, c) / 1000000000;
 	memset(si.loads, 0, sizeof(si.loads));
 	return lx_copy_out(p, buf, &si, sizeof(si)) ? -EFAULT : 0;
 }
@@ -112,20 +129,42 @@ int64_t lx_clock_ns(const struct lx_proc *p, const struct x86_cpu *c, int clk)
 	struct timespec t;
 
 	if (p->cfg->vtime)
-		return vclock_ns(c, clk);
+		return vclock_ns(p, c, clk);
 	clock_gettime(clk, &t);
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-int64_t lx_deadline_host(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t abs)
+int64_t lx_wait_now(const struct lx_proc *p, const struct x86_cpu *c)
 {
-	/* the host's own clock: the deadline as it is (as Linux takes it) */
+	return p->cfg->vtime ? vtime_ns(p, c) : lx_now_ns();
+}
+
+int64_t lx_wait_deadline(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t t)
+{
 	int64_t d;
 
-	if (!p->cfg->vtime && clk == CLOCK_MONOTONIC)
-		return abs;
-	d = lx_now_ns() + (abs - lx_clock_ns(p, c, clk));
+	if (clk < 0)
+		d = lx_wait_now(p, c) + t;
+	else if (p->cfg->vtime)
+		d = t - (wall_clock(clk) ? VTIME_EPOCH * 1000000000ll : 0);
+	else if (clk == CLOCK_MONOTONIC)
+		d = t; /* the host's own clock: the deadline as it is (as Linux takes it) */
+	else
+		d = lx_now_ns() + (t - lx_clock_ns(p, c, clk));
 	return d > 0 ? d : 0; /* long past; never -1, which is no deadline */
+}
+
+int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t deadline)
+{
+	int64_t left = deadline - lx_wait_now(p, c);
+
+	return left > 0 ? left : 0;
+}
+
+void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline)
+{
+	if (p->cfg->vtime && deadline > vtime_ns(p, c))
+		p->vt_waited += deadline - vtime_ns(p, c);
 }
 
 int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],

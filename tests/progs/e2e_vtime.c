@@ -1,9 +1,14 @@
 /* Guest program: every clock a program can read, before and after a loop
  * of some 30 million instructions — clock_gettime (realtime, monotonic,
  * process CPU time), gettimeofday, time, times, getrusage (self and
- * children) and sysinfo's uptime and load — as raw syscalls, then an
- * absolute clock_nanosleep 0.3 s ahead.  Under --vtime all of them tell
- * emulated time, so two runs print the same. */
+ * children) and sysinfo's uptime and load — as raw syscalls; then timed
+ * waits: a thread's 1 ms condition-variable timeouts while the main thread
+ * works, a 50 ms sleep of a thread the main thread joins, an absolute
+ * clock_nanosleep 0.3 s ahead and a relative one of 0.1 s, each followed
+ * by the monotonic clock.  Under --vtime all of them tell emulated time,
+ * and the waits end at the same points of the run, so two runs print the
+ * same. */
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -44,6 +49,47 @@ static void clocks(const char *when)
 	printf("%s: uptime %ld load %lu\n", when, si.uptime, si.loads[0]);
 }
 
+static long long mono_ns(void)
+{
+	struct timespec t;
+
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ll + t.tv_nsec;
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int done;
+
+/* Wait on cv 1 ms at a time (its clock: CLOCK_REALTIME) until done. */
+static void *ticker(void *arg)
+{
+	long *timeouts = arg;
+	struct timespec d;
+
+	pthread_mutex_lock(&mu);
+	while (!done) {
+		syscall(SYS_clock_gettime, CLOCK_REALTIME, &d);
+		d.tv_nsec += 1000000;
+		if (d.tv_nsec >= 1000000000) {
+			d.tv_sec++;
+			d.tv_nsec -= 1000000000;
+		}
+		if (pthread_cond_timedwait(&cv, &mu, &d))
+			++*timeouts;
+	}
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+static void *sleeper(void *arg)
+{
+	struct timespec d = { 0, 50000000 };
+
+	(void)arg;
+	return (void *)syscall(SYS_nanosleep, &d, NULL);
+}
+
 int main(void)
 {
 	volatile unsigned long x = 0;
@@ -63,5 +109,33 @@ int main(void)
 	}
 	printf("sleep until +0.3 s: %ld\n",
 	       syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL));
+	printf("after it: %lld ns past\n",
+	       mono_ns() - (until.tv_sec * 1000000000ll + until.tv_nsec));
+	long long t0 = mono_ns();
+	struct timespec rel = { 0, 100000000 };
+	printf("sleep 0.1 s: %ld\n", syscall(SYS_nanosleep, &rel, NULL));
+	printf("after it: %lld ns later\n", mono_ns() - t0);
+
+	/* threads: timeouts while another thread runs, then a sleep while
+	 * the only other thread waits for it */
+	pthread_t t;
+	long timeouts = 0;
+	void *r;
+	t0 = mono_ns();
+	if (pthread_create(&t, NULL, ticker, &timeouts))
+		return 2;
+	for (long i = 0; i < 6000000; i++)
+		x += (unsigned long)i;
+	pthread_mutex_lock(&mu);
+	done = 1;
+	pthread_cond_signal(&cv);
+	pthread_mutex_unlock(&mu);
+	pthread_join(t, NULL);
+	printf("1 ms timeouts while working: %ld in %lld ns\n", timeouts, mono_ns() - t0);
+	t0 = mono_ns();
+	if (pthread_create(&t, NULL, sleeper, NULL))
+		return 2;
+	pthread_join(t, &r);
+	printf("joined a 50 ms sleep: %ld after %lld ns\n", (long)r, mono_ns() - t0);
 	return x == 0;
 }
