@@ -74,42 +74,71 @@ static int wait4_ready(long pid, long options)
 	return child_ready(which, id, o | (options & (WNOHANG | __WALL | __WCLONE)));
 }
 
+int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a)
+{
+	struct timespec ts;
+	struct {
+		int64_t sec, usec;
+	} tv;
+	int ms;
+
+	switch (nr) {
+	case 7:	  /* poll(fds, n, ms) */
+	case 232: /* epoll_wait(fd, ev, n, ms) */
+	case 281: /* epoll_pwait(…, mask, size) */
+		ms = (int)a[nr == 7 ? 2 : 3];
+		return ms < 0 ? -1 : (int64_t)ms * 1000000;
+	case 23: /* select(n, r, w, x, timeval) */
+		if (!a[4])
+			return -1;
+		if (lx_copy_in(p, &tv, a[4], sizeof(tv)))
+			return -2;
+		if (tv.sec < 0 || tv.usec < 0)
+			return -1; /* EINVAL from the call */
+		return tv.sec * 1000000000 + tv.usec * 1000;
+	case 270: /* pselect6(n, r, w, x, timespec, sigmask) */
+	case 271: /* ppoll(fds, n, timespec, mask, size) */
+		if (!a[nr == 270 ? 4 : 2])
+			return -1;
+		if (lx_copy_in(p, &ts, a[nr == 270 ? 4 : 2], sizeof(ts)))
+			return -2;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0)
+			return -1; /* EINVAL from the call */
+		return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	default:
+		return -1;
+	}
+}
+
 /* A poll-like call with its timeout replaced by zero: its result when
  * something is ready or the guest's timeout has passed; 0 to retry. */
 static long poll_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
 {
 	struct lx_thread *t = lx_cur(p);
-	struct timespec zero = { 0, 0 }, ts;
-	int64_t timeout_ns = -1;
+	struct timespec zero = { 0, 0 };
+	int64_t timeout_ns = lx_poll_timeout(p, nr, a);
 	long r;
 
+	if (timeout_ns == -2)
+		return *res = -EFAULT, 1;
 	switch (nr) {
-	case 7: /* poll(fds, n, ms) */
+	case 7:
 		r = lx_host_syscall(7, (long)a[0], (long)a[1], 0, 0, 0, 0);
-		if ((int)a[2] >= 0)
-			timeout_ns = (int64_t)(int)a[2] * 1000000;
 		break;
-	case 271: /* ppoll(fds, n, ts, mask, size) */
+	case 271:
 		r = lx_host_syscall(271, (long)a[0], (long)a[1], (long)&zero, (long)a[3],
 				    (long)a[4], 0);
-		if (a[2]) {
-			if (lx_copy_in(p, &ts, a[2], sizeof(ts)))
-				return *res = -EFAULT, 1;
-			timeout_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-		}
 		break;
-	default: /* epoll_wait(fd, ev, n, ms), epoll_pwait(…, mask, size) */
+	default:
 		r = lx_host_syscall(nr, (long)a[0], (long)a[1], (long)a[2], 0, (long)a[4],
 				    (long)a[5]);
-		if ((int)a[3] >= 0)
-			timeout_ns = (int64_t)(int)a[3] * 1000000;
 		break;
 	}
 	if (!t->io_waiting) {
 		t->io_waiting = 1;
-		t->io_deadline = timeout_ns < 0 ? -1 : lx_now_ns() + timeout_ns;
+		t->io_deadline = timeout_ns < 0 ? -1 : lx_wait_deadline(p, &t->cpu, -1, timeout_ns);
 	}
-	if (r != 0 || (t->io_deadline >= 0 && lx_now_ns() >= t->io_deadline)) {
+	if (r != 0 || (t->io_deadline >= 0 && lx_wait_now(p, &t->cpu) >= t->io_deadline)) {
 		t->io_waiting = 0;
 		*res = r;
 		return 1;

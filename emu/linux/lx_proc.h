@@ -230,6 +230,10 @@ void lx_take_slot(struct lx_proc *p);
 
 /* block.c: 1 when the blocking call nr should be retried on a later turn,
  * -1 when answered already (*res), 0 to make it now */
+/* The timeout of a poll-like call (poll, ppoll, select, pselect6,
+ * epoll_wait, epoll_pwait) with arguments a: ns, -1 none (or not such a
+ * call), -2 its time cannot be read. */
+int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a);
 int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res);
 
 /* syscall.c */

@@ -420,8 +420,11 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_nosys(p, (uint32_t)nr);
 		return -ENOSYS;
 	}
+	const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
+	int64_t until = -1; /* --vtime: when a poll-like call times out */
+	if (p->cfg->vtime && (until = lx_poll_timeout(p, nr, a)) >= 0)
+		until = t->io_waiting ? t->io_deadline : lx_wait_deadline(p, c, -1, until);
 	if (p->nth > 1) {
-		const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
 		int w = lx_block_would_wait(p, nr, a, &r);
 
 		if (w < 0)
@@ -441,6 +444,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_code_unprotect_all(p);
 		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	}
+	if (!r && until >= 0)
+		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
 	return r;
 }
 

@@ -2,12 +2,12 @@
  * of some 30 million instructions — clock_gettime (realtime, monotonic,
  * process CPU time), gettimeofday, time, times, getrusage (self and
  * children) and sysinfo's uptime and load — as raw syscalls; then timed
- * waits: a thread's 1 ms condition-variable timeouts while the main thread
- * works, a 50 ms sleep of a thread the main thread joins, an absolute
- * clock_nanosleep 0.3 s ahead and a relative one of 0.1 s, each followed
- * by the monotonic clock.  Under --vtime all of them tell emulated time,
- * and the waits end at the same points of the run, so two runs print the
- * same. */
+ * waits, each followed by the monotonic clock: an absolute clock_nanosleep
+ * 0.3 s ahead, a relative nanosleep of 0.1 s, poll and select timeouts of
+ * 20 and 10 ms, a thread's 1 ms condition-variable timeouts while the main
+ * thread works, and a 50 ms sleep of a thread the main thread joins.
+ * Under --vtime all of them tell emulated time, and the waits end at the
+ * same points of the run, so two runs print the same. */
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -115,6 +115,13 @@ int main(void)
 	struct timespec rel = { 0, 100000000 };
 	printf("sleep 0.1 s: %ld\n", syscall(SYS_nanosleep, &rel, NULL));
 	printf("after it: %lld ns later\n", mono_ns() - t0);
+	t0 = mono_ns();
+	printf("poll 20 ms: %ld\n", syscall(SYS_poll, NULL, 0, 20));
+	printf("after the poll: %lld ns later\n", mono_ns() - t0);
+	struct timeval tv = { 0, 10000 };
+	t0 = mono_ns();
+	printf("select 10 ms: %ld\n", syscall(SYS_select, 0, NULL, NULL, NULL, &tv));
+	printf("after the select: %lld ns later\n", mono_ns() - t0);
 
 	/* threads: timeouts while another thread runs, then a sleep while
 	 * the only other thread waits for it */
