@@ -4,10 +4,11 @@
  *
  * Command line (built by emu/linux when the guest execs):
  *
- *   vpmu __exec --shared-fd N --seed S [-v] [--vtime] -- PATH ARGV0 ARGS...
+ *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS] -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
  *   S      the run's seed (decimal or 0x-prefixed hex)
+ *   NS     the emulated monotonic clock when the guest called execve
  *   PATH   the file the guest passed to execve (already resolved)
  *   ARGV0… the guest's argv as it passed it; the environment of this
  *          process is the guest's envp.
@@ -39,11 +40,12 @@ int cmd_exec(int argc, char **argv)
 		{ "shared-fd", required_argument, NULL, 'f' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "vtime", no_argument, NULL, 't' },
+		{ "vtime-base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts o = { 0 };
-	uint64_t fd = UINT64_MAX;
+	uint64_t fd = UINT64_MAX, base;
 	int c;
 
 	optind = 1;
@@ -64,6 +66,13 @@ int cmd_exec(int argc, char **argv)
 		case 't':
 			o.vtime = 1;
 			break;
+		case 'b':
+			if (parse_u64(optarg, &base) || base > INT64_MAX) {
+				fprintf(stderr, "vpmu __exec: bad --vtime-base '%s'\n", optarg);
+				return 1;
+			}
+			o.vtime_base = (int64_t)base;
+			break;
 		case 'v':
 			o.verbose = 1;
 			break;
@@ -72,8 +81,8 @@ int cmd_exec(int argc, char **argv)
 		}
 	}
 	if (fd == UINT64_MAX || argc - optind < 2) {
-		fprintf(stderr, "usage: vpmu __exec --shared-fd N --seed S [-v] [--vtime] -- "
-				"PATH ARGV0 [ARGS...]\n");
+		fprintf(stderr, "usage: vpmu __exec --shared-fd N --seed S [-v] [--vtime "
+				"--vtime-base NS] -- PATH ARGV0 [ARGS...]\n");
 		return 1;
 	}
 	o.prog = argv[optind];

@@ -621,6 +621,7 @@ _Noreturn void session_continue(const struct session_opts *o, int shared_fd)
 		.verbose = o->verbose,
 		.shared_fd = shared_fd,
 		.vtime = o->vtime,
+		.vtime_base = o->vtime_base,
 		.pmu = &pmu_lx_ops,
 	};
 

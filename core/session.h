@@ -19,6 +19,8 @@ struct session_opts {
 	uint64_t seed;	  /* AT_RANDOM and anything else seeded */
 	int verbose;
 	int vtime;	    /* time syscalls report emulated time */
+	int64_t vtime_base; /* ... and the monotonic clock starts here (ns; an exec'd image
+			     * goes on from its predecessor's) */
 	int timed;	    /* run the timing model of the machine */
 	const char *arch;   /* machine: p4 (default), ia64, xscale, alpha */
 	const char *set;    /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */

@@ -230,6 +230,9 @@ void lx_take_slot(struct lx_proc *p);
 
 /* block.c: 1 when the blocking call nr should be retried on a later turn,
  * -1 when answered already (*res), 0 to make it now */
+/* Whether path names the process's own executable (/proc/self/exe and
+ * the like), which on the host is vpmu. */
+int lx_is_self_exe(const char *path, int pid);
 /* The timeout of a poll-like call (poll, ppoll, select, pselect6,
  * epoll_wait, epoll_pwait) with arguments a: ns, -1 none (or not such a
  * call), -2 its time cannot be read. */
@@ -322,6 +325,9 @@ int64_t lx_wait_now(const struct lx_proc *p, const struct x86_cpu *c);
 int64_t lx_wait_deadline(const struct lx_proc *p, const struct x86_cpu *c, int clk, int64_t t);
 /* Time left until deadline (>= 0): how long the host waits for it. */
 int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t deadline);
+/* Set the emulated monotonic clock to ns (a forked child's or an exec'd
+ * image's goes on from its parent's or predecessor's). */
+void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
 /* The process waited, none of its threads running, until deadline:
  * under --vtime the emulated clock moves on to it. */
 void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline);

@@ -5,7 +5,7 @@
  * execve becomes a host execve of /proc/self/exe (vpmu) with the hidden
  * command, the guest's environment as the environment:
  *
- *   vpmu __exec --shared-fd N --seed S [-v] [--vtime] -- PATH ARGV0 ARGS...
+ *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS] -- PATH ARGV0 ARGS...
  *
  * (the machine and its parameters travel in the shared area)
  *
@@ -69,6 +69,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 {
 	struct lx_thread *t = lx_cur(p);
 	struct lx_shared *old = p->sh;
+	int64_t clock = lx_wait_now(p, &t->cpu);
 	uint64_t rng;
 	pid_t pid;
 
@@ -119,7 +120,9 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 		p->slot = NULL;
 		point_counts(p);
 	}
-	t->cpu.stop = 1; /* leave x86_run so it picks up the new counts */
+	if (p->cfg->vtime)
+		lx_vtime_set(p, &t->cpu, clock); /* the clock goes on from the fork */
+	t->cpu.stop = 1;			 /* leave x86_run so it picks up the new counts */
 	if (stack)
 		t->cpu.r[X86_RSP] = stack;
 	if (flags & CLONE_SETTLS)
@@ -198,7 +201,7 @@ static char **copy_vec(struct lx_proc *p, uint64_t gv, long *err)
 long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv, uint64_t genvp,
 		   int flags)
 {
-	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32];
+	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], basearg[24];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -209,7 +212,9 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		return r;
 	if (!path[0] && !(flags & AT_EMPTY_PATH))
 		return -ENOENT;
-	if (dirfd != AT_FDCWD && (path[0] != '/')) {
+	if (lx_is_self_exe(path, p->pid)) {
+		target = p->exe; /* the host's link names vpmu */
+	} else if (dirfd != AT_FDCWD && (path[0] != '/')) {
 		/* relative to a directory fd, or the fd itself (fexecve) */
 		if (path[0])
 			snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", dirfd, path);
@@ -246,8 +251,13 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	hv[k++] = seedarg;
 	if (p->cfg->verbose)
 		hv[k++] = "-v";
-	if (p->cfg->vtime)
+	if (p->cfg->vtime) {
+		/* the new image's clock goes on from here */
+		snprintf(basearg, sizeof(basearg), "%" PRId64, lx_wait_now(p, &lx_cur(p)->cpu));
 		hv[k++] = "--vtime";
+		hv[k++] = "--vtime-base";
+		hv[k++] = basearg;
+	}
 	hv[k++] = "--";
 	hv[k++] = (char *)target;
 	/* the command line needs an ARGV0: an empty argv becomes { "" } */

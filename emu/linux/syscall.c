@@ -138,7 +138,7 @@ static long sys_close_range(struct lx_proc *p, unsigned first, unsigned last, in
 	return r;
 }
 
-static int is_self_exe(const char *path, int pid)
+int lx_is_self_exe(const char *path, int pid)
 {
 	char mine[32];
 
@@ -154,7 +154,7 @@ static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_
 	char path[64];
 	size_t n;
 
-	if (lx_copy_str(p, path, gpath, sizeof(path)) < 0 || !is_self_exe(path, p->pid))
+	if (lx_copy_str(p, path, gpath, sizeof(path)) < 0 || !lx_is_self_exe(path, p->pid))
 		return nr == 89 ? lx_host_syscall(89, (long)gpath, (long)buf, (long)size, 0, 0, 0) :
 				  lx_host_syscall(267, dirfd, (long)gpath, (long)buf, (long)size, 0,
 						  0);
@@ -170,7 +170,7 @@ static long sys_openat(struct lx_proc *p, int dirfd, uint64_t gpath, long flags,
 {
 	char path[64];
 
-	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && is_self_exe(path, p->pid))
+	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && lx_is_self_exe(path, p->pid))
 		return lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
 	return lx_host_syscall(257, dirfd, (long)gpath, flags, mode, 0, 0);
 }

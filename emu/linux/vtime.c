@@ -161,6 +161,11 @@ int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t d
 	return left > 0 ? left : 0;
 }
 
+void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns)
+{
+	p->vt_waited = ns - cpu_ns(c);
+}
+
 void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline)
 {
 	if (p->cfg->vtime && deadline > vtime_ns(p, c))

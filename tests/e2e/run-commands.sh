@@ -313,8 +313,14 @@ vtime_is_emulated() {
 		fail "sleeps: $(cat one)"
 	grep -Eq '^1 ms timeouts while working: (2[5-9]|3[0-9]|4[0-5]) in 3[0-9]{7} ns$' one ||
 		fail "timeouts: $(cat one)"
+	# the clock goes on in a forked child and across execve
+	awk '$1 == "before" && ($2 == "fork:" || $2 == "execve:") { at = $3 }
+		$1 == "child:" || $1 == "after" && $2 == "execve:" { n++; if ($NF < at) bad = 1 }
+		END { exit bad || n != 2 }' one || fail "fork, execve: $(tail -4 one)"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "rc: $(cat err)"
 	! grep -q '^before: realtime 1700000000\.' host || fail "host clock not read: $(cat host)"
+	# /proc/self/exe is the program, not vpmu
+	grep -q '^after execve: ' host || fail "no execve of /proc/self/exe: $(tail -3 host)"
 	# the sleeps, on the emulated clock, still last 0.48 s of the host's
 	local t0 t1
 	t0=$(date +%s%N)

@@ -6,15 +6,20 @@
  * 0.3 s ahead, a relative nanosleep of 0.1 s, poll and select timeouts of
  * 20 and 10 ms, a thread's 1 ms condition-variable timeouts while the main
  * thread works, and a 50 ms sleep of a thread the main thread joins.
- * Under --vtime all of them tell emulated time, and the waits end at the
- * same points of the run, so two runs print the same. */
+ * Last, the monotonic clock before a fork and in the child, and before the
+ * program executes itself again through /proc/self/exe and after.  Under
+ * --vtime all of them tell emulated time, the waits end at the same points
+ * of the run, and the clock goes on across fork and execve, so two runs
+ * print the same. */
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <string.h>
 #include <sys/time.h>
 #include <sys/times.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,9 +95,14 @@ static void *sleeper(void *arg)
 	return (void *)syscall(SYS_nanosleep, &d, NULL);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	volatile unsigned long x = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "again")) {
+		printf("after execve: %lld\n", mono_ns());
+		return 0;
+	}
 
 	clocks("before");
 	for (long i = 0; i < 6000000; i++)
@@ -144,5 +154,17 @@ int main(void)
 		return 2;
 	pthread_join(t, &r);
 	printf("joined a 50 ms sleep: %ld after %lld ns\n", (long)r, mono_ns() - t0);
+
+	printf("before fork: %lld\n", mono_ns());
+	fflush(stdout);
+	pid_t pid = fork();
+	if (!pid) {
+		printf("child: %lld\n", mono_ns());
+		return 0;
+	}
+	waitpid(pid, NULL, 0);
+	printf("before execve: %lld\n", mono_ns());
+	fflush(stdout);
+	execl("/proc/self/exe", argv[0], "again", (char *)NULL);
 	return x == 0;
 }
