@@ -279,6 +279,42 @@ long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
 	return -EINTR;
 }
 
+long lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
+{
+	struct lx_thread *t = lx_cur(p);
+	uint64_t set = 0, sz = 0, m;
+	struct {
+		uint64_t set, sz;
+	} ps;
+
+	switch (nr) {
+	case 270: /* pselect6(n, r, w, x, ts, {set, size}) */
+		if (!a[5] || lx_copy_in(p, &ps, a[5], sizeof(ps)))
+			return -EINTR;
+		set = ps.set;
+		sz = ps.sz;
+		break;
+	case 271: /* ppoll(fds, n, ts, set, size) */
+		set = a[3];
+		sz = a[4];
+		break;
+	case 281: /* epoll_pwait(fd, ev, n, ms, set, size) */
+	case 441: /* epoll_pwait2(fd, ev, n, ts, set, size) */
+		set = a[4];
+		sz = a[5];
+		break;
+	}
+	if (!set || sz != 8 || lx_copy_in(p, &m, set, 8))
+		return -EINTR;
+	m &= ~UNBLOCKABLE;
+	if ((p->pend.set | t->pend.set) & ~m) {
+		t->saved_mask = t->blocked;
+		t->restore_mask = 1;
+		t->blocked = m;
+	}
+	return -EINTR;
+}
+
 /* Take the lowest pending signal of set for thread t (synchronous ones
  * first, as kernel/signal.c next_signal does); 0 when none. */
 static int dequeue(struct lx_proc *p, struct lx_thread *t, uint64_t set, siginfo_t *si)

@@ -66,6 +66,9 @@ my $s = join ',', map { $_ ** 2 } grep { $_ % 7 == 3 } 1 .. 200;
 print length($s), " ", substr($s, 0, 40), "\n";
 printf "%.10f\n", atan2(1, 1) * 4;
 PL
+	# parallel jobs: make waits for them in pselect with SIGCHLD let through
+	printf 'all: a b c d\n\t@cat a.out b.out c.out d.out\na b c d:\n\t@sort -n numbers.txt | head -n 3 >$@.out; echo $@ >>$@.out\n' \
+		>"$DATA/Makefile"
 	cat >"$DATA/script.lua" <<'LUA'
 local t = {}
 for line in io.lines("numbers.txt") do t[#t + 1] = tonumber(line) end
@@ -166,6 +169,7 @@ sqlite3_() { IN=$DATA/query.sql same sqlite3 sqlite3 ':memory:'; }
 python3_() { same python3 python3 script.py; }
 perl_() { same perl perl script.pl; }
 lua_() { same lua lua5.4 script.lua; }
+make_() { same make make -s -j2; }
 
 # the same run twice gives the same counts
 repeat() {
@@ -200,5 +204,6 @@ t sqlite3 sqlite3_
 t python3 python3_
 t perl perl_
 t lua5.4 lua_
+t make make_
 t repeat repeat
 summary
