@@ -397,7 +397,8 @@ int cmd_stat(int argc, char **argv)
 		o.rec_arg = &ival;
 	}
 	if (outpath) {
-		out = fopen(outpath, so.append ? "a" : "w");
+		/* close-on-exec: not the guest's (session.c) */
+		out = fopen(outpath, so.append ? "ae" : "we");
 		if (!out) {
 			fprintf(stderr, "vpmu stat: cannot open '%s': %s\n", outpath,
 				strerror(errno));

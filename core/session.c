@@ -7,6 +7,7 @@
  * process (fork, exec) counts into its own slot; the parent sums them.
  */
 #define _GNU_SOURCE /* strchrnul, sigabbrev_np */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -314,6 +315,38 @@ static int wait_limited(const struct session_opts *o, struct lx_shared *sh, pid_
 	}
 }
 
+/* The guest starts with the descriptors an execve would have left it:
+ * those vpmu opened for itself are close-on-exec (its output files, the
+ * sample channel's read end) and are closed. */
+static void close_own_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int fds[64], n;
+
+	if (!d)
+		return;
+	/* closing while reading the directory would change it: in batches */
+	do {
+		n = 0;
+		rewinddir(d);
+		while (n < 64 && (e = readdir(d))) {
+			char *end;
+			long fd = strtol(e->d_name, &end, 10);
+			int fl;
+
+			if (*end || e->d_name[0] == '.' || fd == dirfd(d))
+				continue;
+			fl = fcntl((int)fd, F_GETFD);
+			if (fl >= 0 && (fl & FD_CLOEXEC))
+				fds[n++] = (int)fd;
+		}
+		for (int i = 0; i < n; i++)
+			close(fds[i]);
+	} while (n == 64);
+	closedir(d);
+}
+
 static _Noreturn void child_main(const struct session_opts *o, const char *path, const char *path2,
 				 int fd, const struct sigaction *old, const struct sigaction *xfsz,
 				 const sigset_t *mask)
@@ -329,6 +362,7 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 		.pmu = &pmu_lx_ops,
 	};
 
+	close_own_fds();
 	if (o->mute) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 

@@ -340,6 +340,16 @@ vtime_timed_waits() {
 	cmp -s native out || fail "output differs from native"
 }
 
+own_fds_stay_own() {
+	# the guest gets the descriptors it would get natively: vpmu's output
+	# files are not among them, so its first open is fd 3
+	local p='open(my $f, "<", "/dev/null") or die; print fileno($f), "\n"'
+	[ "$(perl -e "$p")" = 3 ] || fail "natively: $(perl -e "$p")"
+	[ "$("$VPMU" stat -o st.txt -- perl -e "$p" 2>err)" = 3 ] || fail "stat -o: $(cat err)"
+	[ "$("$VPMU" record -q -o rec.data -- perl -e "$p" 2>err)" = 3 ] || fail "record: $(cat err)"
+	grep -q ' instructions ' st.txt || fail "no counts: $(cat st.txt)"
+}
+
 stdin_passthrough() {
 	printf 'line one\nline two\n' >in
 	timeout "$E2E_TIMEOUT" "$VPMU" stat -o /dev/null -- cat <in >out 2>err
@@ -387,6 +397,7 @@ t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
 t vtime_is_emulated vtime_is_emulated
 t vtime_timed_waits vtime_timed_waits
+t own_fds_stay_own own_fds_stay_own
 t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 summary
