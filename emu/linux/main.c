@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -165,6 +166,10 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 			fail(p, 1, err);
 	}
 
+	/* the name ps and /proc/self/comm show: the file executed, as the
+	 * kernel sets it at execve (a script's own name, not its interpreter's) */
+	const char *base = strrchr(path, '/');
+	prctl(PR_SET_NAME, base ? base + 1 : path, 0, 0, 0);
 	resolve_scripts(p, &path, &argv);
 	if (!realpath(path, p->exe))
 		snprintf(p->exe, sizeof(p->exe), "%s", path);

@@ -350,6 +350,14 @@ own_fds_stay_own() {
 	grep -q ' instructions ' st.txt || fail "no counts: $(cat st.txt)"
 }
 
+comm_is_the_program() {
+	# ps and /proc/self/comm show the program's name (a script's own), not vpmu's
+	printf '#!/bin/sh\ncat /proc/$$/comm\n' >myscript.sh
+	chmod +x myscript.sh
+	[ "$("$VPMU" stat -o /dev/null -- cat /proc/self/comm 2>err)" = cat ] || fail "cat: $(cat err)"
+	[ "$("$VPMU" stat -o /dev/null -- ./myscript.sh 2>err)" = myscript.sh ] || fail "script: $(cat err)"
+}
+
 stdin_passthrough() {
 	printf 'line one\nline two\n' >in
 	timeout "$E2E_TIMEOUT" "$VPMU" stat -o /dev/null -- cat <in >out 2>err
@@ -398,6 +406,7 @@ t getrandom_is_seeded getrandom_is_seeded
 t vtime_is_emulated vtime_is_emulated
 t vtime_timed_waits vtime_timed_waits
 t own_fds_stay_own own_fds_stay_own
+t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 summary
