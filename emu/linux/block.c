@@ -3,11 +3,13 @@
  * thread that is about to fill it.  While another guest thread can run, a
  * call that would block is not made: the calling thread gives up its turn
  * and runs the syscall instruction again on its next turn (the kernel's
- * restart, in effect).  When no other thread can run, the call is made and
- * blocks for real.  Covered: read, readv, write, writev, recvfrom, recvmsg,
+ * restart, in effect).  When no other thread can run but one waits with
+ * a timeout, the caller waits too (LX_T_IO) and tries again when that one
+ * runs or the process has waited a while (thread.c).  When no other thread
+ * will run at all, the call is made and blocks for real.  Covered: read, readv, write, writev, recvfrom, recvmsg,
  * sendto, sendmsg, accept, accept4, connect-free waits (wait4, waitid),
- * poll, ppoll, epoll_wait, epoll_pwait.  Others (select, pselect6,
- * msgrcv, semop, flock…) block every thread.
+ * poll, ppoll, epoll_wait, epoll_pwait, select, pselect6.  Others (msgrcv,
+ * semop, flock…) block every thread.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,14 +21,23 @@
 
 #include "lx_proc.h"
 
+/* Whether another thread can run (1), or will once its timeout passes
+ * (2); else 0. */
 static int others_runnable(struct lx_proc *p)
 {
 	struct lx_thread *cur = lx_cur(p);
+	int timed = 0;
 
-	for (int i = 0; i < p->nth; i++)
-		if (p->th[i] != cur && p->th[i]->state == LX_T_RUN)
+	for (int i = 0; i < p->nth; i++) {
+		struct lx_thread *t = p->th[i];
+
+		if (t == cur)
+			continue;
+		if (t->state == LX_T_RUN || t->state == LX_T_IO)
 			return 1;
-	return 0;
+		timed |= t->deadline >= 0 && (t->state == LX_T_FUTEX || t->state == LX_T_SLEEP);
+	}
+	return timed ? 2 : 0;
 }
 
 /* 1 when fd would not block for events (or is non-blocking itself). */
@@ -110,6 +121,17 @@ int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a)
 	}
 }
 
+/* Whether the time of a call that would wait is up: its deadline is set
+ * on its first try, from timeout_ns (-1: none). */
+static int timed_out(struct lx_proc *p, struct lx_thread *t, int64_t timeout_ns)
+{
+	if (!t->io_waiting) {
+		t->io_waiting = 1;
+		t->io_deadline = timeout_ns < 0 ? -1 : lx_wait_deadline(p, &t->cpu, -1, timeout_ns);
+	}
+	return t->io_deadline >= 0 && lx_wait_now(p, &t->cpu) >= t->io_deadline;
+}
+
 /* A poll-like call with its timeout replaced by zero: its result when
  * something is ready or the guest's timeout has passed; 0 to retry. */
 static long poll_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
@@ -134,23 +156,65 @@ static long poll_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
 				    (long)a[5]);
 		break;
 	}
-	if (!t->io_waiting) {
-		t->io_waiting = 1;
-		t->io_deadline = timeout_ns < 0 ? -1 : lx_wait_deadline(p, &t->cpu, -1, timeout_ns);
+	if (r == 0 && !timed_out(p, t, timeout_ns))
+		return 0;
+	t->io_waiting = 0;
+	*res = r;
+	return 1;
+}
+
+#define SEL_WORDS 16 /* descriptors select_now() takes: 1024, FD_SETSIZE */
+
+/* select or pselect6 with its timeout replaced by zero, on copies of the
+ * descriptor sets (the call rewrites them): as poll_now(), the sets going
+ * back to the guest with the answer; -1 when there are too many
+ * descriptors for the copies. */
+static long select_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
+{
+	struct lx_thread *t = lx_cur(p);
+	int64_t timeout_ns = lx_poll_timeout(p, nr, a);
+	uint64_t set[3][SEL_WORDS];
+	long n = (int)a[0], r, s[3] = { 0, 0, 0 };
+	size_t bytes;
+
+	if (n < 0 || n > SEL_WORDS * 64)
+		return -1;
+	if (timeout_ns == -2)
+		return *res = -EFAULT, 1;
+	bytes = (size_t)(n + 63) / 64 * 8;
+	for (int k = 0; k < 3; k++) {
+		if (!a[1 + k])
+			continue;
+		if (lx_copy_in(p, set[k], a[1 + k], bytes))
+			return *res = -EFAULT, 1;
+		s[k] = (long)set[k];
 	}
-	if (r != 0 || (t->io_deadline >= 0 && lx_wait_now(p, &t->cpu) >= t->io_deadline)) {
-		t->io_waiting = 0;
-		*res = r;
-		return 1;
+	if (nr == 23) {
+		struct timeval zero = { 0, 0 };
+		r = lx_host_syscall(23, n, s[0], s[1], s[2], (long)&zero, 0);
+	} else {
+		struct timespec zero = { 0, 0 };
+		r = lx_host_syscall(270, n, s[0], s[1], s[2], (long)&zero, (long)a[5]);
 	}
-	return 0;
+	if (r == 0 && !timed_out(p, t, timeout_ns))
+		return 0;
+	t->io_waiting = 0;
+	for (int k = 0; k < 3 && r >= 0; k++)
+		if (s[k] && lx_copy_out(p, a[1 + k], set[k], bytes))
+			r = -EFAULT;
+	if (r == 0 && nr == 23 && a[4]) {
+		struct timeval left = { 0, 0 }; /* Linux tells the time left */
+		lx_copy_out(p, a[4], &left, sizeof(left));
+	}
+	*res = r;
+	return 1;
 }
 
 int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res)
 {
-	int ready;
+	int ready, others = others_runnable(p);
 
-	if (!others_runnable(p)) {
+	if (!others) {
 		lx_cur(p)->io_waiting = 0;
 		return 0;
 	}
@@ -189,8 +253,18 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
 			return -1; /* answered: *res */
 		ready = 0;
 		break;
+	case 23:
+	case 270:
+		ready = (int)select_now(p, nr, a, res);
+		if (ready > 0)
+			return -1; /* answered: *res */
+		if (ready < 0)
+			return 0; /* too many descriptors: every thread waits */
+		break;
 	default:
 		return 0;
 	}
+	if (!ready && others == 2)
+		lx_cur(p)->state = LX_T_IO;
 	return !ready;
 }

@@ -42,6 +42,7 @@ enum lx_tstate {
 	LX_T_RUN,   /* runnable */
 	LX_T_FUTEX, /* in an emulated futex wait */
 	LX_T_SLEEP, /* in nanosleep while other threads run */
+	LX_T_IO,    /* a call that would block, to try again (block.c) */
 	LX_T_DEAD,
 };
 
@@ -68,7 +69,6 @@ struct lx_thread {
 	int io_waiting; /* a poll-like call is being retried (block.c) */
 	int64_t io_deadline;
 	int64_t deadline; /* on lx_wait_now()'s clock (vtime.c), ns; -1: none */
-	int wake_result;  /* syscall result once woken */
 };
 
 struct lx_proc {

@@ -432,8 +432,11 @@ long lx_sys_tgkill(struct lx_proc *p, int tgid, int tid, int sig)
 			return lx_host_syscall(62, p->pid, sig, 0, 0, 0, 0);
 		queue_thread(t, sig, SI_TKILL, p->pid);
 		if (t->state != LX_T_RUN && !(t->blocked & LX_SIGBIT(sig))) {
-			t->state = LX_T_RUN; /* interrupts a futex wait or sleep */
-			t->wake_result = -EINTR;
+			/* interrupts a futex wait or sleep; a call to try
+			 * again is tried again */
+			if (t->state != LX_T_IO)
+				t->cpu.r[X86_RAX] = (uint64_t)-EINTR;
+			t->state = LX_T_RUN;
 		}
 		return 0;
 	}

@@ -392,6 +392,22 @@ static int wake_waiters(struct lx_proc *p, int64_t now, int poll_values)
 	return any;
 }
 
+/* Threads whose call would have blocked (LX_T_IO) try it again when
+ * another thread runs, or after the process has waited a while (after). */
+static void retry_io(struct lx_proc *p, int after)
+{
+	int io = 0, run = 0;
+
+	for (int i = 0; i < p->nth; i++) {
+		io |= p->th[i]->state == LX_T_IO;
+		run |= p->th[i]->state == LX_T_RUN;
+	}
+	if (io && (run || after))
+		for (int i = 0; i < p->nth; i++)
+			if (p->th[i]->state == LX_T_IO)
+				p->th[i]->state = LX_T_RUN;
+}
+
 void lx_schedule(struct lx_proc *p, int rotate)
 {
 	struct lx_thread *cur = lx_cur(p);
@@ -441,6 +457,7 @@ void lx_schedule(struct lx_proc *p, int rotate)
 		for (int i = 0; i < p->nth; i++)
 			need_time |= p->th[i]->deadline >= 0 && p->th[i]->state != LX_T_RUN;
 		wake_waiters(p, need_time ? lx_wait_now(p, &cur->cpu) : 0, idle > 0);
+		retry_io(p, idle > 0);
 		for (int k = rotate ? 1 : 0; k <= p->nth; k++) {
 			int i = (at + k) % p->nth;
 
