@@ -3,13 +3,15 @@
  * thread that is about to fill it.  While another guest thread can run, a
  * call that would block is not made: the calling thread gives up its turn
  * and runs the syscall instruction again on its next turn (the kernel's
- * restart, in effect).  When no other thread can run but one waits with
- * a timeout, the caller waits too (LX_T_IO) and tries again when that one
+ * restart, in effect).  When no other thread can run but one waits with a
+ * timeout, the caller waits too (LX_T_IO) and tries again when another
  * runs or the process has waited a while (thread.c).  When no other thread
- * will run at all, the call is made and blocks for real.  Covered: read, readv, write, writev, recvfrom, recvmsg,
- * sendto, sendmsg, accept, accept4, connect-free waits (wait4, waitid),
- * poll, ppoll, epoll_wait, epoll_pwait, select, pselect6.  Others (msgrcv,
- * semop, flock…) block every thread.
+ * will run at all, the call is made and blocks for real.
+ *
+ * Covered: read, readv, write, writev, recvfrom, recvmsg, sendto, sendmsg,
+ * accept, accept4, connect-free waits (wait4, waitid), poll, ppoll,
+ * epoll_wait, epoll_pwait, select, pselect6.  Others (msgrcv, semop,
+ * flock…) block every thread.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -264,7 +266,9 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
 	default:
 		return 0;
 	}
-	if (!ready && others == 2)
+	if (!ready && others == 2) {
 		lx_cur(p)->state = LX_T_IO;
+		lx_cur(p)->deadline = -1; /* the time it waits is the others' */
+	}
 	return !ready;
 }

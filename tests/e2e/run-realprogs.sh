@@ -139,9 +139,11 @@ gzip_roundtrip() {
 	same gzip_d gzip -d -c big.txt.gz && cmp -s "$OUT/gzip_d.vpmu" "$DATA/big.txt"
 }
 bzip2_roundtrip() {
-	IN=$DATA/big.txt same bzip2_c bzip2 -9 -c || return 1
-	cp "$OUT/bzip2_c.native" "$DATA/big.txt.bz2"
-	same bzip2_d bzip2 -d -c big.txt.bz2 && cmp -s "$OUT/bzip2_d.vpmu" "$DATA/big.txt"
+	# not big.txt: forty copies of one text are the worst case of bzip2's
+	# block sort (2.4 billion instructions)
+	IN=$DATA/records.txt same bzip2_c bzip2 -9 -c || return 1
+	cp "$OUT/bzip2_c.native" "$DATA/records.txt.bz2"
+	same bzip2_d bzip2 -d -c records.txt.bz2 && cmp -s "$OUT/bzip2_d.vpmu" "$DATA/records.txt"
 }
 xz_roundtrip() {
 	IN=$DATA/records.txt same xz_c xz -6 -c -T1 || return 1
