@@ -69,7 +69,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 {
 	struct lx_thread *t = lx_cur(p);
 	struct lx_shared *old = p->sh;
-	int64_t clock = lx_wait_now(p, &t->cpu);
+	int64_t now = lx_wait_now(p, &t->cpu);
 	uint64_t rng;
 	pid_t pid;
 
@@ -121,8 +121,8 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 		point_counts(p);
 	}
 	if (p->cfg->vtime)
-		lx_vtime_set(p, &t->cpu, clock); /* the clock goes on from the fork */
-	t->cpu.stop = 1;			 /* leave x86_run so it picks up the new counts */
+		lx_vtime_set(p, &t->cpu, now); /* the clock goes on from the fork */
+	t->cpu.stop = 1;		       /* leave x86_run so it picks up the new counts */
 	if (stack)
 		t->cpu.r[X86_RSP] = stack;
 	if (flags & CLONE_SETTLS)
