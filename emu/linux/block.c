@@ -158,7 +158,9 @@ static long poll_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
 				    (long)a[5]);
 		break;
 	}
-	if (r == 0 && !timed_out(p, t, timeout_ns))
+	if ((r == 0 || r == -EINTR) && lx_signal_wait_mask(p, nr, a))
+		r = -EINTR; /* a signal its own mask lets through came */
+	else if (r == 0 && !timed_out(p, t, timeout_ns))
 		return 0;
 	t->io_waiting = 0;
 	*res = r;
@@ -198,6 +200,8 @@ static long select_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
 		struct timespec zero = { 0, 0 };
 		r = lx_host_syscall(270, n, s[0], s[1], s[2], (long)&zero, (long)a[5]);
 	}
+	if ((r == 0 || r == -EINTR) && lx_signal_wait_mask(p, nr, a))
+		return t->io_waiting = 0, *res = -EINTR, 1; /* the sets stay as given */
 	if (r == 0 && !timed_out(p, t, timeout_ns))
 		return 0;
 	t->io_waiting = 0;

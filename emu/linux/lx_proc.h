@@ -193,11 +193,12 @@ void lx_signal_deliver(struct lx_proc *p);
 /* The current thread took a fault (c->fault): run the handler or die. */
 void lx_signal_fault(struct lx_proc *p);
 /* A wait with a signal mask of its own (pselect6, ppoll, epoll_pwait,
- * epoll_pwait2; arguments a) came back with -EINTR: the host swapped its
- * mask in and vpmu's handler queued what came.  A signal that mask lets
- * through is delivered with it still in place, the thread's own mask
- * coming back after the handler (as for sigsuspend).  Returns -EINTR. */
-long lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a);
+ * epoll_pwait2; arguments a) came back with -EINTR, or is being tried
+ * again (block.c): vpmu's handler queued what came while the call's mask
+ * was in.  A signal that mask lets through is delivered with it still in
+ * place, the thread's own mask coming back after the handler (as for
+ * sigsuspend): 1 when there is one (the call returns -EINTR), else 0. */
+int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a);
 /* A syscall came back with -EINTR: the kernel's restart rules. */
 long lx_signal_eintr(struct lx_proc *p, long nr, long res);
 /* Die of sig the way the kernel would kill the guest. */

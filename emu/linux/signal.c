@@ -279,7 +279,7 @@ long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
 	return -EINTR;
 }
 
-long lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
+int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
 {
 	struct lx_thread *t = lx_cur(p);
 	uint64_t set = 0, sz = 0, m;
@@ -290,7 +290,7 @@ long lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
 	switch (nr) {
 	case 270: /* pselect6(n, r, w, x, ts, {set, size}) */
 		if (!a[5] || lx_copy_in(p, &ps, a[5], sizeof(ps)))
-			return -EINTR;
+			return 0;
 		set = ps.set;
 		sz = ps.sz;
 		break;
@@ -305,14 +305,16 @@ long lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
 		break;
 	}
 	if (!set || sz != 8 || lx_copy_in(p, &m, set, 8))
-		return -EINTR;
+		return 0;
 	m &= ~UNBLOCKABLE;
-	if ((p->pend.set | t->pend.set) & ~m) {
-		t->saved_mask = t->blocked;
-		t->restore_mask = 1;
-		t->blocked = m;
-	}
-	return -EINTR;
+	if (!((p->pend.set | t->pend.set) & ~m))
+		return 0;
+	if (t->restore_mask)
+		return 1; /* swapped in already */
+	t->saved_mask = t->blocked;
+	t->restore_mask = 1;
+	t->blocked = m;
+	return 1;
 }
 
 /* Take the lowest pending signal of set for thread t (synchronous ones

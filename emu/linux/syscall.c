@@ -446,8 +446,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	}
 	if (!r && until >= 0)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
-	if (r == -EINTR && (nr == 270 || nr == 271 || nr == 281 || nr == 441))
-		r = lx_signal_wait_mask(p, nr, a);
+	if (r == -EINTR)
+		lx_signal_wait_mask(p, nr, a);
 	return r;
 }
 

@@ -2,10 +2,12 @@
  * (pselect, ppoll, epoll_pwait), as GNU make waits for its jobs.  With
  * SIGCHLD blocked, a child exits; the wait's empty mask lets the signal
  * through, so the wait ends with EINTR after the handler ran, and the
- * thread's own mask (SIGCHLD blocked) is back afterwards. */
+ * thread's own mask (SIGCHLD blocked) is back afterwards.  Then the same
+ * once more while a second thread sleeps. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -47,6 +49,15 @@ static pid_t child(void)
 	return p;
 }
 
+static void *sleeper(void *arg)
+{
+	struct timespec d = { 0, 200000000 };
+
+	(void)arg;
+	nanosleep(&d, NULL);
+	return NULL;
+}
+
 int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_chld };
@@ -86,5 +97,20 @@ int main(void)
 	err = errno;
 	waitpid(p, NULL, 0);
 	report("epoll_pwait", rc, err);
+
+	pthread_t th;
+	if (pthread_create(&th, NULL, sleeper, NULL))
+		return 2;
+	p = child();
+	rc = pselect(0, NULL, NULL, NULL, &ts, &empty);
+	err = errno;
+	waitpid(p, NULL, 0);
+	report("pselect beside a sleeping thread", rc, err);
+	p = child();
+	rc = ppoll(&pf, 1, &ts, &empty);
+	err = errno;
+	waitpid(p, NULL, 0);
+	report("ppoll beside a sleeping thread", rc, err);
+	pthread_join(th, NULL);
 	return 0;
 }
