@@ -10,8 +10,8 @@
  *
  * Covered: read, readv, write, writev, recvfrom, recvmsg, sendto, sendmsg,
  * accept, accept4, connect-free waits (wait4, waitid), poll, ppoll,
- * epoll_wait, epoll_pwait, select, pselect6.  Others (msgrcv, semop,
- * flock…) block every thread.
+ * epoll_wait, epoll_pwait, select, pselect6, rt_sigtimedwait.  Others
+ * (msgrcv, semop, flock…) block every thread.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,6 +109,7 @@ int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a)
 		if (tv.sec < 0 || tv.usec < 0)
 			return -1; /* EINVAL from the call */
 		return tv.sec * 1000000000 + tv.usec * 1000;
+	case 128: /* rt_sigtimedwait(set, info, timespec, size) */
 	case 270: /* pselect6(n, r, w, x, timespec, sigmask) */
 	case 271: /* ppoll(fds, n, timespec, mask, size) */
 		if (!a[nr == 270 ? 4 : 2])
@@ -164,6 +165,22 @@ static long poll_now(struct lx_proc *p, long nr, const uint64_t *a, long *res)
 		return 0;
 	t->io_waiting = 0;
 	*res = r;
+	return 1;
+}
+
+/* rt_sigtimedwait found none of its signals pending (signal.c): 1 when
+ * its time is up (answered: -EAGAIN), else 0 to try again. */
+static int sigwait_now(struct lx_proc *p, const uint64_t *a, long *res)
+{
+	struct lx_thread *t = lx_cur(p);
+	int64_t timeout_ns = lx_poll_timeout(p, 128, a);
+
+	if (timeout_ns == -2)
+		return *res = -EFAULT, 1;
+	if (!timed_out(p, t, timeout_ns))
+		return 0;
+	t->io_waiting = 0;
+	*res = -EAGAIN;
 	return 1;
 }
 
@@ -257,6 +274,11 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
 	case 281:
 		if (poll_now(p, nr, a, res))
 			return -1; /* answered: *res */
+		ready = 0;
+		break;
+	case 128:
+		if (sigwait_now(p, a, res))
+			return -1;
 		ready = 0;
 		break;
 	case 23:

@@ -48,6 +48,31 @@ enum lx_tstate {
 
 struct lx_proc;
 
+/* An interval timer on the emulated clock (itimer.c, --vtime). */
+struct lx_timer {
+	int64_t next;	  /* expiry on its clock, ns; -1: disarmed */
+	int64_t interval; /* ns; 0: once */
+	uint64_t value;	  /* sigev_value */
+	int sig;	  /* 0: none (SIGEV_NONE) */
+	int tid;	  /* the thread it signals (SIGEV_THREAD_ID); 0: the process */
+	int overrun;	  /* expiries taken into its last signal beyond the first */
+	uint8_t cpu;	  /* on the CPU clock, else the wait clock (vtime.c) */
+	uint8_t wall;	  /* an absolute time for it is on the wall clock */
+	uint8_t used;	  /* a POSIX timer: created */
+};
+#define LX_NITIMER 3		     /* setitimer's: ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF */
+#define LX_NTIMERS (LX_NITIMER + 32) /* and the POSIX timers a process may create */
+/* The host's signal for its timer that ends a host wait at an emulated
+ * expiry: a fault signal, which vpmu never blocks (as LX_LIMIT_SIG). */
+#define LX_ITIMER_SIG SIGBUS
+
+struct lx_timers {
+	struct lx_timer t[LX_NTIMERS]; /* setitimer's, then POSIX timer k at LX_NITIMER + k */
+	int armed;		       /* one that raises a signal is armed */
+	int host_id;		       /* the host's timer, -1 not made yet */
+	volatile int host_armed;
+};
+
 struct lx_thread {
 	struct x86_cpu cpu;
 	struct lx_proc *p;
@@ -84,8 +109,9 @@ struct lx_proc {
 	uint64_t own_pmu[LX_MAX_PMU];
 	uint64_t own_pmu_time[LX_MAX_PMU][2];
 	struct lx_mm mm;
-	uint64_t rng;	   /* getrandom(2)'s generator (random.c) */
-	int64_t vt_waited; /* --vtime: ns the emulated clock stood in timed waits (vtime.c) */
+	uint64_t rng;	     /* getrandom(2)'s generator (random.c) */
+	int64_t vt_waited;   /* --vtime: ns the emulated clock stood in timed waits (vtime.c) */
+	struct lx_timers tm; /* --vtime: interval timers (itimer.c) */
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */
 
@@ -125,8 +151,10 @@ static inline struct lx_thread *lx_cur(struct lx_proc *p)
 	return p->th[p->cur];
 }
 
-/* raw host system call: returns the kernel's value (-errno on error) */
+/* raw host system call: returns the kernel's value (-errno on error);
+ * lx_host_syscall_ret is where a signal interrupting its wait returns to */
 long lx_host_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+void lx_host_syscall_ret(void);
 
 /* guest memory access that turns a fault into -EFAULT */
 int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n);
@@ -178,8 +206,9 @@ long lx_sys_rt_sigaction(struct lx_proc *p, int sig, uint64_t act, uint64_t oact
 long lx_sys_rt_sigprocmask(struct lx_proc *p, int how, uint64_t set, uint64_t oset, uint64_t sz);
 long lx_sys_rt_sigpending(struct lx_proc *p, uint64_t set, uint64_t sz);
 long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz);
-long lx_sys_rt_sigtimedwait(struct lx_proc *p, uint64_t set, uint64_t info, uint64_t ts,
-			    uint64_t sz);
+/* rt_sigtimedwait: a pending signal of set taken (its number), or 0 when
+ * none is pending and the call is to wait (on the host, or block.c) */
+long lx_sys_rt_sigtimedwait(struct lx_proc *p, uint64_t set, uint64_t info, uint64_t sz);
 long lx_sys_sigaltstack(struct lx_proc *p, uint64_t ss, uint64_t oss);
 long lx_sys_tgkill(struct lx_proc *p, int tgid, int tid, int sig);
 /* rt_sigreturn: restores the registers; returns the guest's rax */
@@ -199,6 +228,11 @@ void lx_signal_fault(struct lx_proc *p);
  * place, the thread's own mask coming back after the handler (as for
  * sigsuspend): 1 when there is one (the call returns -EINTR), else 0. */
 int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a);
+/* Queue a signal raised inside the process (an emulated timer's) for
+ * thread tid, or the process (tid 0), waking the thread from a wait it
+ * interrupts: 1 queued, 0 one is pending already (*pending: its siginfo,
+ * which this one joins), -1 ignored or no such thread. */
+int lx_signal_queue(struct lx_proc *p, int tid, const siginfo_t *si, siginfo_t **pending);
 /* A syscall came back with -EINTR: the kernel's restart rules. */
 long lx_signal_eintr(struct lx_proc *p, long nr, long res);
 /* Die of sig the way the kernel would kill the guest. */
@@ -335,8 +369,40 @@ int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t d
 /* Set the emulated monotonic clock to ns (a forked child's or an exec'd
  * image's goes on from its parent's or predecessor's). */
 void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
+/* The process's CPU clock under --vtime: its instructions, in ns; and
+ * whether clk names it (or a thread's, which is the same here). */
+int64_t lx_vtime_cpu(const struct x86_cpu *c);
+int lx_vtime_cpu_clock(const struct lx_proc *p, long clk);
 /* The process waited, none of its threads running, until deadline:
  * under --vtime the emulated clock moves on to it. */
 void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline);
+
+/* itimer.c: interval timers on the emulated clock (--vtime).
+ * lx_itimer_syscall: 1 with the result in *ret for setitimer, getitimer,
+ * alarm and the timer_* calls (a[]: their first four arguments), else 0.
+ * lx_itimer_budget: instructions the process may run before the next
+ * expiry (UINT64_MAX: none armed).  lx_itimer_check: fire the timers
+ * due; how many.
+ * lx_itimer_next: the next expiry on the wait clock (lx_wait_now()), -1
+ * none; lx_itimer_until: the earlier of it and deadline (-1: none), for
+ * a lone thread's wait on the host that the expiry ends (the caller
+ * fires the timer when the wait reaches it).  lx_itimer_suspend: one
+ * wait on the host for a signal, with host mask mask (sigsuspend), to
+ * the next expiry at most, whose timer it then fires.
+ * lx_itimer_host_arm/disarm: around any other call that may wait on the
+ * host, a host timer that interrupts it at that expiry.  lx_itimer_host_signal: from
+ * the host handler (uc: its context), 1 when it was that timer.  lx_itimer_init: none
+ * armed (a new process, and a forked child, which inherits none). */
+int lx_itimer_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[4],
+		      long *ret);
+uint64_t lx_itimer_budget(const struct lx_proc *p, const struct x86_cpu *c);
+int lx_itimer_check(struct lx_proc *p, const struct x86_cpu *c);
+int64_t lx_itimer_next(const struct lx_proc *p);
+int64_t lx_itimer_until(const struct lx_proc *p, int64_t deadline);
+void lx_itimer_suspend(struct lx_proc *p, const struct x86_cpu *c, uint64_t mask);
+void lx_itimer_host_arm(struct lx_proc *p, const struct x86_cpu *c);
+void lx_itimer_host_disarm(struct lx_proc *p);
+int lx_itimer_host_signal(struct lx_proc *p, int sig, const siginfo_t *si, void *uc);
+void lx_itimer_init(struct lx_proc *p);
 
 #endif

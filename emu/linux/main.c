@@ -135,6 +135,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		fail(NULL, 1, "out of memory");
 	p->cfg = cfg;
 	p->pid = getpid();
+	lx_itimer_init(p);
 	p->sh = lx_shared_map(cfg->shared_fd);
 	if (!p->sh)
 		fail(NULL, 1, "cannot map the shared count area");
@@ -189,6 +190,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		/* one of two programs on a core: wait for the turn on it */
 		lx_pair_turn(p);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		lx_itimer_check(p, c);
 		if (lx_signal_pending(p))
 			lx_signal_deliver(p);
 		multi = p->nth > 1;
@@ -196,6 +198,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		budget = !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM;
 		if (p->pair)
 			budget = 1; /* the two programs interleave block by block */
+		if (lx_itimer_budget(p, c) < budget)
+			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
 		e = x86_run(c, lx_limit_budget(p, budget));
 		if (e == X86_EXIT_FAULT && !c->fault.sig) {
 			/* a resync after self-modifying code (mem.c): go on */

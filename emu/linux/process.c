@@ -98,6 +98,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	t->state = LX_T_RUN;
 	t->pend.set = 0;
 	p->pend.set = 0;
+	lx_itimer_init(p);
 	/* x86_run still holds the parent's counts pointer for this block:
 	 * map the area again for ourselves and turn the old view into a
 	 * private copy, so that stale update lands nowhere */

@@ -97,7 +97,6 @@ static void on_host_signal(int sig, siginfo_t *si, void *uc)
 	struct lx_proc *p = lx_sig_proc;
 	int saved = errno;
 
-	(void)uc;
 	if ((LX_SIGBIT(sig) & FAULT_SIGS) && si->si_code > 0) {
 		/* synchronous: raised by an instruction */
 		struct x86_cpu *c = &lx_cur(p)->cpu;
@@ -114,8 +113,10 @@ static void on_host_signal(int sig, siginfo_t *si, void *uc)
 		host_sigaction(sig, &dfl, NULL);
 		return;
 	}
-	if (lx_limit_signal(p, sig, si))
+	if (lx_itimer_host_signal(p, sig, si, uc) || lx_limit_signal(p, sig, si)) {
+		errno = saved;
 		return;
+	}
 	if (p->act[sig].handler == (uint64_t)SIG_IGN)
 		return;
 	if (p->act[sig].handler == (uint64_t)SIG_DFL) {
@@ -272,10 +273,10 @@ long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
 	t->restore_mask = 1;
 	t->blocked = ns & ~UNBLOCKABLE;
 	hm = t->blocked & ~FAULT_SIGS;
-	/* the host sigsuspend is atomic, so a signal cannot slip in between
-	 * the check and the wait; its handler queues it for delivery */
+	/* the host's wait takes the mask atomically, so a signal cannot slip
+	 * in between the check and the wait; its handler queues it */
 	while (!deliverable(p, t) && !lx_limit_stopping(p))
-		lx_host_syscall(130, (long)&hm, 8, 0, 0, 0, 0);
+		lx_itimer_suspend(p, &t->cpu, hm);
 	return -EINTR;
 }
 
@@ -339,8 +340,7 @@ static int dequeue(struct lx_proc *p, struct lx_thread *t, uint64_t set, siginfo
 	return sig;
 }
 
-long lx_sys_rt_sigtimedwait(struct lx_proc *p, uint64_t set, uint64_t info, uint64_t ts,
-			    uint64_t sz)
+long lx_sys_rt_sigtimedwait(struct lx_proc *p, uint64_t set, uint64_t info, uint64_t sz)
 {
 	struct lx_thread *t = lx_cur(p);
 	uint64_t s;
@@ -352,13 +352,12 @@ long lx_sys_rt_sigtimedwait(struct lx_proc *p, uint64_t set, uint64_t info, uint
 	if (lx_copy_in(p, &s, set, 8))
 		return -EFAULT;
 	sig = dequeue(p, t, s, &si);
-	if (sig) {
-		if (info && lx_copy_out(p, info, &si, sizeof(si)))
-			return -EFAULT;
-		return sig;
-	}
-	/* the host mask mirrors the guest's, so the kernel does the rest */
-	return lx_host_syscall(128, (long)set, (long)info, (long)ts, 8, 0, 0);
+	if (!sig)
+		return 0; /* the host's mask mirrors the guest's: the call waits there */
+	t->io_waiting = 0;
+	if (info && lx_copy_out(p, info, &si, sizeof(si)))
+		return -EFAULT;
+	return sig;
 }
 
 static int on_altstack(const struct lx_thread *t, uint64_t sp)
@@ -414,37 +413,69 @@ static void queue_thread(struct lx_thread *t, int sig, int code, int pid)
 	t->pend.set |= LX_SIGBIT(sig);
 }
 
+/* Whether sig, sent now, would be dropped: ignored, explicitly or by default. */
+static int ignored(const struct lx_proc *p, int sig)
+{
+	return p->act[sig].handler == (uint64_t)SIG_IGN ||
+	       (p->act[sig].handler == (uint64_t)SIG_DFL && (LX_SIGBIT(sig) & DFL_IGNORE));
+}
+
+/* A signal queued for thread t interrupts a futex wait or sleep it does
+ * not block; a call to try again is tried again. */
+static void wake(struct lx_thread *t, int sig)
+{
+	if (t->state == LX_T_RUN || (t->blocked & LX_SIGBIT(sig)))
+		return;
+	if (t->state != LX_T_IO)
+		t->cpu.r[X86_RAX] = (uint64_t)-EINTR;
+	t->state = LX_T_RUN;
+}
+
+static struct lx_thread *thread_of(struct lx_proc *p, int tid)
+{
+	for (int i = 0; i < p->nth; i++)
+		if (p->th[i]->tid == tid && p->th[i]->state != LX_T_DEAD)
+			return p->th[i];
+	return NULL;
+}
+
 long lx_sys_tgkill(struct lx_proc *p, int tgid, int tid, int sig)
 {
+	struct lx_thread *t;
+
 	if (sig < 0 || sig > LX_NSIG || tid <= 0)
 		return -EINVAL;
 	if (tgid != -1 && tgid != p->pid)
 		return lx_host_syscall(234, tgid, tid, sig, 0, 0, 0);
-	for (int i = 0; i < p->nth; i++) {
-		struct lx_thread *t = p->th[i];
+	if (!(t = thread_of(p, tid)))
+		return tgid == -1 ? lx_host_syscall(200, tid, sig, 0, 0, 0, 0) : -ESRCH;
+	if (!sig || ignored(p, sig))
+		return 0;
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return lx_host_syscall(62, p->pid, sig, 0, 0, 0, 0);
+	queue_thread(t, sig, SI_TKILL, p->pid);
+	wake(t, sig);
+	return 0;
+}
 
-		if (t->tid != tid || t->state == LX_T_DEAD)
-			continue;
-		if (!sig)
-			return 0;
-		if (p->act[sig].handler == (uint64_t)SIG_IGN ||
-		    (p->act[sig].handler == (uint64_t)SIG_DFL && (LX_SIGBIT(sig) & DFL_IGNORE)))
-			return 0;
-		if (sig == SIGKILL || sig == SIGSTOP)
-			return lx_host_syscall(62, p->pid, sig, 0, 0, 0, 0);
-		queue_thread(t, sig, SI_TKILL, p->pid);
-		if (t->state != LX_T_RUN && !(t->blocked & LX_SIGBIT(sig))) {
-			/* interrupts a futex wait or sleep; a call to try
-			 * again is tried again */
-			if (t->state != LX_T_IO)
-				t->cpu.r[X86_RAX] = (uint64_t)-EINTR;
-			t->state = LX_T_RUN;
-		}
+int lx_signal_queue(struct lx_proc *p, int tid, const siginfo_t *si, siginfo_t **pending)
+{
+	int sig = si->si_signo;
+	struct lx_thread *t = tid ? thread_of(p, tid) : NULL;
+	struct lx_sigq *q = t ? &t->pend : &p->pend;
+
+	if ((tid && !t) || ignored(p, sig))
+		return -1;
+	if (q->set & LX_SIGBIT(sig)) {
+		*pending = &q->info[sig];
 		return 0;
 	}
-	if (tgid == -1)
-		return lx_host_syscall(200, tid, sig, 0, 0, 0, 0);
-	return -ESRCH;
+	q->info[sig] = *si;
+	__atomic_or_fetch(&q->set, LX_SIGBIT(sig), __ATOMIC_SEQ_CST);
+	if (t)
+		wake(t, sig);
+	lx_cur(p)->cpu.stop = 1;
+	return 1;
 }
 
 /* Whether a syscall returning EINTR comes back after a handler with

@@ -18,19 +18,24 @@
 
 #include "lx_proc.h"
 
-long lx_host_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
-{
-	long ret;
-	register long r10 __asm__("r10") = a3;
-	register long r8 __asm__("r8") = a4;
-	register long r9 __asm__("r9") = a5;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
+/* In assembly, so that the host handler can tell a wait the call was in
+ * when the signal came (lx_host_syscall_ret: the address after it). */
+__asm__(".text\n"
+	".globl lx_host_syscall\n"
+	".type lx_host_syscall, @function\n"
+	"lx_host_syscall:\n"
+	"\tmov %rdi, %rax\n"
+	"\tmov %rsi, %rdi\n"
+	"\tmov %rdx, %rsi\n"
+	"\tmov %rcx, %rdx\n"
+	"\tmov %r8, %r10\n"
+	"\tmov %r9, %r8\n"
+	"\tmov 8(%rsp), %r9\n"
+	"\tsyscall\n"
+	".globl lx_host_syscall_ret\n"
+	"lx_host_syscall_ret:\n"
+	"\tret\n"
+	".size lx_host_syscall, .-lx_host_syscall\n");
 
 int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n)
 {
@@ -238,14 +243,32 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 	d = lx_wait_deadline(p, c, abs ? (int)clk : -1, (int64_t)t.tv_sec * 1000000000 + t.tv_nsec);
 	if (lx_live_threads(p) > 1)
 		return lx_sys_nanosleep_mt(p, d);
-	/* alone, under --vtime: the host sleeps the time left */
-	left = lx_wait_left(p, c, d);
-	t.tv_sec = left / 1000000000;
-	t.tv_nsec = left % 1000000000;
-	r = lx_host_syscall(35, (long)&t, abs ? 0 : (long)rem, 0, 0, 0, 0);
-	if (!r)
-		lx_wait_done(p, c, d);
-	return r;
+	/* alone, under --vtime: the host sleeps the time left, to the
+	 * expiry of a timer first if one comes before (itimer.c), whose
+	 * signal ends the sleep */
+	for (;;) {
+		int64_t until = lx_itimer_until(p, d);
+
+		left = lx_wait_left(p, c, until);
+		t.tv_sec = left / 1000000000;
+		t.tv_nsec = left % 1000000000;
+		r = lx_host_syscall(35, (long)&t, 0, 0, 0, 0, 0);
+		if (!r)
+			lx_wait_done(p, c, until);
+		if (!r && until == d)
+			return 0;
+		if (!r && !(lx_itimer_check(p, c) && lx_signal_pending(p)))
+			continue;
+		if (!abs && rem) {
+			/* the time left on the emulated clock */
+			left = lx_wait_left(p, c, d);
+			t.tv_sec = left / 1000000000;
+			t.tv_nsec = left % 1000000000;
+			if (lx_copy_out(p, rem, &t, sizeof(t)))
+				return -EFAULT;
+		}
+		return r ? r : -EINTR;
+	}
 }
 
 /* Syscalls the host may not run for the guest: they would change vpmu's
@@ -276,7 +299,9 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	struct lx_thread *t = c->os;
 	long r;
 
-	if (p->cfg->vtime && lx_vtime_syscall(p, c, nr, (const uint64_t[2]){ a0, a1 }, &r))
+	if (p->cfg->vtime &&
+	    (lx_vtime_syscall(p, c, nr, (const uint64_t[2]){ a0, a1 }, &r) ||
+	     lx_itimer_syscall(p, c, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r)))
 		return r;
 	switch (nr) {
 	case 3: /* close */
@@ -324,7 +349,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 			 hm = m & ~(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGFPE) |
 				    LX_SIGBIT(SIGILL) | LX_SIGBIT(SIGTRAP));
 		while (!lx_signal_pending(p))
-			lx_host_syscall(130, (long)&hm, 8, 0, 0, 0, 0);
+			lx_itimer_suspend(p, c, hm);
 		return -EINTR;
 	}
 	case 35:
@@ -370,7 +395,9 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	case 127:
 		return lx_sys_rt_sigpending(p, a0, a1);
 	case 128:
-		return lx_sys_rt_sigtimedwait(p, a0, a1, a2, a3);
+		if ((r = lx_sys_rt_sigtimedwait(p, a0, a1, a3)))
+			return r;
+		break; /* none pending: the call waits, as the others below */
 	case 130:
 		return lx_sys_rt_sigsuspend(p, a0, a1);
 	case 131:
@@ -437,14 +464,16 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 			return nr;
 		}
 	}
+	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
 	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	lx_itimer_host_disarm(p);
 	if (r == -EFAULT && p->mm.nwprot) {
 		/* the kernel cannot write to pages we write-protected for
 		 * self-modifying code detection: release them and retry */
 		lx_code_unprotect_all(p);
 		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	}
-	if (!r && until >= 0)
+	if ((!r || (nr == 128 && r == -EAGAIN)) && until >= 0)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
 	if (r == -EINTR)
 		lx_signal_wait_mask(p, nr, a);
@@ -457,6 +486,13 @@ void lx_syscall(struct x86_cpu *c)
 	struct lx_proc *p = t->p;
 	long nr = (long)c->r[X86_RAX], r;
 
+	if (lx_itimer_check(p, c) && lx_signal_pending(p)) {
+		/* a timer went off in the block before the call: its signal
+		 * comes first, the call after the handler */
+		c->rip -= 2;
+		c->stop = 1;
+		return;
+	}
 	c->cnt->syscalls++;
 	r = dispatch(p, c, nr);
 	if (nr == 15)

@@ -253,31 +253,44 @@ static int timeout_clock(int op)
 	return op & FUTEX_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC;
 }
 
-/* A timed FUTEX_WAIT or FUTEX_WAIT_BITSET by the host, under --vtime: the
- * timeout is on the emulated clock, and the clock stands at it if the
- * wait times out. */
+/* A FUTEX_WAIT or FUTEX_WAIT_BITSET by the host, under --vtime: the
+ * timeout (ts, or none) is on the emulated clock, where the clock stands
+ * if the wait times out; an emulated timer's expiry before it ends the
+ * wait when its signal is to be handled (itimer.c). */
 static long futex_host_vtime(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
 			     uint32_t val3)
 {
 	struct x86_cpu *c = &lx_cur(p)->cpu;
 	int cmd = op & FUTEX_CMD_MASK;
 	struct timespec t;
-	int64_t d, h;
+	int64_t d = -1, h, until;
 	long r;
 
-	if (lx_copy_in(p, &t, ts, sizeof(t)))
-		return -EFAULT;
-	if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
-		return -EINVAL;
-	d = lx_wait_deadline(p, c, timeout_clock(op), ts_ns(&t));
-	h = lx_now_ns() + lx_wait_left(p, c, d);
-	t.tv_sec = h / 1000000000;
-	t.tv_nsec = h % 1000000000;
-	r = lx_host_syscall(202, (long)uaddr, FUTEX_WAIT_BITSET | (op & FUTEX_PRIVATE_FLAG), val,
-			    (long)&t, 0, cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3);
-	if (r == -ETIMEDOUT)
-		lx_wait_done(p, c, d);
-	return r;
+	if (ts) {
+		if (lx_copy_in(p, &t, ts, sizeof(t)))
+			return -EFAULT;
+		if (t.tv_sec < 0 || (uint64_t)t.tv_nsec >= 1000000000)
+			return -EINVAL;
+		d = lx_wait_deadline(p, c, timeout_clock(op), ts_ns(&t));
+	}
+	for (;;) {
+		until = lx_itimer_until(p, d);
+		if (until >= 0) {
+			h = lx_now_ns() + lx_wait_left(p, c, until);
+			t.tv_sec = h / 1000000000;
+			t.tv_nsec = h % 1000000000;
+		}
+		r = lx_host_syscall(202, (long)uaddr, FUTEX_WAIT_BITSET | (op & FUTEX_PRIVATE_FLAG),
+				    val, until >= 0 ? (long)&t : 0, 0,
+				    cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY : val3);
+		if (r != -ETIMEDOUT)
+			return r;
+		lx_wait_done(p, c, until);
+		if (until == d)
+			return r;
+		if (lx_itimer_check(p, c) && lx_signal_pending(p))
+			return -EINTR;
+	}
 }
 
 long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint64_t ts,
@@ -288,7 +301,8 @@ long lx_sys_futex(struct lx_proc *p, uint64_t uaddr, int op, uint32_t val, uint6
 	int64_t deadline = -1;
 
 	if (lx_live_threads(p) <= 1) {
-		if (p->cfg->vtime && ts && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET))
+		if (p->cfg->vtime && (ts || lx_itimer_next(p) >= 0) &&
+		    (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET))
 			return futex_host_vtime(p, uaddr, op, val, ts, val3);
 		return lx_host_syscall(202, (long)uaddr, op, val, (long)ts, (long)uaddr2, val3);
 	}
@@ -453,6 +467,7 @@ void lx_schedule(struct lx_proc *p, int rotate)
 
 		if (lx_limit_stopping(p))
 			lx_limit_end(p); /* the run stops while every thread waits */
+		lx_itimer_check(p, &cur->cpu);
 
 		for (int i = 0; i < p->nth; i++)
 			need_time |= p->th[i]->deadline >= 0 && p->th[i]->state != LX_T_RUN;
@@ -489,8 +504,10 @@ void lx_schedule(struct lx_proc *p, int rotate)
 		 * emulated clock moves on by what was meant to pass, not by
 		 * what the host took) */
 		int64_t wait = 1000000;
-		int64_t now = lx_wait_now(p, &cur->cpu);
+		int64_t now = lx_wait_now(p, &cur->cpu), timer = lx_itimer_next(p);
 
+		if (timer >= 0 && timer - now < wait)
+			wait = timer - now;
 		for (int i = 0; i < p->nth; i++)
 			if (p->th[i]->state != LX_T_RUN && p->th[i]->deadline >= 0 &&
 			    p->th[i]->deadline - now < wait)

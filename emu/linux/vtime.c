@@ -39,11 +39,31 @@ static int wall_clock(long clk)
 	return clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI;
 }
 
-/* Emulated clock clk, in ns: the wall clocks from the epoch, the others
- * from the start of the run. */
+int lx_vtime_cpu_clock(const struct lx_proc *p, long clk)
+{
+	long pid;
+
+	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID)
+		return 1;
+	/* the kernel's dynamic CPU clocks (kernel/time/posix-cpu-timers.c):
+	 * ~pid << 3 | per-thread 4 | PROF 0, VIRT 1 or SCHED 2, pid 0 itself */
+	pid = ~(clk >> 3);
+	return clk < 0 && (clk & 3) != 3 && (pid == 0 || pid == p->pid);
+}
+
+/* Emulated clock clk, in ns: the wall clocks from the epoch, the CPU
+ * clocks the time ran (a thread's is its process's: threads count into
+ * one place), the others from the start of the run. */
 static int64_t vclock_ns(const struct lx_proc *p, const struct x86_cpu *c, long clk)
 {
+	if (lx_vtime_cpu_clock(p, clk))
+		return cpu_ns(c);
 	return vtime_ns(p, c) + (wall_clock(clk) ? VTIME_EPOCH * 1000000000ll : 0);
+}
+
+int64_t lx_vtime_cpu(const struct x86_cpu *c)
+{
+	return cpu_ns(c);
 }
 
 static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t ts)
@@ -51,7 +71,7 @@ static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long cl
 	struct timespec t;
 	int64_t ns = vclock_ns(p, c, clk);
 
-	if (clk < 0 || clk > CLOCK_TAI)
+	if ((clk < 0 || clk > CLOCK_TAI) && !lx_vtime_cpu_clock(p, clk))
 		return -EINVAL;
 	t.tv_sec = ns / 1000000000;
 	t.tv_nsec = ns % 1000000000;

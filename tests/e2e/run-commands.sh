@@ -289,15 +289,20 @@ getrandom_is_seeded() {
 	cmp -s p1 p2 || fail "python3 differs: $(cat p1 p2 | tr '\n' ' ')"
 }
 
+# Run a program twice under --vtime (output in one and two): the same.
+vtime_twice() {
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$1" >one 2>err </dev/null ||
+		fail "rc: $(cat err)"
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$1" >two 2>err </dev/null ||
+		fail "rc: $(cat err)"
+	cmp -s one two || fail "two runs differ: $(diff one two | tr '\n' ' ')"
+}
+
 vtime_is_emulated() {
 	# --vtime: every clock tells emulated time, so a run repeats; without
 	# it the host's clocks come through
 	local g="$PROGS/e2e_vtime"
-	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$g" >one 2>err </dev/null ||
-		fail "rc: $(cat err)"
-	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$g" >two 2>err </dev/null ||
-		fail "rc: $(cat err)"
-	cmp -s one two || fail "two runs differ: $(diff one two | tr '\n' ' ')"
+	vtime_twice "$g"
 	grep -q '^before: realtime 1700000000\.' one && grep -q '^before: uptime 0 load 0$' one ||
 		fail "clocks: $(cat one)"
 	grep -Eq '^after: times ([1-9][0-9]*) utime \1 stime 0$' one || fail "times: $(cat one)"
@@ -327,6 +332,35 @@ vtime_is_emulated() {
 	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$g" >/dev/null 2>err </dev/null
 	t1=$(date +%s%N)
 	[ $(((t1 - t0) / 1000000)) -ge 480 ] || fail "the sleeps took $(((t1 - t0) / 1000000)) ms"
+}
+
+vtime_timers() {
+	# --vtime: interval timers go off on the emulated clock, at the same
+	# instruction every run; a host wait (pause, read) ends at the expiry
+	local g="$PROGS/e2e_itimer"
+	vtime_twice "$g"
+	grep -Eq '^1 ms ticks while working: (3[0-9]) in 3[0-9]{7} ns$' one &&
+		grep -Eq '^tick 0: 1000[0-9]{3} ns after arming$' one &&
+		grep -Eq '^tick 2: 3000[0-9]{3} ns after arming$' one ||
+		fail "ITIMER_REAL: $(head -4 one)"
+	grep -Eq '^5 ms virtual timer: after 500[0-9]{4} ns$' one || fail "ITIMER_VIRTUAL: $(cat one)"
+	grep -q '^pause: -1 Interrupted system call, fired 1, 50000000 ns later$' one &&
+		grep -q '^read: -1 Interrupted system call, fired 1, 30 ms later$' one ||
+		fail "host waits: $(cat one)"
+	grep -q '^alarm left: 100 s; getitimer: 2 s' one || fail "time left: $(cat one)"
+	[ "$(grep -c '^sigwaitinfo [0-2]: SIGRTMIN value 42 code SI_TIMER 1, [246] ms$' one)" = 3 ] ||
+		fail "POSIX timer: $(grep sigwait one)"
+	grep -q '^overruns of a 1 ms timer over 10 ms of work: 5 or more$' one &&
+		grep -Eq '^3 ms CPU-time timer: after 300[0-9]{4} ns$' one &&
+		grep -q '^disarmed after: 0.000000000$' one || fail "timers: $(tail -3 one)"
+	# timed, the counts repeat too
+	"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c1 </dev/null &&
+		"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c2 </dev/null ||
+		fail "timed: $(cat c1 c2)"
+	cmp -s c1 c2 || fail "timed counts differ: $(cat c1 c2 | tr '\n' ' ')"
+	# without --vtime the host's timers still work
+	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "host: $(cat err)"
+	grep -q '^disarmed after: 0.000000000$' host || fail "host timers: $(cat host)"
 }
 
 vtime_timed_waits() {
@@ -404,6 +438,7 @@ t determinism determinism
 t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
 t vtime_is_emulated vtime_is_emulated
+t vtime_timers vtime_timers
 t vtime_timed_waits vtime_timed_waits
 t own_fds_stay_own own_fds_stay_own
 t comm_is_the_program comm_is_the_program
