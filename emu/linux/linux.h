@@ -49,6 +49,7 @@ struct lx_slot {
 	int32_t status; /* exit status, or the signal number when KILLED */
 	int32_t nimages, nnosys;
 	struct x86_counts cnt;		  /* summed over the process's threads */
+	int64_t children_ns;		  /* --vtime: CPU time of the children it reaped */
 	struct uarch_counts ev;		  /* timing-model events (timed runs) */
 	uint64_t pmu[LX_MAX_PMU];	  /* the PMU's counts (lx_pmu_ops.read) */
 	uint64_t pmu_time[LX_MAX_PMU][2]; /* their enabled, running cycles (multiplexed) */

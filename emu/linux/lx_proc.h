@@ -369,6 +369,9 @@ int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t d
 /* Set the emulated monotonic clock to ns (a forked child's or an exec'd
  * image's goes on from its parent's or predecessor's). */
 void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
+/* Under --vtime, the process reaped its child pid (wait4, waitid): the
+ * child's time and its reaped children's count as its children's time. */
+void lx_vtime_reaped(struct lx_proc *p, int pid);
 /* The process's CPU clock under --vtime: its instructions, in ns; and
  * whether clk names it (or a thread's, which is the same here). */
 int64_t lx_vtime_cpu(const struct x86_cpu *c);

@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -271,6 +272,29 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 	}
 }
 
+/* The child a wait4 or waitid (nr, arguments a, result r) reaped: its
+ * pid; 0 when it reaped none (a child stopped or continued, or left to be
+ * waited for again with WNOWAIT). */
+static int reaped(struct lx_proc *p, long nr, const uint64_t *a, long r)
+{
+	siginfo_t si;
+	int status;
+
+	if (nr == 61 && r > 0) {
+		if (!(a[2] & (WUNTRACED | WCONTINUED)))
+			return (int)r;
+		return a[1] && !lx_copy_in(p, &status, a[1], sizeof(status)) &&
+				       (WIFEXITED(status) || WIFSIGNALED(status)) ?
+			       (int)r :
+			       0;
+	}
+	if (nr != 247 || r || !a[2] || (a[3] & WNOWAIT) || lx_copy_in(p, &si, a[2], sizeof(si)))
+		return 0;
+	return si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ?
+		       si.si_pid :
+		       0;
+}
+
 /* Syscalls the host may not run for the guest: they would change vpmu's
  * own state in ways the emulation cannot follow. */
 static int refused(long nr)
@@ -475,6 +499,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	}
 	if ((!r || (nr == 128 && r == -EAGAIN)) && until >= 0)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
+	if (p->cfg->vtime && (nr == 61 || nr == 247))
+		lx_vtime_reaped(p, reaped(p, nr, a, r));
 	if (r == -EINTR)
 		lx_signal_wait_mask(p, nr, a);
 	return r;

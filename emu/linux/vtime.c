@@ -100,13 +100,53 @@ static long vt_time(struct lx_proc *p, const struct x86_cpu *c, uint64_t tp)
 	return s;
 }
 
+/* What the slots of process pid say, over the images it ran (a process
+ * that executed a program has a slot for each): its instructions, in ns,
+ * and the time of the children it reaped. */
+static void slots_ns(const struct lx_proc *p, int pid, int64_t *ran, int64_t *children)
+{
+	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
+
+	*ran = *children = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lx_slot *s = &p->sh->slot[i];
+		if (s->state == LX_SLOT_FREE || s->pid != pid)
+			continue;
+		*ran += (int64_t)s->cnt.insns;
+		*children += s->children_ns;
+	}
+}
+
+/* The CPU time of the children the process reaped (times(2)'s cutime). */
+static int64_t children_ns(const struct lx_proc *p)
+{
+	int64_t ran, children;
+
+	if (!p->slot)
+		return 0;
+	slots_ns(p, p->pid, &ran, &children);
+	return children;
+}
+
+void lx_vtime_reaped(struct lx_proc *p, int pid)
+{
+	int64_t ran, children;
+
+	if (!p->cfg->vtime || !p->slot || pid <= 0)
+		return;
+	slots_ns(p, pid, &ran, &children);
+	p->slot->children_ns += ran + children;
+}
+
 /* The guest ran in user mode all along (the kernel cost model's cycles
- * are the timing model's, not the clock's) and not while it waited; its
- * children's times are their own runs' and are not known here. */
+ * are the timing model's, not the clock's) and not while it waited; so
+ * did the children it reaped. */
 static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 {
-	int64_t ticks = cpu_ns(c) / (1000000000 / VTIME_HZ);
-	struct tms t = { .tms_utime = (clock_t)ticks };
+	const int64_t tick = 1000000000 / VTIME_HZ;
+	int64_t ticks = cpu_ns(c) / tick;
+	struct tms t = { .tms_utime = (clock_t)ticks,
+			 .tms_cutime = (clock_t)(children_ns(p) / tick) };
 
 	if (buf && lx_copy_out(p, buf, &t, sizeof(t)))
 		return -EFAULT;
@@ -123,10 +163,10 @@ static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, u
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
 	memset(&u, 0, sizeof(u));
-	if (who != RUSAGE_CHILDREN) {
-		u.ru_utime.tv_sec = ns / 1000000000;
-		u.ru_utime.tv_usec = ns % 1000000000 / 1000;
-	}
+	if (who == RUSAGE_CHILDREN)
+		ns = children_ns(p);
+	u.ru_utime.tv_sec = ns / 1000000000;
+	u.ru_utime.tv_usec = ns % 1000000000 / 1000;
 	return lx_copy_out(p, buf, &u, sizeof(u)) ? -EFAULT : 0;
 }
 

@@ -322,6 +322,10 @@ vtime_is_emulated() {
 	awk '$1 == "before" && ($2 == "fork:" || $2 == "execve:") { at = $3 }
 		$1 == "child:" || $1 == "after" && $2 == "execve:" { n++; if ($NF < at) bad = 1 }
 		END { exit bad || n != 2 }' one || fail "fork, execve: $(tail -4 one)"
+	# a shell's children's times are the instructions of those it reaped
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- /bin/bash -c \
+		'seq 20000 | sort -n >/dev/null; times' >kids 2>err </dev/null || fail "rc: $(cat err)"
+	sed -n 2p kids | grep -Eq '^0m0\.0[1-9][0-9]s 0m0\.000s$' || fail "children: $(cat kids)"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "rc: $(cat err)"
 	! grep -q '^before: realtime 1700000000\.' host || fail "host clock not read: $(cat host)"
 	# /proc/self/exe is the program, not vpmu
