@@ -4,7 +4,8 @@
  *
  * Command line (built by emu/linux when the guest execs):
  *
- *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS] -- PATH ARGV0 ARGS...
+ *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS [--vtime-itimers T]]
+ *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
  *   S      the run's seed (decimal or 0x-prefixed hex)
@@ -15,6 +16,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,11 +43,13 @@ int cmd_exec(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "vtime", no_argument, NULL, 't' },
 		{ "vtime-base", required_argument, NULL, 'b' },
+		{ "vtime-itimers", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts o = { 0 };
 	uint64_t fd = UINT64_MAX, base;
+	char end;
 	int c;
 
 	optind = 1;
@@ -73,6 +77,16 @@ int cmd_exec(int argc, char **argv)
 			}
 			o.vtime_base = (int64_t)base;
 			break;
+		case 'i': /* ITIMER_REAL, _VIRTUAL, _PROF: ns left and interval each */
+			if (sscanf(optarg,
+				   "%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64
+				   ",%" SCNd64 "%c",
+				   &o.itimer[0][0], &o.itimer[0][1], &o.itimer[1][0],
+				   &o.itimer[1][1], &o.itimer[2][0], &o.itimer[2][1], &end) != 6) {
+				fprintf(stderr, "vpmu __exec: bad --vtime-itimers '%s'\n", optarg);
+				return 1;
+			}
+			break;
 		case 'v':
 			o.verbose = 1;
 			break;
@@ -82,7 +96,7 @@ int cmd_exec(int argc, char **argv)
 	}
 	if (fd == UINT64_MAX || argc - optind < 2) {
 		fprintf(stderr, "usage: vpmu __exec --shared-fd N --seed S [-v] [--vtime "
-				"--vtime-base NS] -- PATH ARGV0 [ARGS...]\n");
+				"--vtime-base NS [--vtime-itimers T]] -- PATH ARGV0 [ARGS...]\n");
 		return 1;
 	}
 	o.prog = argv[optind];

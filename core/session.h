@@ -18,14 +18,15 @@ struct session_opts {
 	char **argv;	  /* argv[0] as the guest sees it, NULL-terminated */
 	uint64_t seed;	  /* AT_RANDOM and anything else seeded */
 	int verbose;
-	int vtime;	    /* time syscalls report emulated time */
-	int64_t vtime_base; /* ... and the monotonic clock starts here (ns; an exec'd image
+	int vtime;	      /* time syscalls report emulated time */
+	int64_t vtime_base;   /* ... and the monotonic clock starts here (ns; an exec'd image
 			     * goes on from its predecessor's) */
-	int timed;	    /* run the timing model of the machine */
-	const char *arch;   /* machine: p4 (default), ia64, xscale, alpha */
-	const char *set;    /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
-	int smt;	    /* guest threads on the two logical processors */
-	double timeout;	    /* stop the run after this many wall-clock seconds (0: never) */
+	int64_t itimer[3][2]; /* ... and its predecessor's setitimer timers: ns left, interval */
+	int timed;	      /* run the timing model of the machine */
+	const char *arch;     /* machine: p4 (default), ia64, xscale, alpha */
+	const char *set;      /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
+	int smt;	      /* guest threads on the two logical processors */
+	double timeout;	      /* stop the run after this many wall-clock seconds (0: never) */
 	uint64_t max_insns; /* ... or this many emulated instructions, all processes (0: no limit) */
 	const struct pmu_set *pmu; /* counter hardware to program (timed runs), or NULL */
 	int mute;		   /* the guest's stdout and stderr go to /dev/null */

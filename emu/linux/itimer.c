@@ -19,7 +19,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -267,6 +269,15 @@ static void set(struct lx_proc *p, const struct x86_cpu *c, struct lx_timer *tm,
 	lx_cur(p)->cpu.stop = 1; /* leave x86_run: its budget changes */
 }
 
+/* Arm setitimer's timer which (ITIMER_REAL, _VIRTUAL, _PROF). */
+static void set_itimer(struct lx_proc *p, const struct x86_cpu *c, int which, int64_t value,
+		       int64_t interval)
+{
+	p->tm.t[which].sig = itimer_sig[which];
+	p->tm.t[which].cpu = which != ITIMER_REAL;
+	set(p, c, &p->tm.t[which], value, interval);
+}
+
 static void to_timeval(int64_t ns, struct timeval *tv)
 {
 	tv->tv_sec = ns / NS;
@@ -317,9 +328,7 @@ static long sys_setitimer(struct lx_proc *p, const struct x86_cpu *c, long which
 		return -EINVAL;
 	if (ov && (r = sys_getitimer(p, c, which, ov)))
 		return r;
-	p->tm.t[which].sig = itimer_sig[which];
-	p->tm.t[which].cpu = which != ITIMER_REAL;
-	set(p, c, &p->tm.t[which], value, interval);
+	set_itimer(p, c, (int)which, value, interval);
 	return 0;
 }
 
@@ -332,9 +341,7 @@ static long sys_alarm(struct lx_proc *p, const struct x86_cpu *c, unsigned secs)
 	get(p, c, tm, &value, &interval);
 	/* the seconds left, rounded as alarm_setitimer() rounds them */
 	left = (long)(value / NS) + (value % NS >= 500000000 || (value && value < NS));
-	tm->sig = SIGALRM;
-	tm->cpu = 0;
-	set(p, c, tm, (int64_t)secs * NS, 0);
+	set_itimer(p, c, ITIMER_REAL, (int64_t)secs * NS, 0);
 	return left;
 }
 
@@ -455,6 +462,30 @@ static long sys_timer_settime(struct lx_proc *p, const struct x86_cpu *c, long i
 	}
 	set(p, c, tm, value, interval);
 	return 0;
+}
+
+int lx_itimer_exec_arg(const struct lx_proc *p, const struct x86_cpu *c, char *buf, size_t size)
+{
+	int64_t v[LX_NITIMER][2];
+	int any = 0;
+
+	for (int k = 0; k < LX_NITIMER; k++) {
+		struct lx_timer tm = p->tm.t[k];
+		get(p, c, &tm, &v[k][0], &v[k][1]);
+		any |= v[k][0] != 0;
+	}
+	snprintf(buf, size, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64,
+		 v[0][0], v[0][1], v[1][0], v[1][1], v[2][0], v[2][1]);
+	return any;
+}
+
+void lx_itimer_exec_set(struct lx_proc *p, const struct x86_cpu *c, const int64_t it[LX_NITIMER][2])
+{
+	for (int k = 0; k < LX_NITIMER; k++) {
+		if (it[k][0] <= 0 || it[k][1] < 0)
+			continue;
+		set_itimer(p, c, k, it[k][0], it[k][1]);
+	}
 }
 
 int lx_itimer_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[4],

@@ -407,5 +407,11 @@ void lx_itimer_host_arm(struct lx_proc *p, const struct x86_cpu *c);
 void lx_itimer_host_disarm(struct lx_proc *p);
 int lx_itimer_host_signal(struct lx_proc *p, int sig, const siginfo_t *si, void *uc);
 void lx_itimer_init(struct lx_proc *p);
+/* setitimer's timers, which an execve keeps: their time left and
+ * intervals as vpmu __exec takes them (0 when none is armed), and the
+ * exec'd image's, from those figures (ns). */
+int lx_itimer_exec_arg(const struct lx_proc *p, const struct x86_cpu *c, char *buf, size_t size);
+void lx_itimer_exec_set(struct lx_proc *p, const struct x86_cpu *c,
+			const int64_t it[LX_NITIMER][2]);
 
 #endif

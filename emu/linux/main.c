@@ -157,8 +157,10 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		lx_pair_slot(p);
 	else
 		lx_take_slot(p);
-	if (cfg->vtime)
+	if (cfg->vtime) {
 		lx_vtime_set(p, &t->cpu, cfg->vtime_base);
+		lx_itimer_exec_set(p, &t->cpu, cfg->itimer);
+	}
 	x86_cache_set_code_hook(p->cache, lx_code_hook, p);
 	{
 		char err[512];

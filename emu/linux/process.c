@@ -5,7 +5,8 @@
  * execve becomes a host execve of /proc/self/exe (vpmu) with the hidden
  * command, the guest's environment as the environment:
  *
- *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS] -- PATH ARGV0 ARGS...
+ *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS [--vtime-itimers T]]
+ *               -- PATH ARGV0 ARGS...
  *
  * (the machine and its parameters travel in the shared area)
  *
@@ -202,7 +203,7 @@ static char **copy_vec(struct lx_proc *p, uint64_t gv, long *err)
 long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv, uint64_t genvp,
 		   int flags)
 {
-	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], basearg[24];
+	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], basearg[24], itarg[128];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -258,6 +259,10 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		hv[k++] = "--vtime";
 		hv[k++] = "--vtime-base";
 		hv[k++] = basearg;
+		if (lx_itimer_exec_arg(p, &lx_cur(p)->cpu, itarg, sizeof(itarg))) {
+			hv[k++] = "--vtime-itimers";
+			hv[k++] = itarg;
+		}
 	}
 	hv[k++] = "--";
 	hv[k++] = (char *)target;

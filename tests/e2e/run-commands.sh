@@ -362,6 +362,12 @@ vtime_timers() {
 		"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c2 </dev/null ||
 		fail "timed: $(cat c1 c2)"
 	cmp -s c1 c2 || fail "timed counts differ: $(cat c1 c2 | tr '\n' ' ')"
+	# an execve keeps ITIMER_REAL: sleep(1) dies of it, as natively
+	local rc=0
+	timeout 60 "$VPMU" stat -o /dev/null --no-timing --vtime -- /usr/bin/python3 -c \
+		'import signal, os; signal.setitimer(signal.ITIMER_REAL, 0.05); os.execv("/bin/sleep", ["sleep", "5"])' \
+		>/dev/null 2>err </dev/null || rc=$?
+	[ $rc = 142 ] || fail "timer across execve: rc $rc: $(cat err)"
 	# without --vtime the host's timers still work
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "host: $(cat err)"
 	grep -q '^disarmed after: 0.000000000$' host || fail "host timers: $(cat host)"
