@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <string.h>
@@ -114,6 +115,57 @@ void lx_nosys(struct lx_proc *p, uint32_t nr)
 static int is_own_fd(struct lx_proc *p, long fd)
 {
 	return fd == p->cfg->shared_fd || (p->sh->sample_fd >= 0 && fd == p->sh->sample_fd);
+}
+
+/* Whether directory fd is a listing of the process's descriptors
+ * (/proc/self/fd, /proc/self/fdinfo and the like). */
+static int lists_fds(struct lx_proc *p, long fd)
+{
+	char link[64], path[64], mine[32];
+	long n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+	n = lx_host_syscall(89, (long)link, (long)path, sizeof(path) - 1, 0, 0, 0);
+	if (n <= 0)
+		return 0;
+	path[n] = 0;
+	snprintf(mine, sizeof(mine), "/proc/%d/", p->pid);
+	return !strncmp(path, mine, strlen(mine)) && ((n >= 3 && !strcmp(path + n - 3, "/fd")) ||
+						      (n >= 7 && !strcmp(path + n - 7, "/fdinfo")));
+}
+
+/* getdents64 or getdents (nr) read n bytes of directory fd into buf: the
+ * entries of vpmu's own descriptors taken out; the bytes left. */
+static long hide_own_fds(struct lx_proc *p, long nr, long fd, uint64_t buf, long n)
+{
+	/* linux_dirent64 and linux_dirent: ino, off, reclen, then (64) the type */
+	const size_t name_at = nr == 217 ? 19 : 18;
+	uint8_t *b = (uint8_t *)buf, *prev = NULL;
+	long at = 0;
+
+	if (!lists_fds(p, fd))
+		return n;
+	while (at < n) {
+		uint8_t *e = b + at;
+		uint16_t len;
+		char *end;
+		long v;
+
+		memcpy(&len, e + 16, 2);
+		if (len < name_at + 1 || at + len > n)
+			break;
+		v = strtol((const char *)e + name_at, &end, 10);
+		if (*end || end == (char *)e + name_at || !is_own_fd(p, v)) {
+			prev = e;
+			at += len;
+			continue;
+		}
+		if (prev)
+			memcpy(prev + 8, e + 8, 8); /* the previous entry's d_off goes past it */
+		memmove(e, e + len, (size_t)(n - at - len));
+		n -= len;
+	}
+	return n;
 }
 
 static long sys_close_range(struct lx_proc *p, unsigned first, unsigned last, int flags)
@@ -501,6 +553,14 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
 	if (p->cfg->vtime && (nr == 61 || nr == 247))
 		lx_vtime_reaped(p, reaped(p, nr, a, r));
+	if ((nr == 217 || nr == 78) && r > 0) {
+		/* a read of /proc/self/fd shows the guest's descriptors only;
+		 * one that showed nothing else reads on */
+		long n = hide_own_fds(p, nr, (long)a0, a1, r);
+		if (!n)
+			return dispatch(p, c, nr);
+		r = n;
+	}
 	if (r == -EINTR)
 		lx_signal_wait_mask(p, nr, a);
 	return r;

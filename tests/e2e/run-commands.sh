@@ -392,6 +392,10 @@ own_fds_stay_own() {
 	[ "$("$VPMU" stat -o st.txt -- perl -e "$p" 2>err)" = 3 ] || fail "stat -o: $(cat err)"
 	[ "$("$VPMU" record -q -o rec.data -- perl -e "$p" 2>err)" = 3 ] || fail "record: $(cat err)"
 	grep -q ' instructions ' st.txt || fail "no counts: $(cat st.txt)"
+	# nor do vpmu's own descriptors show in /proc/self/fd (or fdinfo)
+	local ls='ls /proc/self/fd /proc/self/fdinfo'
+	[ "$("$VPMU" record -q -o rec.data -- sh -c "$ls" 2>err)" = "$(sh -c "$ls")" ] ||
+		fail "/proc/self/fd: $("$VPMU" record -q -o rec.data -- sh -c "$ls" 2>&1 | tr '\n' ' ')"
 }
 
 comm_is_the_program() {
