@@ -94,6 +94,7 @@ struct lx_thread {
 	int io_waiting; /* a poll-like call is being retried (block.c) */
 	int64_t io_deadline;
 	int64_t deadline; /* on lx_wait_now()'s clock (vtime.c), ns; -1: none */
+	uint64_t ran;	  /* instructions it ran before its current turn (its CPU clock) */
 };
 
 struct lx_proc {
@@ -111,6 +112,7 @@ struct lx_proc {
 	struct lx_mm mm;
 	uint64_t rng;	     /* getrandom(2)'s generator (random.c) */
 	int64_t vt_waited;   /* --vtime: ns the emulated clock stood in timed waits (vtime.c) */
+	uint64_t turn_from;  /* the process's instructions when the current thread's turn began */
 	struct lx_timers tm; /* --vtime: interval timers (itimer.c) */
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */

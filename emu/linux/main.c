@@ -202,7 +202,9 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 			budget = 1; /* the two programs interleave block by block */
 		if (lx_itimer_budget(p, c) < budget)
 			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
+		p->turn_from = c->cnt->insns;
 		e = x86_run(c, lx_limit_budget(p, budget));
+		t->ran += c->cnt->insns >= p->turn_from ? c->cnt->insns - p->turn_from : 0;
 		if (e == X86_EXIT_FAULT && !c->fault.sig) {
 			/* a resync after self-modifying code (mem.c): go on */
 		} else if (e == X86_EXIT_FAULT) {

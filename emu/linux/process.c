@@ -100,6 +100,8 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	t->pend.set = 0;
 	p->pend.set = 0;
 	lx_itimer_init(p);
+	t->ran = 0; /* the child's CPU clocks start at zero, counted in its own slot */
+	p->turn_from = 0;
 	/* x86_run still holds the parent's counts pointer for this block:
 	 * map the area again for ourselves and turn the old view into a
 	 * private copy, so that stale update lands nowhere */

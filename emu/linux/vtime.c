@@ -39,23 +39,58 @@ static int wall_clock(long clk)
 	return clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE || clk == CLOCK_TAI;
 }
 
+/* The thread whose CPU clock clk is (the caller's, cur, or another of
+ * the process), or NULL when clk is no thread's clock of the process:
+ * the kernel's dynamic CPU clocks (kernel/time/posix-cpu-timers.c) are
+ * ~id << 3 | per-thread 4 | PROF 0, VIRT 1 or SCHED 2, with id 0 the
+ * caller itself. */
+static const struct lx_thread *clock_thread(const struct lx_proc *p, const struct lx_thread *cur,
+					    long clk)
+{
+	long id = clk < 0 ? ~clk >> 3 : -1; /* ~(clk >> 3), as the kernel takes it */
+
+	if (clk == CLOCK_THREAD_CPUTIME_ID)
+		return cur;
+	if (clk >= 0 || (clk & 3) == 3 || !(clk & 4))
+		return NULL;
+	if (id == 0)
+		return cur;
+	for (int i = 0; i < p->nth; i++)
+		if (p->th[i]->tid == id && p->th[i]->state != LX_T_DEAD)
+			return p->th[i];
+	return NULL;
+}
+
 int lx_vtime_cpu_clock(const struct lx_proc *p, long clk)
 {
-	long pid;
+	long pid = clk < 0 ? ~clk >> 3 : -1;
 
 	if (clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID)
 		return 1;
-	/* the kernel's dynamic CPU clocks (kernel/time/posix-cpu-timers.c):
-	 * ~pid << 3 | per-thread 4 | PROF 0, VIRT 1 or SCHED 2, pid 0 itself */
-	pid = ~(clk >> 3);
-	return clk < 0 && (clk & 3) != 3 && (pid == 0 || pid == p->pid);
+	if (clk < 0 && (clk & 3) != 3 && !(clk & 4))
+		return pid == 0 || pid == p->pid;
+	return clock_thread(p, lx_cur((struct lx_proc *)p), clk) != NULL;
+}
+
+/* Thread t's CPU time: the instructions it ran (and runs, t the caller). */
+static int64_t thread_ns(const struct lx_proc *p, const struct x86_cpu *c,
+			 const struct lx_thread *t)
+{
+	uint64_t now = c->cnt->insns;
+
+	if (t != c->os)
+		return (int64_t)t->ran;
+	return (int64_t)(t->ran + (now >= p->turn_from ? now - p->turn_from : 0));
 }
 
 /* Emulated clock clk, in ns: the wall clocks from the epoch, the CPU
- * clocks the time ran (a thread's is its process's: threads count into
- * one place), the others from the start of the run. */
+ * clocks the time ran, the others from the start of the run. */
 static int64_t vclock_ns(const struct lx_proc *p, const struct x86_cpu *c, long clk)
 {
+	const struct lx_thread *t = clock_thread(p, c->os, clk);
+
+	if (t)
+		return thread_ns(p, c, t);
 	if (lx_vtime_cpu_clock(p, clk))
 		return cpu_ns(c);
 	return vtime_ns(p, c) + (wall_clock(clk) ? VTIME_EPOCH * 1000000000ll : 0);
@@ -165,6 +200,8 @@ static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, u
 	memset(&u, 0, sizeof(u));
 	if (who == RUSAGE_CHILDREN)
 		ns = children_ns(p);
+	else if (who == RUSAGE_THREAD)
+		ns = thread_ns(p, c, c->os);
 	u.ru_utime.tv_sec = ns / 1000000000;
 	u.ru_utime.tv_usec = ns % 1000000000 / 1000;
 	return lx_copy_out(p, buf, &u, sizeof(u)) ? -EFAULT : 0;
@@ -237,7 +274,7 @@ int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const 
 {
 	switch (nr) {
 	case 228:
-		*ret = vt_clock_gettime(p, c, (long)a[0], a[1]);
+		*ret = vt_clock_gettime(p, c, (long)(int)a[0], a[1]);
 		return 1;
 	case 96:
 		*ret = vt_gettimeofday(p, c, a[0], a[1]);

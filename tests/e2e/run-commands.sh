@@ -356,7 +356,10 @@ vtime_timers() {
 		fail "POSIX timer: $(grep sigwait one)"
 	grep -q '^overruns of a 1 ms timer over 10 ms of work: 5 or more$' one &&
 		grep -Eq '^3 ms CPU-time timer: after 300[0-9]{4} ns$' one &&
-		grep -q '^disarmed after: 0.000000000$' one || fail "timers: $(tail -3 one)"
+		grep -q '^disarmed after: 0.000000000$' one || fail "timers: $(tail -4 one)"
+	# a thread's CPU clock is its own
+	grep -Eq '^CPU clocks: worker 1[0-9] ms, main 2[0-9] ms, process 3[0-9] ms$' one ||
+		fail "CPU clocks: $(tail -1 one)"
 	# timed, the counts repeat too
 	"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c1 </dev/null &&
 		"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c2 </dev/null ||

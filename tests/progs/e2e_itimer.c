@@ -5,10 +5,12 @@
  * empty pipe (no SA_RESTART); alarm() and getitimer() telling the time
  * left; a POSIX timer on CLOCK_MONOTONIC every 2 ms taken with
  * sigwaitinfo(), one on CLOCK_PROCESS_CPUTIME_ID, and the overruns of a
- * 1 ms timer whose signal is blocked while the program works.  Under
+ * 1 ms timer whose signal is blocked while the program works; last, a
+ * thread's CPU clock beside its process's.  Under
  * --vtime every timer is on the emulated clock, so two runs print the
  * same. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +50,22 @@ static void work(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
 		sink += i * 7;
+}
+
+static long long clock_ns(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return t.tv_sec * 1000000000ll + t.tv_nsec;
+}
+
+/* Work, then tell the thread's CPU time. */
+static void *spin(void *arg)
+{
+	work(2000000);
+	*(long long *)arg = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	return NULL;
 }
 
 static void handle(int sig, void (*fn)(int), int flags)
@@ -173,5 +191,16 @@ int main(void)
 	timer_gettime(id, &its);
 	printf("disarmed after: %ld.%09ld\n", (long)its.it_value.tv_sec, its.it_value.tv_nsec);
 	timer_delete(id);
+
+	/* a thread's CPU clock counts its own work, the process's everyone's */
+	long long worker = 0, main0 = clock_ns(CLOCK_THREAD_CPUTIME_ID),
+		  proc0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	pthread_t th;
+	pthread_create(&th, NULL, spin, &worker);
+	work(4000000);
+	pthread_join(th, NULL);
+	printf("CPU clocks: worker %lld ms, main %lld ms, process %lld ms\n", worker / 1000000,
+	       (clock_ns(CLOCK_THREAD_CPUTIME_ID) - main0) / 1000000,
+	       (clock_ns(CLOCK_PROCESS_CPUTIME_ID) - proc0) / 1000000);
 	return 0;
 }
