@@ -215,8 +215,11 @@ long lx_sys_sigaltstack(struct lx_proc *p, uint64_t ss, uint64_t oss);
 long lx_sys_tgkill(struct lx_proc *p, int tgid, int tid, int sig);
 /* rt_sigreturn: restores the registers; returns the guest's rax */
 long lx_sys_rt_sigreturn(struct lx_proc *p);
-/* set the host mask to the current thread's guest mask */
+/* set the host mask to the current thread's guest mask; or, while every
+ * thread waits, to what all of them block (a signal any one of them takes
+ * ends the host's wait, and wakes that one) */
 void lx_signal_sync_mask(struct lx_proc *p);
+void lx_signal_idle_mask(struct lx_proc *p);
 /* whether a signal can be delivered to the current thread now */
 int lx_signal_pending(struct lx_proc *p);
 /* Deliver pending signals to the current thread (frames or death). */

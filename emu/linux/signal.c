@@ -68,6 +68,17 @@ void lx_signal_sync_mask(struct lx_proc *p)
 	host_sigmask(SIG_SETMASK, &m, NULL);
 }
 
+void lx_signal_idle_mask(struct lx_proc *p)
+{
+	uint64_t m = ~0ull;
+
+	for (int i = 0; i < p->nth; i++)
+		if (p->th[i]->state != LX_T_DEAD)
+			m &= p->th[i]->blocked;
+	m &= ~FAULT_SIGS;
+	host_sigmask(SIG_SETMASK, &m, NULL);
+}
+
 _Noreturn void lx_die(struct lx_proc *p, int sig)
 {
 	struct rlimit no_core = { 0, 0 };

@@ -373,6 +373,7 @@ void lx_thread_exit(struct lx_proc *p, int status)
 	if (t->clear_tid && !lx_copy_out(p, t->clear_tid, &zero, 4))
 		lx_futex_wake(p, t->clear_tid, 1, FUTEX_BITSET_MATCH_ANY);
 	t->state = LX_T_DEAD;
+	t->deadline = -1; /* the scheduler's idle wait is for the living */
 	t->cpu.stop = 1;
 }
 
@@ -425,7 +426,7 @@ static void retry_io(struct lx_proc *p, int after)
 void lx_schedule(struct lx_proc *p, int rotate)
 {
 	struct lx_thread *cur = lx_cur(p);
-	int n = 0, at = 0;
+	int n = 0, at = 0, idled = 0;
 
 	/* drop finished threads (none of them is inside x86_run now) */
 	for (int i = 0; i < p->nth; i++) {
@@ -477,11 +478,10 @@ void lx_schedule(struct lx_proc *p, int rotate)
 			int i = (at + k) % p->nth;
 
 			if (p->th[i]->state == LX_T_RUN) {
-				if (p->th[i] != cur) {
+				if (p->th[i] != cur)
 					p->cur = i;
-					if (p->th[i]->blocked != cur->blocked)
-						lx_signal_sync_mask(p);
-				}
+				if (idled || p->th[i]->blocked != cur->blocked)
+					lx_signal_sync_mask(p);
 				if (cur->state == LX_T_DEAD) {
 					/* the exited thread is no longer running */
 					for (int j = 0; j < p->nth; j++)
@@ -512,6 +512,8 @@ void lx_schedule(struct lx_proc *p, int rotate)
 			if (p->th[i]->state != LX_T_RUN && p->th[i]->deadline >= 0 &&
 			    p->th[i]->deadline - now < wait)
 				wait = p->th[i]->deadline - now;
+		if (!idled++)
+			lx_signal_idle_mask(p);
 		if (wait > 0) {
 			struct timespec ts = { 0, wait };
 

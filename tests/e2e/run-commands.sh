@@ -376,6 +376,18 @@ vtime_timers() {
 	grep -q '^disarmed after: 0.000000000$' host || fail "host timers: $(cat host)"
 }
 
+signal_while_all_wait() {
+	# a thread ended while the main thread sleeps: SIGTERM still ends the
+	# run at once (the host's mask was the ended thread's, all blocked)
+	local rc=0 t0 t1
+	t0=$(date +%s%N)
+	timeout -k 10 1 "$VPMU" stat -o /dev/null --no-timing -- "$PROGS/e2e_idle_signal" \
+		>/dev/null 2>err </dev/null || rc=$?
+	t1=$(date +%s%N)
+	[ $rc = 124 ] && [ $(((t1 - t0) / 1000000)) -lt 5000 ] ||
+		fail "rc $rc after $(((t1 - t0) / 1000000)) ms: $(cat err)"
+}
+
 vtime_timed_waits() {
 	# xz -T2 waits for its worker with timeouts from the clock it reads:
 	# under --vtime they are on the emulated clock (it spun forever when
@@ -457,6 +469,7 @@ t getrandom_is_seeded getrandom_is_seeded
 t vtime_is_emulated vtime_is_emulated
 t vtime_timers vtime_timers
 t vtime_timed_waits vtime_timed_waits
+t signal_while_all_wait signal_while_all_wait
 t own_fds_stay_own own_fds_stay_own
 t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough

@@ -5,7 +5,8 @@
  * waits, each followed by the monotonic clock: an absolute clock_nanosleep
  * 0.3 s ahead, a relative nanosleep of 0.1 s, poll and select timeouts of
  * 20 and 10 ms, a thread's 1 ms condition-variable timeouts while the main
- * thread works, and a 50 ms sleep of a thread the main thread joins.
+ * thread works, a 50 ms sleep of a thread the main thread joins, and a
+ * 20 ms sleep of the main thread while another times out and ends.
  * Last, the monotonic clock before a fork and in the child, and before the
  * program executes itself again through /proc/self/exe and after.  Under
  * --vtime all of them tell emulated time, the waits end at the same points
@@ -95,6 +96,26 @@ static void *sleeper(void *arg)
 	return (void *)syscall(SYS_nanosleep, &d, NULL);
 }
 
+/* Wait 1 ms for a condition nobody signals, then end. */
+static void *brief(void *arg)
+{
+	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+	struct timespec d;
+
+	(void)arg;
+	syscall(SYS_clock_gettime, CLOCK_REALTIME, &d);
+	d.tv_nsec += 1000000;
+	if (d.tv_nsec >= 1000000000) {
+		d.tv_sec++;
+		d.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&m);
+	pthread_cond_timedwait(&c, &m, &d);
+	pthread_mutex_unlock(&m);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	volatile unsigned long x = 0;
@@ -154,6 +175,15 @@ int main(int argc, char **argv)
 		return 2;
 	pthread_join(t, &r);
 	printf("joined a 50 ms sleep: %ld after %lld ns\n", (long)r, mono_ns() - t0);
+	/* a thread that timed out and ended while the main thread sleeps */
+	struct timespec twenty = { 0, 20000000 };
+	t0 = mono_ns();
+	if (pthread_create(&t, NULL, brief, NULL))
+		return 3;
+	syscall(SYS_nanosleep, &twenty, NULL);
+	pthread_join(t, NULL);
+	printf("slept 20 ms while a thread timed out and ended: %lld ms\n",
+	       (mono_ns() - t0) / 1000000);
 
 	printf("before fork: %lld\n", mono_ns());
 	fflush(stdout);
