@@ -4,7 +4,8 @@
  *
  * Command line (built by emu/linux when the guest execs):
  *
- *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS [--vtime-itimers T]]
+ *   vpmu __exec --shared-fd N --seed S [-v]
+ *               [--vtime --vtime-base NS --vtime-cpu NS [--vtime-itimers T]]
  *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
@@ -44,6 +45,7 @@ int cmd_exec(int argc, char **argv)
 		{ "vtime", no_argument, NULL, 't' },
 		{ "vtime-base", required_argument, NULL, 'b' },
 		{ "vtime-itimers", required_argument, NULL, 'i' },
+		{ "vtime-cpu", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,6 +79,13 @@ int cmd_exec(int argc, char **argv)
 			}
 			o.vtime_base = (int64_t)base;
 			break;
+		case 'c':
+			if (parse_u64(optarg, &base) || base > INT64_MAX) {
+				fprintf(stderr, "vpmu __exec: bad --vtime-cpu '%s'\n", optarg);
+				return 1;
+			}
+			o.vtime_cpu = (int64_t)base;
+			break;
 		case 'i': /* ITIMER_REAL, _VIRTUAL, _PROF: ns left and interval each */
 			if (sscanf(optarg,
 				   "%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64
@@ -96,7 +105,8 @@ int cmd_exec(int argc, char **argv)
 	}
 	if (fd == UINT64_MAX || argc - optind < 2) {
 		fprintf(stderr, "usage: vpmu __exec --shared-fd N --seed S [-v] [--vtime "
-				"--vtime-base NS [--vtime-itimers T]] -- PATH ARGV0 [ARGS...]\n");
+				"--vtime-base NS --vtime-cpu NS [--vtime-itimers T]] -- PATH ARGV0 "
+				"[ARGS...]\n");
 		return 1;
 	}
 	o.prog = argv[optind];

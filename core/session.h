@@ -21,6 +21,7 @@ struct session_opts {
 	int vtime;	      /* time syscalls report emulated time */
 	int64_t vtime_base;   /* ... and the monotonic clock starts here (ns; an exec'd image
 			     * goes on from its predecessor's) */
+	int64_t vtime_cpu;    /* ... the CPU time of the images before it (ns) */
 	int64_t itimer[3][2]; /* ... and its predecessor's setitimer timers: ns left, interval */
 	int timed;	      /* run the timing model of the machine */
 	const char *arch;     /* machine: p4 (default), ia64, xscale, alpha */

@@ -39,7 +39,7 @@ static const int itimer_sig[LX_NITIMER] = { SIGALRM, SIGVTALRM, SIGPROF };
 static int64_t clock_now(const struct lx_proc *p, const struct x86_cpu *c,
 			 const struct lx_timer *tm)
 {
-	return tm->cpu ? lx_vtime_cpu(c) : lx_wait_now(p, c);
+	return tm->cpu ? lx_vtime_cpu(p, c) : lx_wait_now(p, c);
 }
 
 /* Whether any timer that raises a signal is armed (the fast paths). */

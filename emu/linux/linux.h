@@ -128,6 +128,7 @@ struct lx_config {
 	int shared_fd;		      /* fd of the lx_shared area */
 	int vtime;		      /* 1: time syscalls report emulated time */
 	int64_t vtime_base;	      /* ... the monotonic clock starting here (ns) */
+	int64_t vtime_cpu;	      /* ... the CPU time of the images before (ns) */
 	int64_t itimer[3][2];	      /* ... setitimer's timers kept by execve: ns left, interval */
 	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */
 	/* Set by lx_main_pair for each of its two programs: the shared core

@@ -113,6 +113,7 @@ struct lx_proc {
 	uint64_t rng;	     /* getrandom(2)'s generator (random.c) */
 	int64_t vt_waited;   /* --vtime: ns the emulated clock stood in timed waits (vtime.c) */
 	uint64_t turn_from;  /* the process's instructions when the current thread's turn began */
+	int64_t vt_cpu_base; /* --vtime: CPU time of the images it ran before this one (ns) */
 	struct lx_timers tm; /* --vtime: interval timers (itimer.c) */
 	int pid;
 	char exe[4096]; /* absolute path of the guest program (/proc/self/exe) */
@@ -377,9 +378,9 @@ void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
 /* Under --vtime, the process reaped its child pid (wait4, waitid): the
  * child's time and its reaped children's count as its children's time. */
 void lx_vtime_reaped(struct lx_proc *p, int pid);
-/* The process's CPU clock under --vtime: its instructions, in ns; and
- * whether clk names it (or a thread's, which is the same here). */
-int64_t lx_vtime_cpu(const struct x86_cpu *c);
+/* The process's CPU clock under --vtime: its instructions (and its
+ * earlier images'), in ns; and whether clk names it or a thread's. */
+int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c);
 int lx_vtime_cpu_clock(const struct lx_proc *p, long clk);
 /* The process waited, none of its threads running, until deadline:
  * under --vtime the emulated clock moves on to it. */

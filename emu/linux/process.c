@@ -5,7 +5,8 @@
  * execve becomes a host execve of /proc/self/exe (vpmu) with the hidden
  * command, the guest's environment as the environment:
  *
- *   vpmu __exec --shared-fd N --seed S [-v] [--vtime --vtime-base NS [--vtime-itimers T]]
+ *   vpmu __exec --shared-fd N --seed S [-v]
+ *               [--vtime --vtime-base NS --vtime-cpu NS [--vtime-itimers T]]
  *               -- PATH ARGV0 ARGS...
  *
  * (the machine and its parameters travel in the shared area)
@@ -102,6 +103,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	lx_itimer_init(p);
 	t->ran = 0; /* the child's CPU clocks start at zero, counted in its own slot */
 	p->turn_from = 0;
+	p->vt_cpu_base = 0;
 	/* x86_run still holds the parent's counts pointer for this block:
 	 * map the area again for ourselves and turn the old view into a
 	 * private copy, so that stale update lands nowhere */
@@ -205,7 +207,8 @@ static char **copy_vec(struct lx_proc *p, uint64_t gv, long *err)
 long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv, uint64_t genvp,
 		   int flags)
 {
-	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], basearg[24], itarg[128];
+	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], basearg[24], cpuarg[24],
+		itarg[128];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -239,7 +242,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	}
 	while (argv[n])
 		n++;
-	hv = calloc((size_t)n + 16, sizeof(*hv));
+	hv = calloc((size_t)n + 24, sizeof(*hv)); /* vpmu's own arguments: up to 18 */
 	if (!hv) {
 		err = -ENOMEM;
 		goto out;
@@ -258,9 +261,12 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	if (p->cfg->vtime) {
 		/* the new image's clock goes on from here */
 		snprintf(basearg, sizeof(basearg), "%" PRId64, lx_wait_now(p, &lx_cur(p)->cpu));
+		snprintf(cpuarg, sizeof(cpuarg), "%" PRId64, lx_vtime_cpu(p, &lx_cur(p)->cpu));
 		hv[k++] = "--vtime";
 		hv[k++] = "--vtime-base";
 		hv[k++] = basearg;
+		hv[k++] = "--vtime-cpu"; /* and its CPU time */
+		hv[k++] = cpuarg;
 		if (lx_itimer_exec_arg(p, &lx_cur(p)->cpu, itarg, sizeof(itarg))) {
 			hv[k++] = "--vtime-itimers";
 			hv[k++] = itarg;

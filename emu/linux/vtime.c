@@ -22,16 +22,17 @@
 #define VTIME_EPOCH 1700000000ll /* the wall clock starts here (s) */
 #define VTIME_HZ 100		 /* USER_HZ, the unit of times(2) */
 
-/* Time the process ran: its instructions. */
-static int64_t cpu_ns(const struct x86_cpu *c)
+/* Time the process ran: its instructions, after those of the images it
+ * ran before (execve). */
+static int64_t cpu_ns(const struct lx_proc *p, const struct x86_cpu *c)
 {
-	return (int64_t)c->cnt->insns;
+	return (int64_t)c->cnt->insns + p->vt_cpu_base;
 }
 
 /* Time since the start of the run: ran and waited. */
 static int64_t vtime_ns(const struct lx_proc *p, const struct x86_cpu *c)
 {
-	return cpu_ns(c) + p->vt_waited;
+	return cpu_ns(p, c) + p->vt_waited;
 }
 
 static int wall_clock(long clk)
@@ -92,13 +93,13 @@ static int64_t vclock_ns(const struct lx_proc *p, const struct x86_cpu *c, long 
 	if (t)
 		return thread_ns(p, c, t);
 	if (lx_vtime_cpu_clock(p, clk))
-		return cpu_ns(c);
+		return cpu_ns(p, c);
 	return vtime_ns(p, c) + (wall_clock(clk) ? VTIME_EPOCH * 1000000000ll : 0);
 }
 
-int64_t lx_vtime_cpu(const struct x86_cpu *c)
+int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c)
 {
-	return cpu_ns(c);
+	return cpu_ns(p, c);
 }
 
 static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t ts)
@@ -179,7 +180,7 @@ void lx_vtime_reaped(struct lx_proc *p, int pid)
 static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 {
 	const int64_t tick = 1000000000 / VTIME_HZ;
-	int64_t ticks = cpu_ns(c) / tick;
+	int64_t ticks = cpu_ns(p, c) / tick;
 	struct tms t = { .tms_utime = (clock_t)ticks,
 			 .tms_cutime = (clock_t)(children_ns(p) / tick) };
 
@@ -193,7 +194,7 @@ static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, uint64_t buf)
 {
 	struct rusage u;
-	int64_t ns = cpu_ns(c);
+	int64_t ns = cpu_ns(p, c);
 
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
@@ -260,7 +261,7 @@ int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t d
 
 void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns)
 {
-	p->vt_waited = ns - cpu_ns(c);
+	p->vt_waited = ns - cpu_ns(p, c);
 }
 
 void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline)

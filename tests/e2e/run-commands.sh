@@ -322,6 +322,7 @@ vtime_is_emulated() {
 	awk '$1 == "before" && ($2 == "fork:" || $2 == "execve:") { at = $3 }
 		$1 == "child:" || $1 == "after" && $2 == "execve:" { n++; if ($NF < at) bad = 1 }
 		END { exit bad || n != 2 }' one || fail "fork, execve: $(tail -4 one)"
+	grep -q '^CPU time after execve: goes on$' one || fail "CPU time: $(tail -1 one)"
 	# a shell's children's times are the instructions of those it reaped
 	"$VPMU" stat -o /dev/null --no-timing --vtime -- /bin/bash -c \
 		'seq 20000 | sort -n >/dev/null; times' >kids 2>err </dev/null || fail "rc: $(cat err)"

@@ -8,12 +8,14 @@
  * thread works, a 50 ms sleep of a thread the main thread joins, and a
  * 20 ms sleep of the main thread while another times out and ends.
  * Last, the monotonic clock before a fork and in the child, and before the
- * program executes itself again through /proc/self/exe and after.  Under
+ * program executes itself again through /proc/self/exe and after (and
+ * whether its CPU time went on).  Under
  * --vtime all of them tell emulated time, the waits end at the same points
  * of the run, and the clock goes on across fork and execve, so two runs
  * print the same. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -60,6 +62,14 @@ static long long mono_ns(void)
 	struct timespec t;
 
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ll + t.tv_nsec;
+}
+
+static long long cpu_ns(void)
+{
+	struct timespec t;
+
+	syscall(SYS_clock_gettime, CLOCK_PROCESS_CPUTIME_ID, &t);
 	return t.tv_sec * 1000000000ll + t.tv_nsec;
 }
 
@@ -122,6 +132,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "again")) {
 		printf("after execve: %lld\n", mono_ns());
+		printf("CPU time after execve: %s\n",
+		       cpu_ns() >= atoll(argv[2]) ? "goes on" : "restarted");
 		return 0;
 	}
 
@@ -195,6 +207,8 @@ int main(int argc, char **argv)
 	waitpid(pid, NULL, 0);
 	printf("before execve: %lld\n", mono_ns());
 	fflush(stdout);
-	execl("/proc/self/exe", argv[0], "again", (char *)NULL);
+	char cpu[32];
+	snprintf(cpu, sizeof(cpu), "%lld", cpu_ns());
+	execl("/proc/self/exe", argv[0], "again", cpu, (char *)NULL);
 	return x == 0;
 }
