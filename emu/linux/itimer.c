@@ -12,10 +12,12 @@
  * same instruction in every run.
  *
  * A wait on the host (a read, pause, a lone thread's sleep) does not move
- * the wait clock, so around every system call a host timer is armed for
- * the time left to the next expiry on it.  When it goes off, the clock
- * moves on to that expiry and the timer fires, interrupting the call as
- * the kernel's timer would.
+ * the wait clock, so it must end at the next expiry on it: a lone
+ * thread's sleep, futex wait, pause and sigsuspend wait on the host until
+ * then at most (lx_itimer_until(), lx_itimer_suspend()), and any other
+ * call the host makes has a host timer armed for the time left.  When the
+ * wait reaches the expiry, the clock moves on to it and the timer fires,
+ * interrupting the call as the kernel's timer would.
  */
 #define _GNU_SOURCE
 #include <errno.h>
