@@ -70,7 +70,7 @@ int lx_vtime_cpu_clock(const struct lx_proc *p, long clk)
 		return 1;
 	if (clk < 0 && (clk & 3) != 3 && !(clk & 4))
 		return pid == 0 || pid == p->pid;
-	return clock_thread(p, lx_cur((struct lx_proc *)p), clk) != NULL;
+	return clock_thread(p, p->th[p->cur], clk) != NULL;
 }
 
 /* Thread t's CPU time: the instructions it ran (and runs, t the caller). */
