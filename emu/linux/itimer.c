@@ -4,8 +4,10 @@
  *
  * A timer on the wait clock (ITIMER_REAL; CLOCK_REALTIME, MONOTONIC,
  * BOOTTIME, TAI) runs while the process runs and while it waits; one on
- * the CPU clock (ITIMER_VIRTUAL, ITIMER_PROF; CLOCK_PROCESS_CPUTIME_ID,
- * CLOCK_THREAD_CPUTIME_ID) only while it runs (vtime.c).  Running moves
+ * the CPU clock (ITIMER_VIRTUAL, ITIMER_PROF; CLOCK_PROCESS_CPUTIME_ID)
+ * only while it runs, one on a thread's (CLOCK_THREAD_CPUTIME_ID, a
+ * pthread_getcpuclockid clock) only while that thread runs (vtime.c);
+ * once the thread is gone it is disarmed, as the kernel's.  Running moves
  * both one ns per instruction, so the run loop gives x86_run at most the
  * instructions left to the next expiry (lx_itimer_budget()) and fires
  * what is due between blocks (lx_itimer_check()): a timer goes off at the
@@ -38,9 +40,12 @@
 /* ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF: their signals (setitimer(2)) */
 static const int itimer_sig[LX_NITIMER] = { SIGALRM, SIGVTALRM, SIGPROF };
 
+/* Timer tm's clock now (ns); -1: its thread is gone. */
 static int64_t clock_now(const struct lx_proc *p, const struct x86_cpu *c,
 			 const struct lx_timer *tm)
 {
+	if (tm->ctid)
+		return lx_vtime_thread_cpu(p, c, tm->ctid);
 	return tm->cpu ? lx_vtime_cpu(p, c) : lx_wait_now(p, c);
 }
 
@@ -72,7 +77,9 @@ uint64_t lx_itimer_budget(const struct lx_proc *p, const struct x86_cpu *c)
 		const struct lx_timer *tm = &p->tm.t[k];
 		int64_t left;
 
-		if (tm->next < 0 || !tm->sig)
+		/* another thread's CPU clock stands while this one runs */
+		if (tm->next < 0 || !tm->sig ||
+		    (tm->ctid && tm->ctid != ((const struct lx_thread *)c->os)->tid))
 			continue;
 		left = tm->next - clock_now(p, c, tm);
 		if (left < 1)
@@ -122,7 +129,9 @@ int lx_itimer_check(struct lx_proc *p, const struct x86_cpu *c)
 		if (tm->next < 0 || !tm->sig)
 			continue;
 		now = clock_now(p, c, tm);
-		if (now >= tm->next)
+		if (now < 0)
+			tm->next = -1; /* its thread is gone */
+		else if (now >= tm->next)
 			fire(p, k, now), n++;
 	}
 	return n;
@@ -250,6 +259,8 @@ static void get(const struct lx_proc *p, const struct x86_cpu *c, struct lx_time
 {
 	int64_t now = clock_now(p, c, tm);
 
+	if (now < 0)
+		tm->next = -1; /* its thread is gone */
 	if (tm->next >= 0 && !tm->sig && now >= tm->next) {
 		/* SIGEV_NONE fires nothing: its expiries pass as they come */
 		tm->next = tm->interval ?
@@ -363,7 +374,8 @@ static int has_thread(const struct lx_proc *p, int tid)
 	return 0;
 }
 
-static long sys_timer_create(struct lx_proc *p, long clk, uint64_t sevp, uint64_t idp)
+static long sys_timer_create(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t sevp,
+			     uint64_t idp)
 {
 	struct {
 		uint64_t value;
@@ -388,6 +400,7 @@ static long sys_timer_create(struct lx_proc *p, long clk, uint64_t sevp, uint64_
 		if (!lx_vtime_cpu_clock(p, clk))
 			return -EINVAL;
 		tm.cpu = 1;
+		tm.ctid = lx_vtime_clock_tid(p, c, clk);
 	}
 	tm.wall = clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_ALARM || clk == CLOCK_TAI;
 	for (k = LX_NITIMER; k < LX_NTIMERS && p->tm.t[k].used; k++)
@@ -455,6 +468,8 @@ static long sys_timer_settime(struct lx_proc *p, const struct x86_cpu *c, long i
 		return -EINVAL;
 	if (ov && (r = sys_timer_gettime(p, c, id, ov)))
 		return r;
+	if (clock_now(p, c, tm) < 0)
+		return -ESRCH; /* on the clock of a thread that is gone */
 	if (value && (flags & TIMER_ABSTIME)) {
 		/* a time on the timer's clock: how far ahead it lies */
 		int64_t at = value - (tm->wall ? lx_clock_ns(p, c, CLOCK_REALTIME) -
@@ -506,7 +521,7 @@ int lx_itimer_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const
 		*ret = sys_setitimer(p, c, (long)(int)a[0], a[1], a[2]);
 		return 1;
 	case 222:
-		*ret = sys_timer_create(p, (long)(int)a[0], a[1], a[2]);
+		*ret = sys_timer_create(p, c, (long)(int)a[0], a[1], a[2]);
 		return 1;
 	case 223:
 		*ret = sys_timer_settime(p, c, (long)(int)a[0], (long)(int)a[1], a[2], a[3]);

@@ -56,7 +56,8 @@ struct lx_timer {
 	int sig;	  /* 0: none (SIGEV_NONE) */
 	int tid;	  /* the thread it signals (SIGEV_THREAD_ID); 0: the process */
 	int overrun;	  /* expiries taken into its last signal beyond the first */
-	uint8_t cpu;	  /* on the CPU clock, else the wait clock (vtime.c) */
+	int ctid;	  /* on this thread's CPU clock (0: see cpu) */
+	uint8_t cpu;	  /* on the process's CPU clock, else the wait clock (vtime.c) */
 	uint8_t wall;	  /* an absolute time for it is on the wall clock */
 	uint8_t used;	  /* a POSIX timer: created */
 };
@@ -382,6 +383,11 @@ void lx_vtime_reaped(struct lx_proc *p, int pid);
  * earlier images'), in ns; and whether clk names it or a thread's. */
 int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c);
 int lx_vtime_cpu_clock(const struct lx_proc *p, long clk);
+/* The tid of the thread whose CPU clock clk is (CLOCK_THREAD_CPUTIME_ID:
+ * c's thread), 0 if it is no thread's. */
+int lx_vtime_clock_tid(const struct lx_proc *p, const struct x86_cpu *c, long clk);
+/* Thread tid's CPU time (ns), -1 once it is gone. */
+int64_t lx_vtime_thread_cpu(const struct lx_proc *p, const struct x86_cpu *c, int tid);
 /* The process waited, none of its threads running, until deadline:
  * under --vtime the emulated clock moves on to it. */
 void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline);

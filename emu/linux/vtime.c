@@ -102,6 +102,21 @@ int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c)
 	return cpu_ns(p, c);
 }
 
+int lx_vtime_clock_tid(const struct lx_proc *p, const struct x86_cpu *c, long clk)
+{
+	const struct lx_thread *t = clock_thread(p, c->os, clk);
+
+	return t ? t->tid : 0;
+}
+
+int64_t lx_vtime_thread_cpu(const struct lx_proc *p, const struct x86_cpu *c, int tid)
+{
+	for (int i = 0; i < p->nth; i++)
+		if (p->th[i]->tid == tid && p->th[i]->state != LX_T_DEAD)
+			return thread_ns(p, c, p->th[i]);
+	return -1;
+}
+
 static long vt_clock_gettime(struct lx_proc *p, const struct x86_cpu *c, long clk, uint64_t ts)
 {
 	struct timespec t;

@@ -360,7 +360,13 @@ vtime_timers() {
 		grep -q '^disarmed after: 0.000000000$' one || fail "timers: $(tail -4 one)"
 	# a thread's CPU clock is its own
 	grep -Eq '^CPU clocks: worker 1[0-9] ms, main 2[0-9] ms, process 3[0-9] ms$' one ||
-		fail "CPU clocks: $(tail -1 one)"
+		fail "CPU clocks: $(grep '^CPU clocks' one)"
+	# and so are timers on it: they stand while the thread does not run
+	grep -q "^5 ms timer on the worker's clock after the main thread's work: still ahead$" one &&
+		grep -q "^after the worker's work: expired$" one &&
+		grep -q "^2 ms timer on the main thread's clock, fired while it waited: no$" one &&
+		grep -Eq '^then after 200[0-9]{4} ns of its own work$' one ||
+		fail "thread CPU-clock timers: $(tail -4 one)"
 	# timed, the counts repeat too
 	"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c1 </dev/null &&
 		"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c2 </dev/null ||

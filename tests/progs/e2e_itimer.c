@@ -5,8 +5,9 @@
  * empty pipe (no SA_RESTART); alarm() and getitimer() telling the time
  * left; a POSIX timer on CLOCK_MONOTONIC every 2 ms taken with
  * sigwaitinfo(), one on CLOCK_PROCESS_CPUTIME_ID, and the overruns of a
- * 1 ms timer whose signal is blocked while the program works; last, a
- * thread's CPU clock beside its process's.  Under
+ * 1 ms timer whose signal is blocked while the program works; a
+ * thread's CPU clock beside its process's; last, timers on threads' CPU
+ * clocks.  Under
  * --vtime every timer is on the emulated clock, so two runs print the
  * same. */
 #include <errno.h>
@@ -76,6 +77,82 @@ static void handle(int sig, void (*fn)(int), int flags)
 	sa.sa_handler = fn;
 	sa.sa_flags = flags;
 	sigaction(sig, &sa, NULL);
+}
+
+/* Work until the thread's CPU clock has moved ns. */
+static void work_for(long long ns)
+{
+	long long t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < ns)
+		work(1000);
+}
+
+/* Wait for a byte on the pipe *arg, then work 6 ms. */
+static void *gated_spin(void *arg)
+{
+	char b;
+
+	if (read(*(int *)arg, &b, 1) != 1)
+		return NULL;
+	work_for(6000000);
+	return NULL;
+}
+
+/* Timers on a thread's CPU clock run only while that thread runs: one on
+ * a worker's clock while the main thread works, then while the worker
+ * does; one on the main thread's own clock while it waits for a worker. */
+static int thread_clock_timers(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_NONE };
+	struct itimerspec its = { { 0, 0 }, { 0, 5000000 } };
+	int pp[2];
+	clockid_t wclk;
+	timer_t id;
+	pthread_t th;
+	long long t0;
+
+	if (pipe(pp) || pthread_create(&th, NULL, gated_spin, &pp[0]) ||
+	    pthread_getcpuclockid(th, &wclk))
+		return 4;
+	if (timer_create(wclk, &ev, &id)) {
+		/* vpmu without --vtime: the host has no clock of a guest thread */
+		printf("timer on the worker's clock: %s\n", strerror(errno));
+		return 0;
+	}
+	timer_settime(id, 0, &its, NULL);
+	work_for(6000000);
+	timer_gettime(id, &its);
+	printf("5 ms timer on the worker's clock after the main thread's work: %s\n",
+	       its.it_value.tv_nsec > 4000000 ? "still ahead" : "gone by");
+	if (write(pp[1], "x", 1) != 1)
+		return 4;
+	pthread_join(th, NULL);
+	timer_gettime(id, &its);
+	printf("after the worker's work: %s\n",
+	       its.it_value.tv_sec || its.it_value.tv_nsec ? "still ahead" : "expired");
+	timer_delete(id);
+
+	handle(SIGUSR1, on_fire, 0);
+	fired = 0;
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGUSR1;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &id) ||
+	    pthread_create(&th, NULL, gated_spin, &pp[0]))
+		return 4;
+	its = (struct itimerspec){ { 0, 0 }, { 0, 2000000 } };
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	timer_settime(id, 0, &its, NULL);
+	if (write(pp[1], "x", 1) != 1)
+		return 4;
+	pthread_join(th, NULL);
+	printf("2 ms timer on the main thread's clock, fired while it waited: %s\n",
+	       fired ? "yes" : "no");
+	while (!fired)
+		work(1000);
+	printf("then after %lld ns of its own work\n", clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0);
+	timer_delete(id);
+	return 0;
 }
 
 static void arm(int which, long value_us, long interval_us)
@@ -202,5 +279,5 @@ int main(void)
 	printf("CPU clocks: worker %lld ms, main %lld ms, process %lld ms\n", worker / 1000000,
 	       (clock_ns(CLOCK_THREAD_CPUTIME_ID) - main0) / 1000000,
 	       (clock_ns(CLOCK_PROCESS_CPUTIME_ID) - proc0) / 1000000);
-	return 0;
+	return thread_clock_timers();
 }

@@ -1,6 +1,7 @@
 /* Unit tests for emu/linux/itimer.c: interval timers on the emulated
- * clock (--vtime) — when they go off, what they send, their overruns and
- * what the calls answer.  The process's clocks are moved by hand. */
+ * clock (--vtime) — when they go off, on which clock, what they send,
+ * their overruns and what the calls answer.  The process's clocks are
+ * moved by hand. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,11 +14,17 @@
 
 #include "emu/linux/lx_proc.h"
 
+/* The kernel's struct sigevent, as the guest passes it to timer_create. */
+struct sev {
+	uint64_t value;
+	int signo, notify, tid;
+};
+
 static struct {
 	struct lx_config cfg;
 	struct lx_proc p;
-	struct lx_thread t;
-	struct lx_thread *th[1];
+	struct lx_thread t, t2;
+	struct lx_thread *th[2];
 	struct x86_counts cnt;
 } f;
 
@@ -33,6 +40,7 @@ static int setup(void **state)
 	f.th[0] = &f.t;
 	f.t.p = &f.p;
 	f.t.cpu.cnt = &f.cnt;
+	f.t.cpu.os = &f.t;
 	lx_itimer_init(&f.p);
 	return 0;
 }
@@ -154,10 +162,7 @@ static void test_posix_overruns(void **state)
 
 static void test_posix_abstime_and_signal(void **state)
 {
-	struct {
-		uint64_t value;
-		int signo, notify, tid;
-	} ev = { 77, SIGUSR1, SIGEV_SIGNAL, 0 };
+	struct sev ev = { 77, SIGUSR1, SIGEV_SIGNAL, 0 };
 	struct itimerspec its = { { 0, 0 }, { 0, 5000 } }, cur;
 	int id = -1;
 
@@ -175,7 +180,7 @@ static void test_posix_abstime_and_signal(void **state)
 	assert_true(pending(SIGUSR1));
 	assert_int_equal(f.p.pend.info[SIGUSR1].si_value.sival_int, 77);
 	/* to a thread of its own */
-	ev = (typeof(ev)){ 5, SIGUSR2, 4 /* SIGEV_THREAD_ID */, 1000 };
+	ev = (struct sev){ 5, SIGUSR2, 4 /* SIGEV_THREAD_ID */, 1000 };
 	assert_int_equal(call(222, CLOCK_PROCESS_CPUTIME_ID, (uint64_t)&ev, (uint64_t)&id, 0), 0);
 	assert_int_equal(id, 1);
 	its = (struct itimerspec){ { 0, 0 }, { 0, 10 } };
@@ -186,6 +191,51 @@ static void test_posix_abstime_and_signal(void **state)
 	/* a thread that is not the process's */
 	ev.tid = 999;
 	assert_int_equal(call(222, CLOCK_MONOTONIC, (uint64_t)&ev, (uint64_t)&id, 0), -EINVAL);
+}
+
+/* A second thread, 2000, which is not running. */
+static void add_thread(void)
+{
+	f.t2.tid = 2000;
+	f.t2.p = &f.p;
+	f.th[1] = &f.t2;
+	f.p.nth = 2;
+}
+
+static void test_thread_clock(void **state)
+{
+	struct sev ev = { 9, SIGUSR1, SIGEV_SIGNAL, 0 };
+	struct itimerspec its = { { 0, 0 }, { 0, 1000 } }, cur;
+	/* thread 2000's clock, as pthread_getcpuclockid makes it: ~tid << 3 | 6 */
+	long clk2 = -(2000l + 1) * 8 + 6;
+	int id = -1, own = -1;
+
+	(void)state;
+	add_thread();
+	assert_int_equal(call(222, (uint64_t)clk2, (uint64_t)&ev, (uint64_t)&id, 0), 0);
+	assert_int_equal(call(223, (uint64_t)id, 0, (uint64_t)&its, 0), 0);
+	/* its clock stands while this thread runs */
+	assert_int_equal(lx_itimer_budget(&f.p, &f.t.cpu), UINT64_MAX);
+	run(5000);
+	assert_int_equal(lx_itimer_check(&f.p, &f.t.cpu), 0);
+	f.t2.ran += 999;
+	assert_int_equal(lx_itimer_check(&f.p, &f.t.cpu), 0);
+	f.t2.ran += 1;
+	assert_int_equal(lx_itimer_check(&f.p, &f.t.cpu), 1);
+	assert_true(pending(SIGUSR1));
+	/* this thread's own clock: the budget is the time left on it */
+	assert_int_equal(call(222, CLOCK_THREAD_CPUTIME_ID, 0, (uint64_t)&own, 0), 0);
+	assert_int_equal(call(223, (uint64_t)own, 0, (uint64_t)&its, 0), 0);
+	assert_int_equal(lx_itimer_budget(&f.p, &f.t.cpu), 1000);
+	f.t2.ran += 5000;
+	assert_int_equal(lx_itimer_budget(&f.p, &f.t.cpu), 1000);
+	/* once its thread is gone, a timer is disarmed and cannot be armed */
+	assert_int_equal(call(223, (uint64_t)id, 0, (uint64_t)&its, 0), 0);
+	f.t2.state = LX_T_DEAD;
+	assert_int_equal(lx_itimer_check(&f.p, &f.t.cpu), 0);
+	assert_int_equal(call(224, (uint64_t)id, (uint64_t)&cur, 0, 0), 0);
+	assert_int_equal(cur.it_value.tv_nsec, 0);
+	assert_int_equal(call(223, (uint64_t)id, 0, (uint64_t)&its, 0), -ESRCH);
 }
 
 static void test_bad_calls(void **state)
@@ -213,6 +263,7 @@ int main(void)
 		cmocka_unit_test_setup(test_alarm_rounds, setup),
 		cmocka_unit_test_setup(test_posix_overruns, setup),
 		cmocka_unit_test_setup(test_posix_abstime_and_signal, setup),
+		cmocka_unit_test_setup(test_thread_clock, setup),
 		cmocka_unit_test_setup(test_bad_calls, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
