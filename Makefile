@@ -4,7 +4,7 @@
 #   make check           unit tests (plain and ASan+UBSan), tests/diff, tests/e2e
 #   make example         build and run `vpmu stat` on tests/progs/example.c
 #   make install PREFIX=/usr/local   binary and man pages
-#   make bench           scripts/bench.sh, scripts/bench-report.sh
+#   make bench           scripts/bench.sh, bench-hostcost.sh, bench-report.sh
 #   make fuzz            every libFuzzer harness, FUZZ_SECONDS (300) each
 #   make lint            clang-format (check mode), cppcheck, mandoc -Tlint
 #   make clean
@@ -170,6 +170,7 @@ fuzz: deps
 bench: all $(BUILD)/progs/bench_qsort
 	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
 		scripts/bench.sh
+	@VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) scripts/bench-hostcost.sh
 	@BUILD=$(BUILD) scripts/bench-report.sh
 
 install: $(BUILD)/vpmu
