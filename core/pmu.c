@@ -165,7 +165,7 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 	if (a->sampler)
 		pmu_sampler_bind(a->sampler, a->mux);
 	memset(&sink, 0, sizeof(sink));
-	pmu_mux_sink(a->mux, &sink);
+	pmu_mux_sink(a->mux, &sink, env->shared);
 	if (a->set.ival_cycles && env->sample_fd >= 0) {
 		a->ival = pmu_ival_new(a->mux, a->n, a->set.ival_cycles, env->sample_fd, &sink);
 		if (!a->ival) {

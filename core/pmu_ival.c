@@ -99,6 +99,7 @@ void pmu_ival_sink(struct pmu_ival *iv, struct uarch_sink *sink)
 	memset(sink->sum, 0, sizeof(sink->sum));
 	sink->sum_max = 0;
 	sink->quiet = 0;
+	sink->cut = NULL;
 }
 
 void pmu_ival_flush(struct pmu_ival *iv)

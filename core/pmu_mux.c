@@ -126,7 +126,10 @@ struct mux_group {
  * [start + k * interval, start + (k + 1) * interval) belongs to group
  * k % ngrp.  Each signal goes to the group whose slot holds its cycle (a
  * duration is cut at the slot edges), whenever the model delivers it, so
- * a span the model batches is shared as the cycles were. */
+ * a span the model batches is shared as the cycles were.  Events every
+ * group takes as sums are summed by the model up to the cut, the end of
+ * the slot the model is in; it signals what reaches past the cut, and
+ * hands the sums over (to that slot's group) once it has passed it. */
 struct pmu_mux {
 	const struct arch_backend *b;
 	struct arch_pmu_cb cb;
@@ -138,6 +141,7 @@ struct pmu_mux {
 		local[ARCH_MAX_EVSEL]; /* session index -> group, index in it */
 	uint64_t lo, hi;	       /* the slot last looked up, */
 	unsigned g;		       /* and its group */
+	uint64_t cut;		       /* uarch_sink.cut: 0 until started */
 	struct mux_group grp[];
 };
 
@@ -192,6 +196,40 @@ static int push(struct mux_group *mg, const struct uarch_sig *sig, uint64_t c, u
 	return 0;
 }
 
+/* The cycle now was reached. */
+static void seen(struct pmu_mux *m, uint64_t now)
+{
+	if (!m->started) {
+		m->started = 1;
+		m->start = m->last = now;
+	}
+	if (now > m->last)
+		m->last = now;
+}
+
+/* The sums, raised before the cut, to the group of the slot that ends
+ * there; then the cut moves to the end of the slot the model is in. */
+static void sums(void *ctx, const struct uarch_sums *s)
+{
+	struct pmu_mux *m = ctx;
+	uint64_t edge;
+
+	if (m->cut) {
+		struct mux_group *mg = &m->grp[slot_of(m, m->cut - 1, &edge)];
+		if (mg->sink.sums)
+			mg->sink.sums(mg->sink.ctx, s);
+	}
+	if (s->frontier == ~0ull)
+		return;
+	seen(m, s->retire > s->frontier ? s->retire : s->frontier);
+	/* a retirement takes its cycle: seen up to its end, as its signals' */
+	seen(m, s->retire + 1);
+	if (s->frontier >= m->cut) {
+		slot_of(m, s->frontier, &edge);
+		m->cut = edge;
+	}
+}
+
 /* Each signal, cut at the slot edges, to the groups that want it; every
  * group sees every retirement unless it is quiet and got nothing. */
 static void deliver(void *ctx, const struct uarch_delivery *d)
@@ -201,12 +239,7 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 
 	if (d->frontier != ~0ull && d->frontier > now)
 		now = d->frontier;
-	if (!m->started) {
-		m->started = 1;
-		m->start = m->last = now;
-	}
-	if (now > m->last)
-		m->last = now;
+	seen(m, now);
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *sig = &d->sig[k];
 		uint64_t c = sig->cycle, end = sig->cycle + sig->dur, edge;
@@ -279,7 +312,7 @@ struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *c
 	return m;
 }
 
-void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink)
+void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink, int shared)
 {
 	if (m->ngrp == 1) {
 		*sink = m->grp[0].sink;
@@ -288,11 +321,33 @@ void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink)
 	memset(sink, 0, sizeof(*sink));
 	sink->deliver = deliver;
 	sink->ctx = m;
+	sink->quiet = 1;
+	sink->sum_max = UINT32_MAX;
 	for (unsigned g = 0; g < m->ngrp; g++) {
+		const struct uarch_sink *gs = &m->grp[g].sink;
 		for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-			sink->want[ev] |= m->grp[g].sink.want[ev];
-		sink->want_insn |= m->grp[g].sink.want_insn;
+			sink->want[ev] |= gs->want[ev];
+		sink->want_insn |= gs->want_insn;
+		sink->quiet &= gs->quiet;
+		if (gs->sums && gs->sum_max < sink->sum_max)
+			sink->sum_max = gs->sum_max;
 	}
+	/* an event is summed when every group that wants it sums it */
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		int sum = sink->want[ev] && !shared;
+		for (unsigned g = 0; g < m->ngrp && sum; g++) {
+			const struct uarch_sink *gs = &m->grp[g].sink;
+			sum = !gs->want[ev] || (gs->sums && gs->sum[ev]);
+		}
+		sink->sum[ev] = (uint8_t)sum;
+		if (sum)
+			sink->sums = sums;
+	}
+	/* without sums, the turns' times need every retirement */
+	if (sink->sums)
+		sink->cut = &m->cut;
+	else
+		sink->quiet = 0;
 }
 
 /* Cycles of [start, last) in group g's slots. */

@@ -34,8 +34,10 @@ struct pmu_mux;
 /* The hardware of every group of s (planned and unpacked); samples reach
  * cb with the event index of s.  NULL when out of memory. */
 struct pmu_mux *pmu_mux_new(const struct pmu_set *s, const struct arch_pmu_cb *cb);
-/* What the model must deliver (the union of the groups' wants). */
-void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink);
+/* What the model must deliver (the union of the groups' wants).  With
+ * shared (a model two processes share, each with a copy of m, whose
+ * turns differ), every event is signalled, none summed. */
+void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink, int shared);
 /* Counts of s's events, and when multiplexed their enabled and running
  * cycles (time[i][0], time[i][1]; both 0 when not multiplexed). */
 void pmu_mux_read(struct pmu_mux *m, uint64_t *val, uint64_t (*time)[2]);

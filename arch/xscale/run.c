@@ -36,6 +36,7 @@ struct arch_pmu {
 	uint64_t period[XS_NCTR_MAX], loaded[XS_NCTR_MAX];
 	uint8_t nroute[UARCH_NEV];
 	struct route route[UARCH_NEV][XS_NCTR_MAX];
+	uint8_t sum[UARCH_NEV]; /* taken as sums (xs_pmu_sink) */
 	uint8_t sampling, irq_pending;
 	uint64_t irq_due;
 };
@@ -215,15 +216,61 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 		take_irq(p, d);
 }
 
+/* The summed signals (uarch_sink.sum) into the counters they feed. */
+static void take_sums(void *ctx, const struct uarch_sums *s)
+{
+	struct arch_pmu *p = ctx;
+
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		if (!p->sum[ev])
+			continue;
+		for (unsigned r = 0; r < p->nroute[ev]; r++) {
+			int c = p->route[ev][r].ctr;
+			for (int th = 0; th < 2; th++)
+				if (!p->thmask[c] || p->thmask[c] & 1u << th)
+					add(p, c,
+					    (uint64_t)p->route[ev][r].weight *
+						    (s->n[ev][th][0] + s->n[ev][th][1]));
+		}
+	}
+}
+
+/* Whether counter c only adds its signals' counts: no per-cycle
+ * condition, no difference of events to take per instruction. */
+static int adds_only(const struct arch_pmu *p, int c)
+{
+	if (p->kind[c] == XS_K_CLOCK)
+		return 1;
+	if (p->kind[c] != XS_K_COUNT)
+		return 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		for (unsigned r = 0; r < p->nroute[ev]; r++)
+			if (p->route[ev][r].ctr == c && p->route[ev][r].weight < 0)
+				return 0;
+	return 1;
+}
+
 void xs_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 {
+	memset(s, 0, sizeof(*s));
 	s->deliver = deliver;
 	s->ctx = p;
-	memset(s->want, 0, sizeof(s->want));
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0;
 	/* only an interrupt looks at a retirement that raised no signal */
 	s->quiet = !p->sampling;
+	if (p->sampling)
+		return;
+	/* counting only: an event that feeds only adding counters is summed */
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		int sum = p->nroute[ev] > 0;
+		for (unsigned r = 0; r < p->nroute[ev] && sum; r++)
+			sum = adds_only(p, p->route[ev][r].ctr);
+		p->sum[ev] = s->sum[ev] = (uint8_t)sum;
+		if (sum)
+			s->sums = take_sums;
+	}
+	s->sum_max = UINT32_MAX;
 }
 
 void xs_pmu_read(struct arch_pmu *p, uint64_t *val)

@@ -98,6 +98,9 @@ struct lx_pmu_env {
 	int (*read)(void *arg, void *dst, uint64_t addr, size_t n);
 	/* The ELF images mapped so far. */
 	const struct lx_image *(*images)(void *arg, int *n);
+	/* The model is shared with another process, which has a copy of the
+	 * counter hardware of its own (--smt -- A : B). */
+	int shared;
 	/* Set by attach: threads must keep their registers from before each
 	 * instruction (x86_trace.pre), which precise samples record. */
 	int keep_pre;

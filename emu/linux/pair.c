@@ -167,7 +167,9 @@ static void build(struct lx_pair *pr, struct lx_shared *sh, const struct lx_conf
 	if (!a->pmu || !sh->pmu_len)
 		return;
 	/* counting only: without a period nothing asks for a thread's state */
-	env = (struct lx_pmu_env){ .pid = getpid(), .sample_fd = sh->sample_fd, .exe = a->path };
+	env = (struct lx_pmu_env){
+		.pid = getpid(), .sample_fd = sh->sample_fd, .exe = a->path, .shared = 1
+	};
 	pr->pmu = a->pmu->attach(pr->u, &env, sh->pmu_cfg, sh->pmu_len, err, sizeof(err));
 	if (!pr->pmu)
 		fail(err);

@@ -190,6 +190,7 @@ struct uarch_sigbuf {
 	unsigned n;
 	uint8_t want[UARCH_NEV]; /* which events the sink asked for, and how */
 	uint32_t sum_max;	 /* larger n are signalled even for a summed event */
+	uint64_t cut;		 /* so are events reaching this cycle (uarch_sink.cut) */
 	void (*full)(void *arg); /* deliver now: the buffer is full */
 	void *arg;
 	uint64_t sum[UARCH_NEV][2][2]; /* summed events not handed over yet */
@@ -199,7 +200,7 @@ struct uarch_sigbuf {
 static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
 				  uint64_t n, uint64_t cycle, uint64_t dur)
 {
-	if (b->want[ev] == UARCH_WANT_SUM && n <= b->sum_max) {
+	if (b->want[ev] == UARCH_WANT_SUM && n <= b->sum_max && cycle + (dur ? dur : 1) <= b->cut) {
 		b->sum[ev][th][kernel] += n * (dur ? dur : 1);
 		return;
 	}

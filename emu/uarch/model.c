@@ -109,6 +109,7 @@ struct uarch {
 	 * signalled event, sum_max + 1 for a summed one, ~0 for one no sink
 	 * wants */
 	uint64_t sig_at[UARCH_NEV];
+	uint64_t sum_cut; /* *sink.cut (~0: none): events from it on are signalled */
 	struct uarch_sink sink;
 	int sig_th; /* logical processor the buffered signals are being raised for */
 	/* instruction records for a sink that wants them (want_insn): the
@@ -143,6 +144,7 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	}
 	u->nthreads = 1;
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
+	u->sum_cut = ~0ull;
 	uarch_set_threads(u, 1);
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
@@ -207,12 +209,41 @@ const struct uarch_machine *uarch_machine(const struct uarch *u)
 	return &u->m;
 }
 
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 static void flush(struct uarch *u, int th);
+
+/* No later signal is stamped before an active processor's fetch cycle or
+ * the start of its uncounted cycles. */
+static uint64_t frontier(const struct uarch *u)
+{
+	uint64_t fr = ~0ull;
+
+	for (int k = 0; k < u->nthreads; k++) {
+		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
+		if (f < fr)
+			fr = f;
+	}
+	return fr;
+}
+
+/* The sink may have moved its cut (uarch_sink.cut). */
+static void read_cut(struct uarch *u)
+{
+	u->sum_cut = u->sink.cut ? *u->sink.cut : ~0ull;
+	u->sig->cut = u->sum_cut;
+}
 
 /* Hand the summed events to the sink (uarch_sink.sum). */
 static void sums_out(struct uarch *u)
 {
-	struct uarch_sums s = { u->nthreads, (const uint64_t(*)[2][2])u->sig->sum };
+	struct uarch_sums s = { .threads = u->nthreads,
+				.n = (const uint64_t(*)[2][2])u->sig->sum,
+				.frontier = frontier(u),
+				.retire = max64(u->th[0].retire, u->th[1].retire) };
 
 	flush(u, 0);
 	flush(u, 1);
@@ -220,6 +251,7 @@ static void sums_out(struct uarch *u)
 		return;
 	u->sink.sums(u->sink.ctx, &s);
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
+	read_cut(u);
 }
 
 /* A thread's share of n entries. */
@@ -265,10 +297,13 @@ void uarch_flush_tlbs(struct uarch *u)
 	uarch_mem_flush_tlbs(&u->ms);
 }
 
-/* Signal n events ev in each of dur cycles from cycle to the sink. */
+/* Signal n events ev in each of dur cycles from cycle to the sink (if it
+ * wants them: past the cut every event comes here). */
 static __attribute__((noinline)) void signal(struct uarch *u, struct uth *t, int th, unsigned ev,
 					     uint64_t n, uint64_t cycle, uint64_t dur)
 {
+	if (!u->sig->want[ev])
+		return;
 	if (u->sig->want[ev] == UARCH_WANT_SUM)
 		t->unsummed[ev] += n * dur;
 	uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, dur);
@@ -280,7 +315,7 @@ static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, ui
 			 uint64_t cycle)
 {
 	t->ev[ev] += n;
-	if (n >= u->sig_at[ev])
+	if (n >= u->sig_at[ev] || cycle >= u->sum_cut)
 		signal(u, t, th, ev, n, cycle, 1);
 }
 
@@ -289,7 +324,7 @@ static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned e
 			      uint64_t to)
 {
 	t->ev[ev] += to - from;
-	if (1 >= u->sig_at[ev])
+	if (1 >= u->sig_at[ev] || to > u->sum_cut)
 		signal(u, t, th, ev, 1, from, to - from);
 }
 
@@ -317,29 +352,26 @@ void uarch_flush(struct uarch *u)
 		flush(u, 0), flush(u, 1);
 }
 
-static inline uint64_t max64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
 /* Hand the buffered signals to the sink: tr retired at cycle retire (tr
  * NULL: signals not tied to a retirement). */
 static void deliver_insn(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
 			 const struct uarch_insn *insn, unsigned ninsn)
 {
-	struct uarch_delivery d = {
-		th,	   u->th[th].kernel, tr,   retire, ~0ull,	    u->nthreads,
-		u->sig->s, u->sig->n,	     insn, ninsn,  tr ? u->dsrc : 0
-	};
-	/* no later signal is stamped before a processor's fetch cycle or the
-	 * start of its uncounted cycles */
-	for (int k = 0; k < u->nthreads; k++) {
-		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
-		if (f < d.frontier)
-			d.frontier = f;
-	}
+	struct uarch_delivery d = { .th = th,
+				    .kernel = u->th[th].kernel,
+				    .tr = tr,
+				    .retire = retire,
+				    .frontier = frontier(u),
+				    .threads = u->nthreads,
+				    .sig = u->sig->s,
+				    .nsig = u->sig->n,
+				    .insn = insn,
+				    .ninsn = ninsn,
+				    .dsrc = tr ? u->dsrc : 0 };
+
 	u->sig->n = 0;
 	u->sink.deliver(u->sink.ctx, &d);
+	read_cut(u);
 }
 
 static void deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire)
@@ -359,6 +391,7 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	flush(u, 0);
 	flush(u, 1);
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
+	u->sum_cut = ~0ull;
 	if (!s) {
 		uarch_mfree(u->sig);
 		u->sig = u->ms.sig = NULL;
@@ -385,6 +418,7 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	u->sig->sum_max = s->sum_max;
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	u->ms.sig = u->sig;
+	read_cut(u);
 	return 0;
 }
 
@@ -1204,6 +1238,9 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		t->fetch++;
 		t->fetched = 0;
 	}
+	/* everything summed is stamped before the cut: the sink takes it */
+	if (t->fetch >= u->sum_cut && frontier(u) >= u->sum_cut)
+		sums_out(u);
 }
 
 void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)

@@ -96,6 +96,8 @@ struct uarch_insn {
 struct uarch_sums {
 	int threads; /* logical processors active while they were raised */
 	const uint64_t (*n)[2][2];
+	uint64_t frontier; /* no event raised later is stamped before this cycle */
+	uint64_t retire;   /* the latest cycle an instruction retired in */
 };
 
 struct uarch_sink {
@@ -114,6 +116,12 @@ struct uarch_sink {
 	uint8_t sum[UARCH_NEV];
 	uint32_t sum_max;
 	uint8_t quiet;
+	/* Optional, for sums that depend on the cycle (multiplexed counters
+	 * take turns): *cut is a cycle; an event stamped at or after it (a
+	 * duration reaching it) is signalled even if summed, and the sums are
+	 * handed over as soon as the frontier reaches it.  The sink may move
+	 * *cut in deliver() and sums(); the model reads it after each. */
+	uint64_t *cut;
 };
 
 /* Attach a listening PMU (NULL detaches).  0, or -1 out of memory. */

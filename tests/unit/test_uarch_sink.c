@@ -1,0 +1,194 @@
+/* test_uarch_sink.c — a listening PMU's view of the model (model.h
+ * uarch_sink): events taken as sums up to a moving cut land in the same
+ * turns of cycles as the same events taken one signal at a time, as
+ * multiplexed counters need; and the sums reach the sink only once the
+ * model has passed the cut. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emu/uarch/model.h"
+
+#define SLOT 397   /* cycles per turn: short, so turns end inside instructions */
+#define NSLOT 8192 /* turns recorded */
+
+static const unsigned wanted[] = {
+	UARCH_EV_CYCLES,   UARCH_EV_INSNS,	 UARCH_EV_UOPS,		UARCH_EV_LOADS,
+	UARCH_EV_STORES,   UARCH_EV_L1D_LD_MISS, UARCH_EV_LOAD_LAT,	UARCH_EV_STALL_ROB,
+	UARCH_EV_L2_MISS,  UARCH_EV_BUS_BRL,	 UARCH_EV_MEM_READ_LAT, UARCH_EV_FP_UOPS,
+	UARCH_EV_SYSCALLS,
+};
+#define NW (sizeof(wanted) / sizeof(wanted[0]))
+
+/* Counts of each wanted event by turn, as a multiplexer keeps them. */
+struct turns {
+	uint64_t n[NW][NSLOT];
+	uint64_t cut;	       /* the summing sink's uarch_sink.cut */
+	uint64_t handed, late; /* sums handed over; signals at or past the cut */
+	uint64_t front;	       /* the frontier at the last hand-over */
+	int bad;	       /* sums before any cut, or the frontier going back */
+};
+
+static void add_span(struct turns *t, unsigned w, uint64_t n, uint64_t c, uint64_t dur)
+{
+	for (uint64_t end = c + dur; c < end;) {
+		uint64_t edge = (c / SLOT + 1) * SLOT, stop = edge < end ? edge : end;
+		if (c / SLOT < NSLOT)
+			t->n[w][c / SLOT] += n * (stop - c);
+		c = stop;
+	}
+}
+
+static int index_of(unsigned ev)
+{
+	for (unsigned w = 0; w < NW; w++)
+		if (wanted[w] == ev)
+			return (int)w;
+	return -1;
+}
+
+static void deliver(void *ctx, const struct uarch_delivery *d)
+{
+	struct turns *t = ctx;
+
+	for (unsigned k = 0; k < d->nsig; k++) {
+		int w = index_of(d->sig[k].ev);
+		assert_true(w >= 0);
+		if (d->sig[k].cycle + d->sig[k].dur > t->cut)
+			t->late++;
+		add_span(t, (unsigned)w, d->sig[k].n, d->sig[k].cycle, d->sig[k].dur);
+	}
+}
+
+/* Everything summed belongs to the turn that ends at the cut; the cut then
+ * moves to the end of the turn the model is in. */
+static void sums(void *ctx, const struct uarch_sums *s)
+{
+	struct turns *t = ctx;
+
+	for (unsigned w = 0; w < NW; w++) {
+		uint64_t n = 0;
+		for (int th = 0; th < 2; th++)
+			n += s->n[wanted[w]][th][0] + s->n[wanted[w]][th][1];
+		if (!n)
+			continue;
+		if (!t->cut || s->frontier < t->front)
+			t->bad = 1;
+		if ((t->cut - 1) / SLOT < NSLOT)
+			t->n[w][(t->cut - 1) / SLOT] += n;
+		t->handed += n;
+	}
+	t->front = s->frontier;
+	if (s->frontier >= t->cut)
+		t->cut = (s->frontier / SLOT + 1) * SLOT;
+}
+
+static void sink_for(struct turns *t, int summed, struct uarch_sink *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->deliver = deliver;
+	s->ctx = t;
+	for (unsigned w = 0; w < NW; w++) {
+		s->want[wanted[w]] = 1;
+		s->sum[wanted[w]] = (uint8_t)summed;
+	}
+	if (summed) {
+		s->sums = sums;
+		s->sum_max = UINT32_MAX;
+		s->quiet = 1;
+		s->cut = &t->cut;
+	} else {
+		t->cut = ~0ull;
+	}
+}
+
+static void decode(const uint8_t *bytes, size_t n, uint64_t pc, struct x86_insn *i)
+{
+	assert_int_equal(x86_decode_one(pc, bytes, n, i), (int)n);
+}
+
+/* A loop of loads that miss to memory, a dependent add, a store and an
+ * FP add, with a system call now and then. */
+static void drive(struct uarch *u)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x03 }, /* mov rax, [rbx] */
+		add[] = { 0x48, 0x01, 0xc1 },		  /* add rcx, rax */
+		st[] = { 0x48, 0x89, 0x0a },		  /* mov [rdx], rcx */
+		fp[] = { 0xf2, 0x0f, 0x58, 0xc1 };	  /* addsd xmm0, xmm1 */
+	struct x86_insn ins[4];
+
+	decode(ld, sizeof(ld), 0x401000, &ins[0]);
+	decode(add, sizeof(add), 0x401003, &ins[1]);
+	decode(st, sizeof(st), 0x401006, &ins[2]);
+	decode(fp, sizeof(fp), 0x401009, &ins[3]);
+	for (int n = 0; n < 12000; n++) {
+		const struct x86_insn *i = &ins[n % 4];
+		struct x86_trace t = { .i = i, .next = i->pc + i->len };
+		if (i->mact) {
+			t.nmem = 1;
+			t.addr[0] = (i->mact & 1 ? 0x10000000ull : 0x20000000ull) +
+				    (uint64_t)n * 136 % (8u << 20);
+			t.size[0] = 8;
+			t.load = i->mact & 1;
+			t.store = (uint8_t)(i->mact >> 1);
+		}
+		uarch_retire(u, 0, &t);
+		if (n % 1000 == 999)
+			uarch_syscall(u, 0, 39, NULL);
+	}
+	uarch_flush(u);
+}
+
+static void test_sums_land_in_their_turns(void **state)
+{
+	struct turns *ref = calloc(1, sizeof(*ref)), *sum = calloc(1, sizeof(*sum));
+	struct uarch_counts *c1 = calloc(1, sizeof(*c1)), *c2 = calloc(1, sizeof(*c2));
+	const struct uarch_machine *m = uarch_machine_find("p4");
+	struct uarch *u1, *u2;
+	struct uarch_sink s;
+
+	(void)state;
+	assert_non_null(ref && sum && c1 && c2);
+	u1 = uarch_new(m, c1, 1);
+	u2 = uarch_new(m, c2, 1);
+	assert_non_null(u1 && u2);
+	sink_for(ref, 0, &s);
+	assert_int_equal(uarch_set_sink(u1, &s), 0);
+	sink_for(sum, 1, &s);
+	assert_int_equal(uarch_set_sink(u2, &s), 0);
+	drive(u1);
+	drive(u2);
+	/* the same model: the same counts, however the sink takes them */
+	assert_memory_equal(c1, c2, sizeof(*c1));
+	assert_true((c1->n[UARCH_EV_CYCLES][0][0] + c1->n[UARCH_EV_CYCLES][0][1]) / SLOT < NSLOT);
+	for (unsigned w = 0; w < NW; w++)
+		for (unsigned k = 0; k < NSLOT; k++)
+			if (ref->n[w][k] != sum->n[w][k])
+				fail_msg("%s in turn %u: %llu one signal at a time, %llu summed",
+					 uarch_event_name(wanted[w]), k,
+					 (unsigned long long)ref->n[w][k],
+					 (unsigned long long)sum->n[w][k]);
+	/* both ways were taken: most as sums, some as signals past the cut */
+	assert_true(sum->handed > c1->n[UARCH_EV_INSNS][0][0] / 2);
+	assert_true(sum->late > 0);
+	assert_false(sum->bad);
+	uarch_free(u1);
+	uarch_free(u2);
+	free(ref);
+	free(sum);
+	free(c1);
+	free(c2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sums_land_in_their_turns),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
