@@ -274,7 +274,9 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 	c->rng = seed ? seed : 0x2545f4914f6cdd1dull; /* xorshift state must not be 0 */
 	c->ways = uarch_malloc(lines * sizeof(*c->ways));
 	c->rr = uarch_calloc(c->sets, sizeof(*c->rr));
-	if (!c->ways || !c->rr)
+	if (cfg->repl != UARCH_REPL_LRU)
+		c->last = uarch_calloc(c->sets, sizeof(*c->last));
+	if (!c->ways || !c->rr || (cfg->repl != UARCH_REPL_LRU && !c->last))
 		goto fail;
 	for (uint64_t i = 0; i < lines; i++)
 		c->ways[i] = (struct uarch_cache_way){ TAG_NONE, 0, 0 };
@@ -301,6 +303,7 @@ void uarch_cache_free(struct uarch_cache *c)
 	}
 	uarch_mfree(c->ways);
 	uarch_mfree(c->rr);
+	uarch_mfree(c->last);
 	uarch_mfree(c);
 }
 
@@ -376,9 +379,9 @@ static void drop_alias(struct uarch_cache *c, struct uarch_cache_way *w, uint32_
 
 /* Everything but a plain hit on the first way (cache.h has that inline). */
 void uarch_cache_access_slow(struct uarch_cache *c, uint64_t addr, int write,
-			     struct uarch_cache_res *res, struct uarch_cache_way *w, uint64_t tag,
-			     uint32_t bit)
+			     struct uarch_cache_res *res, uint64_t set, uint64_t tag, uint32_t bit)
 {
+	struct uarch_cache_way *w = uarch_cache_ways(c, set);
 	uint32_t a = c->assoc, i;
 	int fill;
 
@@ -433,6 +436,8 @@ hit:
 touch:
 	if (write && c->wback)
 		w[i].dirty = 1;
+	if (c->last)
+		c->last[set] = i;
 	if (c->cfg.repl == UARCH_REPL_LRU && i) {
 		/* a plain loop: sets are short, and a memmove call costs more */
 		struct uarch_cache_way t = w[i];
@@ -443,12 +448,14 @@ touch:
 }
 
 int uarch_cache_access_present_slow(struct uarch_cache *c, uint64_t addr, int write,
-				    struct uarch_cache_res *res, struct uarch_cache_way *w,
-				    uint64_t tag, uint32_t bit)
+				    struct uarch_cache_res *res, uint64_t set, uint64_t tag,
+				    uint32_t bit)
 {
+	struct uarch_cache_way *w = uarch_cache_ways(c, set);
+
 	for (uint32_t i = 0; i < c->assoc; i++)
 		if (w[i].tag == tag) {
-			uarch_cache_access_slow(c, addr, write, res, w, tag, bit);
+			uarch_cache_access_slow(c, addr, write, res, set, tag, bit);
 			return 1;
 		}
 	*res = (struct uarch_cache_res){ 0 };
@@ -462,8 +469,11 @@ int uarch_cache_access_present_slow(struct uarch_cache *c, uint64_t addr, int wr
 
 static struct uarch_cache_way *find(const struct uarch_cache *c, uint64_t addr)
 {
-	uint64_t tag = addr >> c->line_shift;
-	struct uarch_cache_way *w = uarch_cache_set(c, tag);
+	uint64_t tag = addr >> c->line_shift, set = uarch_cache_set_no(c, tag);
+	struct uarch_cache_way *w = uarch_cache_ways(c, set), *f = uarch_cache_first(c, set);
+
+	if (f->tag == tag)
+		return f;
 	for (uint32_t i = 0; i < c->assoc; i++)
 		if (w[i].tag == tag)
 			return &w[i];
@@ -500,7 +510,7 @@ int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr)
 	dirty = (int)w->dirty;
 	if (c->cfg.repl == UARCH_REPL_LRU) {
 		/* keep MRU→LRU order: the hole goes to the LRU end */
-		struct uarch_cache_way *set = uarch_cache_set(c, w->tag);
+		struct uarch_cache_way *set = uarch_cache_ways(c, uarch_cache_set_no(c, w->tag));
 		size_t i = (size_t)(w - set);
 		memmove(w, w + 1, (c->assoc - 1 - i) * sizeof(*w));
 		w = &set[c->assoc - 1];

@@ -56,6 +56,9 @@ struct uarch_cache {
 	uint8_t wback, walloc;
 	struct uarch_cache_way *ways; /* sets * assoc */
 	uint32_t *rr;		      /* round-robin pointer per set */
+	/* per set, the way last hit or filled, where a lookup starts (not
+	 * under LRU: there the first way is the most recently used) */
+	uint32_t *last;
 	uint64_t rng;
 	struct uarch_cache_cls *cls; /* miss-class shadows (cfg.classify), else NULL */
 	uint64_t alias_mask;	     /* line-number bits cfg.alias compares (0: no aliasing) */
@@ -88,33 +91,44 @@ int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr);
 const struct uarch_cache_cfg *uarch_cache_cfg(const struct uarch_cache *c);
 
 /* uarch_cache_access and uarch_cache_access_present past their first-way
- * hit: w is tag's set, bit the sector's bit. */
+ * hit: set is tag's set, bit the sector's bit. */
 void uarch_cache_access_slow(struct uarch_cache *c, uint64_t addr, int write,
-			     struct uarch_cache_res *res, struct uarch_cache_way *w, uint64_t tag,
-			     uint32_t bit);
+			     struct uarch_cache_res *res, uint64_t set, uint64_t tag, uint32_t bit);
 int uarch_cache_access_present_slow(struct uarch_cache *c, uint64_t addr, int write,
-				    struct uarch_cache_res *res, struct uarch_cache_way *w,
-				    uint64_t tag, uint32_t bit);
+				    struct uarch_cache_res *res, uint64_t set, uint64_t tag,
+				    uint32_t bit);
 
-/* The set of line number tag. */
-static inline struct uarch_cache_way *uarch_cache_set(const struct uarch_cache *c, uint64_t tag)
+/* The set number of line number tag. */
+static inline uint64_t uarch_cache_set_no(const struct uarch_cache *c, uint64_t tag)
 {
-	uint64_t set = c->set_mask ? (tag & c->set_mask) : c->sets == 1 ? 0 : tag % c->sets;
+	return c->set_mask ? (tag & c->set_mask) : c->sets == 1 ? 0 : tag % c->sets;
+}
+
+/* The ways of set number set. */
+static inline struct uarch_cache_way *uarch_cache_ways(const struct uarch_cache *c, uint64_t set)
+{
 	return c->ways + set * c->assoc;
 }
 
-/* The common hit: the first (under LRU the MRU) way of set w holds the
+/* The way of set number set a lookup tries first: under LRU the most
+ * recently used, else the last hit or filled. */
+static inline struct uarch_cache_way *uarch_cache_first(const struct uarch_cache *c, uint64_t set)
+{
+	return uarch_cache_ways(c, set) + (c->last ? c->last[set] : 0);
+}
+
+/* The common hit: way f, the set's first (uarch_cache_first), holds the
  * line with the sector present and no shadow needs updating; 1 if so
  * (the access is done), else 0 and nothing changed. */
-static inline int uarch_cache_first_hit(struct uarch_cache *c, struct uarch_cache_way *w,
+static inline int uarch_cache_first_hit(struct uarch_cache *c, struct uarch_cache_way *f,
 					uint64_t tag, uint32_t bit, int write,
 					struct uarch_cache_res *res)
 {
-	if (w[0].tag != tag || !(w[0].sect & bit) || c->cls)
+	if (f->tag != tag || !(f->sect & bit) || c->cls)
 		return 0;
-	*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)w[0].dirty };
+	*res = (struct uarch_cache_res){ .hit = 1, .modified = (uint8_t)f->dirty };
 	if (write && c->wback)
-		w[0].dirty = 1;
+		f->dirty = 1;
 	return 1;
 }
 
@@ -124,13 +138,12 @@ static inline int uarch_cache_first_hit(struct uarch_cache *c, struct uarch_cach
 static inline void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 				      struct uarch_cache_res *res)
 {
-	uint64_t tag = addr >> c->line_shift;
+	uint64_t tag = addr >> c->line_shift, set = uarch_cache_set_no(c, tag);
 	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
-	struct uarch_cache_way *w = uarch_cache_set(c, tag);
 
-	if (uarch_cache_first_hit(c, w, tag, bit, write, res))
+	if (uarch_cache_first_hit(c, uarch_cache_first(c, set), tag, bit, write, res))
 		return;
-	uarch_cache_access_slow(c, addr, write, res, w, tag, bit);
+	uarch_cache_access_slow(c, addr, write, res, set, tag, bit);
 }
 
 /* uarch_cache_access if addr's line is present (returns 1), else nothing
@@ -138,23 +151,23 @@ static inline void uarch_cache_access(struct uarch_cache *c, uint64_t addr, int 
 static inline int uarch_cache_access_present(struct uarch_cache *c, uint64_t addr, int write,
 					     struct uarch_cache_res *res)
 {
-	uint64_t tag = addr >> c->line_shift;
+	uint64_t tag = addr >> c->line_shift, set = uarch_cache_set_no(c, tag);
 	uint32_t bit = 1u << ((addr >> c->sector_shift) & c->sect_mask);
-	struct uarch_cache_way *w = uarch_cache_set(c, tag);
 
-	if (uarch_cache_first_hit(c, w, tag, bit, write, res))
+	if (uarch_cache_first_hit(c, uarch_cache_first(c, set), tag, bit, write, res))
 		return 1;
-	return uarch_cache_access_present_slow(c, addr, write, res, w, tag, bit);
+	return uarch_cache_access_present_slow(c, addr, write, res, set, tag, bit);
 }
 
-/* Whether a read of addr would hit the first (under LRU the most recently
- * used) way and change nothing: no replacement or shadow update. */
+/* Whether a read of addr would hit the set's first way
+ * (uarch_cache_first) and change nothing: no replacement or shadow
+ * update. */
 static inline int uarch_cache_mru_hit(const struct uarch_cache *c, uint64_t addr)
 {
 	uint64_t tag = addr >> c->line_shift;
-	const struct uarch_cache_way *w = uarch_cache_set(c, tag);
+	const struct uarch_cache_way *f = uarch_cache_first(c, uarch_cache_set_no(c, tag));
 
-	return w[0].tag == tag && (w[0].sect & 1u << ((addr >> c->sector_shift) & c->sect_mask)) &&
+	return f->tag == tag && (f->sect & 1u << ((addr >> c->sector_shift) & c->sect_mask)) &&
 	       !c->cls;
 }
 

@@ -181,6 +181,45 @@ static void test_round_robin(void **state)
 	uarch_cache_free(c);
 }
 
+/* Without LRU order a lookup starts at the way last hit or filled: the
+ * fast paths see that way, and whatever happens to its line, a lookup
+ * finds what is present and nothing else, and replacement goes on as the
+ * policy says. */
+static void test_first_way_not_lru(void **state)
+{
+	struct uarch_cache_cfg cfg = geom(256, 4, 64, UARCH_REPL_RR); /* one set */
+	struct uarch_cache *c = uarch_cache_new(&cfg, 1);
+	struct uarch_cache_res r;
+
+	(void)state;
+	for (uint64_t a = 0x1000; a <= 0x4000; a += 0x1000)
+		hit(c, a);
+	assert_true(uarch_cache_mru_hit(c, 0x4000)); /* the last filled */
+	assert_false(uarch_cache_mru_hit(c, 0x1000));
+	assert_true(hit(c, 0x2000));
+	assert_true(uarch_cache_mru_hit(c, 0x2000));
+	assert_false(uarch_cache_mru_hit(c, 0x4000));
+	r = acc(c, 0x2000, 1); /* the first way's write: dirty from now on */
+	assert_true(r.hit);
+	assert_false(r.modified);
+	assert_true(acc(c, 0x2000, 0).modified);
+	assert_true(uarch_cache_invalidate(c, 0x2000)); /* it was dirty */
+	assert_false(uarch_cache_mru_hit(c, 0x2000));
+	assert_false(uarch_cache_probe(c, 0x2000));
+	r = acc(c, 0x2000, 0); /* refills the invalid way, the pointer stays */
+	assert_false(r.hit);
+	assert_false(r.evicted);
+	assert_true(uarch_cache_mru_hit(c, 0x2000));
+	r = acc(c, 0x5000, 0); /* the pointer's way: 0x1000 */
+	assert_int_equal(r.victim, 0x1000);
+	assert_true(uarch_cache_mru_hit(c, 0x5000));
+	assert_true(hit(c, 0x3000));
+	assert_true(hit(c, 0x4000));
+	assert_true(hit(c, 0x2000));
+	assert_false(hit(c, 0x1000));
+	uarch_cache_free(c);
+}
+
 /* Pseudo-random: the same seed replays the same victims; victims are
  * lines of the set; another seed chooses differently somewhere. */
 static void test_random_deterministic(void **state)
@@ -583,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_access_present),
 		cmocka_unit_test(test_direct_mapped_conflict),
 		cmocka_unit_test(test_round_robin),
+		cmocka_unit_test(test_first_way_not_lru),
 		cmocka_unit_test(test_random_deterministic),
 		cmocka_unit_test(test_sectored),
 		cmocka_unit_test(test_write_back_vs_through),
