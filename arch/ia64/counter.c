@@ -97,6 +97,13 @@ void ia64_engine_input(struct ia64_engine *e, int c, uint64_t cycle, int32_t v, 
 		s->v[k % IA64_RING] += v;
 }
 
+void ia64_engine_add(struct ia64_engine *e, int c, uint64_t n, uint64_t cycle, unsigned cpl)
+{
+	if (c < 0 || c >= IA64_NCTR || !n || e->cs[c].percycle || !ia64_engine_counts(e, c, cpl))
+		return;
+	add(e, c, n, cycle);
+}
+
 void ia64_engine_advance(struct ia64_engine *e, uint64_t frontier)
 {
 	int any = 0;

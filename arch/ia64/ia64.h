@@ -275,6 +275,9 @@ int ia64_engine_counts(const struct ia64_engine *e, int ctr, unsigned cpl);
 /* The event's value v in each cycle of [cycle, cycle + dur) at level cpl. */
 void ia64_engine_input(struct ia64_engine *e, int ctr, uint64_t cycle, int32_t v, uint32_t dur,
 		       unsigned cpl);
+/* n events at level cpl for a counter without per-cycle values (a sum;
+ * an overflow is stamped at cycle). */
+void ia64_engine_add(struct ia64_engine *e, int ctr, uint64_t n, uint64_t cycle, unsigned cpl);
 /* Every cycle before frontier is complete. */
 void ia64_engine_advance(struct ia64_engine *e, uint64_t frontier);
 /* Software's interrupt handler: write PMD ctr, clear its overflow bit and

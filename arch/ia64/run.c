@@ -51,6 +51,7 @@ struct arch_pmu {
 	uint64_t loaded[IA64_NCTR]; /* the period the counter now runs */
 	uint8_t nroute[UARCH_NEV];
 	struct route route[UARCH_NEV][MAXROUTE];
+	uint8_t sum[UARCH_NEV]; /* taken as sums (ia64_pmu_sink) */
 	/* a delivery's net count per counter and level (0 kernel, 1 user),
 	 * for counters without per-cycle values */
 	int64_t pend[IA64_NCTR][2];
@@ -338,11 +339,48 @@ struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int 
 	return p;
 }
 
+/* The summed signals (uarch_sink.sum) into the counters they feed. */
+static void take_sums(void *ctx, const struct uarch_sums *s)
+{
+	struct arch_pmu *p = ctx;
+
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		if (!p->sum[ev])
+			continue;
+		for (unsigned r = 0; r < p->nroute[ev]; r++)
+			for (int q = 0; q < 4; q++)
+				ia64_engine_add(&p->eng, p->route[ev][r].ctr,
+						s->n[ev][q >> 1][q & 1] *
+							(uint64_t)p->route[ev][r].w,
+						s->frontier, level(p, q & 1));
+	}
+	if (s->retire > p->last)
+		p->last = s->retire;
+}
+
+/* Whether counter c only adds its signals' counts: no per-cycle values,
+ * no subset to subtract within an instruction, no interrupt to freeze. */
+static int adds_only(const struct arch_pmu *p, int c)
+{
+	if (p->eng.cs[c].percycle || p->period[c])
+		return 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		for (unsigned r = 0; r < p->nroute[ev]; r++)
+			if (p->route[ev][r].ctr == c && p->route[ev][r].w <= 0)
+				return 0;
+	return 1;
+}
+
 void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 {
+	int counting = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
+	unsigned adding = 0; /* counters that only add (bit per counter) */
+
+	for (int c = 0; c < IA64_NCTR; c++)
+		counting &= !p->period[c];
+	memset(s, 0, sizeof(*s));
 	s->deliver = deliver;
 	s->ctx = p;
-	memset(s->want, 0, sizeof(s->want));
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0;
 	if (p->dear_ctr >= 0) {
@@ -361,6 +399,21 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	for (int c = 0; c < IA64_NCTR; c++)
 		if (p->eng.cs[c].percycle || p->period[c])
 			s->quiet = 0;
+	s->sum_max = UINT32_MAX;
+	if (!counting)
+		return;
+	/* counting only (nothing freezes the counters): an event is summed
+	 * when all the counters it feeds only add */
+	for (int c = 0; c < IA64_NCTR; c++)
+		adding |= (unsigned)adds_only(p, c) << c;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		unsigned feeds = 0;
+		for (unsigned r = 0; r < p->nroute[ev]; r++)
+			feeds |= 1u << p->route[ev][r].ctr;
+		p->sum[ev] = s->sum[ev] = feeds && !(feeds & ~adding);
+		if (p->sum[ev])
+			s->sums = take_sums;
+	}
 }
 
 void ia64_pmu_read(struct arch_pmu *p, uint64_t *val)

@@ -177,6 +177,31 @@ static void test_wrap_no_oi(void **state)
 	free(e);
 }
 
+/* A sum (ia64_engine_add) counts as its events one by one would: plm,
+ * the 47-bit wrap, beyond 32 bits at once; never into a counter with
+ * per-cycle values, nor while frozen. */
+static void test_add_sum(void **state)
+{
+	struct rec r = { 0 };
+	struct ia64_engine *e =
+		mk(&r, ES(0x12) | IA64_PLM_USER, ES(0x12) | BOTH | TH(1), ES(0x12) | BOTH, 0);
+	(void)state;
+	ia64_engine_add(e, 0, 5, 1, 3);
+	ia64_engine_add(e, 0, 7, 2, 0); /* plm: user only */
+	assert_int_equal(e->cs[0].total, 5);
+	ia64_engine_add(e, 1, 9, 3, 3); /* a threshold: per-cycle values, not sums */
+	assert_int_equal(e->cs[1].total, 0);
+	e->hw.pmd[2] = IA64_CTR_MASK - 1;
+	ia64_engine_add(e, 2, 5ull << 32, 4, 3);
+	assert_int_equal(e->cs[2].total, 5ull << 32);
+	assert_int_equal(e->hw.pmd[2], ((5ull << 32) - 2) & IA64_CTR_MASK);
+	assert_true(e->hw.pmc0 & 1u << (IA64_PMC0_OVF_SHIFT + 2));
+	e->hw.pmc0 |= IA64_PMC0_FR;
+	ia64_engine_add(e, 0, 1, 5, 3);
+	assert_int_equal(e->cs[0].total, 5);
+	free(e);
+}
+
 static void test_oi_freeze(void **state)
 {
 	struct rec r = { 0 };
@@ -251,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),
 		cmocka_unit_test(test_threshold_span),
 		cmocka_unit_test(test_wrap_no_oi),
+		cmocka_unit_test(test_add_sum),
 		cmocka_unit_test(test_oi_freeze),
 		cmocka_unit_test(test_ev_notify),
 		cmocka_unit_test(test_frozen_percycle),
