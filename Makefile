@@ -170,7 +170,8 @@ fuzz: deps
 bench: all $(BUILD)/progs/bench_qsort
 	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
 		scripts/bench.sh
-	@VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) scripts/bench-hostcost.sh
+	@VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
+		scripts/bench-hostcost.sh -a p4,alpha,xscale,ia64
 	@BUILD=$(BUILD) scripts/bench-report.sh
 
 install: $(BUILD)/vpmu

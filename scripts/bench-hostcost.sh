@@ -3,16 +3,16 @@
 # instructions per guest instruction, by part of vpmu, counted by
 # cachegrind (exact and repeatable, unlike wall time on a shared machine).
 #
-#   scripts/bench-hostcost.sh [-a MACHINE] [--] [PROGRAM ARGS...]
+#   scripts/bench-hostcost.sh [-a MACHINE[,MACHINE...]] [--] [PROGRAM ARGS...]
 #
-# Runs `vpmu stat` on PROGRAM (default: bench_qsort 20000) under
-# valgrind --tool=cachegrind, once timed on MACHINE (default p4) and once
-# with --no-timing, and prints for each run the host instructions per
-# guest instruction of: the functional emulator (emu/x86), the pipeline
-# (emu/uarch/model.c: fetch, µops, windows, units, retirement, the walk
-# down mispredicted paths), the memory system (caches, TLBs, bus), the
-# branch predictors, the Linux layer and the PMU, and the rest (start-up,
-# libraries).  The host runs this many times the instructions per
+# Runs `vpmu stat` (its default events) on PROGRAM (default: bench_qsort
+# 20000) under valgrind --tool=cachegrind, once timed on each MACHINE
+# (default p4) and once with --no-timing, and prints for each run the host
+# instructions per guest instruction of: the functional emulator
+# (emu/x86), the pipeline (emu/uarch/model.c: fetch, µops, windows, units,
+# retirement, the walk down mispredicted paths), the memory system
+# (caches, TLBs, bus), the branch predictors, the Linux layer and the PMU,
+# and the rest (start-up, libraries).  The host runs this many times the instructions per
 # emulated one; on an out-of-order host at a few instructions per cycle,
 # the totals are what a speed-up has to cut.
 #
@@ -75,5 +75,7 @@ PROG=("$@")
 printf '%s: %s guest instructions; host instructions per guest instruction\n' "$*" "$insns"
 printf '%-10s %10s %10s %10s %10s %10s %10s %10s\n' run emulator pipeline memory predictors \
 	linux+pmu other total
-cost "$ARCH" -a "$ARCH"
+for a in ${ARCH//,/ }; do
+	cost "$a" -a "$a"
+done
 cost functional --no-timing
