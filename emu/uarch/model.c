@@ -110,6 +110,11 @@ struct uarch {
 	 * wants */
 	uint64_t sig_at[UARCH_NEV];
 	uint64_t sum_cut; /* *sink.cut (~0: none): events from it on are signalled */
+	/* the events every instruction raises (tallied[]) are only added: no
+	 * sink signals them and no cut splits them by cycle */
+	uint8_t tally;
+	uint8_t kind; /* RK_*: the case of uarch_retire() that runs */
+	void (*retire)(struct uarch *u, int th, const struct x86_trace *tr); /* its code */
 	struct uarch_sink sink;
 	int sig_th; /* logical processor the buffered signals are being raised for */
 	/* instruction records for a sink that wants them (want_insn): the
@@ -122,6 +127,24 @@ struct uarch {
 };
 
 #define WP_MAX 128 /* instructions a wrong-path walk fetches at most */
+
+/* The cases uarch_retire() is compiled for, so that the compiler folds
+ * them out of the per-µop work: the shape of the core — any (read at run
+ * time; also for a sink that wants instruction records), the P4's (out of
+ * order, replay, trace cache), other out-of-order cores, in-order cores —
+ * and, but for any, whether tallied[] are tallied (uarch.tally). */
+enum { RK_ANY, RK_P4, RK_OOO, RK_INORDER, RK_SHAPE = 3, RK_TALLY = 4 };
+
+/* The events every instruction raises one at a time (count1()). */
+static const uint8_t tallied[] = {
+	UARCH_EV_INSNS,	     UARCH_EV_UOPS,	 UARCH_EV_FP_UOPS,    UARCH_EV_LOADS,
+	UARCH_EV_STORES,     UARCH_EV_BRANCHES,	 UARCH_EV_BR_TAKEN,   UARCH_EV_BR_COND,
+	UARCH_EV_BR_IND,     UARCH_EV_BR_CALL,	 UARCH_EV_BR_RET,     UARCH_EV_BR_CALL_IND,
+	UARCH_EV_BR_JMP_IND, UARCH_EV_BR_T_PRED, UARCH_EV_BR_NT_PRED, UARCH_EV_BR_T_MISP,
+	UARCH_EV_BR_NT_MISP, UARCH_EV_UOPS_SPEC, UARCH_EV_INSNS_WP,
+};
+
+static void retire_mode(struct uarch *u);
 
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed)
 {
@@ -165,6 +188,7 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		    !h->iqn)
 			goto fail;
 	}
+	retire_mode(u);
 	return u;
 fail:
 	uarch_free(u);
@@ -328,6 +352,17 @@ static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned e
 		signal(u, t, th, ev, 1, from, to - from);
 }
 
+/* One event ev at cycle, of those every instruction raises: only added
+ * while they are tallied (uarch.tally). */
+static inline void count1(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t cycle,
+			  int tally)
+{
+	if (tally)
+		t->ev[ev]++;
+	else
+		count(u, t, th, ev, 1, cycle);
+}
+
 /* Add the events counted since the last flush to the counts, and a
  * summing sink's events to its sums. */
 static void flush(struct uarch *u, int th)
@@ -396,6 +431,7 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 		uarch_mfree(u->sig);
 		u->sig = u->ms.sig = NULL;
 		u->want_insn = 0;
+		retire_mode(u);
 		return 0;
 	}
 	if (!u->sig && !(u->sig = uarch_calloc(1, sizeof(*u->sig))))
@@ -419,6 +455,7 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	u->ms.sig = u->sig;
 	read_cut(u);
+	retire_mode(u);
 	return 0;
 }
 
@@ -494,7 +531,8 @@ static inline int split_access(const struct x86_insn *i, uint64_t a, uint32_t si
 /* Whether a load of size bytes at a overlaps, without being contained in,
  * an older store that has not retired by cycle issue (its data is not in
  * the cache yet and cannot be forwarded). */
-static int store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_t issue)
+static inline __attribute__((always_inline)) int store_overlap(const struct uth *t, uint64_t a,
+							       uint32_t size, uint64_t issue)
 {
 	if (!size || size > 64)
 		return 0;
@@ -511,7 +549,7 @@ static int store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_
 
 /* Split an instruction into µops: loads first, the operation, then the
  * store's address and data. */
-static int crack(const struct x86_trace *t, struct uop *u)
+static inline __attribute__((always_inline)) int crack(const struct x86_trace *t, struct uop *u)
 {
 	const struct x86_insn *i = t->i;
 	uint64_t ad = t->nmem ? addr_deps(i) : 0;
@@ -676,10 +714,12 @@ static inline void take_entry(struct window *w, unsigned size, uint64_t free)
 		w->i = 0;
 }
 
-/* The front end: fetch the instruction at pc; returns its fetch cycle. */
-static uint64_t fetch(struct uarch *u, struct uth *t, int th, uint64_t pc, unsigned nuops)
+/* The front end: fetch the instruction at pc (tc: from the trace cache,
+ * which delivers µops); returns its fetch cycle. */
+static inline __attribute__((always_inline)) uint64_t fetch(struct uarch *u, struct uth *t, int th,
+							    uint64_t pc, unsigned nuops, int tc)
 {
-	unsigned shift = u->ishift, cost = u->m.l1i_is_tc ? nuops : 1;
+	unsigned shift = u->ishift, cost = tc ? nuops : 1;
 
 	if (t->fetched + cost > u->fetch_w && t->fetched) {
 		t->fetch++;
@@ -767,8 +807,9 @@ static int wb_coalesce(const struct uarch *u, const struct uth *t, uint64_t bloc
  * below the first level is still waiting joins it instead: it writes the
  * first level, takes no entry and adds only its bytes to that write.
  * Returns the cycle the µop retires. */
-static uint64_t write_buffer(struct uarch *u, struct uth *t, int th, const struct uarch_req *req,
-			     uint64_t a, uint32_t size, uint64_t r)
+static inline __attribute__((always_inline)) uint64_t
+write_buffer(struct uarch *u, struct uth *t, int th, const struct uarch_req *req, uint64_t a,
+	     uint32_t size, uint64_t r)
 {
 	struct window *w = &t->wbq;
 	uint64_t go = r, drain, done, block = ~0ull, mask = 0;
@@ -858,7 +899,7 @@ static uint64_t wp_next(const struct uarch *u, int th, const struct x86_insn *i)
  * The walk follows decoded code only (never decodes), falls through
  * blocks and follows each branch where the front end would (wp_next()). */
 static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_trace *tr,
-		       uint64_t pc, uint64_t from, uint64_t until)
+		       uint64_t pc, uint64_t from, uint64_t until, int tally)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 	unsigned width = cc->fetch ? cc->fetch : 1, max = u->rob < 128 ? u->rob : 128, n = 0;
@@ -902,8 +943,8 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 				iline = i->pc >> shift;
 				uarch_mem_fetch(&u->ms, &r, i->pc, when);
 			}
-			count(u, t, th, UARCH_EV_UOPS_SPEC, 1, when);
-			count(u, t, th, UARCH_EV_INSNS_WP, 1, when);
+			count1(u, t, th, UARCH_EV_UOPS_SPEC, when, tally);
+			count1(u, t, th, UARCH_EV_INSNS_WP, when, tally);
 			if (u->want_insn && u->nwp < WP_MAX) {
 				/* killed when the branch resolves: stages not
 				 * reached by then stay 0 */
@@ -935,7 +976,7 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
 				if (w)
 					w->dsrc = u->ms.ld_dsrc;
-				count(u, t, th, UARCH_EV_UOPS_SPEC, 1, when + cc->depth);
+				count1(u, t, th, UARCH_EV_UOPS_SPEC, when + cc->depth, tally);
 				if (miss) {
 					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
 					      when + cc->depth);
@@ -966,9 +1007,18 @@ next_block:;
 	}
 }
 
-void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
+/* uarch_retire() for a core of shape kind (RK_*): the compiler folds
+ * what the kind fixes. */
+static inline __attribute__((always_inline)) void retire(struct uarch *u, int th,
+							 const struct x86_trace *tr, const int kind)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
+	const int shape = kind & RK_SHAPE;
+	const int ooo = shape == RK_ANY ? cc->ooo : shape != RK_INORDER;
+	const int replays = shape == RK_ANY || shape == RK_INORDER ? cc->replay : shape == RK_P4;
+	const int tc = shape == RK_ANY || shape == RK_INORDER ? u->m.l1i_is_tc : shape == RK_P4;
+	const int want_insn = shape == RK_ANY ? u->want_insn : 0;
+	const int tally = shape == RK_ANY ? u->tally : (kind & RK_TALLY) != 0;
 	const struct x86_insn *i = tr->i;
 	struct uth *t = &u->th[th];
 	struct uarch_req req = { th, t->kernel, 0 };
@@ -981,13 +1031,13 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	/* the instruction record (want_insn; else only its flags are kept) */
 	struct uarch_insn rec;
 
-	if (u->want_insn)
+	if (want_insn)
 		rec = (struct uarch_insn){ 0 };
 	else
 		rec.flags = 0;
 	u->sig_th = th;
 	u->dsrc = 0;
-	f = fetch(u, t, th, i->pc, (unsigned)n);
+	f = fetch(u, t, th, i->pc, (unsigned)n, tc);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
 		uint64_t enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
@@ -1008,7 +1058,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		else if (o->kind == U_STA)
 			disp = wait_entry(u, t, th, &t->stq, u->sq, UARCH_EV_STALL_SQ, disp);
 		disp = iq_enter(u, t, th, disp);
-		if (k == 0 && u->want_insn)
+		if (k == 0 && want_insn)
 			rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 		ready = disp;
 		for (uint64_t s = o->src; s; s &= s - 1) {
@@ -1019,7 +1069,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		replay = (o->src & t->tainted) != 0;
 		if (o->prev >= 0 && done[o->prev] > ready)
 			ready = done[o->prev];
-		if (!cc->ooo) {
+		if (!ooo) {
 			/* in order, issue waits for the operands: the cycles
 			 * past the one it could otherwise issue in stall */
 			uint64_t could = max64(disp, t->issue);
@@ -1028,7 +1078,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (ready > could)
 				count_span(u, t, th, UARCH_EV_STALL_DATA, could, ready);
 		}
-		if (!cc->ooo) {
+		if (!ooo) {
 			/* in order: not before the previous µop issued, `issue` per cycle */
 			if (ready < t->issue)
 				ready = t->issue;
@@ -1037,7 +1087,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		}
 		issue = take_unit(u, o->cls, ready);
 		iq_issue(t, issue);
-		if (!cc->ooo) {
+		if (!ooo) {
 			if (issue == t->issue) {
 				t->icount++;
 			} else {
@@ -1068,7 +1118,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (fwd && !miss)
 				complete = max64(issue + cc->lat[o->cls], fwd);
 			l1miss = miss;
-			if (miss && cc->replay) {
+			if (miss && replays) {
 				/* P4 replay: scheduled for an L1 hit, the load goes
 				 * round the replay loop and re-executes on the load
 				 * port each trip until its data has arrived (Boggs et
@@ -1081,13 +1131,13 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 					count(u, t, th, UARCH_EV_REPLAYS, 1, at);
 				}
 			}
-			if (miss && cc->replay)
+			if (miss && replays)
 				t->tainted |= o->dst;
 		}
-		if (replay && cc->replay)
+		if (replay && replays)
 			count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
 		done[k] = complete;
-		if (u->want_insn) {
+		if (want_insn) {
 			rec.issue = max64(rec.issue, issue);
 			rec.complete = max64(rec.complete, complete);
 			if (o->kind == U_LOAD)
@@ -1124,11 +1174,11 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			}
 		}
 		/* retirement events carry the cycle the µop retires */
-		count(u, t, th, UARCH_EV_UOPS, 1, r);
+		count1(u, t, th, UARCH_EV_UOPS, r, tally);
 		if (o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
-			count(u, t, th, UARCH_EV_FP_UOPS, 1, r);
+			count1(u, t, th, UARCH_EV_FP_UOPS, r, tally);
 		if (o->kind == U_LOAD) {
-			count(u, t, th, UARCH_EV_LOADS, 1, r);
+			count1(u, t, th, UARCH_EV_LOADS, r, tally);
 			count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
 			if (dtlbmiss) /* right after its load-latency signal (events.h) */
 				count(u, t, th,
@@ -1145,7 +1195,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
 				count(u, t, th, UARCH_EV_LD_SPLIT, 1, r);
 		} else if (o->kind == U_STD) {
-			count(u, t, th, UARCH_EV_STORES, 1, r);
+			count1(u, t, th, UARCH_EV_STORES, r, tally);
 			if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
 				count(u, t, th, UARCH_EV_ST_SPLIT, 1, r);
 		}
@@ -1165,33 +1215,33 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		if (o->cls == UARCH_UC_BRANCH)
 			branch_done = complete;
 	}
-	count(u, t, th, UARCH_EV_INSNS, 1, rlast);
+	count1(u, t, th, UARCH_EV_INSNS, rlast, tally);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
-		count(u, t, th, UARCH_EV_BRANCHES, 1, rlast);
+		count1(u, t, th, UARCH_EV_BRANCHES, rlast, tally);
 		if (tr->taken)
-			count(u, t, th, UARCH_EV_BR_TAKEN, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_TAKEN, rlast, tally);
 		if (k == UARCH_BR_COND)
-			count(u, t, th, UARCH_EV_BR_COND, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_COND, rlast, tally);
 		if (k == UARCH_BR_IND || k == UARCH_BR_CALL_IND)
-			count(u, t, th, UARCH_EV_BR_IND, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_IND, rlast, tally);
 		if (k == UARCH_BR_CALL || k == UARCH_BR_CALL_IND)
-			count(u, t, th, UARCH_EV_BR_CALL, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_CALL, rlast, tally);
 		if (k == UARCH_BR_RET)
-			count(u, t, th, UARCH_EV_BR_RET, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_RET, rlast, tally);
 		if (tr->taken && !pred.btb_hit)
 			count(u, t, th, UARCH_EV_BTB_MISS, 1, rlast);
 		/* direction and outcome (unconditional branches are taken) */
 		if (k != UARCH_BR_COND || tr->taken)
-			count(u, t, th, mispredict ? UARCH_EV_BR_T_MISP : UARCH_EV_BR_T_PRED, 1,
-			      rlast);
+			count1(u, t, th, mispredict ? UARCH_EV_BR_T_MISP : UARCH_EV_BR_T_PRED,
+			       rlast, tally);
 		else
-			count(u, t, th, mispredict ? UARCH_EV_BR_NT_MISP : UARCH_EV_BR_NT_PRED, 1,
-			      rlast);
+			count1(u, t, th, mispredict ? UARCH_EV_BR_NT_MISP : UARCH_EV_BR_NT_PRED,
+			       rlast, tally);
 		if (k == UARCH_BR_CALL_IND)
-			count(u, t, th, UARCH_EV_BR_CALL_IND, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_CALL_IND, rlast, tally);
 		if (k == UARCH_BR_IND)
-			count(u, t, th, UARCH_EV_BR_JMP_IND, 1, rlast);
+			count1(u, t, th, UARCH_EV_BR_JMP_IND, rlast, tally);
 		if (mispredict) {
 			count(u, t, th, UARCH_EV_BR_MISP, 1, rlast);
 			if (k == UARCH_BR_COND)
@@ -1206,7 +1256,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 	}
 	if (++t->unflushed >= FLUSH_EVERY)
 		flush(u, th);
-	if (u->sig && u->want_insn) {
+	if (u->sig && want_insn) {
 		rec.pc = i->pc;
 		rec.fetch = f;
 		rec.retire = rlast;
@@ -1225,7 +1275,7 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 		uint64_t restart = branch_done + (pen > depth ? pen - depth : 1);
 
 		u->nwp = 0;
-		wrong_path(u, t, th, tr, pred.target, f + 1, branch_done);
+		wrong_path(u, t, th, tr, pred.target, f + 1, branch_done, tally);
 		if (u->sig && (u->sig->n || u->nwp))
 			deliver_insn(u, th, NULL, 0, u->wp, u->nwp);
 		u->nwp = 0;
@@ -1233,14 +1283,69 @@ void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 			t->fetch = restart;
 			t->fetched = 0;
 		}
-	} else if (tr->taken && !u->m.l1i_is_tc) {
+	} else if (tr->taken && !tc) {
 		/* a taken branch ends the fetch group */
 		t->fetch++;
 		t->fetched = 0;
 	}
-	/* everything summed is stamped before the cut: the sink takes it */
-	if (t->fetch >= u->sum_cut && frontier(u) >= u->sum_cut)
+	/* everything summed is stamped before the cut: the sink takes it
+	 * (tallying, there is no cut) */
+	if (!(kind & RK_TALLY) && t->fetch >= u->sum_cut && frontier(u) >= u->sum_cut)
 		sums_out(u);
+}
+
+/* One instance for each shape, each a function of its own (the compiler
+ * inlines the helpers into each as into one). */
+#define RETIRE_AS(name, kind)                                                  \
+	static __attribute__((noinline)) void name(struct uarch *u, int th,    \
+						   const struct x86_trace *tr) \
+	{                                                                      \
+		retire(u, th, tr, kind);                                       \
+	}
+RETIRE_AS(retire_any, RK_ANY)
+RETIRE_AS(retire_p4, RK_P4)
+RETIRE_AS(retire_p4_tally, RK_P4 | RK_TALLY)
+RETIRE_AS(retire_ooo, RK_OOO)
+RETIRE_AS(retire_ooo_tally, RK_OOO | RK_TALLY)
+RETIRE_AS(retire_inorder, RK_INORDER)
+RETIRE_AS(retire_inorder_tally, RK_INORDER | RK_TALLY)
+
+static void (*const retire_as[])(struct uarch *, int, const struct x86_trace *) = {
+	[RK_ANY] = retire_any,	       [RK_ANY | RK_TALLY] = retire_any,
+	[RK_P4] = retire_p4,	       [RK_P4 | RK_TALLY] = retire_p4_tally,
+	[RK_OOO] = retire_ooo,	       [RK_OOO | RK_TALLY] = retire_ooo_tally,
+	[RK_INORDER] = retire_inorder, [RK_INORDER | RK_TALLY] = retire_inorder_tally,
+};
+
+/* What uarch_retire() takes as fixed until the machine or the sink
+ * changes: the shape of the core, and whether tallied[] need only adding
+ * (no cut, and no sink signals them one at a time). */
+static void retire_mode(struct uarch *u)
+{
+	const struct uarch_core_cfg *cc = &u->m.core;
+
+	u->tally = !u->sig || !u->sink.cut;
+	for (unsigned k = 0; k < sizeof(tallied); k++)
+		if (u->sig_at[tallied[k]] <= 1)
+			u->tally = 0;
+	if (u->want_insn)
+		u->kind = RK_ANY;
+	else if (!cc->ooo)
+		u->kind = RK_INORDER;
+	else if (cc->replay && u->m.l1i_is_tc)
+		u->kind = RK_P4;
+	else if (!cc->replay && !u->m.l1i_is_tc)
+		u->kind = RK_OOO;
+	else
+		u->kind = RK_ANY;
+	if (u->kind != RK_ANY && u->tally)
+		u->kind |= RK_TALLY;
+	u->retire = retire_as[u->kind];
+}
+
+void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
+{
+	u->retire(u, th, tr);
 }
 
 void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)
