@@ -576,6 +576,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 		const struct x86_insn *e = b->insn + b->ninsn;
 		c->blk = b;
 		c->rip = b->end;
+		t.pre = c->keep_pre ? &c->pre : NULL;
 		for (const struct x86_insn *i = b->insn; i < e; i++) {
 			struct x86_counts *cnt = c->cnt;
 			uint64_t taken0 = cnt->taken;
@@ -587,7 +588,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			if (i->mact)
 				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
 					   i->mact >> 1);
-			if (X86_UNLIKELY(c->keep_pre)) {
+			if (X86_UNLIKELY(t.pre)) {
 				memcpy(c->pre.r, c->r, sizeof(c->pre.r));
 				c->pre.lf_op = c->lf_op;
 				c->pre.eflags = c->eflags;
@@ -602,7 +603,6 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			else
 				i->fn(c, i);
 			t.i = i;
-			t.pre = c->keep_pre ? &c->pre : NULL;
 			t.taken = cnt->taken != taken0;
 			t.next = i + 1 < e ? i->pc + i->len : c->rip;
 			/* counted before the report, so the model sees the count
