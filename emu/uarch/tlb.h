@@ -15,7 +15,9 @@ struct uarch_tlb_cfg {
 			  * accesses; second level: the cost of a hit there */
 };
 
-#define UARCH_TLB_MEMO 64 /* memo slots (a power of two) */
+/* memo slots: a power of two, many more than a TLB has entries, so that
+ * the pages of a large working set seldom share one */
+#define UARCH_TLB_MEMO 1024
 
 /* The TLB's state, visible for the inline hit path below. */
 struct uarch_tlb {
