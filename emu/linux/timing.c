@@ -97,6 +97,7 @@ int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 
 	if (!p->sh->timed)
 		return 0;
+	x86_cache_set_aux(p->cache, uarch_insn_aux_size());
 	if (p->pair) {
 		/* the pair's core, and this process's copy of its counters */
 		p->uarch = p->pair->u;

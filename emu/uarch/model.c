@@ -461,12 +461,12 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 
 /* A µop to schedule. */
 struct uop {
+	uint64_t src; /* dependency bits read */
+	uint64_t dst; /* dependency bits written */
 	uint8_t cls;
 	uint8_t kind; /* U_OP, U_LOAD, U_STA, U_STD */
 	uint8_t mem;  /* trace access index for loads and stores */
-	uint64_t src; /* dependency bits read */
-	uint64_t dst; /* dependency bits written */
-	int prev;     /* also waits for this earlier µop of the instruction (-1: none) */
+	int8_t prev;  /* also waits for this earlier µop of the instruction (-1: none) */
 };
 enum { U_OP, U_LOAD, U_STA, U_STD };
 
@@ -561,11 +561,11 @@ static inline __attribute__((always_inline)) int crack(const struct x86_trace *t
 	for (int k = 0; k < t->nmem && n < 6; k++) {
 		if (!(t->load >> k & 1))
 			continue;
-		u[n] = (struct uop){ UARCH_UC_LOAD, U_LOAD, (uint8_t)k, ad, 0, last_load };
+		u[n] = (struct uop){ ad, 0, UARCH_UC_LOAD, U_LOAD, (uint8_t)k, (int8_t)last_load };
 		last_load = n++;
 	}
 	if (!(pure_load && last_load >= 0 && !(t->store)) || i->xclass == X86_XC_RET) {
-		u[n] = (struct uop){ cls, U_OP, 0, i->rd, i->wr, last_load };
+		u[n] = (struct uop){ i->rd, i->wr, cls, U_OP, 0, (int8_t)last_load };
 		op = n++;
 	} else {
 		u[last_load].dst = i->wr; /* a plain load writes the destination itself */
@@ -574,8 +574,49 @@ static inline __attribute__((always_inline)) int crack(const struct x86_trace *t
 	for (int k = 0; k < t->nmem && n < 7; k++) {
 		if (!(t->store >> k & 1))
 			continue;
-		u[n++] = (struct uop){ UARCH_UC_STA, U_STA, (uint8_t)k, ad, 0, -1 };
-		u[n++] = (struct uop){ UARCH_UC_STD, U_STD, (uint8_t)k, i->rd, 0, op };
+		u[n++] = (struct uop){ ad, 0, UARCH_UC_STA, U_STA, (uint8_t)k, -1 };
+		u[n++] = (struct uop){ i->rd, 0, UARCH_UC_STD, U_STD, (uint8_t)k, (int8_t)op };
+	}
+	return n;
+}
+
+/* An instruction's µops, kept in the room its decoded form has for them
+ * (x86_insn.aux) once cracked for an access pattern: the pattern
+ * (trace nmem, load, store) is the instruction's own but for string
+ * operations, which crack anew when it differs. */
+#define PLAN_UOPS 4
+struct plan {
+	uint8_t n; /* µops (0: not cracked yet) */
+	uint8_t nmem, load, store;
+	struct uop u[PLAN_UOPS];
+};
+
+size_t uarch_insn_aux_size(void)
+{
+	return sizeof(struct plan);
+}
+
+/* tr's µops: its plan's, or cracked into tmp. */
+static inline __attribute__((always_inline)) int uops_of(const struct x86_trace *tr,
+							 struct uop *tmp, const struct uop **uops)
+{
+	struct plan *p = tr->i->aux;
+	int n;
+
+	*uops = tmp;
+	if (!p)
+		return crack(tr, tmp);
+	if (p->n && p->nmem == tr->nmem && p->load == tr->load && p->store == tr->store) {
+		*uops = p->u;
+		return p->n;
+	}
+	n = crack(tr, tmp);
+	if (!p->n && n <= PLAN_UOPS) {
+		memcpy(p->u, tmp, (size_t)n * sizeof(*tmp));
+		p->nmem = tr->nmem;
+		p->load = tr->load;
+		p->store = tr->store;
+		p->n = (uint8_t)n;
 	}
 	return n;
 }
@@ -1022,9 +1063,10 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	const struct x86_insn *i = tr->i;
 	struct uth *t = &u->th[th];
 	struct uarch_req req = { th, t->kernel, 0 };
-	struct uop uops[8];
+	struct uop tmp[8];
+	const struct uop *uops;
 	uint64_t done[8], f, branch_done = 0, rlast = 0;
-	int n = crack(tr, uops);
+	int n = uops_of(tr, tmp, &uops);
 	unsigned xc = i->xclass, l1line = u->m.cache[UARCH_L1D].line;
 	struct uarch_bp_pred pred;
 	int mispredict = 0;
@@ -1046,7 +1088,7 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	}
 
 	for (int k = 0; k < n; k++) {
-		struct uop *o = &uops[k];
+		const struct uop *o = &uops[k];
 		uint64_t disp = f + cc->depth, ready, issue, complete;
 		int replay = 0, l1miss = 0, dtlbmiss = 0, l2miss = 0;
 

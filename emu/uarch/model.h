@@ -4,6 +4,7 @@
 #ifndef VPMU_UARCH_MODEL_H
 #define VPMU_UARCH_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../x86/x86.h"
@@ -15,6 +16,9 @@ struct uarch;
 /* The model of machine m, counting into *cnt (which may be shared memory). */
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed);
 void uarch_free(struct uarch *u);
+/* Bytes of room the model keeps per decoded instruction
+ * (x86_cache_set_aux()): what it derives from the instruction once. */
+size_t uarch_insn_aux_size(void);
 /* Count into *cnt from now on (a forked child counts into its own slot). */
 void uarch_set_counts(struct uarch *u, struct uarch_counts *cnt);
 const struct uarch_machine *uarch_machine(const struct uarch *u);

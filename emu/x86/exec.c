@@ -30,6 +30,7 @@ struct x86_cache {
 	size_t npages, cap;
 	void (*code_hook)(void *arg, uint64_t page);
 	void *code_arg;
+	size_t aux_size; /* per instruction (x86_cache_set_aux) */
 };
 
 static inline size_t hash_pc(uint64_t pc)
@@ -75,6 +76,11 @@ void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_
 {
 	cc->code_hook = fn;
 	cc->code_arg = arg;
+}
+
+void x86_cache_set_aux(struct x86_cache *cc, size_t size)
+{
+	cc->aux_size = (size + 7) & ~(size_t)7;
 }
 
 /* Page numbers are stored +1 so that 0 marks an empty slot. */
@@ -201,9 +207,14 @@ static struct x86_block *build(struct x86_cache *cc, uint64_t pc)
 		if (tmp[n++].flags & X86_I_END)
 			break;
 	}
-	b = malloc(sizeof(*b) + n * sizeof(struct x86_insn));
+	b = malloc(sizeof(*b) + n * (sizeof(struct x86_insn) + cc->aux_size));
 	if (!b)
 		abort();
+	if (cc->aux_size) {
+		char *room = memset(b->insn + n, 0, n * cc->aux_size);
+		for (uint32_t k = 0; k < n; k++)
+			tmp[k].aux = room + k * cc->aux_size;
+	}
 	b->pc = pc;
 	b->end = p;
 	b->succ[0] = b->succ[1] = NULL;

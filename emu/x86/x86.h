@@ -171,6 +171,10 @@ struct x86_insn {
 	uint8_t mact; /* the explicit memory operand: bit 0 read, bit 1 written */
 	struct x86_op op[4];
 	uint64_t rd, wr; /* architectural state read / written: X86_DEP_* bits */
+	/* room for what the consumer of the trace derives from the
+	 * instruction (x86_cache_set_aux()), zeroed at decode; NULL if it
+	 * asked for none */
+	void *aux;
 };
 
 /* Operation classes (insn.xclass).  Architectural kinds only; how a machine
@@ -326,6 +330,10 @@ void x86_cache_free(struct x86_cache *cc);
  * so the OS layer can write-protect writable code pages and learn of
  * self-modifying writes. */
 void x86_cache_set_code_hook(struct x86_cache *cc, void (*fn)(void *arg, uint64_t page), void *arg);
+/* Give every instruction decoded from now on size bytes of zeroed room
+ * (x86_insn.aux, 8-byte aligned), which the consumer of the trace fills as
+ * it likes: it lives and dies with the decoded code. */
+void x86_cache_set_aux(struct x86_cache *cc, size_t size);
 /* Forget every decoded block (code was written or unmapped).  Safe to call
  * from a signal handler or a hook: the flush happens at the next block. */
 void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len);

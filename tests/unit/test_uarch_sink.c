@@ -114,24 +114,32 @@ static void decode(const uint8_t *bytes, size_t n, uint64_t pc, struct x86_insn 
 }
 
 /* A loop of loads that miss to memory, a dependent add, a store and an
- * FP add (with branch: and a conditional branch taken in an irregular
- * pattern), with a system call now and then. */
-static void drive(struct uarch *u, int branch)
+ * FP add (with DRIVE_BRANCH: and a conditional branch taken in an
+ * irregular pattern; with DRIVE_STRING: and a rep stosq that stores
+ * nothing every other time), with a system call now and then.  room:
+ * NULL, or the instructions' room for the model (x86_insn.aux). */
+enum { DRIVE_BRANCH = 1, DRIVE_STRING = 2, NDRIVE = 6 };
+static void drive(struct uarch *u, int how, char *room)
 {
 	static const uint8_t ld[] = { 0x48, 0x8b, 0x03 }, /* mov rax, [rbx] */
 		add[] = { 0x48, 0x01, 0xc1 },		  /* add rcx, rax */
 		st[] = { 0x48, 0x89, 0x0a },		  /* mov [rdx], rcx */
 		fp[] = { 0xf2, 0x0f, 0x58, 0xc1 },	  /* addsd xmm0, xmm1 */
-		jne[] = { 0x75, 0xf1 };			  /* jne 0x401000 */
-	struct x86_insn ins[5];
+		jne[] = { 0x75, 0xf1 },			  /* jne 0x401000 */
+		stos[] = { 0xf3, 0x48, 0xab };		  /* rep stosq */
+	struct x86_insn ins[NDRIVE];
+	int len = how & DRIVE_STRING ? 6 : how & DRIVE_BRANCH ? 5 : 4;
 
 	decode(ld, sizeof(ld), 0x401000, &ins[0]);
 	decode(add, sizeof(add), 0x401003, &ins[1]);
 	decode(st, sizeof(st), 0x401006, &ins[2]);
 	decode(fp, sizeof(fp), 0x401009, &ins[3]);
 	decode(jne, sizeof(jne), 0x40100d, &ins[4]);
+	decode(stos, sizeof(stos), 0x40100f, &ins[5]);
+	for (int k = 0; room && k < NDRIVE; k++)
+		ins[k].aux = room + k * uarch_insn_aux_size();
 	for (int n = 0; n < 12000; n++) {
-		const struct x86_insn *i = &ins[n % (branch ? 5 : 4)];
+		const struct x86_insn *i = &ins[n % len];
 		struct x86_trace t = { .i = i, .next = i->pc + i->len };
 		if (i->xclass == X86_XC_JCC && ((uint32_t)(n / 5) * 2654435761u) >> 31) {
 			t.taken = 1;
@@ -144,6 +152,13 @@ static void drive(struct uarch *u, int branch)
 			t.size[0] = 8;
 			t.load = i->mact & 1;
 			t.store = (uint8_t)(i->mact >> 1);
+		}
+		if (i->imp == X86_IMP_STOS && n / len % 2) {
+			t.nmem = 1;
+			t.addr[0] = 0x30000000ull + (uint64_t)n * 8 % (1u << 20);
+			t.size[0] = 64;
+			t.store = 1;
+			t.reps = 8;
 		}
 		uarch_retire(u, 0, &t);
 		if (n % 1000 == 999)
@@ -169,8 +184,8 @@ static void test_sums_land_in_their_turns(void **state)
 	assert_int_equal(uarch_set_sink(u1, &s), 0);
 	sink_for(sum, 1, &s);
 	assert_int_equal(uarch_set_sink(u2, &s), 0);
-	drive(u1, 0);
-	drive(u2, 0);
+	drive(u1, 0, NULL);
+	drive(u2, 0, NULL);
 	/* the same model: the same counts, however the sink takes them */
 	assert_memory_equal(c1, c2, sizeof(*c1));
 	assert_true((c1->n[UARCH_EV_CYCLES][0][0] + c1->n[UARCH_EV_CYCLES][0][1]) / SLOT < NSLOT);
@@ -235,7 +250,7 @@ static void test_every_sink_counts_alike(void **state)
 			}
 			if (v > 0)
 				assert_int_equal(uarch_set_sink(u, &s), 0);
-			drive(u, 1);
+			drive(u, DRIVE_BRANCH, NULL);
 			uarch_free(u);
 		}
 		assert_true(c[0].n[UARCH_EV_BR_T_PRED][0][0] > 0);
@@ -249,11 +264,50 @@ static void test_every_sink_counts_alike(void **state)
 	free(c);
 }
 
+/* An instruction's µops are kept in its room once cracked (x86_insn.aux):
+ * the counts are those of cracking it every time, also for a string
+ * operation whose accesses differ from one time to the next. */
+static void test_kept_uops_count_alike(void **state)
+{
+	static const char *const machines[] = { "p4", "alpha", "xscale", "ia64" };
+	struct uarch_counts *c = calloc(2, sizeof(*c));
+	char *room = calloc(NDRIVE, uarch_insn_aux_size());
+
+	(void)state;
+	assert_non_null(c && room);
+	for (unsigned k = 0; k < sizeof(machines) / sizeof(machines[0]); k++) {
+		memset(c, 0, 2 * sizeof(*c));
+		memset(room, 0, NDRIVE * uarch_insn_aux_size());
+		for (int v = 0; v < 2; v++) {
+			struct uarch *u = uarch_new(uarch_machine_find(machines[k]), &c[v], 1);
+			assert_non_null(u);
+			drive(u, DRIVE_BRANCH | DRIVE_STRING, v ? room : NULL);
+			uarch_free(u);
+		}
+		for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+			if (memcmp(c[0].n[ev], c[1].n[ev], sizeof(c[0].n[ev])))
+				fail_msg("%s: %s differs with kept µops", machines[k],
+					 uarch_event_name(ev));
+		assert_true(c[0].n[UARCH_EV_STORES][0][0] > 0);
+		/* every instruction's room was used */
+		for (int i = 0; i < NDRIVE; i++) {
+			const char *r = room + i * uarch_insn_aux_size();
+			size_t z = 0;
+			while (z < uarch_insn_aux_size() && !r[z])
+				z++;
+			assert_true(z < uarch_insn_aux_size());
+		}
+	}
+	free(room);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums_land_in_their_turns),
 		cmocka_unit_test(test_every_sink_counts_alike),
+		cmocka_unit_test(test_kept_uops_count_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
