@@ -1048,38 +1048,255 @@ next_block:;
 	}
 }
 
+/* One instruction being timed: what its µops share. */
+struct itime {
+	const struct x86_trace *tr;
+	struct uarch_req req;
+	uint64_t f;	      /* fetch cycle */
+	uint64_t done[8];     /* each µop's complete cycle */
+	uint64_t rlast;	      /* the last µop's retire cycle */
+	uint64_t branch_done; /* the branch µop's complete cycle */
+	/* the instruction record (want_insn; else only its flags are kept) */
+	struct uarch_insn rec;
+};
+
+/* What uarch_retire()'s case kind (RK_*) fixes: constants for the
+ * compiler, but for RK_ANY, which reads them at run time. */
+static inline int kind_ooo(const struct uarch *u, int kind)
+{
+	int shape = kind & RK_SHAPE;
+	return shape == RK_ANY ? u->m.core.ooo : shape != RK_INORDER;
+}
+
+static inline int kind_replays(const struct uarch *u, int kind)
+{
+	int shape = kind & RK_SHAPE;
+	return shape == RK_ANY || shape == RK_INORDER ? u->m.core.replay : shape == RK_P4;
+}
+
+static inline int kind_tc(const struct uarch *u, int kind)
+{
+	int shape = kind & RK_SHAPE;
+	return shape == RK_ANY || shape == RK_INORDER ? u->m.l1i_is_tc : shape == RK_P4;
+}
+
+static inline int kind_want_insn(const struct uarch *u, int kind)
+{
+	return (kind & RK_SHAPE) == RK_ANY ? u->want_insn : 0;
+}
+
+static inline int kind_tally(const struct uarch *u, int kind)
+{
+	return (kind & RK_SHAPE) == RK_ANY ? u->tally : (kind & RK_TALLY) != 0;
+}
+
+/* Time µop k of it, o, of kind okind (o->kind, a constant for the
+ * compiler to fold, as kind is). */
+static inline __attribute__((always_inline)) void uop_time(struct uarch *u, struct uth *t, int th,
+							   struct itime *it, const struct uop *o,
+							   int k, const int kind, const int okind)
+{
+	const int ooo = kind_ooo(u, kind), replays = kind_replays(u, kind);
+	const int want_insn = kind_want_insn(u, kind), tally = kind_tally(u, kind);
+	const struct uarch_core_cfg *cc = &u->m.core;
+	const struct x86_trace *tr = it->tr;
+	const struct x86_insn *i = tr->i;
+	unsigned l1line = u->m.cache[UARCH_L1D].line;
+	uint64_t disp = it->f + cc->depth, ready, issue, complete;
+	int replay = 0, l1miss = 0, dtlbmiss = 0, l2miss = 0;
+
+	disp = wait_entry(u, t, th, &t->rob, u->rob, UARCH_EV_STALL_ROB, disp);
+	/* a load takes a load-queue entry, a store (its address µop,
+	 * for both) a store-queue entry, until it retires */
+	if (okind == U_LOAD)
+		disp = wait_entry(u, t, th, &t->ldq, u->lq, UARCH_EV_STALL_LQ, disp);
+	else if (okind == U_STA)
+		disp = wait_entry(u, t, th, &t->stq, u->sq, UARCH_EV_STALL_SQ, disp);
+	disp = iq_enter(u, t, th, disp);
+	if (k == 0 && want_insn)
+		it->rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
+	ready = disp;
+	for (uint64_t s = o->src; s; s &= s - 1) {
+		int b = __builtin_ctzll(s);
+		if (t->ready[b] > ready)
+			ready = t->ready[b];
+	}
+	replay = (o->src & t->tainted) != 0;
+	if (o->prev >= 0 && it->done[o->prev] > ready)
+		ready = it->done[o->prev];
+	if (!ooo) {
+		/* in order, issue waits for the operands: the cycles
+		 * past the one it could otherwise issue in stall */
+		uint64_t could = max64(disp, t->issue);
+		if (could == t->issue && t->icount >= u->issue_w)
+			could++;
+		if (ready > could)
+			count_span(u, t, th, UARCH_EV_STALL_DATA, could, ready);
+	}
+	if (!ooo) {
+		/* in order: not before the previous µop issued, `issue` per cycle */
+		if (ready < t->issue)
+			ready = t->issue;
+		if (ready == t->issue && t->icount >= u->issue_w)
+			ready++;
+	}
+	issue = take_unit(u, o->cls, ready);
+	iq_issue(t, issue);
+	if (!ooo) {
+		if (issue == t->issue) {
+			t->icount++;
+		} else {
+			t->issue = issue;
+			t->icount = 1;
+		}
+	}
+	complete = issue + cc->lat[o->cls];
+	if (okind == U_LOAD) {
+		int miss = 0;
+		uint64_t a = tr->addr[o->mem];
+		uint64_t fwd = 0;
+		/* store-to-load forwarding from a covering older store */
+		unsigned e = (unsigned)(a >> 3) % SQ;
+		if (t->sq[e].size && a >= t->sq[e].addr &&
+		    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
+			fwd = t->sq[e].ready + 1;
+		if (store_overlap(t, a, tr->size[o->mem], issue)) {
+			count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
+			it->rec.flags |= UARCH_I_REPLAY;
+		}
+		complete = uarch_mem_load(&u->ms, &it->req, a, tr->size[o->mem], issue, &miss);
+		u->dsrc = dsrc_merge(u->dsrc, u->ms.ld_dsrc);
+		dtlbmiss = u->ms.dtlb_missed ? 1 + u->ms.dtlb_walked : 0;
+		l2miss = u->ms.l2_missed;
+		if (complete < issue + cc->lat[o->cls])
+			complete = issue + cc->lat[o->cls];
+		if (fwd && !miss)
+			complete = max64(issue + cc->lat[o->cls], fwd);
+		l1miss = miss;
+		if (miss && replays) {
+			/* P4 replay: scheduled for an L1 hit, the load goes
+			 * round the replay loop and re-executes on the load
+			 * port each trip until its data has arrived (Boggs et
+			 * al., Intel Technology Journal 8(1), 2004, "replay");
+			 * the loop is taken as the load latency plus the 3-cycle
+			 * check (≈) */
+			uint64_t loop = cc->lat[UARCH_UC_LOAD] + 3;
+			for (uint64_t at = issue + loop; at < complete; at += loop) {
+				at = take_unit(u, UARCH_UC_LOAD, at);
+				count(u, t, th, UARCH_EV_REPLAYS, 1, at);
+			}
+		}
+		if (miss && replays)
+			t->tainted |= o->dst;
+	}
+	if (replay && replays)
+		count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
+	it->done[k] = complete;
+	if (want_insn) {
+		it->rec.issue = max64(it->rec.issue, issue);
+		it->rec.complete = max64(it->rec.complete, complete);
+		if (okind == U_LOAD)
+			it->rec.flags |= UARCH_I_LOAD | (l1miss ? UARCH_I_DC_MISS : 0) |
+					 (l2miss ? UARCH_I_L2_MISS : 0) |
+					 (dtlbmiss ? UARCH_I_DTB_MISS : 0);
+		if (okind == U_STA)
+			it->rec.flags |= UARCH_I_STORE;
+		if ((okind == U_LOAD || okind == U_STA) &&
+		    !(i->flags & (X86_I_REP | X86_I_REPNE)) && tr->size[o->mem] <= 16 &&
+		    !(tr->size[o->mem] & (tr->size[o->mem] - 1)) &&
+		    tr->addr[o->mem] & (tr->size[o->mem] - 1))
+			it->rec.flags |= UARCH_I_UNALIGNED;
+	}
+	for (uint64_t d = o->dst; d; d &= d - 1)
+		t->ready[__builtin_ctzll(d)] = complete;
+	if (okind != U_LOAD)
+		t->tainted &= ~o->dst;
+	uint64_t r = retire_at(u, t, th, complete);
+	int st_dtlb = 0; /* a store's first-level DTLB miss: 1, 2 walked */
+	if (okind == U_STD) {
+		uint64_t a = tr->addr[o->mem];
+		uint32_t sz = tr->size[o->mem];
+		r = write_buffer(u, t, th, &it->req, a, sz, r);
+		if (u->ms.dtlb_missed)
+			st_dtlb = 1 + u->ms.dtlb_walked;
+		/* remember it under each chunk it covers (small stores) */
+		for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
+			unsigned e = (unsigned)c % SQ;
+			t->sq[e].addr = a;
+			t->sq[e].size = sz;
+			t->sq[e].ready = complete;
+			t->sq[e].retire = r;
+		}
+	}
+	/* retirement events carry the cycle the µop retires */
+	count1(u, t, th, UARCH_EV_UOPS, r, tally);
+	if (okind == U_OP && o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
+		count1(u, t, th, UARCH_EV_FP_UOPS, r, tally);
+	if (okind == U_LOAD) {
+		count1(u, t, th, UARCH_EV_LOADS, r, tally);
+		count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
+		if (dtlbmiss) /* right after its load-latency signal (events.h) */
+			count(u, t, th, dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
+			      r);
+		if (l1miss) {
+			count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
+			count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
+		}
+		if (dtlbmiss)
+			count(u, t, th, UARCH_EV_LD_DTLB_MISS, 1, r);
+		if (l2miss)
+			count(u, t, th, UARCH_EV_LD_L2_MISS, 1, r);
+		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
+			count(u, t, th, UARCH_EV_LD_SPLIT, 1, r);
+	} else if (okind == U_STD) {
+		count1(u, t, th, UARCH_EV_STORES, r, tally);
+		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
+			count(u, t, th, UARCH_EV_ST_SPLIT, 1, r);
+	}
+	it->rlast = r;
+	if (st_dtlb) {
+		count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
+		it->rec.flags |= UARCH_I_DTB_MISS;
+		/* after its stores signal (events.h) */
+		count(u, t, th, st_dtlb > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1, r);
+	}
+	take_entry(&t->rob, u->rob, r);
+	if (okind == U_LOAD)
+		take_entry(&t->ldq, u->lq, r);
+	else if (okind == U_STD)
+		take_entry(&t->stq, u->sq, r);
+	if (okind == U_OP && o->cls == UARCH_UC_BRANCH)
+		it->branch_done = complete;
+}
+
 /* uarch_retire() for a core of shape kind (RK_*): the compiler folds
  * what the kind fixes. */
 static inline __attribute__((always_inline)) void retire(struct uarch *u, int th,
 							 const struct x86_trace *tr, const int kind)
 {
+	const int tc = kind_tc(u, kind), want_insn = kind_want_insn(u, kind);
+	const int tally = kind_tally(u, kind);
 	const struct uarch_core_cfg *cc = &u->m.core;
-	const int shape = kind & RK_SHAPE;
-	const int ooo = shape == RK_ANY ? cc->ooo : shape != RK_INORDER;
-	const int replays = shape == RK_ANY || shape == RK_INORDER ? cc->replay : shape == RK_P4;
-	const int tc = shape == RK_ANY || shape == RK_INORDER ? u->m.l1i_is_tc : shape == RK_P4;
-	const int want_insn = shape == RK_ANY ? u->want_insn : 0;
-	const int tally = shape == RK_ANY ? u->tally : (kind & RK_TALLY) != 0;
 	const struct x86_insn *i = tr->i;
 	struct uth *t = &u->th[th];
-	struct uarch_req req = { th, t->kernel, 0 };
+	struct itime it;
 	struct uop tmp[8];
 	const struct uop *uops;
-	uint64_t done[8], f, branch_done = 0, rlast = 0;
 	int n = uops_of(tr, tmp, &uops);
-	unsigned xc = i->xclass, l1line = u->m.cache[UARCH_L1D].line;
+	unsigned xc = i->xclass;
 	struct uarch_bp_pred pred;
 	int mispredict = 0;
-	/* the instruction record (want_insn; else only its flags are kept) */
-	struct uarch_insn rec;
 
+	it.tr = tr;
+	it.req = (struct uarch_req){ th, t->kernel, 0 };
+	it.rlast = it.branch_done = 0;
 	if (want_insn)
-		rec = (struct uarch_insn){ 0 };
+		it.rec = (struct uarch_insn){ 0 };
 	else
-		rec.flags = 0;
+		it.rec.flags = 0;
 	u->sig_th = th;
 	u->dsrc = 0;
-	f = fetch(u, t, th, i->pc, (unsigned)n, tc);
+	it.f = fetch(u, t, th, i->pc, (unsigned)n, tc);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
 		uint64_t enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
@@ -1088,236 +1305,82 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	}
 
 	for (int k = 0; k < n; k++) {
-		const struct uop *o = &uops[k];
-		uint64_t disp = f + cc->depth, ready, issue, complete;
-		int replay = 0, l1miss = 0, dtlbmiss = 0, l2miss = 0;
-
-		disp = wait_entry(u, t, th, &t->rob, u->rob, UARCH_EV_STALL_ROB, disp);
-		/* a load takes a load-queue entry, a store (its address µop,
-		 * for both) a store-queue entry, until it retires */
-		if (o->kind == U_LOAD)
-			disp = wait_entry(u, t, th, &t->ldq, u->lq, UARCH_EV_STALL_LQ, disp);
-		else if (o->kind == U_STA)
-			disp = wait_entry(u, t, th, &t->stq, u->sq, UARCH_EV_STALL_SQ, disp);
-		disp = iq_enter(u, t, th, disp);
-		if (k == 0 && want_insn)
-			rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
-		ready = disp;
-		for (uint64_t s = o->src; s; s &= s - 1) {
-			int b = __builtin_ctzll(s);
-			if (t->ready[b] > ready)
-				ready = t->ready[b];
+		switch (uops[k].kind) {
+		case U_OP:
+			uop_time(u, t, th, &it, &uops[k], k, kind, U_OP);
+			break;
+		case U_LOAD:
+			uop_time(u, t, th, &it, &uops[k], k, kind, U_LOAD);
+			break;
+		case U_STA:
+			uop_time(u, t, th, &it, &uops[k], k, kind, U_STA);
+			break;
+		default:
+			uop_time(u, t, th, &it, &uops[k], k, kind, U_STD);
+			break;
 		}
-		replay = (o->src & t->tainted) != 0;
-		if (o->prev >= 0 && done[o->prev] > ready)
-			ready = done[o->prev];
-		if (!ooo) {
-			/* in order, issue waits for the operands: the cycles
-			 * past the one it could otherwise issue in stall */
-			uint64_t could = max64(disp, t->issue);
-			if (could == t->issue && t->icount >= u->issue_w)
-				could++;
-			if (ready > could)
-				count_span(u, t, th, UARCH_EV_STALL_DATA, could, ready);
-		}
-		if (!ooo) {
-			/* in order: not before the previous µop issued, `issue` per cycle */
-			if (ready < t->issue)
-				ready = t->issue;
-			if (ready == t->issue && t->icount >= u->issue_w)
-				ready++;
-		}
-		issue = take_unit(u, o->cls, ready);
-		iq_issue(t, issue);
-		if (!ooo) {
-			if (issue == t->issue) {
-				t->icount++;
-			} else {
-				t->issue = issue;
-				t->icount = 1;
-			}
-		}
-		complete = issue + cc->lat[o->cls];
-		if (o->kind == U_LOAD) {
-			int miss = 0;
-			uint64_t a = tr->addr[o->mem];
-			uint64_t fwd = 0;
-			/* store-to-load forwarding from a covering older store */
-			unsigned e = (unsigned)(a >> 3) % SQ;
-			if (t->sq[e].size && a >= t->sq[e].addr &&
-			    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
-				fwd = t->sq[e].ready + 1;
-			if (store_overlap(t, a, tr->size[o->mem], issue)) {
-				count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
-				rec.flags |= UARCH_I_REPLAY;
-			}
-			complete = uarch_mem_load(&u->ms, &req, a, tr->size[o->mem], issue, &miss);
-			u->dsrc = dsrc_merge(u->dsrc, u->ms.ld_dsrc);
-			dtlbmiss = u->ms.dtlb_missed ? 1 + u->ms.dtlb_walked : 0;
-			l2miss = u->ms.l2_missed;
-			if (complete < issue + cc->lat[o->cls])
-				complete = issue + cc->lat[o->cls];
-			if (fwd && !miss)
-				complete = max64(issue + cc->lat[o->cls], fwd);
-			l1miss = miss;
-			if (miss && replays) {
-				/* P4 replay: scheduled for an L1 hit, the load goes
-				 * round the replay loop and re-executes on the load
-				 * port each trip until its data has arrived (Boggs et
-				 * al., Intel Technology Journal 8(1), 2004, "replay");
-				 * the loop is taken as the load latency plus the 3-cycle
-				 * check (≈) */
-				uint64_t loop = cc->lat[UARCH_UC_LOAD] + 3;
-				for (uint64_t at = issue + loop; at < complete; at += loop) {
-					at = take_unit(u, UARCH_UC_LOAD, at);
-					count(u, t, th, UARCH_EV_REPLAYS, 1, at);
-				}
-			}
-			if (miss && replays)
-				t->tainted |= o->dst;
-		}
-		if (replay && replays)
-			count(u, t, th, UARCH_EV_REPLAYS, 1, issue);
-		done[k] = complete;
-		if (want_insn) {
-			rec.issue = max64(rec.issue, issue);
-			rec.complete = max64(rec.complete, complete);
-			if (o->kind == U_LOAD)
-				rec.flags |= UARCH_I_LOAD | (l1miss ? UARCH_I_DC_MISS : 0) |
-					     (l2miss ? UARCH_I_L2_MISS : 0) |
-					     (dtlbmiss ? UARCH_I_DTB_MISS : 0);
-			if (o->kind == U_STA)
-				rec.flags |= UARCH_I_STORE;
-			if ((o->kind == U_LOAD || o->kind == U_STA) &&
-			    !(i->flags & (X86_I_REP | X86_I_REPNE)) && tr->size[o->mem] <= 16 &&
-			    !(tr->size[o->mem] & (tr->size[o->mem] - 1)) &&
-			    tr->addr[o->mem] & (tr->size[o->mem] - 1))
-				rec.flags |= UARCH_I_UNALIGNED;
-		}
-		for (uint64_t d = o->dst; d; d &= d - 1)
-			t->ready[__builtin_ctzll(d)] = complete;
-		if (o->kind != U_LOAD)
-			t->tainted &= ~o->dst;
-		uint64_t r = retire_at(u, t, th, complete);
-		int st_dtlb = 0; /* a store's first-level DTLB miss: 1, 2 walked */
-		if (o->kind == U_STD) {
-			uint64_t a = tr->addr[o->mem];
-			uint32_t sz = tr->size[o->mem];
-			r = write_buffer(u, t, th, &req, a, sz, r);
-			if (u->ms.dtlb_missed)
-				st_dtlb = 1 + u->ms.dtlb_walked;
-			/* remember it under each chunk it covers (small stores) */
-			for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
-				unsigned e = (unsigned)c % SQ;
-				t->sq[e].addr = a;
-				t->sq[e].size = sz;
-				t->sq[e].ready = complete;
-				t->sq[e].retire = r;
-			}
-		}
-		/* retirement events carry the cycle the µop retires */
-		count1(u, t, th, UARCH_EV_UOPS, r, tally);
-		if (o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
-			count1(u, t, th, UARCH_EV_FP_UOPS, r, tally);
-		if (o->kind == U_LOAD) {
-			count1(u, t, th, UARCH_EV_LOADS, r, tally);
-			count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
-			if (dtlbmiss) /* right after its load-latency signal (events.h) */
-				count(u, t, th,
-				      dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
-				      r);
-			if (l1miss) {
-				count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
-				count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
-			}
-			if (dtlbmiss)
-				count(u, t, th, UARCH_EV_LD_DTLB_MISS, 1, r);
-			if (l2miss)
-				count(u, t, th, UARCH_EV_LD_L2_MISS, 1, r);
-			if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
-				count(u, t, th, UARCH_EV_LD_SPLIT, 1, r);
-		} else if (o->kind == U_STD) {
-			count1(u, t, th, UARCH_EV_STORES, r, tally);
-			if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
-				count(u, t, th, UARCH_EV_ST_SPLIT, 1, r);
-		}
-		rlast = r;
-		if (st_dtlb) {
-			count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
-			rec.flags |= UARCH_I_DTB_MISS;
-			/* after its stores signal (events.h) */
-			count(u, t, th, st_dtlb > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
-			      r);
-		}
-		take_entry(&t->rob, u->rob, r);
-		if (o->kind == U_LOAD)
-			take_entry(&t->ldq, u->lq, r);
-		else if (o->kind == U_STD)
-			take_entry(&t->stq, u->sq, r);
-		if (o->cls == UARCH_UC_BRANCH)
-			branch_done = complete;
 	}
-	count1(u, t, th, UARCH_EV_INSNS, rlast, tally);
+	count1(u, t, th, UARCH_EV_INSNS, it.rlast, tally);
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
-		count1(u, t, th, UARCH_EV_BRANCHES, rlast, tally);
+		count1(u, t, th, UARCH_EV_BRANCHES, it.rlast, tally);
 		if (tr->taken)
-			count1(u, t, th, UARCH_EV_BR_TAKEN, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_TAKEN, it.rlast, tally);
 		if (k == UARCH_BR_COND)
-			count1(u, t, th, UARCH_EV_BR_COND, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_COND, it.rlast, tally);
 		if (k == UARCH_BR_IND || k == UARCH_BR_CALL_IND)
-			count1(u, t, th, UARCH_EV_BR_IND, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_IND, it.rlast, tally);
 		if (k == UARCH_BR_CALL || k == UARCH_BR_CALL_IND)
-			count1(u, t, th, UARCH_EV_BR_CALL, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_CALL, it.rlast, tally);
 		if (k == UARCH_BR_RET)
-			count1(u, t, th, UARCH_EV_BR_RET, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_RET, it.rlast, tally);
 		if (tr->taken && !pred.btb_hit)
-			count(u, t, th, UARCH_EV_BTB_MISS, 1, rlast);
+			count(u, t, th, UARCH_EV_BTB_MISS, 1, it.rlast);
 		/* direction and outcome (unconditional branches are taken) */
 		if (k != UARCH_BR_COND || tr->taken)
 			count1(u, t, th, mispredict ? UARCH_EV_BR_T_MISP : UARCH_EV_BR_T_PRED,
-			       rlast, tally);
+			       it.rlast, tally);
 		else
 			count1(u, t, th, mispredict ? UARCH_EV_BR_NT_MISP : UARCH_EV_BR_NT_PRED,
-			       rlast, tally);
+			       it.rlast, tally);
 		if (k == UARCH_BR_CALL_IND)
-			count1(u, t, th, UARCH_EV_BR_CALL_IND, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_CALL_IND, it.rlast, tally);
 		if (k == UARCH_BR_IND)
-			count1(u, t, th, UARCH_EV_BR_JMP_IND, rlast, tally);
+			count1(u, t, th, UARCH_EV_BR_JMP_IND, it.rlast, tally);
 		if (mispredict) {
-			count(u, t, th, UARCH_EV_BR_MISP, 1, rlast);
+			count(u, t, th, UARCH_EV_BR_MISP, 1, it.rlast);
 			if (k == UARCH_BR_COND)
-				count(u, t, th, UARCH_EV_BR_COND_MISP, 1, rlast);
+				count(u, t, th, UARCH_EV_BR_COND_MISP, 1, it.rlast);
 			if (k == UARCH_BR_RET)
-				count(u, t, th, UARCH_EV_BR_RET_MISP, 1, rlast);
+				count(u, t, th, UARCH_EV_BR_RET_MISP, 1, it.rlast);
 			if (k == UARCH_BR_CALL_IND)
-				count(u, t, th, UARCH_EV_BR_CALL_IND_MISP, 1, rlast);
+				count(u, t, th, UARCH_EV_BR_CALL_IND_MISP, 1, it.rlast);
 			if (k == UARCH_BR_IND)
-				count(u, t, th, UARCH_EV_BR_JMP_IND_MISP, 1, rlast);
+				count(u, t, th, UARCH_EV_BR_JMP_IND_MISP, 1, it.rlast);
 		}
 	}
 	if (++t->unflushed >= FLUSH_EVERY)
 		flush(u, th);
 	if (u->sig && want_insn) {
-		rec.pc = i->pc;
-		rec.fetch = f;
-		rec.retire = rlast;
-		rec.dsrc = u->dsrc;
-		rec.flags |= u->fetch_flags | (is_branch(xc) ? UARCH_I_BRANCH : 0) |
-			     (tr->taken ? UARCH_I_TAKEN : 0) |
-			     (mispredict ? UARCH_I_MISPREDICT : 0);
-		deliver_insn(u, th, tr, rlast, &rec, 1);
+		it.rec.pc = i->pc;
+		it.rec.fetch = it.f;
+		it.rec.retire = it.rlast;
+		it.rec.dsrc = u->dsrc;
+		it.rec.flags |= u->fetch_flags | (is_branch(xc) ? UARCH_I_BRANCH : 0) |
+				(tr->taken ? UARCH_I_TAKEN : 0) |
+				(mispredict ? UARCH_I_MISPREDICT : 0);
+		deliver_insn(u, th, tr, it.rlast, &it.rec, 1);
 	} else if (u->sig && (u->sig->n || !u->sink.quiet)) {
-		deliver(u, th, tr, rlast);
+		deliver(u, th, tr, it.rlast);
 	}
 	if (mispredict) {
 		/* the front end went down the predicted path until the branch
 		 * resolved, then restarts on the right one */
 		unsigned pen = u->m.bp.penalty, depth = cc->depth;
-		uint64_t restart = branch_done + (pen > depth ? pen - depth : 1);
+		uint64_t restart = it.branch_done + (pen > depth ? pen - depth : 1);
 
 		u->nwp = 0;
-		wrong_path(u, t, th, tr, pred.target, f + 1, branch_done, tally);
+		wrong_path(u, t, th, tr, pred.target, it.f + 1, it.branch_done, tally);
 		if (u->sig && (u->sig->n || u->nwp))
 			deliver_insn(u, th, NULL, 0, u->wp, u->nwp);
 		u->nwp = 0;
