@@ -704,7 +704,7 @@ static inline uint64_t wait_entry(struct uarch *u, struct uth *t, int th, const 
 {
 	uint64_t slot = w->free[w->i];
 
-	if (w->taken < size || slot <= disp)
+	if (slot <= disp || w->taken < size)
 		return disp;
 	return stall_dispatch(u, t, th, ev, disp, slot);
 }
