@@ -104,6 +104,9 @@ struct lx_pmu_env {
 	/* Set by attach: threads must keep their registers from before each
 	 * instruction (x86_trace.pre), which precise samples record. */
 	int keep_pre;
+	/* Set by attach: samples read the thread (thread(), read()) as each
+	 * instruction retires, so the model must hear of each one then. */
+	int per_insn;
 };
 
 /* The counter hardware, attached to each guest process's timing model

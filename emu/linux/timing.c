@@ -15,6 +15,24 @@ static void trace(void *arg, const struct x86_trace *tr)
 	uarch_retire(t->p->uarch, t->lp, tr);
 }
 
+static void trace_block(void *arg, const struct x86_trace *tr, unsigned n)
+{
+	struct lx_thread *t = arg;
+
+	uarch_retire_block(t->p->uarch, t->lp, tr, n);
+}
+
+/* What the PMU asks of a thread's reports: its registers before each
+ * instruction (precise samples); each instruction as it retires
+ * (samples read the thread then), else a block's at once (unless the
+ * core is a pair's: trace_pair). */
+static void report_mode(const struct lx_proc *p, struct x86_cpu *c)
+{
+	c->keep_pre = p->pmu && p->pmu_env.keep_pre;
+	c->trace_block = p->uarch && !p->pair && !(p->pmu && p->pmu_env.per_insn) ? trace_block :
+										    NULL;
+}
+
 /* The second of two programs on a core (pair.c) has its data in memory of
  * its own, at the same addresses as the first's (both processes get the
  * fixed layout of lx_mm.h): the core sees its loads and stores in an
@@ -73,7 +91,7 @@ static int lx_timing_pmu(struct lx_proc *p, char *err, size_t errsz)
 					  .images = env_images };
 	p->pmu = ops->attach(p->uarch, &p->pmu_env, p->sh->pmu_cfg, p->sh->pmu_len, err, errsz);
 	for (int i = 0; i < p->nth; i++)
-		p->th[i]->cpu.keep_pre = p->pmu && p->pmu_env.keep_pre;
+		report_mode(p, &p->th[i]->cpu);
 	return p->pmu ? 0 : -1;
 }
 
@@ -126,7 +144,7 @@ void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 {
 	t->cpu.trace = p->uarch ? trace : NULL;
 	t->cpu.trace_arg = t;
-	t->cpu.keep_pre = p->pmu && p->pmu_env.keep_pre;
+	report_mode(p, &t->cpu);
 	/* with --smt the guest's threads alternate between the two logical
 	 * processors in creation order; otherwise all share processor 0 */
 	t->lp = 0;

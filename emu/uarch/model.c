@@ -115,6 +115,7 @@ struct uarch {
 	uint8_t tally;
 	uint8_t kind; /* RK_*: the case of uarch_retire() that runs */
 	void (*retire)(struct uarch *u, int th, const struct x86_trace *tr); /* its code */
+	void (*retire_block)(struct uarch *u, int th, const struct x86_trace *tr, unsigned n);
 	struct uarch_sink sink;
 	int sig_th; /* logical processor the buffered signals are being raised for */
 	/* instruction records for a sink that wants them (want_insn): the
@@ -1400,12 +1401,19 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 }
 
 /* One instance for each shape, each a function of its own (the compiler
- * inlines the helpers into each as into one). */
-#define RETIRE_AS(name, kind)                                                  \
-	static __attribute__((noinline)) void name(struct uarch *u, int th,    \
-						   const struct x86_trace *tr) \
-	{                                                                      \
-		retire(u, th, tr, kind);                                       \
+ * inlines the helpers into each as into one), and one for a block of
+ * instructions (uarch_retire_block()). */
+#define RETIRE_AS(name, kind)                                                                      \
+	static __attribute__((noinline)) void name(struct uarch *u, int th,                        \
+						   const struct x86_trace *tr)                     \
+	{                                                                                          \
+		retire(u, th, tr, kind);                                                           \
+	}                                                                                          \
+	static __attribute__((noinline)) void name##_block(struct uarch *u, int th,                \
+							   const struct x86_trace *tr, unsigned n) \
+	{                                                                                          \
+		for (unsigned k = 0; k < n; k++)                                                   \
+			retire(u, th, &tr[k], kind);                                               \
 	}
 RETIRE_AS(retire_any, RK_ANY)
 RETIRE_AS(retire_p4, RK_P4)
@@ -1415,11 +1423,19 @@ RETIRE_AS(retire_ooo_tally, RK_OOO | RK_TALLY)
 RETIRE_AS(retire_inorder, RK_INORDER)
 RETIRE_AS(retire_inorder_tally, RK_INORDER | RK_TALLY)
 
-static void (*const retire_as[])(struct uarch *, int, const struct x86_trace *) = {
-	[RK_ANY] = retire_any,	       [RK_ANY | RK_TALLY] = retire_any,
-	[RK_P4] = retire_p4,	       [RK_P4 | RK_TALLY] = retire_p4_tally,
-	[RK_OOO] = retire_ooo,	       [RK_OOO | RK_TALLY] = retire_ooo_tally,
-	[RK_INORDER] = retire_inorder, [RK_INORDER | RK_TALLY] = retire_inorder_tally,
+static const struct {
+	void (*one)(struct uarch *u, int th, const struct x86_trace *tr);
+	void (*block)(struct uarch *u, int th, const struct x86_trace *tr, unsigned n);
+} retire_as[] = {
+#define AS(name)                   \
+	{                          \
+		name, name##_block \
+	}
+	[RK_ANY] = AS(retire_any),	   [RK_ANY | RK_TALLY] = AS(retire_any),
+	[RK_P4] = AS(retire_p4),	   [RK_P4 | RK_TALLY] = AS(retire_p4_tally),
+	[RK_OOO] = AS(retire_ooo),	   [RK_OOO | RK_TALLY] = AS(retire_ooo_tally),
+	[RK_INORDER] = AS(retire_inorder), [RK_INORDER | RK_TALLY] = AS(retire_inorder_tally),
+#undef AS
 };
 
 /* What uarch_retire() takes as fixed until the machine or the sink
@@ -1445,12 +1461,18 @@ static void retire_mode(struct uarch *u)
 		u->kind = RK_ANY;
 	if (u->kind != RK_ANY && u->tally)
 		u->kind |= RK_TALLY;
-	u->retire = retire_as[u->kind];
+	u->retire = retire_as[u->kind].one;
+	u->retire_block = retire_as[u->kind].block;
 }
 
 void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 {
 	u->retire(u, th, tr);
+}
+
+void uarch_retire_block(struct uarch *u, int th, const struct x86_trace *tr, unsigned n)
+{
+	u->retire_block(u, th, tr, n);
 }
 
 void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)

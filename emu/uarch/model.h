@@ -28,6 +28,8 @@ const struct uarch_machine *uarch_machine(const struct uarch *u);
 void uarch_flush(struct uarch *u);
 /* One instruction retired by logical processor th (0 or 1). */
 void uarch_retire(struct uarch *u, int th, const struct x86_trace *t);
+/* n instructions retired by th, in order (as n calls of uarch_retire()). */
+void uarch_retire_block(struct uarch *u, int th, const struct x86_trace *t, unsigned n);
 /* A system call by th: the kernel cost model (cycles and cache lines at
  * privilege level kernel), io = bytes the call moved to or from a file or
  * device (bus I/O transactions). */

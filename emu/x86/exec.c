@@ -17,7 +17,6 @@
 #include "decode.h"
 #include "ops.h"
 
-#define X86_BLOCK_MAX 64
 #define X86_HASH_BITS 16
 #define X86_PAGE 4096ull
 
@@ -405,6 +404,7 @@ void x86_count_current_block(struct x86_cpu *c)
 	if (!c->blk || (c->trace && !c->cur))
 		return;
 	count_current(c, 1);
+	x86_trace_flush(c);
 	if (c->trace) {
 		/* timed mode reports after each instruction: only the one
 		 * that ends the process (exit, exec) is missing */
@@ -430,7 +430,11 @@ void x86_uncount_current_block(struct x86_cpu *c)
 	if (!c->blk || (c->trace && !c->cur))
 		return;
 	count_current(c, -1);
-	if (c->trace) {
+	if (c->trace_block) {
+		/* the loop reports the instruction when its hook returns,
+		 * last of its block: the report is the hook's already */
+		c->drop_last = 1;
+	} else if (c->trace) {
 		/* the loop counts and reports the instruction when its hook
 		 * returns: the report is the hook's already */
 		c->trace_resume = c->trace;
@@ -564,7 +568,65 @@ static inline void run_implicit(struct x86_cpu *c, const struct x86_insn *i, str
 	implicit_accesses(c, i, &rb, t);
 }
 
-/* As run_blocks(), reporting each retired instruction to c->trace. */
+/* Run i (of the block ending before e), filling t: its accesses, the
+ * target taken, the next address; counted before the report, so that the
+ * timing model sees the count including this instruction. */
+static inline __attribute__((always_inline)) void run_timed(struct x86_cpu *c,
+							    const struct x86_insn *i,
+							    const struct x86_insn *e,
+							    struct x86_trace *t)
+{
+	struct x86_counts *cnt = c->cnt;
+	uint64_t taken0 = cnt->taken;
+
+	t->nmem = 0;
+	t->load = 0;
+	t->store = 0;
+	t->reps = 0;
+	if (i->mact)
+		add_access(t, x86_ea(c, i), mem_size(i), i->mact & 1, i->mact >> 1);
+	if (X86_UNLIKELY(t->pre)) {
+		memcpy(c->pre.r, c->r, sizeof(c->pre.r));
+		c->pre.lf_op = c->lf_op;
+		c->pre.eflags = c->eflags;
+		c->pre.lf_dst = c->lf_dst;
+		c->pre.lf_src = c->lf_src;
+		c->pre.lf_res = c->lf_res;
+		c->pre.lf_aux = c->lf_aux;
+	}
+	c->cur = i;
+	if (i->imp)
+		run_implicit(c, i, t);
+	else
+		i->fn(c, i);
+	t->i = i;
+	t->taken = cnt->taken != taken0;
+	t->next = i + 1 < e ? i->pc + i->len : c->rip;
+	cnt->insns++;
+	cnt->loads += !!(i->flags & X86_I_LOAD);
+	cnt->stores += !!(i->flags & X86_I_STORE);
+	cnt->branches += !!(i->flags & X86_I_BRANCH);
+}
+
+/* Hand trace_block the reports of the current block up to the n-th
+ * instruction that it does not have yet. */
+static void flush_pending(struct x86_cpu *c, unsigned n)
+{
+	if (n > c->nsent) {
+		c->trace_block(c->trace_arg, c->pend + c->nsent, n - c->nsent);
+		c->nsent = n;
+	}
+}
+
+void x86_trace_flush(struct x86_cpu *c)
+{
+	/* the reports of the instructions before the current one */
+	if (c->trace_block && c->blk && c->cur)
+		flush_pending(c, (unsigned)(c->cur - c->blk->insn));
+}
+
+/* As run_blocks(), reporting each retired instruction to c->trace, or a
+ * block's at once to c->trace_block. */
 static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *c, uint64_t budget)
 {
 	struct x86_cache *cc = c->cache;
@@ -587,42 +649,24 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 		const struct x86_insn *e = b->insn + b->ninsn;
 		c->blk = b;
 		c->rip = b->end;
-		t.pre = c->keep_pre ? &c->pre : NULL;
-		for (const struct x86_insn *i = b->insn; i < e; i++) {
-			struct x86_counts *cnt = c->cnt;
-			uint64_t taken0 = cnt->taken;
-
-			t.nmem = 0;
-			t.load = 0;
-			t.store = 0;
-			t.reps = 0;
-			if (i->mact)
-				add_access(&t, x86_ea(c, i), mem_size(i), i->mact & 1,
-					   i->mact >> 1);
-			if (X86_UNLIKELY(t.pre)) {
-				memcpy(c->pre.r, c->r, sizeof(c->pre.r));
-				c->pre.lf_op = c->lf_op;
-				c->pre.eflags = c->eflags;
-				c->pre.lf_dst = c->lf_dst;
-				c->pre.lf_src = c->lf_src;
-				c->pre.lf_res = c->lf_res;
-				c->pre.lf_aux = c->lf_aux;
+		if (c->trace_block) {
+			/* pend[k] reports b->insn[k] */
+			struct x86_trace *p = c->pend;
+			c->nsent = 0;
+			for (const struct x86_insn *i = b->insn; i < e; i++, p++) {
+				p->cpu = c;
+				p->pre = NULL;
+				run_timed(c, i, e, p);
 			}
-			c->cur = i;
-			if (i->imp)
-				run_implicit(c, i, &t);
-			else
-				i->fn(c, i);
-			t.i = i;
-			t.taken = cnt->taken != taken0;
-			t.next = i + 1 < e ? i->pc + i->len : c->rip;
-			/* counted before the report, so the model sees the count
-			 * including this instruction */
-			cnt->insns++;
-			cnt->loads += !!(i->flags & X86_I_LOAD);
-			cnt->stores += !!(i->flags & X86_I_STORE);
-			cnt->branches += !!(i->flags & X86_I_BRANCH);
-			c->trace(c->trace_arg, &t);
+			flush_pending(c, b->ninsn - (c->drop_last != 0));
+			c->nsent = b->ninsn; /* (a fault decoding the next block sends none) */
+			c->drop_last = 0;
+		} else {
+			t.pre = c->keep_pre ? &c->pre : NULL;
+			for (const struct x86_insn *i = b->insn; i < e; i++) {
+				run_timed(c, i, e, &t);
+				c->trace(c->trace_arg, &t);
+			}
 		}
 		done += b->ninsn;
 		prev = b;
@@ -644,6 +688,13 @@ enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget)
 		/* (timed mode counts each instruction as it completes) */
 		if (!c->trace)
 			account_partial(c);
+		/* the reports of what completed before the instruction that
+		 * left; a trap's c->cur is past it already, but timed mode
+		 * does not report it */
+		if (c->trace_block && c->blk && c->cur)
+			flush_pending(c,
+				      (unsigned)(c->cur - c->blk->insn) - (how == JUMP_FAULT + 8));
+		c->drop_last = 0;
 		why = how == JUMP_UNSUPPORTED ? X86_EXIT_UNSUPPORTED : X86_EXIT_FAULT;
 	} else {
 		why = c->trace ? run_blocks_timed(c, budget) : run_blocks(c, budget);

@@ -34,6 +34,7 @@ static void h_syscall(struct x86_cpu *c, const struct x86_insn *i)
 	c->r[X86_RCX] = next;
 	c->r[X86_R11] = x86_rflags(c);
 	c->rip = next;
+	x86_trace_flush(c); /* the kernel's time follows what ran before */
 	if (c->syscall)
 		c->syscall(c);
 	else

@@ -253,6 +253,8 @@ struct x86_trace {
 	uint32_t reps;		   /* iterations of a rep-prefixed string instruction */
 };
 
+#define X86_BLOCK_MAX 64 /* instructions a block holds at most */
+
 struct x86_block {
 	uint64_t pc, end;	   /* guest bytes [pc, end) */
 	struct x86_block *hnext;   /* hash chain */
@@ -311,6 +313,11 @@ struct x86_cpu {
 
 	/* timed mode: called for every retired instruction when set */
 	void (*trace)(void *arg, const struct x86_trace *t);
+	/* Optional, with trace, when nothing reads a thread's state as each
+	 * instruction retires: a block's instructions at once, after the
+	 * block ran or before the emulator calls out of it (a system call,
+	 * a fault, the end of the process) */
+	void (*trace_block)(void *arg, const struct x86_trace *t, unsigned n);
 	void *trace_arg;
 	/* the trace hook while the current instruction's report is skipped
 	 * (x86_uncount_current_block) */
@@ -321,6 +328,13 @@ struct x86_cpu {
 	/* services of the OS layer */
 	void (*syscall)(struct x86_cpu *c); /* rax = number; result into rax */
 	void *os;			    /* the OS layer's per-thread state */
+
+	/* with trace_block: the reports of the current block's
+	 * instructions, the first nsent handed over already; drop_last: the
+	 * last is the hook's already (x86_uncount_current_block) */
+	unsigned nsent;
+	int drop_last;
+	struct x86_trace pend[X86_BLOCK_MAX];
 };
 
 /* Create an empty block cache; destroy it. */
@@ -342,6 +356,11 @@ void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len);
 const struct x86_block *x86_cache_peek(const struct x86_cache *cc, uint64_t pc);
 /* Whether any decoded block overlaps [addr, addr+len). */
 int x86_cache_has_code(struct x86_cache *cc, uint64_t addr, uint64_t len);
+
+/* With trace_block: hand the reports of the instructions that ran so far
+ * to it (the OS layer calls this before it reads the timing model in the
+ * middle of a block). */
+void x86_trace_flush(struct x86_cpu *c);
 
 /* Put a cpu into its reset state (flags, MXCSR, FCW as the kernel gives a
  * new process). */

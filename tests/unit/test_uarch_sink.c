@@ -116,9 +116,10 @@ static void decode(const uint8_t *bytes, size_t n, uint64_t pc, struct x86_insn 
 /* A loop of loads that miss to memory, a dependent add, a store and an
  * FP add (with DRIVE_BRANCH: and a conditional branch taken in an
  * irregular pattern; with DRIVE_STRING: and a rep stosq that stores
- * nothing every other time), with a system call now and then.  room:
+ * nothing every other time), with a system call now and then; with
+ * DRIVE_BLOCKS, reported up to 7 at a time (uarch_retire_block()).  room:
  * NULL, or the instructions' room for the model (x86_insn.aux). */
-enum { DRIVE_BRANCH = 1, DRIVE_STRING = 2, NDRIVE = 6 };
+enum { DRIVE_BRANCH = 1, DRIVE_STRING = 2, DRIVE_BLOCKS = 4, NDRIVE = 6 };
 static void drive(struct uarch *u, int how, char *room)
 {
 	static const uint8_t ld[] = { 0x48, 0x8b, 0x03 }, /* mov rax, [rbx] */
@@ -128,6 +129,8 @@ static void drive(struct uarch *u, int how, char *room)
 		jne[] = { 0x75, 0xf1 },			  /* jne 0x401000 */
 		stos[] = { 0xf3, 0x48, 0xab };		  /* rep stosq */
 	struct x86_insn ins[NDRIVE];
+	struct x86_trace blk[7];
+	unsigned nblk = 0;
 	int len = how & DRIVE_STRING ? 6 : how & DRIVE_BRANCH ? 5 : 4;
 
 	decode(ld, sizeof(ld), 0x401000, &ins[0]);
@@ -160,10 +163,19 @@ static void drive(struct uarch *u, int how, char *room)
 			t.store = 1;
 			t.reps = 8;
 		}
-		uarch_retire(u, 0, &t);
+		if (how & DRIVE_BLOCKS)
+			blk[nblk++] = t;
+		else
+			uarch_retire(u, 0, &t);
+		if (nblk == 7 || (nblk && n % 1000 == 999)) {
+			uarch_retire_block(u, 0, blk, nblk);
+			nblk = 0;
+		}
 		if (n % 1000 == 999)
 			uarch_syscall(u, 0, 39, NULL);
 	}
+	if (nblk)
+		uarch_retire_block(u, 0, blk, nblk);
 	uarch_flush(u);
 }
 
@@ -264,6 +276,40 @@ static void test_every_sink_counts_alike(void **state)
 	free(c);
 }
 
+/* Instructions reported a block at a time count as one at a time, on
+ * every machine, with and without a sink. */
+static void test_blocks_count_alike(void **state)
+{
+	static const char *const machines[] = { "p4", "alpha", "xscale", "ia64" };
+	struct uarch_counts *c = calloc(2, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
+	for (unsigned k = 0; k < sizeof(machines) / sizeof(machines[0]); k++) {
+		for (int sink = 0; sink < 2; sink++) {
+			memset(c, 0, 2 * sizeof(*c));
+			for (int v = 0; v < 2; v++) {
+				struct uarch *u =
+					uarch_new(uarch_machine_find(machines[k]), &c[v], 1);
+				struct uarch_sink s = { .deliver = ignore };
+				assert_non_null(u);
+				memset(s.want, 1, sizeof(s.want));
+				if (sink)
+					assert_int_equal(uarch_set_sink(u, &s), 0);
+				drive(u, DRIVE_BRANCH | DRIVE_STRING | (v ? DRIVE_BLOCKS : 0),
+				      NULL);
+				uarch_free(u);
+			}
+			for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+				if (memcmp(c[0].n[ev], c[1].n[ev], sizeof(c[0].n[ev])))
+					fail_msg("%s: %s differs in blocks (sink %d)", machines[k],
+						 uarch_event_name(ev), sink);
+			assert_true(c[0].n[UARCH_EV_INSNS][0][0] > 0);
+		}
+	}
+	free(c);
+}
+
 /* An instruction's µops are kept in its room once cracked (x86_insn.aux):
  * the counts are those of cracking it every time, also for a string
  * operation whose accesses differ from one time to the next. */
@@ -308,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_sums_land_in_their_turns),
 		cmocka_unit_test(test_every_sink_counts_alike),
 		cmocka_unit_test(test_kept_uops_count_alike),
+		cmocka_unit_test(test_blocks_count_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
