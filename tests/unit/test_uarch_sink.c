@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,18 +233,29 @@ static void ignore_sums(void *ctx, const struct uarch_sums *s)
 	(void)s;
 }
 
+static const char *const machines[] = { "p4", "alpha", "xscale", "ia64" };
+#define NMACHINES (sizeof(machines) / sizeof(machines[0]))
+
+/* Fail unless machine m counted every event in b as in a (b counted how). */
+static void same_counts(const struct uarch_counts *a, const struct uarch_counts *b, unsigned m,
+			const char *how)
+{
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		if (memcmp(a->n[ev], b->n[ev], sizeof(a->n[ev])))
+			fail_msg("%s: %s differs %s", machines[m], uarch_event_name(ev), how);
+}
+
 /* The model compiles its work per instruction for the shape of core and
  * for what the sink asks (model.c RK_*): every machine counts the same
  * with no sink, with every event signalled, with every event signalled
  * and instruction records, and with every event summed. */
 static void test_every_sink_counts_alike(void **state)
 {
-	static const char *const machines[] = { "p4", "alpha", "xscale", "ia64" };
 	struct uarch_counts *c = calloc(4, sizeof(*c));
 
 	(void)state;
 	assert_non_null(c);
-	for (unsigned k = 0; k < sizeof(machines) / sizeof(machines[0]); k++) {
+	for (unsigned k = 0; k < NMACHINES; k++) {
 		const struct uarch_machine *m = uarch_machine_find(machines[k]);
 		assert_non_null(m);
 		memset(c, 0, 4 * sizeof(*c));
@@ -267,11 +279,11 @@ static void test_every_sink_counts_alike(void **state)
 		}
 		assert_true(c[0].n[UARCH_EV_BR_T_PRED][0][0] > 0);
 		assert_true(c[0].n[UARCH_EV_BR_NT_MISP][0][0] > 0);
-		for (int v = 1; v < 4; v++)
-			for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-				if (memcmp(c[0].n[ev], c[v].n[ev], sizeof(c[0].n[ev])))
-					fail_msg("%s: %s differs with sink %d", machines[k],
-						 uarch_event_name(ev), v);
+		for (int v = 1; v < 4; v++) {
+			char how[32];
+			snprintf(how, sizeof(how), "with sink %d", v);
+			same_counts(&c[0], &c[v], k, how);
+		}
 	}
 	free(c);
 }
@@ -280,12 +292,11 @@ static void test_every_sink_counts_alike(void **state)
  * every machine, with and without a sink. */
 static void test_blocks_count_alike(void **state)
 {
-	static const char *const machines[] = { "p4", "alpha", "xscale", "ia64" };
 	struct uarch_counts *c = calloc(2, sizeof(*c));
 
 	(void)state;
 	assert_non_null(c);
-	for (unsigned k = 0; k < sizeof(machines) / sizeof(machines[0]); k++) {
+	for (unsigned k = 0; k < NMACHINES; k++) {
 		for (int sink = 0; sink < 2; sink++) {
 			memset(c, 0, 2 * sizeof(*c));
 			for (int v = 0; v < 2; v++) {
@@ -300,10 +311,7 @@ static void test_blocks_count_alike(void **state)
 				      NULL);
 				uarch_free(u);
 			}
-			for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-				if (memcmp(c[0].n[ev], c[1].n[ev], sizeof(c[0].n[ev])))
-					fail_msg("%s: %s differs in blocks (sink %d)", machines[k],
-						 uarch_event_name(ev), sink);
+			same_counts(&c[0], &c[1], k, sink ? "in blocks, with a sink" : "in blocks");
 			assert_true(c[0].n[UARCH_EV_INSNS][0][0] > 0);
 		}
 	}
@@ -315,13 +323,12 @@ static void test_blocks_count_alike(void **state)
  * operation whose accesses differ from one time to the next. */
 static void test_kept_uops_count_alike(void **state)
 {
-	static const char *const machines[] = { "p4", "alpha", "xscale", "ia64" };
 	struct uarch_counts *c = calloc(2, sizeof(*c));
 	char *room = calloc(NDRIVE, uarch_insn_aux_size());
 
 	(void)state;
 	assert_non_null(c && room);
-	for (unsigned k = 0; k < sizeof(machines) / sizeof(machines[0]); k++) {
+	for (unsigned k = 0; k < NMACHINES; k++) {
 		memset(c, 0, 2 * sizeof(*c));
 		memset(room, 0, NDRIVE * uarch_insn_aux_size());
 		for (int v = 0; v < 2; v++) {
@@ -330,10 +337,7 @@ static void test_kept_uops_count_alike(void **state)
 			drive(u, DRIVE_BRANCH | DRIVE_STRING, v ? room : NULL);
 			uarch_free(u);
 		}
-		for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-			if (memcmp(c[0].n[ev], c[1].n[ev], sizeof(c[0].n[ev])))
-				fail_msg("%s: %s differs with kept µops", machines[k],
-					 uarch_event_name(ev));
+		same_counts(&c[0], &c[1], k, "with kept µops");
 		assert_true(c[0].n[UARCH_EV_STORES][0][0] > 0);
 		/* every instruction's room was used */
 		for (int i = 0; i < NDRIVE; i++) {
