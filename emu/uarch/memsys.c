@@ -379,11 +379,8 @@ static void ld_source(struct uarch_memsys *ms, int lvl)
 		ms->ld_dsrc |= (uint8_t)(ms->l1_class << 4);
 }
 
-/* A load the inline path of uarch_mem_load does not finish: translation,
- * then each line from the one holding addr to the one holding byte last. */
-static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
-						     const struct uarch_req *r, uint64_t addr,
-						     uint64_t last, uint64_t issue, int *l1miss)
+uint64_t uarch_mem_load_lines(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			      uint64_t last, uint64_t issue, int *l1miss)
 {
 	unsigned line = 1u << ms->l1_shift;
 	uint64_t now =
@@ -425,51 +422,6 @@ static __attribute__((noinline)) uint64_t load_lines(struct uarch_memsys *ms,
 		ld_source(ms, lvl);
 	}
 	return done;
-}
-
-/* Whether addr's page hits the first-level data TLB without a search (its
- * most recently used page, or one its memo finds), the hit recorded as
- * translate() records it; else nothing changed. */
-static inline int dtlb_quick_hit(struct uarch_memsys *ms, uint64_t addr)
-{
-	uint64_t page = addr >> ms->tlb_shift[UARCH_DTLB];
-
-	if (!ms->t[UARCH_DTLB] || page == ms->tlb_last[UARCH_DTLB])
-		return 1;
-	if (!uarch_tlb_hit(ms->t[UARCH_DTLB], addr))
-		return 0;
-	ms->tlb_last[UARCH_DTLB] = page;
-	return 1;
-}
-
-uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
-			unsigned size, uint64_t now, int *l1miss)
-{
-	uint64_t last = addr + (size ? size : 1) - 1;
-
-	*l1miss = 0;
-	ms->dtlb_missed = ms->l2_missed = 0;
-	ms->ld_dsrc = 1; /* the first level, unless a line comes from further */
-	if (ms->ndata)
-		now = uarch_cal_take(ms->lv[0].port, now, ms->lv[0].ports);
-	if (ms->ndata && !((addr ^ last) >> ms->l1_shift)) {
-		/* one line (a wrapping load is two) */
-		uint64_t line = addr >> ms->l1_shift;
-
-		if (line == ms->l1_last &&
-		    (!ms->t[UARCH_DTLB] ||
-		     addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
-			return now + ms->lv[0].latency; /* same line again */
-		/* a translation and a first-way hit that need no call: what
-		 * load_lines() finds, without its walk (a quick translation
-		 * left for it is one it repeats without a change) */
-		if (dtlb_quick_hit(ms, addr) &&
-		    uarch_cache_mru_hit(ms->lv[0].c, line << ms->l1_shift)) {
-			ms->l1_last = line;
-			return now + ms->lv[0].latency;
-		}
-	}
-	return load_lines(ms, r, addr, last, now, l1miss);
 }
 
 uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,

@@ -6,9 +6,11 @@
 
 #include <stdint.h>
 
+#include "cache.h"
 #include "cal.h"
 #include "events.h"
 #include "params.h"
+#include "tlb.h"
 
 #define UARCH_MAX_MSHR 64
 /* Kernel data the syscall cost model touches (a region no guest uses). */
@@ -83,11 +85,10 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		      struct uarch_counts *cnt, uint64_t seed);
 void uarch_memsys_free(struct uarch_memsys *ms);
 
-/* A data load of size bytes at addr issued at cycle now (it takes a port of
- * the first level, then of each level it reaches): returns the cycle the
- * data is available.  *l1miss says whether the first level missed. */
-uint64_t uarch_mem_load(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
-			unsigned size, uint64_t now, int *l1miss);
+/* The part of uarch_mem_load() that is not inline: the translation, then
+ * each line from the one holding addr to the one holding byte last. */
+uint64_t uarch_mem_load_lines(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,
+			      uint64_t last, uint64_t issue, int *l1miss);
 /* A retired store leaving the write buffer at cycle now: it writes the
  * first level through one of its ports (and, write-through, the next
  * level through one of its), fetching the line first on a write-allocate
@@ -130,6 +131,59 @@ static inline void uarch_count_dur(struct uarch_memsys *ms, const struct uarch_r
 	ms->cnt->n[ev][r->th][r->kernel] += dur;
 	if (dur && ms->sig && ms->sig->want[ev])
 		uarch_sig_push(ms->sig, ev, r->th, r->kernel, 1, cycle, dur);
+}
+
+/* Whether addr's page hits the first-level data TLB without a search (its
+ * most recently used page, or one its memo finds), the hit recorded as
+ * translate() records it; else nothing changed. */
+static inline __attribute__((always_inline)) int uarch_dtlb_quick_hit(struct uarch_memsys *ms,
+								      uint64_t addr)
+{
+	uint64_t page = addr >> ms->tlb_shift[UARCH_DTLB];
+
+	if (!ms->t[UARCH_DTLB] || page == ms->tlb_last[UARCH_DTLB])
+		return 1;
+	if (!uarch_tlb_hit(ms->t[UARCH_DTLB], addr))
+		return 0;
+	ms->tlb_last[UARCH_DTLB] = page;
+	return 1;
+}
+
+/* A data load of size bytes at addr issued at cycle now (it takes a port of
+ * the first level, then of each level it reaches): returns the cycle the
+ * data is available.  *l1miss says whether the first level missed.  Inline
+ * where it finds the line again, or in the first way of its set (the
+ * model's loads mostly do). */
+static inline __attribute__((always_inline)) uint64_t uarch_mem_load(struct uarch_memsys *ms,
+								     const struct uarch_req *r,
+								     uint64_t addr, unsigned size,
+								     uint64_t now, int *l1miss)
+{
+	uint64_t last = addr + (size ? size : 1) - 1;
+
+	*l1miss = 0;
+	ms->dtlb_missed = ms->l2_missed = 0;
+	ms->ld_dsrc = 1; /* the first level, unless a line comes from further */
+	if (ms->ndata)
+		now = uarch_cal_take(ms->lv[0].port, now, ms->lv[0].ports);
+	if (ms->ndata && !((addr ^ last) >> ms->l1_shift)) {
+		/* one line (a wrapping load is two) */
+		uint64_t line = addr >> ms->l1_shift;
+
+		if (line == ms->l1_last &&
+		    (!ms->t[UARCH_DTLB] ||
+		     addr >> ms->tlb_shift[UARCH_DTLB] == ms->tlb_last[UARCH_DTLB]))
+			return now + ms->lv[0].latency; /* same line again */
+		/* a translation and a first-way hit that need no call: what
+		 * uarch_mem_load_lines() finds, without its walk (a quick translation
+		 * left for it is one it repeats without a change) */
+		if (uarch_dtlb_quick_hit(ms, addr) &&
+		    uarch_cache_mru_hit(ms->lv[0].c, line << ms->l1_shift)) {
+			ms->l1_last = line;
+			return now + ms->lv[0].latency;
+		}
+	}
+	return uarch_mem_load_lines(ms, r, addr, last, now, l1miss);
 }
 
 #endif
