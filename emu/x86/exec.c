@@ -625,6 +625,28 @@ void x86_trace_flush(struct x86_cpu *c)
 		flush_pending(c, (unsigned)(c->cur - c->blk->insn));
 }
 
+/* Timed mode, leaving the block at a fault or trap: the reports of what
+ * completed before the instruction that left, and a trap's own (it
+ * completed its instruction, and c->cur is past it), counted as the loop
+ * counts an instruction.  (A trapping instruction accesses no memory.) */
+static void report_left(struct x86_cpu *c, int trap)
+{
+	const struct x86_insn *i = c->cur - trap;
+	struct x86_trace t = {
+		.i = i, .pre = c->keep_pre ? &c->pre : NULL, .cpu = c, .next = c->rip
+	};
+
+	if (c->trace_block)
+		flush_pending(c, (unsigned)(i - c->blk->insn));
+	if (!trap)
+		return;
+	c->cnt->insns++;
+	c->cnt->loads += !!(i->flags & X86_I_LOAD);
+	c->cnt->stores += !!(i->flags & X86_I_STORE);
+	c->cnt->branches += !!(i->flags & X86_I_BRANCH);
+	c->trace(c->trace_arg, &t);
+}
+
 /* As run_blocks(), reporting each retired instruction to c->trace, or a
  * block's at once to c->trace_block. */
 static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *c, uint64_t budget)
@@ -688,12 +710,8 @@ enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget)
 		/* (timed mode counts each instruction as it completes) */
 		if (!c->trace)
 			account_partial(c);
-		/* the reports of what completed before the instruction that
-		 * left; a trap's c->cur is past it already, but timed mode
-		 * does not report it */
-		if (c->trace_block && c->blk && c->cur)
-			flush_pending(c,
-				      (unsigned)(c->cur - c->blk->insn) - (how == JUMP_FAULT + 8));
+		else if (c->blk && c->cur)
+			report_left(c, how == JUMP_FAULT + 8);
 		c->drop_last = 0;
 		why = how == JUMP_UNSUPPORTED ? X86_EXIT_UNSUPPORTED : X86_EXIT_FAULT;
 	} else {

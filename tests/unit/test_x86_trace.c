@@ -1,7 +1,8 @@
 /* test_x86_trace.c — the reports of timed mode: a block's at once
  * (trace_block) are the reports one at a time (trace), in the same order
  * around system calls, the end of a process that goes on (a failed
- * execve), a fault and a trap. */
+ * execve), a fault and a trap; and timed mode counts what the functional
+ * mode counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,8 +109,8 @@ static void run(uint8_t *page, int batch, int sig, struct log *l, struct x86_cou
 	c->r[X86_RBX] = (uint64_t)data;
 	c->r[X86_RCX] = 5;
 	c->r[X86_RSP] = (uint64_t)&stack[64];
-	c->trace = one;
-	c->trace_block = batch ? block : NULL;
+	c->trace = batch >= 0 ? one : NULL; /* -1: the functional mode */
+	c->trace_block = batch > 0 ? block : NULL;
 	c->trace_arg = l;
 	c->syscall = sys;
 	assert_int_equal(x86_run(c, 1000), X86_EXIT_FAULT);
@@ -121,13 +122,15 @@ static void run(uint8_t *page, int batch, int sig, struct log *l, struct x86_cou
 static void test_block_reports_are_the_single_ones(void **state)
 {
 	struct log *l1 = calloc(1, sizeof(*l1)), *l2 = calloc(1, sizeof(*l2));
-	struct x86_counts c1 = { 0 }, c2 = { 0 };
+	struct log *l3 = calloc(1, sizeof(*l3));
+	struct x86_counts c1 = { 0 }, c2 = { 0 }, c3 = { 0 };
 	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	(void)state;
 	assert_non_null(l1);
 	assert_non_null(l2);
+	assert_non_null(l3);
 	assert_true(page != MAP_FAILED);
 	memcpy(page, code, sizeof(code));
 	for (int trap = 0; trap < 2; trap++) {
@@ -138,12 +141,16 @@ static void test_block_reports_are_the_single_ones(void **state)
 		memset(l2, 0, sizeof(*l2));
 		memset(&c1, 0, sizeof(c1));
 		memset(&c2, 0, sizeof(c2));
+		memset(&c3, 0, sizeof(c3));
 		run(page, 0, sig, l1, &c1);
 		run(page, 1, sig, l2, &c2);
+		run(page, -1, sig, l3, &c3);
 		/* 5 turns of the loop (7 instructions), 8 after it, 2 system
-		 * calls; what faults or traps is not reported */
-		assert_int_equal(l1->n, 5 * 7 + 8 + 2);
-		assert_int_equal(c1.insns, 5 * 7 + 8);
+		 * calls; what faults is not reported, what traps completes */
+		assert_int_equal(l1->n, 5 * 7 + 8 + 2 + trap);
+		assert_int_equal(c1.insns, 5 * 7 + 8 + trap);
+		/* as the functional mode counts */
+		assert_memory_equal(&c1, &c3, sizeof(c1));
 		assert_int_equal(l2->n, l1->n);
 		assert_memory_equal(l1->e, l2->e, l1->n * sizeof(l1->e[0]));
 		assert_memory_equal(&c1, &c2, sizeof(c1));
@@ -153,6 +160,7 @@ static void test_block_reports_are_the_single_ones(void **state)
 	munmap(page, 4096);
 	free(l1);
 	free(l2);
+	free(l3);
 }
 
 int main(void)
