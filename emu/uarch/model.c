@@ -1008,13 +1008,10 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			if ((i->mact & 1) && !(addr_deps(i) & unknown)) {
 				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) +
 					     (uint64_t)i->disp;
-				unsigned size = 8;
+				unsigned size = i->msize ? i->msize : 8;
 				if (i->asz == 4)
 					a = (uint32_t)a;
 				a += s->seg_base[i->seg];
-				for (int o = 0; o < i->nops; o++)
-					if (i->op[o].kind == X86_OP_MEM && i->op[o].size)
-						size = i->op[o].size;
 				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
 				if (w)
 					w->dsrc = u->ms.ld_dsrc;

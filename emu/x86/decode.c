@@ -258,6 +258,12 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 	}
 	if (gpr_only(i))
 		i->flags |= X86_I_GPR;
+	i->msize = 8;
+	for (k = 0; k < i->nops; k++)
+		if (i->op[k].kind == X86_OP_MEM) {
+			i->msize = i->op[k].size;
+			break;
+		}
 	i->fn = zi.mnemonic < X86_NMNEM ? d->tab[zi.mnemonic] : NULL;
 	if (!i->fn)
 		i->fn = x86_h_unsupported;

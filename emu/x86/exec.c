@@ -481,14 +481,6 @@ static __attribute__((noinline)) enum x86_exit run_blocks(struct x86_cpu *c, uin
 
 /* ---- timed mode: report every retired instruction ---------------------- */
 
-static inline unsigned mem_size(const struct x86_insn *i)
-{
-	for (int k = 0; k < i->nops; k++)
-		if (i->op[k].kind == X86_OP_MEM)
-			return i->op[k].size ? i->op[k].size : 64;
-	return 8;
-}
-
 struct regs_before {
 	uint64_t sp, bp, si, di, cx;
 };
@@ -568,13 +560,11 @@ static inline void run_implicit(struct x86_cpu *c, const struct x86_insn *i, str
 	implicit_accesses(c, i, &rb, t);
 }
 
-/* Run i (of the block ending before e), filling t: its accesses, the
- * target taken, the next address; counted before the report, so that the
- * timing model sees the count including this instruction. */
-static inline __attribute__((always_inline)) void run_timed(struct x86_cpu *c,
-							    const struct x86_insn *i,
-							    const struct x86_insn *e,
-							    struct x86_trace *t)
+/* Run i, filling t: its accesses, the target taken, the next address;
+ * counted before the report, so that the timing model sees the count
+ * including this instruction. */
+static inline __attribute__((always_inline)) void
+run_timed(struct x86_cpu *c, const struct x86_insn *i, struct x86_trace *t)
 {
 	struct x86_counts *cnt = c->cnt;
 	uint64_t taken0 = cnt->taken;
@@ -584,7 +574,7 @@ static inline __attribute__((always_inline)) void run_timed(struct x86_cpu *c,
 	t->store = 0;
 	t->reps = 0;
 	if (i->mact)
-		add_access(t, x86_ea(c, i), mem_size(i), i->mact & 1, i->mact >> 1);
+		add_access(t, x86_ea(c, i), i->msize ? i->msize : 64, i->mact & 1, i->mact >> 1);
 	if (X86_UNLIKELY(t->pre)) {
 		memcpy(c->pre.r, c->r, sizeof(c->pre.r));
 		c->pre.lf_op = c->lf_op;
@@ -601,7 +591,7 @@ static inline __attribute__((always_inline)) void run_timed(struct x86_cpu *c,
 		i->fn(c, i);
 	t->i = i;
 	t->taken = cnt->taken != taken0;
-	t->next = i + 1 < e ? i->pc + i->len : c->rip;
+	t->next = c->rip; /* (the block's end but after the last instruction) */
 	cnt->insns++;
 	cnt->loads += !!(i->flags & X86_I_LOAD);
 	cnt->stores += !!(i->flags & X86_I_STORE);
@@ -678,7 +668,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			for (const struct x86_insn *i = b->insn; i < e; i++, p++) {
 				p->cpu = c;
 				p->pre = NULL;
-				run_timed(c, i, e, p);
+				run_timed(c, i, p);
 			}
 			flush_pending(c, b->ninsn - (c->drop_last != 0));
 			c->nsent = b->ninsn; /* (a fault decoding the next block sends none) */
@@ -686,7 +676,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 		} else {
 			t.pre = c->keep_pre ? &c->pre : NULL;
 			for (const struct x86_insn *i = b->insn; i < e; i++) {
-				run_timed(c, i, e, &t);
+				run_timed(c, i, &t);
 				c->trace(c->trace_arg, &t);
 			}
 		}

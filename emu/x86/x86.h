@@ -168,7 +168,8 @@ struct x86_insn {
 	uint8_t cc;			 /* condition code 0..15 for jcc/setcc/cmovcc/fcmov */
 	uint8_t xclass;			 /* X86_XC_*: what kind of operation, for timing models */
 	uint8_t imp;			 /* X86_IMP_*: implicit memory access (stack, strings) */
-	uint8_t mact; /* the explicit memory operand: bit 0 read, bit 1 written */
+	uint8_t mact;  /* the explicit memory operand: bit 0 read, bit 1 written */
+	uint8_t msize; /* its op[].size (0: unsized); 8 when op[] holds no memory operand */
 	struct x86_op op[4];
 	uint64_t rd, wr; /* architectural state read / written: X86_DEP_* bits */
 	/* room for what the consumer of the trace derives from the
@@ -242,7 +243,9 @@ struct x86_trace {
 	const struct x86_cpu *cpu; /* state after the instruction (the timing
 				    * model's front end reads registers and
 				    * decoded code on a mispredicted path) */
-	uint64_t next;		   /* address of the next instruction executed */
+	uint64_t next;		   /* address of the next instruction executed, for
+				    * the last of a block (every branch); before
+				    * that, the block's end */
 	uint64_t addr[2];	   /* data accesses: explicit operand, or implicit ones
 				    * (addr[] and size[] past nmem: unspecified) */
 	uint32_t size[2];	   /* bytes; a rep string op: all its iterations */

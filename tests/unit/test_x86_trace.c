@@ -163,10 +163,67 @@ static void test_block_reports_are_the_single_ones(void **state)
 	free(l3);
 }
 
+/* An access takes its explicit operand's size; an unsized one (fxsave)
+ * is reported as a line. */
+static void test_access_sizes(void **state)
+{
+	static const uint8_t sized[] = {
+		0x8b, 0x0b,		/* mov ecx, [rbx] */
+		0xf3, 0x0f, 0x6f, 0x03, /* movdqu xmm0, [rbx] */
+		0x0f, 0xae, 0x03,	/* fxsave [rbx] */
+		0x66, 0x89, 0x43, 0x08, /* mov [rbx+8], ax */
+		0x83, 0xc0, 0x01,	/* add eax, 1 */
+		0x0f, 0x0b,		/* ud2 */
+	};
+	static const unsigned msize[] = { 4, 16, 0, 2, 8 }, size[] = { 4, 16, 64, 2 };
+	static _Alignas(64) uint8_t area[1024];
+	struct log *l = calloc(1, sizeof(*l));
+	struct x86_counts cnt = { 0 };
+	struct x86_cpu *c = calloc(1, sizeof(*c));
+	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned off = 0;
+
+	(void)state;
+	assert_non_null(l);
+	assert_non_null(c);
+	assert_true(page != MAP_FAILED);
+	memcpy(page, sized, sizeof(sized));
+	for (unsigned k = 0; k < 5; k++) {
+		struct x86_insn i;
+		int len = x86_decode_one((uint64_t)page + off, page + off, 16, &i);
+
+		assert_true(len > 0);
+		assert_int_equal(i.msize, msize[k]);
+		off += (unsigned)len;
+	}
+	x86_cpu_init(c);
+	c->cache = x86_cache_new();
+	assert_non_null(c->cache);
+	c->cnt = &cnt;
+	c->rip = (uint64_t)page;
+	c->r[X86_RBX] = (uint64_t)area;
+	c->trace = one;
+	c->trace_arg = l;
+	assert_int_equal(x86_run(c, 100), X86_EXIT_FAULT);
+	assert_int_equal(l->n, 5);
+	for (unsigned k = 0; k < 4; k++) {
+		assert_int_equal(l->e[k].nmem, 1);
+		assert_int_equal(l->e[k].addr0, (uint64_t)area + (k == 3 ? 8 : 0));
+		assert_int_equal(l->e[k].size0, size[k]);
+	}
+	assert_int_equal(l->e[4].nmem, 0);
+	x86_cache_free(c->cache);
+	free(c);
+	free(l);
+	munmap(page, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_block_reports_are_the_single_ones),
+		cmocka_unit_test(test_access_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
