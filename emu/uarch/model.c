@@ -951,6 +951,7 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 				 (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) :
 				 6;
 	uint64_t unknown = 0, iline = ~0ull;
+	uint64_t ninsn = 0, nuops = 0; /* tallied: added once, at the end */
 	struct uarch_req r = { th, t->kernel, 1 };
 	struct x86_counts scratch_cnt = { 0 };
 	struct x86_cpu *s = &u->scratch;
@@ -972,7 +973,7 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 	while (n < max) {
 		const struct x86_block *b = x86_cache_peek(s->cache, pc);
 		if (!b)
-			return;
+			break;
 		for (uint32_t k = 0; k < b->ninsn && n < max;
 		     k++, wp_step(&n, &slot, &when, width)) {
 			const struct x86_insn *i = &b->insn[k];
@@ -980,13 +981,17 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			int miss;
 
 			if (when >= until)
-				return;
+				goto out;
 			if (i->pc >> shift != iline) {
 				iline = i->pc >> shift;
 				uarch_mem_fetch(&u->ms, &r, i->pc, when);
 			}
-			count1(u, t, th, UARCH_EV_UOPS_SPEC, when, tally);
-			count1(u, t, th, UARCH_EV_INSNS_WP, when, tally);
+			if (tally) {
+				ninsn++;
+			} else {
+				count1(u, t, th, UARCH_EV_UOPS_SPEC, when, tally);
+				count1(u, t, th, UARCH_EV_INSNS_WP, when, tally);
+			}
 			if (u->want_insn && u->nwp < WP_MAX) {
 				/* killed when the branch resolves: stages not
 				 * reached by then stay 0 */
@@ -1015,7 +1020,11 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
 				if (w)
 					w->dsrc = u->ms.ld_dsrc;
-				count1(u, t, th, UARCH_EV_UOPS_SPEC, when + cc->depth, tally);
+				if (tally)
+					nuops++;
+				else
+					count1(u, t, th, UARCH_EV_UOPS_SPEC, when + cc->depth,
+					       tally);
 				if (miss) {
 					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
 					      when + cc->depth);
@@ -1033,7 +1042,7 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 			if (is_branch(i->xclass)) {
 				uint64_t to = wp_next(u, th, i);
 				if (!to)
-					return;
+					goto out;
 				if (to != i->pc + i->len) {
 					pc = to;
 					wp_step(&n, &slot, &when, width);
@@ -1044,6 +1053,9 @@ static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_
 		pc = b->end;
 next_block:;
 	}
+out:
+	t->ev[UARCH_EV_UOPS_SPEC] += ninsn + nuops;
+	t->ev[UARCH_EV_INSNS_WP] += ninsn;
 }
 
 /* One instruction being timed: what its µops share. */

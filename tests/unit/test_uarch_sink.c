@@ -3,7 +3,7 @@
  * turns of cycles as the same events taken one signal at a time, as
  * multiplexed counters need; the sums reach the sink only once the
  * model has passed the cut; and whatever the sink asks for, the model
- * counts the same. */
+ * counts the same, down mispredicted paths too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
 #include <cmocka.h>
 
 #include "emu/uarch/model.h"
+#include "emu/x86/x86.h"
 
 #define SLOT 397   /* cycles per turn: short, so turns end inside instructions */
 #define NSLOT 8192 /* turns recorded */
@@ -352,12 +354,86 @@ static void test_kept_uops_count_alike(void **state)
 	free(c);
 }
 
+static void to_model(void *arg, const struct x86_trace *t)
+{
+	uarch_retire(arg, 0, t);
+}
+
+/* The emulator runs a loop whose branch follows random data into the
+ * model, which walks down each mispredicted path (those need the cpu and
+ * its decoded code): the walks count alike when the events they raise
+ * are only added (no sink) and when each is signalled. */
+static void test_wrong_paths_count_alike(void **state)
+{
+	static const uint8_t code[] = {
+		0x48, 0x8b, 0x03,	/* 0: mov rax, [rbx] */
+		0x48, 0x83, 0xc3, 0x08, /* add rbx, 8 */
+		0xa8, 0x01,		/* test al, 1 */
+		0x74, 0x03,		/* jz 14 */
+		0x48, 0x03, 0x0b,	/* add rcx, [rbx] */
+		0x48, 0xff, 0xca,	/* 14: dec rdx */
+		0x75, 0xed,		/* jnz 0 */
+		0x0f, 0x0b,		/* ud2 */
+	};
+	enum { TURNS = 400 };
+	static uint64_t data[TURNS + 1];
+	struct uarch_counts *c = calloc(2, sizeof(*c));
+	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	assert_non_null(c);
+	assert_true(page != MAP_FAILED);
+	memcpy(page, code, sizeof(code));
+	for (unsigned k = 0; k <= TURNS; k++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		data[k] = x;
+	}
+	for (unsigned k = 0; k < NMACHINES; k++) {
+		memset(c, 0, 2 * sizeof(*c));
+		for (int v = 0; v < 2; v++) {
+			struct uarch *u = uarch_new(uarch_machine_find(machines[k]), &c[v], 1);
+			struct uarch_sink s = { .deliver = ignore };
+			struct x86_counts cnt = { 0 };
+			struct x86_cpu *cpu = calloc(1, sizeof(*cpu));
+
+			assert_non_null(u);
+			assert_non_null(cpu);
+			memset(s.want, 1, sizeof(s.want));
+			if (v)
+				assert_int_equal(uarch_set_sink(u, &s), 0);
+			x86_cpu_init(cpu);
+			cpu->cache = x86_cache_new();
+			assert_non_null(cpu->cache);
+			x86_cache_set_aux(cpu->cache, uarch_insn_aux_size());
+			cpu->cnt = &cnt;
+			cpu->rip = (uint64_t)page;
+			cpu->r[X86_RBX] = (uint64_t)data;
+			cpu->r[X86_RDX] = TURNS;
+			cpu->trace = to_model;
+			cpu->trace_arg = u;
+			assert_int_equal(x86_run(cpu, 100000), X86_EXIT_FAULT);
+			uarch_flush(u);
+			x86_cache_free(cpu->cache);
+			free(cpu);
+			uarch_free(u);
+		}
+		same_counts(&c[0], &c[1], k, "down mispredicted paths, with a sink");
+		assert_true(c[0].n[UARCH_EV_BR_COND_MISP][0][0] > TURNS / 8);
+		assert_true(c[0].n[UARCH_EV_INSNS_WP][0][0] > 0);
+	}
+	munmap(page, 4096);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums_land_in_their_turns),
 		cmocka_unit_test(test_every_sink_counts_alike),
 		cmocka_unit_test(test_kept_uops_count_alike),
+		cmocka_unit_test(test_wrong_paths_count_alike),
 		cmocka_unit_test(test_blocks_count_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
