@@ -364,6 +364,29 @@ void x86_check_align16(struct x86_cpu *c, const struct x86_insn *i)
 		x86_raise(c, SIGSEGV, 0x80, 0);
 }
 
+static inline void count_insn(struct x86_counts *cnt, const struct x86_insn *i)
+{
+	cnt->insns++;
+	cnt->loads += !!(i->flags & X86_I_LOAD);
+	cnt->stores += !!(i->flags & X86_I_STORE);
+	cnt->branches += !!(i->flags & X86_I_BRANCH);
+}
+
+/* Count instructions [from, to) of block b. */
+static void count_insns(struct x86_counts *cnt, const struct x86_block *b, unsigned from,
+			unsigned to)
+{
+	if (from == 0 && to == b->ninsn) {
+		cnt->insns += b->ninsn;
+		cnt->loads += b->nload;
+		cnt->stores += b->nstore;
+		cnt->branches += b->nbranch;
+		return;
+	}
+	for (const struct x86_insn *i = b->insn + from; i < b->insn + to; i++)
+		count_insn(cnt, i);
+}
+
 /* Count the instructions of the current block that completed before the
  * one that faulted. */
 static void account_partial(struct x86_cpu *c)
@@ -371,16 +394,13 @@ static void account_partial(struct x86_cpu *c)
 	const struct x86_block *b = c->blk;
 	if (!b || !c->cur)
 		return;
-	for (const struct x86_insn *i = b->insn; i < c->cur && i < b->insn + b->ninsn; i++) {
-		c->cnt->insns++;
-		c->cnt->loads += !!(i->flags & X86_I_LOAD);
-		c->cnt->stores += !!(i->flags & X86_I_STORE);
-		c->cnt->branches += !!(i->flags & X86_I_BRANCH);
-	}
+	unsigned done = (unsigned)(c->cur - b->insn);
+	count_insns(c->cnt, b, 0, done < b->ninsn ? done : b->ninsn);
 }
 
 /* Add k (1 or -1) times what the current block counts: in timed mode,
- * which counts after each instruction, just the current instruction. */
+ * which counts each instruction as it is reported, just the current
+ * instruction. */
 static void count_current(struct x86_cpu *c, int64_t k)
 {
 	const struct x86_block *b = c->blk;
@@ -561,10 +581,11 @@ static inline void run_implicit(struct x86_cpu *c, const struct x86_insn *i, str
 }
 
 /* Run i, filling t: its accesses, the target taken, the next address;
- * counted before the report, so that the timing model sees the count
- * including this instruction. */
+ * with count, counted before the report, so that the timing model sees
+ * the count including this instruction (a block's reports are counted as
+ * they are handed over: flush_pending()). */
 static inline __attribute__((always_inline)) void
-run_timed(struct x86_cpu *c, const struct x86_insn *i, struct x86_trace *t)
+run_timed(struct x86_cpu *c, const struct x86_insn *i, struct x86_trace *t, const int count)
 {
 	struct x86_counts *cnt = c->cnt;
 	uint64_t taken0 = cnt->taken;
@@ -592,17 +613,16 @@ run_timed(struct x86_cpu *c, const struct x86_insn *i, struct x86_trace *t)
 	t->i = i;
 	t->taken = cnt->taken != taken0;
 	t->next = c->rip; /* (the block's end but after the last instruction) */
-	cnt->insns++;
-	cnt->loads += !!(i->flags & X86_I_LOAD);
-	cnt->stores += !!(i->flags & X86_I_STORE);
-	cnt->branches += !!(i->flags & X86_I_BRANCH);
+	if (count)
+		count_insn(cnt, i);
 }
 
 /* Hand trace_block the reports of the current block up to the n-th
- * instruction that it does not have yet. */
+ * instruction that it does not have yet, counting them first. */
 static void flush_pending(struct x86_cpu *c, unsigned n)
 {
 	if (n > c->nsent) {
+		count_insns(c->cnt, c->blk, c->nsent, n);
 		c->trace_block(c->trace_arg, c->pend + c->nsent, n - c->nsent);
 		c->nsent = n;
 	}
@@ -630,10 +650,7 @@ static void report_left(struct x86_cpu *c, int trap)
 		flush_pending(c, (unsigned)(i - c->blk->insn));
 	if (!trap)
 		return;
-	c->cnt->insns++;
-	c->cnt->loads += !!(i->flags & X86_I_LOAD);
-	c->cnt->stores += !!(i->flags & X86_I_STORE);
-	c->cnt->branches += !!(i->flags & X86_I_BRANCH);
+	count_insn(c->cnt, i);
 	c->trace(c->trace_arg, &t);
 }
 
@@ -668,15 +685,17 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 			for (const struct x86_insn *i = b->insn; i < e; i++, p++) {
 				p->cpu = c;
 				p->pre = NULL;
-				run_timed(c, i, p);
+				run_timed(c, i, p, 0);
 			}
 			flush_pending(c, b->ninsn - (c->drop_last != 0));
+			if (c->drop_last) /* reported by the hook, counted here */
+				count_insns(c->cnt, b, b->ninsn - 1, b->ninsn);
 			c->nsent = b->ninsn; /* (a fault decoding the next block sends none) */
 			c->drop_last = 0;
 		} else {
 			t.pre = c->keep_pre ? &c->pre : NULL;
 			for (const struct x86_insn *i = b->insn; i < e; i++) {
-				run_timed(c, i, &t);
+				run_timed(c, i, &t, 1);
 				c->trace(c->trace_arg, &t);
 			}
 		}
@@ -697,7 +716,7 @@ enum x86_exit x86_run(struct x86_cpu *c, uint64_t budget)
 	c->jb = &jb;
 	how = setjmp(jb);
 	if (how) {
-		/* (timed mode counts each instruction as it completes) */
+		/* (timed mode counts what it reports) */
 		if (!c->trace)
 			account_partial(c);
 		else if (c->blk && c->cur)

@@ -56,12 +56,17 @@ static void h_cpuid(struct x86_cpu *c, const struct x86_insn *i)
 
 static void h_rdtsc(struct x86_cpu *c, const struct x86_insn *i)
 {
-	/* the interpreter adds a block's instructions to cnt->insns when the
-	 * block completes: add the ones of this block that ran before us */
+	/* add the instructions of this block that ran before us and are not
+	 * counted yet: the interpreter counts a block when it completes,
+	 * timed mode each instruction as it reports it, a block's reports
+	 * as it hands them over (the first nsent) */
 	uint64_t n = c->cnt ? c->cnt->insns : 0, tsc;
 
-	if (c->blk && i >= c->blk->insn && i < c->blk->insn + c->blk->ninsn)
-		n += (uint64_t)(i - c->blk->insn);
+	if (c->blk && i >= c->blk->insn && i < c->blk->insn + c->blk->ninsn) {
+		unsigned before = (unsigned)(i - c->blk->insn);
+		unsigned counted = !c->trace ? 0 : c->trace_block ? c->nsent : before;
+		n += before - counted;
+	}
 	tsc = n * X86_TSC_PER_INSN;
 	c->r[X86_RAX] = (uint32_t)tsc;
 	c->r[X86_RDX] = tsc >> 32;

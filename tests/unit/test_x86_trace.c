@@ -219,11 +219,58 @@ static void test_access_sizes(void **state)
 	munmap(page, 4096);
 }
 
+/* rdtsc reads the instructions retired before it alike in the
+ * functional mode and both timed modes, which count a block's
+ * instructions at different times. */
+static void test_rdtsc_alike(void **state)
+{
+	static const uint8_t prog[] = {
+		0x90, 0x90, 0x90, /* nop x3 */
+		0x0f, 0x31,	  /* rdtsc */
+		0x0f, 0x0b,	  /* ud2 */
+	};
+	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct log *l = calloc(1, sizeof(*l));
+	struct x86_cpu *c = calloc(1, sizeof(*c));
+	uint64_t tsc[3];
+
+	(void)state;
+	assert_true(page != MAP_FAILED);
+	assert_non_null(l);
+	assert_non_null(c);
+	memcpy(page, prog, sizeof(prog));
+	for (int mode = 0; mode < 3; mode++) { /* functional, one at a time, blocks */
+		struct x86_counts cnt = { .insns = 1000 };
+
+		x86_cpu_init(c);
+		c->cache = x86_cache_new();
+		assert_non_null(c->cache);
+		c->cnt = &cnt;
+		c->rip = (uint64_t)page;
+		c->trace = mode ? one : NULL;
+		c->trace_block = mode == 2 ? block : NULL;
+		c->trace_arg = l;
+		l->n = 0;
+		assert_int_equal(x86_run(c, 100), X86_EXIT_FAULT);
+		tsc[mode] = (c->r[X86_RDX] << 32) | (uint32_t)c->r[X86_RAX];
+		assert_int_equal(tsc[mode], tsc[0]);
+		assert_int_equal(cnt.insns, 1004);
+		x86_cache_free(c->cache);
+	}
+	/* the 1003 before it, each the same number of ticks */
+	assert_true(tsc[0] > 0 && tsc[0] % 1003 == 0);
+	free(c);
+	free(l);
+	munmap(page, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_block_reports_are_the_single_ones),
 		cmocka_unit_test(test_access_sizes),
+		cmocka_unit_test(test_rdtsc_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
