@@ -39,18 +39,22 @@ insns=$(awk -F, '$3 == "instructions" { print $1 }' "$WORK/n")
 [ -n "$insns" ] && [ "$insns" -gt 0 ] || { echo "bench-hostcost.sh: no instruction count" >&2; exit 1; }
 
 # one run: cachegrind's per-function counts of the process that emulates
-# (the largest of vpmu's processes), summed by part
+# (the largest of vpmu's processes), summed by part, per guest instruction
+# of that run (valgrind's environment reaches the guest, which then runs a
+# few instructions more than without it)
 cost() { # label vpmu-options...
-	local label=$1
+	local label=$1 n
 	shift
 	rm -f "$WORK"/cg.*
 	valgrind -q --tool=cachegrind --cache-sim=no --trace-children=yes \
-		--cachegrind-out-file="$WORK/cg.%p" "$VPMU" stat -o /dev/null "$@" -- \
+		--cachegrind-out-file="$WORK/cg.%p" "$VPMU" stat -x, -o "$WORK/run" "$@" -- \
 		"${PROG[@]}" >/dev/null 2>"$WORK/vg" </dev/null ||
 		{ echo "bench-hostcost.sh: the $label run failed: $(tail -3 "$WORK/vg")" >&2; exit 1; }
+	n=$(awk -F, '$3 == "instructions" { print $1 }' "$WORK/run")
+	[ -n "$n" ] && [ "$n" -gt 0 ] || { echo "bench-hostcost.sh: the $label run counted no instructions" >&2; exit 1; }
 	local f
 	f=$(ls -S "$WORK"/cg.* | head -1)
-	cg_annotate --auto=no --threshold=0 "$f" 2>/dev/null | awk -v n="$insns" -v label="$label" '
+	cg_annotate --auto=no --threshold=0 "$f" 2>/dev/null | awk -v n="$n" -v label="$label" '
 		# "COUNT ( PCT%) FILE:FUNCTION"; inline code of a header counts
 		# where it was inlined (the calendar of the units in uarch_retire)
 		$2 ~ /^\(/ && $NF ~ /:/ {
