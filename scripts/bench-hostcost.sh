@@ -9,7 +9,7 @@
 # 20000) under valgrind --tool=cachegrind, once timed on each MACHINE
 # (default p4) and once with --no-timing, and prints for each run the host
 # instructions per guest instruction of: the functional emulator
-# (emu/x86), the pipeline (emu/uarch/model.c: fetch, µops, windows, units,
+# (emu/x86), the pipeline (emu/uarch/model*: fetch, µops, windows, units,
 # retirement, the walk down mispredicted paths), the memory system
 # (caches, TLBs, bus), the branch predictors, the Linux layer and the PMU,
 # and the rest (start-up, libraries).  The host runs this many times the instructions per
@@ -60,7 +60,7 @@ cost() { # label vpmu-options...
 		$2 ~ /^\(/ && $NF ~ /:/ {
 			v = $1; gsub(",", "", v); what = $NF; fn = what; sub(/.*:/, "", fn)
 			if (what ~ /emu\/x86\//) p = "emulator"
-			else if (what ~ /emu\/uarch\/model\.c/ || fn == "uarch_retire") p = "pipeline"
+			else if (what ~ /emu\/uarch\/model/ || fn == "uarch_retire") p = "pipeline"
 			else if (what ~ /emu\/uarch\/(memsys|cache|tlb|cal|mem)\./) p = "memory"
 			else if (what ~ /emu\/uarch\/bpred/) p = "predictors"
 			else if (what ~ /emu\/linux\/|arch\/|core\/pmu/) p = "linux+pmu"

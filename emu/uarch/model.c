@@ -10,124 +10,17 @@
  * throughput and window size, and a mispredicted branch delays
  * everything fetched after it until it resolves.  An in-order core
  * (xscale, ia64) additionally issues in program order.
+ *
+ * Beside it: the µops of an instruction (model_uop.c), the walk down a
+ * mispredicted path (model_wp.c) and the events' way to the counts and a
+ * listening PMU (model_sink.c).
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpred.h"
-#include "cal.h"
-#include "memsys.h"
-#include "model.h"
 #include "mem.h"
-
-#define NDEP 36 /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
-#define SQ 64	/* store-forwarding table: recent stores by 8-byte chunk */
-#define FLUSH_EVERY 65536
-/* Cycles ahead the issue queue tells issue cycles apart: a µop due to
- * issue later counts as issuing then (it is still queued when it would
- * matter, unless the queue drains for that long). */
-#define IQ_SPAN 4096
-
-/* Entries that free in program order — the reorder buffer, the load and
- * the store queue: the cycle each of the last `size` taken frees (the
- * owner retires), a ring. */
-struct window {
-	uint64_t *free;
-	unsigned i; /* taken modulo the size */
-	uint64_t taken;
-};
-
-/* A write-buffer entry, beside the cycle it frees (wbq.free): the aligned
- * block of mem.wbuf_line bytes its store wrote, if the write goes on below
- * the first level (only such a write waits to be carried down, taking
- * later stores to its block while it waits; else ~0), the bytes of the
- * block written, and whether the write goes over the bus. */
-struct wbent {
-	uint64_t block, mask;
-	uint8_t bus;
-};
-
-struct uth {
-	uint64_t fetch;	  /* cycle the next instruction is fetched */
-	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
-	uint64_t iline;	  /* line of the last fetch */
-	uint64_t ready[NDEP];
-	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
-	struct window rob, ldq, stq; /* µops; loads; stores */
-	struct window wbq;	     /* the write buffer: stores retired, not yet written */
-	struct wbent *wbe;	     /* [mem.wbuf] what each entry of wbq holds */
-	uint64_t wb_below;	     /* no write below the first level waits from this cycle */
-	uint64_t drain;		     /* cycle the last store left the write buffer */
-	/* the issue queue: a µop holds an entry from dispatch until it
-	 * issues, in any order — how many of those in it issue in each cycle
-	 * past iq_now, by cycle modulo IQ_SPAN, niq of them in all */
-	uint16_t *iqn;
-	uint64_t iq_now;
-	unsigned niq;
-	uint64_t retire;  /* cycle the last µop retired */
-	uint32_t rcount;  /* µops retired in that cycle */
-	uint64_t issue;	  /* in-order cores: cycle of the last issue */
-	uint32_t icount;  /* µops issued in that cycle */
-	uint64_t counted; /* cycles already added to CYCLES */
-	int kernel;
-	/* events not yet added to the shared counts (at the current
-	 * privilege): flushed at every privilege change, every FLUSH_EVERY
-	 * instructions and by uarch_flush() */
-	uint64_t ev[UARCH_NEV];
-	/* of ev[], what was signalled rather than summed for a summing sink
-	 * (UARCH_WANT_SUM with n above sum_max): the rest of a summed
-	 * event's ev[] is its sum (fold()) */
-	uint64_t unsummed[UARCH_NEV];
-	uint32_t unflushed;
-	struct {
-		uint64_t addr, ready, retire;
-		uint32_t size;
-	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
-};
-
-struct uarch {
-	struct uarch_machine m;
-	/* figures of m the hot paths use, with their defaults applied */
-	unsigned fetch_w, issue_w, retire_w; /* per cycle */
-	unsigned ishift;		     /* log2 of the L1I line */
-	int has_l1i;
-	uint16_t units[UARCH_NUCLASS], occupy[UARCH_NUCLASS];
-	struct uarch_memsys ms;
-	struct uarch_bp *bp;
-	struct uarch_counts *cnt;
-	struct uarch_cal *cal; /* [UARCH_NUCLASS]: which cycles each class of units is busy */
-	int nthreads;
-	unsigned rob, iq, lq, sq, wb; /* per-thread shares (wb 0: no write buffer) */
-	unsigned wb_line, wb_shift;   /* mem.wbuf_line and its log2 (0: no coalescing) */
-	struct x86_cpu scratch;	      /* registers of a mispredicted path */
-	struct uth th[2];
-	/* a listening PMU: the signals of the current instruction, delivered
-	 * when it retires (or when the buffer fills) */
-	struct uarch_sigbuf *sig;
-	/* count() signals n events ev when n >= sig_at[ev]: 0 for a
-	 * signalled event, sum_max + 1 for a summed one, ~0 for one no sink
-	 * wants */
-	uint64_t sig_at[UARCH_NEV];
-	uint64_t sum_cut; /* *sink.cut (~0: none): events from it on are signalled */
-	/* the events every instruction raises (tallied[]) are only added: no
-	 * sink signals them and no cut splits them by cycle */
-	uint8_t tally;
-	uint8_t kind; /* RK_*: the case of uarch_retire() that runs */
-	void (*retire)(struct uarch *u, int th, const struct x86_trace *tr); /* its code */
-	void (*retire_block)(struct uarch *u, int th, const struct x86_trace *tr, unsigned n);
-	struct uarch_sink sink;
-	int sig_th; /* logical processor the buffered signals are being raised for */
-	/* instruction records for a sink that wants them (want_insn): the
-	 * fetch of the instruction being timed, and a mispredicted path's */
-	uint8_t want_insn;
-	uint32_t fetch_flags; /* UARCH_I_ICACHE_MISS, UARCH_I_ITB_MISS of the last fetch */
-	uint8_t dsrc;	      /* where the instruction being timed found its loads' data */
-	struct uarch_insn *wp;
-	unsigned nwp;
-};
-
-#define WP_MAX 128 /* instructions a wrong-path walk fetches at most */
+#include "model_priv.h"
 
 /* The cases uarch_retire() is compiled for, so that the compiler folds
  * them out of the per-µop work: the shape of the core — any (read at run
@@ -144,8 +37,6 @@ static const uint8_t tallied[] = {
 	UARCH_EV_BR_JMP_IND, UARCH_EV_BR_T_PRED, UARCH_EV_BR_NT_PRED, UARCH_EV_BR_T_MISP,
 	UARCH_EV_BR_NT_MISP, UARCH_EV_UOPS_SPEC, UARCH_EV_INSNS_WP,
 };
-
-static void retire_mode(struct uarch *u);
 
 struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt, uint64_t seed)
 {
@@ -189,7 +80,7 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		    !h->iqn)
 			goto fail;
 	}
-	retire_mode(u);
+	uarch_retire_mode(u);
 	return u;
 fail:
 	uarch_free(u);
@@ -234,51 +125,6 @@ const struct uarch_machine *uarch_machine(const struct uarch *u)
 	return &u->m;
 }
 
-static inline uint64_t max64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-static void flush(struct uarch *u, int th);
-
-/* No later signal is stamped before an active processor's fetch cycle or
- * the start of its uncounted cycles. */
-static uint64_t frontier(const struct uarch *u)
-{
-	uint64_t fr = ~0ull;
-
-	for (int k = 0; k < u->nthreads; k++) {
-		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
-		if (f < fr)
-			fr = f;
-	}
-	return fr;
-}
-
-/* The sink may have moved its cut (uarch_sink.cut). */
-static void read_cut(struct uarch *u)
-{
-	u->sum_cut = u->sink.cut ? *u->sink.cut : ~0ull;
-	u->sig->cut = u->sum_cut;
-}
-
-/* Hand the summed events to the sink (uarch_sink.sum). */
-static void sums_out(struct uarch *u)
-{
-	struct uarch_sums s = { .threads = u->nthreads,
-				.n = (const uint64_t(*)[2][2])u->sig->sum,
-				.frontier = frontier(u),
-				.retire = max64(u->th[0].retire, u->th[1].retire) };
-
-	flush(u, 0);
-	flush(u, 1);
-	if (!u->sink.sums)
-		return;
-	u->sink.sums(u->sink.ctx, &s);
-	memset(u->sig->sum, 0, sizeof(u->sig->sum));
-	read_cut(u);
-}
-
 /* A thread's share of n entries. */
 static unsigned share(unsigned n, int threads)
 {
@@ -293,7 +139,7 @@ void uarch_set_threads(struct uarch *u, int n)
 	 * et al., Intel Technology Journal 6(1), 2002), and (≈) the write
 	 * buffer */
 	if (u->sig)
-		sums_out(u); /* raised with the old number active */
+		uarch_sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;
 	u->rob = share(u->m.core.rob, u->nthreads);
 	u->iq = share(u->m.core.iq, u->nthreads);
@@ -320,203 +166,6 @@ uint64_t uarch_now(const struct uarch *u, int th)
 void uarch_flush_tlbs(struct uarch *u)
 {
 	uarch_mem_flush_tlbs(&u->ms);
-}
-
-/* Signal n events ev in each of dur cycles from cycle to the sink (if it
- * wants them: past the cut every event comes here). */
-static __attribute__((noinline)) void signal(struct uarch *u, struct uth *t, int th, unsigned ev,
-					     uint64_t n, uint64_t cycle, uint64_t dur)
-{
-	if (!u->sig->want[ev])
-		return;
-	if (u->sig->want[ev] == UARCH_WANT_SUM)
-		t->unsummed[ev] += n * dur;
-	uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, dur);
-}
-
-/* n events ev at cycle; signalled to a listening PMU as they happen (a
- * summed event is summed from ev[] when flushed). */
-static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
-			 uint64_t cycle)
-{
-	t->ev[ev] += n;
-	if (n >= u->sig_at[ev] || cycle >= u->sum_cut)
-		signal(u, t, th, ev, n, cycle, 1);
-}
-
-/* One event ev in each cycle of [from, to): a duration. */
-static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t from,
-			      uint64_t to)
-{
-	t->ev[ev] += to - from;
-	if (1 >= u->sig_at[ev] || to > u->sum_cut)
-		signal(u, t, th, ev, 1, from, to - from);
-}
-
-/* One event ev at cycle, of those every instruction raises: only added
- * while they are tallied (uarch.tally). */
-static inline void count1(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t cycle,
-			  int tally)
-{
-	if (tally)
-		t->ev[ev]++;
-	else
-		count(u, t, th, ev, 1, cycle);
-}
-
-/* Add the events counted since the last flush to the counts, and a
- * summing sink's events to its sums. */
-static void flush(struct uarch *u, int th)
-{
-	struct uth *t = &u->th[th];
-
-	for (int e = 0; e < UARCH_NEV; e++) {
-		if (u->sig && u->sig->want[e] == UARCH_WANT_SUM)
-			u->sig->sum[e][th][t->kernel] += t->ev[e] - t->unsummed[e];
-		u->cnt->n[e][th][t->kernel] += t->ev[e];
-		t->ev[e] = 0;
-		t->unsummed[e] = 0;
-	}
-	t->unflushed = 0;
-}
-
-void uarch_flush(struct uarch *u)
-{
-	if (u->sig)
-		sums_out(u);
-	else
-		flush(u, 0), flush(u, 1);
-}
-
-/* Hand the buffered signals to the sink: tr retired at cycle retire (tr
- * NULL: signals not tied to a retirement). */
-static void deliver_insn(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
-			 const struct uarch_insn *insn, unsigned ninsn)
-{
-	struct uarch_delivery d = { .th = th,
-				    .kernel = u->th[th].kernel,
-				    .tr = tr,
-				    .retire = retire,
-				    .frontier = frontier(u),
-				    .threads = u->nthreads,
-				    .sig = u->sig->s,
-				    .nsig = u->sig->n,
-				    .insn = insn,
-				    .ninsn = ninsn,
-				    .dsrc = tr ? u->dsrc : 0 };
-
-	u->sig->n = 0;
-	u->sink.deliver(u->sink.ctx, &d);
-	read_cut(u);
-}
-
-static void deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire)
-{
-	deliver_insn(u, th, tr, retire, NULL, 0);
-}
-
-static void sig_full(void *arg)
-{
-	struct uarch *u = arg;
-	deliver(u, u->sig_th, NULL, 0);
-}
-
-int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
-{
-	/* what was counted so far is summed for the sink it was raised for */
-	flush(u, 0);
-	flush(u, 1);
-	memset(u->sig_at, 0xff, sizeof(u->sig_at));
-	u->sum_cut = ~0ull;
-	if (!s) {
-		uarch_mfree(u->sig);
-		u->sig = u->ms.sig = NULL;
-		u->want_insn = 0;
-		retire_mode(u);
-		return 0;
-	}
-	if (!u->sig && !(u->sig = uarch_calloc(1, sizeof(*u->sig))))
-		return -1;
-	if (s->want_insn && !u->wp && !(u->wp = uarch_calloc(WP_MAX, sizeof(*u->wp))))
-		return -1;
-	u->want_insn = s->want_insn;
-	u->nwp = 0;
-	u->sink = *s;
-	memcpy(u->sig->want, s->want, sizeof(u->sig->want));
-	u->sig->full = sig_full;
-	u->sig->arg = u;
-	u->sig->n = 0;
-	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
-		if (!s->want[ev])
-			continue;
-		u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
-		u->sig_at[ev] = u->sig->want[ev] == UARCH_WANT_SUM ? (uint64_t)s->sum_max + 1 : 0;
-	}
-	u->sig->sum_max = s->sum_max;
-	memset(u->sig->sum, 0, sizeof(u->sig->sum));
-	u->ms.sig = u->sig;
-	read_cut(u);
-	retire_mode(u);
-	return 0;
-}
-
-/* A µop to schedule. */
-struct uop {
-	uint64_t src; /* dependency bits read */
-	uint64_t dst; /* dependency bits written */
-	uint8_t cls;
-	uint8_t kind; /* U_OP, U_LOAD, U_STA, U_STD */
-	uint8_t mem;  /* trace access index for loads and stores */
-	int8_t prev;  /* also waits for this earlier µop of the instruction (-1: none) */
-};
-enum { U_OP, U_LOAD, U_STA, U_STD };
-
-static const uint8_t uclass_of[X86_NXCLASS] = {
-	[X86_XC_NOP] = UARCH_UC_INT,
-	[X86_XC_INT] = UARCH_UC_INT,
-	[X86_XC_MOVE] = UARCH_UC_INT,
-	[X86_XC_SHIFT] = UARCH_UC_SHIFT,
-	[X86_XC_IMUL] = UARCH_UC_IMUL,
-	[X86_XC_IDIV] = UARCH_UC_IDIV,
-	[X86_XC_JCC] = UARCH_UC_BRANCH,
-	[X86_XC_JMP] = UARCH_UC_BRANCH,
-	[X86_XC_JMP_IND] = UARCH_UC_BRANCH,
-	[X86_XC_CALL] = UARCH_UC_BRANCH,
-	[X86_XC_CALL_IND] = UARCH_UC_BRANCH,
-	[X86_XC_RET] = UARCH_UC_BRANCH,
-	[X86_XC_FADD] = UARCH_UC_FADD,
-	[X86_XC_FMUL] = UARCH_UC_FMUL,
-	[X86_XC_FDIV] = UARCH_UC_FDIV,
-	[X86_XC_FMOV] = UARCH_UC_FMOV,
-	[X86_XC_SIMD] = UARCH_UC_SIMD,
-	[X86_XC_SIMD_MUL] = UARCH_UC_SIMD_MUL,
-	[X86_XC_X87_COMPLEX] = UARCH_UC_COMPLEX,
-	[X86_XC_STRING] = UARCH_UC_COMPLEX,
-	[X86_XC_SYSCALL] = UARCH_UC_COMPLEX,
-	[X86_XC_COMPLEX] = UARCH_UC_COMPLEX,
-	[X86_XC_FENCE] = UARCH_UC_COMPLEX,
-};
-
-/* Registers an instruction's memory addresses depend on. */
-static uint64_t addr_deps(const struct x86_insn *i)
-{
-	uint64_t d = 0;
-	switch (i->imp) {
-	case X86_IMP_PUSH:
-	case X86_IMP_POP:
-		return X86_DEP_GPR(X86_RSP);
-	case X86_IMP_LEAVE:
-		return X86_DEP_GPR(X86_RBP);
-	case X86_IMP_NONE:
-		break;
-	default:
-		return X86_DEP_GPR(X86_RSI) | X86_DEP_GPR(X86_RDI) | X86_DEP_GPR(X86_RCX);
-	}
-	if (i->base < 16)
-		d |= X86_DEP_GPR(i->base);
-	if (i->index < 16)
-		d |= X86_DEP_GPR(i->index);
-	return d;
 }
 
 /* Whether a single access of size bytes at a crosses a line of line bytes
@@ -547,56 +196,6 @@ static inline __attribute__((always_inline)) int store_overlap(const struct uth 
 	}
 	return 0;
 }
-
-/* Split an instruction into µops: loads first, the operation, then the
- * store's address and data. */
-static inline __attribute__((always_inline)) int crack(const struct x86_trace *t, struct uop *u)
-{
-	const struct x86_insn *i = t->i;
-	uint64_t ad = t->nmem ? addr_deps(i) : 0;
-	int n = 0, last_load = -1, op = -1;
-	uint8_t cls = uclass_of[i->xclass];
-	int pure_load = i->xclass == X86_XC_MOVE || i->xclass == X86_XC_FMOV ||
-			i->xclass == X86_XC_RET || i->xclass == X86_XC_NOP;
-
-	for (int k = 0; k < t->nmem && n < 6; k++) {
-		if (!(t->load >> k & 1))
-			continue;
-		u[n] = (struct uop){ ad, 0, UARCH_UC_LOAD, U_LOAD, (uint8_t)k, (int8_t)last_load };
-		last_load = n++;
-	}
-	if (!(pure_load && last_load >= 0 && !(t->store)) || i->xclass == X86_XC_RET) {
-		u[n] = (struct uop){ i->rd, i->wr, cls, U_OP, 0, (int8_t)last_load };
-		op = n++;
-	} else {
-		u[last_load].dst = i->wr; /* a plain load writes the destination itself */
-		op = last_load;
-	}
-	for (int k = 0; k < t->nmem && n < 7; k++) {
-		if (!(t->store >> k & 1))
-			continue;
-		u[n++] = (struct uop){ ad, 0, UARCH_UC_STA, U_STA, (uint8_t)k, -1 };
-		u[n++] = (struct uop){ i->rd, 0, UARCH_UC_STD, U_STD, (uint8_t)k, (int8_t)op };
-	}
-	return n;
-}
-
-/* An instruction's µops, kept in the room its decoded form has for them
- * (x86_insn.aux) once cracked for an access pattern: the pattern
- * (trace nmem, load, store) is the instruction's own but for string
- * operations, which crack anew when it differs. */
-#define PLAN_UOPS 4
-struct plan {
-	uint8_t n; /* µops (0: not cracked yet) */
-	uint8_t nmem, load, store;
-	struct uop u[PLAN_UOPS];
-};
-
-size_t uarch_insn_aux_size(void)
-{
-	return sizeof(struct plan);
-}
-
 /* tr's µops: its plan's, or cracked into tmp. */
 static inline __attribute__((always_inline)) int uops_of(const struct x86_trace *tr,
 							 struct uop *tmp, const struct uop **uops)
@@ -606,12 +205,12 @@ static inline __attribute__((always_inline)) int uops_of(const struct x86_trace 
 
 	*uops = tmp;
 	if (!p)
-		return crack(tr, tmp);
+		return uarch_crack(tr, tmp);
 	if (p->n && p->nmem == tr->nmem && p->load == tr->load && p->store == tr->store) {
 		*uops = p->u;
 		return p->n;
 	}
-	n = crack(tr, tmp);
+	n = uarch_crack(tr, tmp);
 	if (!p->n && n <= PLAN_UOPS) {
 		memcpy(p->u, tmp, (size_t)n * sizeof(*tmp));
 		p->nmem = tr->nmem;
@@ -631,7 +230,6 @@ static uint8_t dsrc_merge(uint8_t a, uint8_t b)
 
 	return (uint8_t)(cls << 4 | level);
 }
-
 /* Take a unit of class cls at the first cycle >= t where one is free for
  * the class's occupancy (1: pipelined; more: the unit stays busy). */
 static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigned n, unsigned occ)
@@ -660,29 +258,6 @@ static inline uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 	if (occ > 1)
 		return take_unit_occ(u, cls, t, u->units[cls], occ);
 	return uarch_cal_take(&u->cal[cls], t, u->units[cls]);
-}
-
-static enum uarch_br br_kind(unsigned xc)
-{
-	switch (xc) {
-	case X86_XC_JMP:
-		return UARCH_BR_JMP;
-	case X86_XC_JMP_IND:
-		return UARCH_BR_IND;
-	case X86_XC_CALL:
-		return UARCH_BR_CALL;
-	case X86_XC_CALL_IND:
-		return UARCH_BR_CALL_IND;
-	case X86_XC_RET:
-		return UARCH_BR_RET;
-	default:
-		return UARCH_BR_COND;
-	}
-}
-
-static inline int is_branch(unsigned xc)
-{
-	return xc >= X86_XC_JCC && xc <= X86_XC_RET;
 }
 
 /* Dispatch waited from cycle disp until slot for an entry (event ev):
@@ -888,174 +463,6 @@ write_buffer(struct uarch *u, struct uth *t, int th, const struct uarch_req *req
 		return r;
 	count_span(u, t, th, UARCH_EV_STALL_WBUF, r, go);
 	return retire_at(u, t, th, go);
-}
-
-/* Whether a wrong-path instruction can be evaluated on a scratch copy of
- * the registers: integer register-only work (address arithmetic), which
- * cannot fault and touches nothing outside the cpu. */
-static inline int evaluable(const struct x86_insn *i)
-{
-	const unsigned cls = 1u << X86_XC_INT | 1u << X86_XC_MOVE | 1u << X86_XC_SHIFT |
-			     1u << X86_XC_IMUL; /* division faults */
-
-	return (i->flags & X86_I_GPR) && (cls >> i->xclass & 1);
-}
-
-/* One more instruction fetched down a mispredicted path, width a cycle. */
-static inline void wp_step(unsigned *n, unsigned *slot, uint64_t *when, unsigned width)
-{
-	++*n;
-	if (++*slot == width) {
-		*slot = 0;
-		++*when;
-	}
-}
-
-/* Where the front end goes after branch i on a mispredicted path: a
- * direct jump's or call's encoded target, a conditional branch's
- * predicted direction, a return's or indirect branch's predicted target
- * (the predictors as they stand: the path does not train or advance
- * them); 0 where they name none. */
-static uint64_t wp_next(const struct uarch *u, int th, const struct x86_insn *i)
-{
-	enum uarch_br k = br_kind(i->xclass);
-	uint64_t fall = i->pc + i->len, enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
-	struct uarch_bp_pred p;
-
-	if (k == UARCH_BR_JMP || k == UARCH_BR_CALL)
-		return enc;
-	if (k == UARCH_BR_COND)
-		return uarch_bp_taken(u->bp, th, i->pc, enc) ? enc : fall;
-	uarch_bp_predict(u->bp, th, i->pc, fall, enc, k, &p);
-	return p.btb_hit ? p.target : 0;
-}
-
-/* The front end down a mispredicted path, from cycle from until the branch
- * resolves at until: instructions are fetched (I-cache and ITLB effects)
- * and their loads issued to the memory system, with real cache and TLB
- * effects.  Integer register arithmetic is evaluated on a scratch copy of
- * the registers (as they are at the branch), so addresses formed on the
- * path are known; loaded values are not (nothing reads memory), so what
- * depends on them is skipped.  Nothing architectural happens, nothing
- * faults, the predictors are not trained; the µops count as speculative.
- * The walk follows decoded code only (never decodes), falls through
- * blocks and follows each branch where the front end would (wp_next()). */
-static void wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_trace *tr,
-		       uint64_t pc, uint64_t from, uint64_t until, int tally)
-{
-	const struct uarch_core_cfg *cc = &u->m.core;
-	unsigned width = cc->fetch ? cc->fetch : 1, max = u->rob < 128 ? u->rob : 128, n = 0;
-	unsigned slot = 0; /* n modulo width: fetched in cycle when so far */
-	uint64_t when = from;
-	unsigned shift = u->m.cache[UARCH_L1I].line ?
-				 (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) :
-				 6;
-	uint64_t unknown = 0, iline = ~0ull;
-	uint64_t ninsn = 0, nuops = 0; /* tallied: added once, at the end */
-	struct uarch_req r = { th, t->kernel, 1 };
-	struct x86_counts scratch_cnt = { 0 };
-	struct x86_cpu *s = &u->scratch;
-
-	if (!tr->cpu)
-		return;
-	/* integer register work reads and writes the registers and flags,
-	 * which come first, and nothing of the vector and x87 state */
-	memcpy(s, tr->cpu, offsetof(struct x86_cpu, xmm));
-	s->cur = tr->cpu->cur;
-	s->blk = tr->cpu->blk;
-	s->cache = tr->cpu->cache;
-	s->model = tr->cpu->model;
-	s->os = tr->cpu->os;
-	s->jb = NULL;
-	s->cnt = &scratch_cnt;
-	s->trace = NULL;
-	s->syscall = NULL;
-	while (n < max) {
-		const struct x86_block *b = x86_cache_peek(s->cache, pc);
-		if (!b)
-			break;
-		for (uint32_t k = 0; k < b->ninsn && n < max;
-		     k++, wp_step(&n, &slot, &when, width)) {
-			const struct x86_insn *i = &b->insn[k];
-			struct uarch_insn *w = NULL;
-			int miss;
-
-			if (when >= until)
-				goto out;
-			if (i->pc >> shift != iline) {
-				iline = i->pc >> shift;
-				uarch_mem_fetch(&u->ms, &r, i->pc, when);
-			}
-			if (tally) {
-				ninsn++;
-			} else {
-				count1(u, t, th, UARCH_EV_UOPS_SPEC, when, tally);
-				count1(u, t, th, UARCH_EV_INSNS_WP, when, tally);
-			}
-			if (u->want_insn && u->nwp < WP_MAX) {
-				/* killed when the branch resolves: stages not
-				 * reached by then stay 0 */
-				w = &u->wp[u->nwp++];
-				uint64_t map = when + (cc->depth < 2 ? cc->depth : 2);
-				*w = (struct uarch_insn){ .pc = i->pc,
-							  .fetch = when,
-							  .retire = until,
-							  .flags = UARCH_I_ABORTED };
-				if (map < until)
-					w->map = map;
-				if (when + cc->depth < until)
-					w->issue = when + cc->depth;
-				if (i->mact & 1)
-					w->flags |= UARCH_I_LOAD;
-				if (is_branch(i->xclass))
-					w->flags |= UARCH_I_BRANCH;
-			}
-			if ((i->mact & 1) && !(addr_deps(i) & unknown)) {
-				uint64_t a = s->r[i->base] + (s->r[i->index] << i->shift) +
-					     (uint64_t)i->disp;
-				unsigned size = i->msize ? i->msize : 8;
-				if (i->asz == 4)
-					a = (uint32_t)a;
-				a += s->seg_base[i->seg];
-				uarch_mem_load(&u->ms, &r, a, size, when + cc->depth, &miss);
-				if (w)
-					w->dsrc = u->ms.ld_dsrc;
-				if (tally)
-					nuops++;
-				else
-					count1(u, t, th, UARCH_EV_UOPS_SPEC, when + cc->depth,
-					       tally);
-				if (miss) {
-					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
-					      when + cc->depth);
-					count(u, t, th, UARCH_EV_L1D_LD_MISS_WP, 1,
-					      when + cc->depth);
-				}
-			}
-			if (evaluable(i) && !(i->rd & unknown)) {
-				s->cur = i;
-				i->fn(s, i);
-				unknown &= ~i->wr;
-			} else {
-				unknown |= i->wr;
-			}
-			if (is_branch(i->xclass)) {
-				uint64_t to = wp_next(u, th, i);
-				if (!to)
-					goto out;
-				if (to != i->pc + i->len) {
-					pc = to;
-					wp_step(&n, &slot, &when, width);
-					goto next_block;
-				}
-			}
-		}
-		pc = b->end;
-next_block:;
-	}
-out:
-	t->ev[UARCH_EV_UOPS_SPEC] += ninsn + nuops;
-	t->ev[UARCH_EV_INSNS_WP] += ninsn;
 }
 
 /* One instruction being timed: what its µops share. */
@@ -1370,7 +777,7 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		}
 	}
 	if (++t->unflushed >= FLUSH_EVERY)
-		flush(u, th);
+		uarch_flush_thread(u, th);
 	if (u->sig && want_insn) {
 		it.rec.pc = i->pc;
 		it.rec.fetch = it.f;
@@ -1379,9 +786,9 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		it.rec.flags |= u->fetch_flags | (is_branch(xc) ? UARCH_I_BRANCH : 0) |
 				(tr->taken ? UARCH_I_TAKEN : 0) |
 				(mispredict ? UARCH_I_MISPREDICT : 0);
-		deliver_insn(u, th, tr, it.rlast, &it.rec, 1);
+		uarch_deliver(u, th, tr, it.rlast, &it.rec, 1);
 	} else if (u->sig && (u->sig->n || !u->sink.quiet)) {
-		deliver(u, th, tr, it.rlast);
+		uarch_deliver(u, th, tr, it.rlast, NULL, 0);
 	}
 	if (mispredict) {
 		/* the front end went down the predicted path until the branch
@@ -1390,9 +797,9 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		uint64_t restart = it.branch_done + (pen > depth ? pen - depth : 1);
 
 		u->nwp = 0;
-		wrong_path(u, t, th, tr, pred.target, it.f + 1, it.branch_done, tally);
+		uarch_wrong_path(u, t, th, tr, pred.target, it.f + 1, it.branch_done, tally);
 		if (u->sig && (u->sig->n || u->nwp))
-			deliver_insn(u, th, NULL, 0, u->wp, u->nwp);
+			uarch_deliver(u, th, NULL, 0, u->wp, u->nwp);
 		u->nwp = 0;
 		if (restart > t->fetch) {
 			t->fetch = restart;
@@ -1405,8 +812,8 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	}
 	/* everything summed is stamped before the cut: the sink takes it
 	 * (tallying, there is no cut) */
-	if (!(kind & RK_TALLY) && t->fetch >= u->sum_cut && frontier(u) >= u->sum_cut)
-		sums_out(u);
+	if (!(kind & RK_TALLY) && t->fetch >= u->sum_cut && uarch_frontier(u) >= u->sum_cut)
+		uarch_sums_out(u);
 }
 
 /* One instance for each shape, each a function of its own (the compiler
@@ -1450,7 +857,7 @@ static const struct {
 /* What uarch_retire() takes as fixed until the machine or the sink
  * changes: the shape of the core, and whether tallied[] need only adding
  * (no cut, and no sink signals them one at a time). */
-static void retire_mode(struct uarch *u)
+void uarch_retire_mode(struct uarch *u)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 
@@ -1494,10 +901,10 @@ void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)
 	/* the kernel runs serialised after everything in flight */
 	u->sig_th = th;
 	if (u->sig && u->sig->n)
-		deliver(u, th, NULL, 0);
+		uarch_deliver(u, th, NULL, 0, NULL, 0);
 	if (u->sig)
-		sums_out(u);
-	flush(u, th);
+		uarch_sums_out(u);
+	uarch_flush_thread(u, th);
 	t->kernel = 1;
 	count(u, t, th, UARCH_EV_SYSCALLS, 1, now);
 	for (unsigned k = 0; k < cc->syscall_lines; k++) {
@@ -1516,10 +923,10 @@ void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)
 	t->fetch = now;
 	t->fetched = 0;
 	t->iline = ~0ull;
-	flush(u, th);
+	uarch_flush_thread(u, th);
 	if (u->sig) {
-		deliver(u, th, NULL, now);
-		sums_out(u);
+		uarch_deliver(u, th, NULL, now, NULL, 0);
+		uarch_sums_out(u);
 	}
 	t->kernel = 0;
 }

@@ -1,0 +1,139 @@
+/* model_sink.c — the model's events on their way out: flushed into the
+ * shared counts, summed or signalled to a listening PMU (struct
+ * uarch_sink) and delivered with each retired instruction. */
+#include <string.h>
+
+#include "mem.h"
+#include "model_priv.h"
+
+uint64_t uarch_frontier(const struct uarch *u)
+{
+	uint64_t fr = ~0ull;
+
+	for (int k = 0; k < u->nthreads; k++) {
+		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
+		if (f < fr)
+			fr = f;
+	}
+	return fr;
+}
+
+/* The sink may have moved its cut (uarch_sink.cut). */
+static void read_cut(struct uarch *u)
+{
+	u->sum_cut = u->sink.cut ? *u->sink.cut : ~0ull;
+	u->sig->cut = u->sum_cut;
+}
+
+void uarch_sums_out(struct uarch *u)
+{
+	struct uarch_sums s = { .threads = u->nthreads,
+				.n = (const uint64_t(*)[2][2])u->sig->sum,
+				.frontier = uarch_frontier(u),
+				.retire = max64(u->th[0].retire, u->th[1].retire) };
+
+	uarch_flush_thread(u, 0);
+	uarch_flush_thread(u, 1);
+	if (!u->sink.sums)
+		return;
+	u->sink.sums(u->sink.ctx, &s);
+	memset(u->sig->sum, 0, sizeof(u->sig->sum));
+	read_cut(u);
+}
+
+void uarch_signal(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n, uint64_t cycle,
+		  uint64_t dur)
+{
+	if (!u->sig->want[ev])
+		return;
+	if (u->sig->want[ev] == UARCH_WANT_SUM)
+		t->unsummed[ev] += n * dur;
+	uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, dur);
+}
+
+void uarch_flush_thread(struct uarch *u, int th)
+{
+	struct uth *t = &u->th[th];
+
+	for (int e = 0; e < UARCH_NEV; e++) {
+		if (u->sig && u->sig->want[e] == UARCH_WANT_SUM)
+			u->sig->sum[e][th][t->kernel] += t->ev[e] - t->unsummed[e];
+		u->cnt->n[e][th][t->kernel] += t->ev[e];
+		t->ev[e] = 0;
+		t->unsummed[e] = 0;
+	}
+	t->unflushed = 0;
+}
+
+void uarch_flush(struct uarch *u)
+{
+	if (u->sig)
+		uarch_sums_out(u);
+	else
+		uarch_flush_thread(u, 0), uarch_flush_thread(u, 1);
+}
+
+void uarch_deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
+		   const struct uarch_insn *insn, unsigned ninsn)
+{
+	struct uarch_delivery d = { .th = th,
+				    .kernel = u->th[th].kernel,
+				    .tr = tr,
+				    .retire = retire,
+				    .frontier = uarch_frontier(u),
+				    .threads = u->nthreads,
+				    .sig = u->sig->s,
+				    .nsig = u->sig->n,
+				    .insn = insn,
+				    .ninsn = ninsn,
+				    .dsrc = tr ? u->dsrc : 0 };
+
+	u->sig->n = 0;
+	u->sink.deliver(u->sink.ctx, &d);
+	read_cut(u);
+}
+
+static void sig_full(void *arg)
+{
+	struct uarch *u = arg;
+	uarch_deliver(u, u->sig_th, NULL, 0, NULL, 0);
+}
+
+int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
+{
+	/* what was counted so far is summed for the sink it was raised for */
+	uarch_flush_thread(u, 0);
+	uarch_flush_thread(u, 1);
+	memset(u->sig_at, 0xff, sizeof(u->sig_at));
+	u->sum_cut = ~0ull;
+	if (!s) {
+		uarch_mfree(u->sig);
+		u->sig = u->ms.sig = NULL;
+		u->want_insn = 0;
+		uarch_retire_mode(u);
+		return 0;
+	}
+	if (!u->sig && !(u->sig = uarch_calloc(1, sizeof(*u->sig))))
+		return -1;
+	if (s->want_insn && !u->wp && !(u->wp = uarch_calloc(WP_MAX, sizeof(*u->wp))))
+		return -1;
+	u->want_insn = s->want_insn;
+	u->nwp = 0;
+	u->sink = *s;
+	memcpy(u->sig->want, s->want, sizeof(u->sig->want));
+	u->sig->full = sig_full;
+	u->sig->arg = u;
+	u->sig->n = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		if (!s->want[ev])
+			continue;
+		u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
+		u->sig_at[ev] = u->sig->want[ev] == UARCH_WANT_SUM ? (uint64_t)s->sum_max + 1 : 0;
+	}
+	u->sig->sum_max = s->sum_max;
+	memset(u->sig->sum, 0, sizeof(u->sig->sum));
+	u->ms.sig = u->sig;
+	read_cut(u);
+	uarch_retire_mode(u);
+	return 0;
+}
