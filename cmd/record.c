@@ -552,7 +552,7 @@ int cmd_record(int argc, char **argv)
 		freq = RECORD_FREQ_DEFAULT;
 	if (!nspecs)
 		specs[nspecs++] = "cycles";
-	if (session_check_machine(o.arch, o.set, err, sizeof(err)) < 0) {
+	if (session_check_machine(o.arch, o.set, o.smt, err, sizeof(err)) < 0) {
 		fprintf(stderr, "vpmu record: %s\n", err);
 		return 1;
 	}

@@ -224,7 +224,7 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 				 (int)stat_func_order[f], 0, 0);
 		return 0;
 	}
-	if (o->timed && session_check_machine(o->arch, o->set, err, errsz) < 0)
+	if (o->timed && session_check_machine(o->arch, o->set, o->smt, err, errsz) < 0)
 		return -1;
 	if (so->nspecs && !b) {
 		snprintf(err, errsz,

@@ -412,7 +412,8 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		fprintf(err, "vpmu: %s\n", msg);
 		return rc;
 	}
-	if (o->timed && session_check_machine(o->arch, o->set, msg, sizeof(msg)) < 0) {
+	if ((o->timed || o->smt) &&
+	    session_check_machine(o->arch, o->set, o->smt, msg, sizeof(msg)) < 0) {
 		fprintf(err, "vpmu: %s\n", msg);
 		return 1;
 	}
@@ -579,10 +580,19 @@ static int machine_of(const char *arch, const char *set, struct uarch_machine *m
 	return uarch_params_check(m, msg, msgsz);
 }
 
-int session_check_machine(const char *arch, const char *set, char *msg, size_t msgsz)
+int session_check_machine(const char *arch, const char *set, int smt, char *msg, size_t msgsz)
 {
 	struct uarch_machine m;
-	return machine_of(arch, set, &m, msg, msgsz);
+
+	if (machine_of(arch, set, &m, msg, msgsz) < 0)
+		return -1;
+	if (smt && m.core.threads < 2) {
+		snprintf(msg, msgsz,
+			 "--smt: machine '%s' has one logical processor per core (core.threads=%u)",
+			 arch ? arch : "p4", m.core.threads);
+		return -1;
+	}
+	return 0;
 }
 
 unsigned session_machine_mhz(const char *arch, const char *set)

@@ -83,8 +83,9 @@ const char *session_event_desc(int k);
 /* Index of the event called name, or -1. */
 int session_event_find(const char *name);
 
-/* Check a machine name and its overrides; 0, or -1 with a one-line reason. */
-int session_check_machine(const char *arch, const char *set, char *msg, size_t msgsz);
+/* Check a machine name and its overrides, and (smt) that it has two
+ * logical processors; 0, or -1 with a one-line reason. */
+int session_check_machine(const char *arch, const char *set, int smt, char *msg, size_t msgsz);
 /* The machine's core clock in MHz (0 if unknown). */
 unsigned session_machine_mhz(const char *arch, const char *set);
 /* Every parameter of the machine (with overrides) as key=value through fn. */

@@ -167,6 +167,18 @@ per_thread() {
 	# combined the same as counted without the T0/T1 split
 	run_vpmu stat --smt -e instructions -o plain -- "$PROGS/lx_threads"
 	[ "$(count instructions plain)" = $((a + b)) ] || fail "$(cat plain)"
+	# a machine of one logical processor has no second to run threads on,
+	# unless the model is given one
+	run_vpmu stat -a alpha --smt -e cycles -- "$PROGS/lx_threads"
+	expect_rc 1 || return 1
+	[ "$(cat err)" = "vpmu stat: --smt: machine 'alpha' has one logical processor per core (core.threads=1)" ] ||
+		fail "alpha --smt: $(cat err)"
+	run_vpmu record -a xscale2 --smt -o rec.data -- "$PROGS/lx_threads"
+	expect_rc 1 || return 1
+	grep -q "machine 'xscale2' has one logical processor" err || fail "xscale2 record --smt: $(cat err)"
+	run_vpmu stat -a ia64 --set core.threads=2 --smt -x, -e instructions -- "$PROGS/lx_threads"
+	expect_rc 0 || return 1
+	grep -q '^CPU1,' err || fail "ia64 with core.threads=2: $(cat err)"
 }
 
 intervals() {
