@@ -435,6 +435,18 @@ stdin_passthrough() {
 	expect_rc 0 && cmp -s in out || fail "cat did not copy stdin"
 }
 
+# man/vpmu-model.7 documents every parameter `vpmu stat -v` prints, and
+# its table of the machines' figures is what vpmu uses.
+model_page_matches() {
+	for a in p4 ia64 xscale alpha; do
+		run_vpmu stat -a $a -v -- "$PROGS/e2e_loop" 1
+		expect_rc 0 || return 1
+		cp err "v.$a"
+	done
+	python3 "$SRC/tests/tools/model_page.py" "$SRC/man/vpmu-model.7" v.p4 v.ia64 v.xscale v.alpha \
+		>differ || fail "man/vpmu-model.7 and vpmu stat -v: $(cat differ)"
+}
+
 verbose_lists_unknown_syscalls() {
 	"$PROGS/e2e_nosys" >native
 	run_vpmu stat -v -- "$PROGS/e2e_nosys"
@@ -481,4 +493,5 @@ t own_fds_stay_own own_fds_stay_own
 t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
+t model_page_matches model_page_matches
 summary
