@@ -57,6 +57,9 @@ static const struct arch_generic generic[] = {
 	{ "instructions", "RETIRED" },
 	{ "cache-misses", "BCACHE_MISS" },
 	{ "LLC-load-misses", "BCACHE_MISS" },
+	/* vpmu stat's default rows */
+	{ "LLC-misses", "BCACHE_MISS" },
+	{ "replay-traps", "MBOX_REPLAY" },
 };
 
 static int encode(struct arch_evsel *e, char *err, size_t errsz)

@@ -298,6 +298,8 @@ const struct arch_generic ia64_generic[IA64_NGENERIC] = {
 	{ "LLC-loads", "L3_REFERENCES" },
 	{ "LLC-load-misses", "L3_MISSES" },
 	{ "iTLB-load-misses", "ITLB_MISSES_FETCH:L1ITLB" },
+	/* vpmu stat's default row */
+	{ "LLC-misses", "L3_MISSES" },
 };
 
 struct arch_backend arch_ia64 = {

@@ -25,4 +25,8 @@ const struct arch_generic p4_generic[P4_NGENERIC] = {
 	{ "iTLB-loads", "ITLB_REFERENCE:HIT" },
 	{ "iTLB-load-misses", "ITLB_REFERENCE:MISS" },
 	{ "uops", "UOPS_RETIRED:NBOGUS" },
+	/* not Linux's: the names of vpmu stat's default rows, so that -e
+	 * takes what the report prints (trace-cache misses; L2 read misses) */
+	{ "L1-icache-load-misses", "BPU_FETCH_REQUEST:TCMISS" },
+	{ "LLC-misses", "BSQ_CACHE_REFERENCE:RD_2ndL_MISS:RD_3rdL_MISS" },
 };

@@ -36,6 +36,8 @@ static const struct arch_generic xs_generic[] = {
 	{ "iTLB-load-misses", "ITLB_MISS" },
 	{ "stalled-cycles-frontend", "CYCLES_IFU_MEM_STALL" },
 	{ "stalled-cycles-backend", "CYCLES_DATA_STALL" },
+	/* vpmu stat's default row: loads and stores alike */
+	{ "L1-dcache-misses", "DCACHE_MISS" },
 };
 #define XS_NGENERIC (sizeof(xs_generic) / sizeof(xs_generic[0]))
 

@@ -291,6 +291,22 @@ smt_pair() {
 	grep -q ': Segmentation fault$' err || fail "no signal note: $(cat err)"
 }
 
+# Each row of the default set is an event -e takes, counting the same.
+default_names_are_events() {
+	local a name n
+	for a in p4 ia64 xscale xscale2 alpha; do
+		run_vpmu stat -a $a --exact -x, -- "$PROGS/e2e_loop" 1000
+		expect_rc 0 || return 1
+		awk -F, '$3 != "syscalls" && $1 ~ /^[0-9]+$/ { print $3 "," $1 }' err >rows
+		[ "$(wc -l <rows)" -ge 4 ] || fail "$a: default rows: $(cat err)"
+		while IFS=, read -r name n; do
+			run_vpmu stat -a $a -x, -e "$name" -- "$PROGS/e2e_loop" 1000
+			[ "$(awk -F, -v e="$name" '$3 == e { print $1 }' err)" = "$n" ] ||
+				fail "$a: default row $name $n, with -e $name: $(head -c 300 err)"
+		done <rows
+	done
+}
+
 exit_and_signal() {
 	run_vpmu stat -x, -- "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -473,6 +489,7 @@ t multiplexing multiplexing
 t per_thread per_thread
 t intervals intervals
 t smt_pair smt_pair
+t default_names_are_events default_names_are_events
 t exit_and_signal exit_and_signal
 t exact_on_fault exact_on_fault
 t failed_exec failed_exec
