@@ -42,6 +42,7 @@
 #include "mem.h"
 
 #define BP_THREADS 2
+#define BP_MEMO 4096
 
 struct bp_btb_ent {
 	uint64_t tag; /* branch pc */
@@ -60,6 +61,10 @@ struct uarch_bp {
 	struct bp_btb_ent *btb; /* btb_sets × btb_ways */
 	uint32_t btb_sets, btb_ways;
 	uint64_t btb_clock;
+	/* [BP_MEMO]: 1 + the entry last found for a branch of each slot, 0
+	 * none — a hint, checked against the entry, so that a hit in a set
+	 * of many ways (a fully associative BTB) is not a search */
+	uint32_t *btb_memo;
 	uint64_t *ind; /* indirect targets, 0 = empty */
 	uint64_t *ras; /* BP_THREADS × cfg.ras */
 	uint32_t ras_top[BP_THREADS];
@@ -101,6 +106,7 @@ void uarch_bp_free(struct uarch_bp *bp)
 	uarch_mfree(bp->choice);
 	uarch_mfree(bp->lhist);
 	uarch_mfree(bp->btb);
+	uarch_mfree(bp->btb_memo);
 	uarch_mfree(bp->ind);
 	uarch_mfree(bp->ras);
 	uarch_mfree(bp);
@@ -141,7 +147,8 @@ struct uarch_bp *uarch_bp_new(const struct uarch_bp_cfg *cfg)
 		bp->btb_ways = cfg->btb_assoc ? cfg->btb_assoc : cfg->btb;
 		bp->btb_sets = cfg->btb / bp->btb_ways;
 		bp->btb = uarch_calloc(cfg->btb, sizeof(*bp->btb));
-		if (!bp->btb)
+		bp->btb_memo = uarch_calloc(BP_MEMO, sizeof(*bp->btb_memo));
+		if (!bp->btb || !bp->btb_memo)
 			goto fail;
 	}
 	if (cfg->ind && !(bp->ind = uarch_calloc(cfg->ind, sizeof(*bp->ind))))
@@ -254,31 +261,34 @@ static void bp_dir_update(struct uarch_bp *bp, int t, uint64_t pc, int taken,
 
 static struct bp_btb_ent *bp_btb_find(const struct uarch_bp *bp, uint64_t pc)
 {
-	struct bp_btb_ent *set = bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
+	uint32_t *memo = &bp->btb_memo[(pc ^ pc >> 12) & (BP_MEMO - 1)];
+	struct bp_btb_ent *set, *e = *memo ? &bp->btb[*memo - 1] : NULL;
 
+	/* (an entry holding pc lies in pc's set) */
+	if (e && e->stamp && e->tag == pc)
+		return e;
+	set = bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
 	for (uint32_t w = 0; w < bp->btb_ways; w++)
-		if (set[w].stamp && set[w].tag == pc)
+		if (set[w].stamp && set[w].tag == pc) {
+			*memo = (uint32_t)(&set[w] - bp->btb) + 1;
 			return &set[w];
+		}
 	return NULL;
 }
 
 /* Record pc → target as most recently used, replacing the LRU way. */
 static void bp_btb_insert(struct uarch_bp *bp, uint64_t pc, uint64_t target)
 {
-	struct bp_btb_ent *set = bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
-	struct bp_btb_ent *e = NULL, *lru = &set[0];
+	struct bp_btb_ent *e = bp_btb_find(bp, pc);
 
-	for (uint32_t w = 0; w < bp->btb_ways; w++) {
-		if (set[w].stamp && set[w].tag == pc) {
-			e = &set[w];
-			break;
-		}
-		if (set[w].stamp < lru->stamp)
-			lru = &set[w];
-	}
 	if (!e) {
-		e = lru;
+		struct bp_btb_ent *set = bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
+		e = &set[0];
+		for (uint32_t w = 1; w < bp->btb_ways; w++)
+			if (set[w].stamp < e->stamp)
+				e = &set[w];
 		e->tag = pc;
+		bp->btb_memo[(pc ^ pc >> 12) & (BP_MEMO - 1)] = (uint32_t)(e - bp->btb) + 1;
 	}
 	e->target = target;
 	e->stamp = ++bp->btb_clock;

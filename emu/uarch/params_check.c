@@ -37,6 +37,22 @@ static int pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+/* Ways a lookup searches one by one: a set of more (a large fully
+ * associative structure) would make every miss a long search. */
+#define MAX_WAYS 65536
+
+/* Whether structure k's sets have ways ways (assoc = its assoc key's
+ * value, 0 for fully associative) more than MAX_WAYS: -1 and why. */
+static int too_many_ways(char *err, size_t errsz, const char *k, const char *assoc_key,
+			 uint64_t assoc, uint64_t ways)
+{
+	if (ways <= MAX_WAYS)
+		return 0;
+	return fail(err, errsz,
+		    "%s: %" PRIu64 " ways%s are more than the %u a lookup searches; set %s", k,
+		    ways, assoc ? "" : " (fully associative)", MAX_WAYS, assoc_key);
+}
+
 static int check_cache(const struct uarch_machine *m, int i, char *err, size_t errsz)
 {
 	const struct uarch_cache_cfg *c = &m->cache[i];
@@ -66,6 +82,13 @@ static int check_cache(const struct uarch_machine *m, int i, char *err, size_t e
 				    " is not a multiple of %s.assoc*%s.line (%" PRIu32 "*%" PRIu32
 				    "=%" PRIu64 ")",
 				    k, c->size, k, k, c->assoc, c->line, way);
+	}
+	{
+		char key[16];
+		snprintf(key, sizeof(key), "%s.assoc", k);
+		if (too_many_ways(err, errsz, k, key, c->assoc,
+				  c->assoc ? c->assoc : c->size / c->line) < 0)
+			return -1;
 	}
 	if (c->repl > UARCH_REPL_RANDOM || c->write > UARCH_WT_NOALLOC ||
 	    c->context > UARCH_CTX_SHARED)
@@ -148,6 +171,13 @@ static int check_tlb(const struct uarch_machine *m, int i, char *err, size_t err
 		return fail(err, errsz,
 			    "%s.entries %" PRIu32 " is not a multiple of %s.assoc %" PRIu32, k,
 			    t->entries, k, t->assoc);
+	{
+		char key[16];
+		snprintf(key, sizeof(key), "%s.assoc", k);
+		if (too_many_ways(err, errsz, k, key, t->assoc, t->assoc ? t->assoc : t->entries) <
+		    0)
+			return -1;
+	}
 	if (!pow2(t->page) || t->page < 4096)
 		return fail(err, errsz,
 			    "%s.page %" PRIu32 " is not a power of two of at least 4096", k,
@@ -192,6 +222,9 @@ static int check_bp(const struct uarch_bp_cfg *b, char *err, size_t errsz)
 		return fail(err, errsz,
 			    "bp.btb %" PRIu32 " is not a multiple of bp.btb_assoc %" PRIu32, b->btb,
 			    b->btb_assoc);
+	if (too_many_ways(err, errsz, "bp.btb", "bp.btb_assoc", b->btb_assoc,
+			  b->btb_assoc ? b->btb_assoc : b->btb) < 0)
+		return -1;
 	return 0;
 }
 

@@ -432,6 +432,27 @@ static void test_btb(void **state)
 	bp = mk_tgt(8, 0, 0, 0);
 	assert_int_equal(jumps(bp, fa, 9, 10), 0);
 	uarch_bp_free(bp);
+	/* branches whose remembered entries share one slot still all hit */
+	bp = mk_tgt(4, 0, 0, 0);
+	{
+		static const uint64_t memo1[] = { 0x0001, 0x1000, 0x2003 };
+
+		assert_int_equal(jumps(bp, memo1, 3, 10), 27);
+	}
+	uarch_bp_free(bp);
+	/* a large fully associative BTB under LRU: 4096 fit, 4097 thrash */
+	{
+		static uint64_t many[4097];
+
+		for (int i = 0; i < 4097; i++)
+			many[i] = 0x400000 + 16 * (uint64_t)i;
+		bp = mk_tgt(4096, 0, 0, 0);
+		assert_int_equal(jumps(bp, many, 4096, 3), 2 * 4096);
+		uarch_bp_free(bp);
+		bp = mk_tgt(4096, 0, 0, 0);
+		assert_int_equal(jumps(bp, many, 4097, 3), 0);
+		uarch_bp_free(bp);
+	}
 	/* direct-mapped: 8 apart conflict */
 	bp = mk_tgt(8, 1, 0, 0);
 	{

@@ -259,6 +259,23 @@ static void test_geometry(void **state)
 	set_fails("p4", "core.rob=1",
 		  "core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
 	set_fails("p4", "mem.bus_width=12", "mem.bus_width 12 is not a power of two");
+	/* a lookup searches a set way by way: no set of more than 65536 */
+	set_fails("p4", "l1d.size=1G,l1d.assoc=0",
+		  "l1d: 16777216 ways (fully associative) are more than the 65536 a lookup "
+		  "searches; set l1d.assoc");
+	set_fails("ia64", "l3.size=1G,l3.assoc=131072",
+		  "l3: 131072 ways are more than the 65536 a lookup searches; set l3.assoc");
+	set_fails("p4", "dtlb.entries=131072",
+		  "dtlb: 131072 ways (fully associative) are more than the 65536 a lookup "
+		  "searches; set dtlb.assoc");
+	set_fails("p4", "bp.btb=131072,bp.btb_assoc=0",
+		  "bp.btb: 131072 ways (fully associative) are more than the 65536 a lookup "
+		  "searches; set bp.btb_assoc");
+	{
+		struct uarch_machine m;
+		copy_machine(&m, "p4");
+		set_ok(&m, "l2.size=8M,l2.assoc=0,dtlb.entries=65536,bp.btb=65536,bp.btb_assoc=0");
+	}
 }
 
 /* Problems only a hand-built struct can have: the parser's ranges stop
