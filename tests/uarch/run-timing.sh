@@ -12,7 +12,10 @@
 #     2-bit counter and not gshare;
 #   - wrong-path execution: loads shadowed by a mispredicted branch miss
 #     the cache speculatively far more often than retired loads do;
-#   - the same run twice gives identical counts.
+#   - the same run twice gives identical counts;
+#   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
+#     draw): each is refused with one line or runs the program as natively,
+#     retiring its functional instruction count, the same way twice.
 # Every figure comes from the difference of two runs that differ only in
 # the length of the timed loop, so start-up costs cancel exactly.
 #
@@ -198,6 +201,15 @@ determinism() {
 	fi
 }
 
+descriptions() {
+	local out
+	if out=$(python3 "$(dirname "$0")/../tools/model_fuzz.py" "$VPMU" "$PROGS" 80 1 2>&1); then
+		ok descriptions "$(tail -1 <<<"$out")"
+	else
+		bad descriptions "$(head -c 800 <<<"$out")"
+	fi
+}
+
 for m in p4 ia64 xscale alpha; do
 	ladder "$m"
 done
@@ -206,6 +218,7 @@ smt
 predictors
 shadow
 determinism
+descriptions
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $failn failed"
 [ "$failn" -eq 0 ]
