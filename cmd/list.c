@@ -1,7 +1,8 @@
 /* list.c — `vpmu list`: the events -e accepts, perf-list style: perf's
  * generic names with the native event each stands for on the machine,
  * then the machine's native events with their counters, precise mechanism
- * and unit masks, and what the model cannot produce.
+ * and unit masks, and what the model cannot produce; with --model, the
+ * timing model's own events, which vpmu stat -v prints.
  */
 #define _GNU_SOURCE /* strcasestr, FNM_CASEFOLD */
 #include <fnmatch.h>
@@ -14,15 +15,17 @@
 #include "arch/arch.h"
 #include "cmds.h"
 #include "core/evspec.h"
+#include "core/session.h"
 
 static const char list_usage[] =
-	"usage: vpmu list [-a ARCH | --all-arch] [PATTERN]\n"
+	"usage: vpmu list [-a ARCH | --all-arch] [--model] [PATTERN]\n"
 	"\n"
 	"List the events -e accepts: perf's generic names and what each stands for\n"
 	"on the machine, then the machine's native events with their unit masks.\n"
 	"\n"
 	"    -a, --arch ARCH    the machine whose events to list (default p4)\n"
 	"        --all-arch     the events of every machine\n"
+	"        --model        the timing model's events instead (vpmu stat -v)\n"
 	"    -h, --help         show this help\n"
 	"\n"
 	"PATTERN keeps the events whose name contains it, in any case; with * ? or [\n"
@@ -112,11 +115,11 @@ static const char *generic_gap(const struct arch_backend *b, const struct arch_g
 
 /* "<not supported: why>" after column col: on the same line when it fits,
  * else on lines of its own indented by indent (col < 0: always those). */
-static void not_supported(const char *why, int col, int indent)
+static void note_why(const char *what, const char *why, int col, int indent)
 {
 	char note[1024];
 
-	snprintf(note, sizeof(note), "<not supported: %s>", why);
+	snprintf(note, sizeof(note), "<%s: %s>", what, why);
 	if (col >= 0 && col + 2 + (int)strlen(note) <= WIDTH) {
 		printf("  %s\n", note);
 		return;
@@ -168,7 +171,7 @@ static void list_generic(const struct arch_backend *b, const struct filter *f)
 		if (g->spec && *g->spec)
 			col += printf("  [= %s%s%s]", g->spec, native[0] ? ", " : "", native);
 		if (gap)
-			not_supported(gap, col, 2 + width + 2);
+			note_why("not supported", gap, col, 2 + width + 2);
 		else
 			putchar('\n');
 	}
@@ -214,7 +217,7 @@ static void show_event(const struct arch_event *ev)
 
 	printf("  %s", ev->name);
 	if (ev->unsupported)
-		not_supported(ev->unsupported, 2 + (int)strlen(ev->name), 6);
+		note_why("not supported", ev->unsupported, 2 + (int)strlen(ev->name), 6);
 	else
 		putchar('\n');
 	if (ev->desc && *ev->desc) {
@@ -246,7 +249,7 @@ static void show_event(const struct arch_event *ev)
 		/* the event's own reason is not repeated for each mask */
 		if (u->unsupported &&
 		    !(ev->unsupported && !strcmp(u->unsupported, ev->unsupported)))
-			not_supported(u->unsupported, -1, 25);
+			note_why("not supported", u->unsupported, -1, 25);
 	}
 }
 
@@ -273,6 +276,34 @@ static void list_native(const struct arch_backend *b, const struct filter *f)
 	free(order);
 }
 
+/* The timing model's events that f keeps, in the order vpmu stat -v
+ * prints them, each with what it counts and, where the machine of
+ * backend b does not produce it, why; after a blank line unless first.
+ * Returns how many. */
+static unsigned list_model(const struct arch_backend *b, const struct filter *f, int first)
+{
+	unsigned shown = 0;
+
+	for (int k = 0; k < session_event_count(); k++) {
+		const char *name = session_event_name(k), *why;
+
+		if (!wanted(f, name))
+			continue;
+		if (!shown++)
+			printf("%s%s timing-model events (vpmu stat -v):\n\n", first ? "" : "\n",
+			       b->name);
+		printf("  %s", name);
+		why = session_event_uncounted(b->name, NULL, k);
+		if (why)
+			note_why("not counted", why, 2 + (int)strlen(name), 6);
+		else
+			putchar('\n');
+		printf("      ");
+		wrap(session_event_desc(k), 6, 6);
+	}
+	return shown;
+}
+
 /* Events of b that pattern keeps. */
 static unsigned matches(const struct arch_backend *b, const struct filter *f)
 {
@@ -290,6 +321,7 @@ int cmd_list(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "arch", required_argument, NULL, 'a' },
 		{ "all-arch", no_argument, NULL, 'A' },
+		{ "model", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -297,7 +329,7 @@ int cmd_list(int argc, char **argv)
 	const struct arch_backend *one = NULL;
 	struct filter f = { NULL, 0 };
 	const char *arch = "p4";
-	int c, every = 0, shown = 0;
+	int c, every = 0, model = 0, shown = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -308,6 +340,9 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'A':
 			every = 1;
+			break;
+		case 'M':
+			model = 1;
 			break;
 		case 'h':
 			fputs(list_usage, stdout);
@@ -349,6 +384,10 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; all[i]; i++) {
 		if (one && all[i] != one)
 			continue;
+		if (model) {
+			shown += list_model(all[i], &f, !shown) > 0;
+			continue;
+		}
 		if (!matches(all[i], &f))
 			continue;
 		printf("%s%s%s%s\n\n", shown++ ? "\n" : "", all[i]->name, all[i]->desc ? ": " : "",

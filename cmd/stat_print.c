@@ -81,18 +81,21 @@ static void param_line(void *arg, const char *key, const char *value)
 /* -v: every event of the model per logical processor. */
 static void model_table(FILE *out, const struct stat_report *rep)
 {
-	int n = rep->runs ? rep->runs : 1;
+	int n = rep->runs ? rep->runs : 1, w = 0;
 
-	fprintf(out, "\n%18s      %-32s %18s %18s\n", "", "event", "cpu0", "cpu1");
+	for (int k = 0; k < rep->nmodel; k++)
+		if ((int)strlen(session_event_name(k)) > w)
+			w = (int)strlen(session_event_name(k));
+	fprintf(out, "\n%18s      %-*s %18s %18s\n", "", w, "event", "cpu0", "cpu1");
 	for (int k = 0; k < rep->nmodel; k++) {
 		char a[32], b[32];
 		const char *why = session_event_uncounted(rep->arch, rep->set, k);
 		if (why) {
-			fprintf(out, "%18s      %-32s %18s %18s  (%s)\n", "", session_event_name(k),
-				"<not counted>", "<not counted>", why);
+			fprintf(out, "%18s      %-*s %18s %18s  (%s)\n", "", w,
+				session_event_name(k), "<not counted>", "<not counted>", why);
 			continue;
 		}
-		fprintf(out, "%18s      %-32s %18s %18s\n", "", session_event_name(k),
+		fprintf(out, "%18s      %-*s %18s %18s\n", "", w, session_event_name(k),
 			fmt_count((uint64_t)llround(rep->model[k][0] / n), a, sizeof(a)),
 			fmt_count((uint64_t)llround(rep->model[k][1] / n), b, sizeof(b)));
 	}

@@ -533,6 +533,11 @@ const char *session_event_name(int k)
 	return uarch_event_name((unsigned)k);
 }
 
+int session_event_count(void)
+{
+	return UARCH_NEV;
+}
+
 const char *session_event_desc(int k)
 {
 	return uarch_event_desc((unsigned)k);

@@ -77,6 +77,8 @@ struct session_result {
 
 /* Name and description of timing-model event k (0 <= k < ev.n). */
 const char *session_event_name(int k);
+/* The number of timing-model events. */
+int session_event_count(void);
 /* NULL if the machine arch with set counts model event k, else why not. */
 const char *session_event_uncounted(const char *arch, const char *set, int k);
 const char *session_event_desc(int k);

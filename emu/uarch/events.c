@@ -62,5 +62,31 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 			return "the machine has no such cache";
 		return m->cache[cls[k].cache].classify ? NULL : cls[k].why;
 	}
-	return NULL;
+	/* what the machine's structure never raises */
+	switch (ev) {
+	case UARCH_EV_L2_ACCESS:
+	case UARCH_EV_L2_MISS:
+	case UARCH_EV_L2_RD_HIT_CLEAN:
+	case UARCH_EV_L2_RD_HIT_DIRTY:
+	case UARCH_EV_LD_L2_MISS:
+		return m->cache[UARCH_L2].size ? NULL : "the machine has no such cache";
+	case UARCH_EV_L3_ACCESS:
+	case UARCH_EV_L3_MISS:
+		return m->cache[UARCH_L3].size ? NULL : "the machine has no such cache";
+	case UARCH_EV_ITLB_L2_HIT:
+		return m->tlb[UARCH_ITLB2].entries ? NULL : "the machine has no second-level ITLB";
+	case UARCH_EV_DTLB_L2_HIT:
+		return m->tlb[UARCH_DTLB2].entries ? NULL : "the machine has no second-level DTLB";
+	case UARCH_EV_REPLAYS:
+		return m->core.replay ? NULL : "the core does not replay: core.replay=0";
+	case UARCH_EV_STALL_DATA:
+		return m->core.ooo ? "an out-of-order core does not stall on use: core.ooo=1" :
+				     NULL;
+	case UARCH_EV_L1D_ALIAS:
+		return m->cache[UARCH_L1D].alias ?
+			       NULL :
+			       "the L1 data cache compares whole tags: l1d.alias=0";
+	default:
+		return NULL;
+	}
 }

@@ -222,7 +222,8 @@ int uarch_event_miss_class(int cache);
 
 struct uarch_machine;
 /* Whether machine m counts event ev: NULL if it does, else why not (the
- * miss classes of a cache that does not classify, or is absent). */
+ * miss classes of a cache that does not classify; the events of a cache,
+ * a second-level TLB or a mechanism the machine does not have). */
 const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev);
 
 #endif

@@ -447,6 +447,26 @@ model_page_matches() {
 		>differ || fail "man/vpmu-model.7 and vpmu stat -v: $(cat differ)"
 }
 
+# vpmu list --model names the events vpmu stat -v prints, in its order,
+# and marks those the machine never raises as it does.
+list_model() {
+	run_vpmu list --model -a xscale
+	expect_rc 0 || return 1
+	awk '/^  [^ ]/ { print $1 }' out >listed
+	grep -q '^  l2-references  <not counted: the machine has no such cache>$' out &&
+		grep -q '^  stall-data$' out || fail "xscale: $(grep -A1 'l2-references\|stall-data' out)"
+	run_vpmu stat -a xscale -v -- "$PROGS/e2e_loop" 1
+	awk '/^ +event +cpu0 +cpu1$/ { on = 1; next } on && !NF { exit } on { print $1 }' err >printed
+	[ -s printed ] && diff listed printed >/dev/null ||
+		fail "list --model and stat -v differ: $(diff listed printed | head -5 | tr '\n' ' ')"
+	grep -q '^ *l2-references *<not counted> *<not counted> *(the machine has no such cache)$' err ||
+		fail "stat -v: $(grep l2-references err)"
+	run_vpmu list --model -a p4 'stall-d*'
+	[ "$(grep -c '^  [^ ]' out)" = 1 ] &&
+		grep -A1 '^  stall-data' out | grep -q '<not counted: an out-of-order core does not stall on use' ||
+		fail "p4 stall-d*: $(cat out)"
+}
+
 verbose_lists_unknown_syscalls() {
 	"$PROGS/e2e_nosys" >native
 	run_vpmu stat -v -- "$PROGS/e2e_nosys"
@@ -494,4 +514,5 @@ t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 t model_page_matches model_page_matches
+t list_model list_model
 summary

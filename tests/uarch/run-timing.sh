@@ -79,11 +79,12 @@ ladder() { # machine
 		local n=40000 cyc m1 m2 m3 h1 h2 h3 hm want hits rest
 		cyc=$(delta cycles "$WORK/a" "$WORK/b")
 		m1=$(delta L1-dcache-load-misses "$WORK/a" "$WORK/b")
-		m2=$(delta l2-misses "$WORK/a" "$WORK/b")
-		m3=$(delta l3-misses "$WORK/a" "$WORK/b")
-		h1=$((n - m1))
-		if [ "$l2" -gt 0 ]; then h2=$((m1 - m2)); else h2=0 m2=$m1; fi
-		if [ "$l3" -gt 0 ]; then h3=$((m2 - m3)); else h3=0 m3=$m2; fi
+		# (an absent level is not counted: it passes every miss on)
+		m2=$m1
+		[ "$l2" -gt 0 ] && m2=$(delta l2-misses "$WORK/a" "$WORK/b")
+		m3=$m2
+		[ "$l3" -gt 0 ] && m3=$(delta l3-misses "$WORK/a" "$WORK/b")
+		h1=$((n - m1)) h2=$((m1 - m2)) h3=$((m2 - m3))
 		hm=$m3
 		case $level in
 		l1) want=$lat1 hits=$h1 rest=$((h2 * lat2 + h3 * lat3 + hm * latm)) ;;

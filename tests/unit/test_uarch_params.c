@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 
 #define NKEYS 172 /* core 14+3*15, bp 12, six caches of 12, l1i.tc, four TLBs of 5, mem 8 */
@@ -472,6 +473,42 @@ static void test_round_trip(void **state)
 	}
 }
 
+/* What a machine's structure never raises is not counted, with why. */
+static void test_uncounted(void **state)
+{
+	struct uarch_machine m;
+
+	(void)state;
+	copy_machine(&m, "xscale"); /* in order, no L2, no replay */
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_L2_ACCESS),
+			    "the machine has no such cache");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_LD_L2_MISS),
+			    "the machine has no such cache");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_REPLAYS),
+			    "the core does not replay: core.replay=0");
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_STALL_DATA));
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_L1D_LD_MISS));
+	copy_machine(&m, "p4");
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_REPLAYS));
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_L2_RD_HIT_DIRTY));
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_L1D_ALIAS));
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_STALL_DATA),
+			    "an out-of-order core does not stall on use: core.ooo=1");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_L3_MISS),
+			    "the machine has no such cache");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_DTLB_L2_HIT),
+			    "the machine has no second-level DTLB");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_L2_MISS_COMP),
+			    "needs --set l2.classify=1");
+	set_ok(&m, "l1d.alias=0,l2.classify=1");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_L1D_ALIAS),
+			    "the L1 data cache compares whole tags: l1d.alias=0");
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_L2_MISS_COMP));
+	copy_machine(&m, "ia64"); /* second-level TLBs, an L3 */
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_ITLB_L2_HIT));
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_L3_ACCESS));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_each_order),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_uncounted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
