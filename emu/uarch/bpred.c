@@ -259,15 +259,26 @@ static void bp_dir_update(struct uarch_bp *bp, int t, uint64_t pc, int taken,
 
 /* ---- targets --------------------------------------------------------- */
 
+/* The BTB set of the branch at pc, and its memo slot. */
+static struct bp_btb_ent *bp_btb_set(const struct uarch_bp *bp, uint64_t pc)
+{
+	return bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
+}
+
+static uint32_t *bp_btb_memo(const struct uarch_bp *bp, uint64_t pc)
+{
+	return &bp->btb_memo[(pc ^ pc >> 12) & (BP_MEMO - 1)];
+}
+
 static struct bp_btb_ent *bp_btb_find(const struct uarch_bp *bp, uint64_t pc)
 {
-	uint32_t *memo = &bp->btb_memo[(pc ^ pc >> 12) & (BP_MEMO - 1)];
+	uint32_t *memo = bp_btb_memo(bp, pc);
 	struct bp_btb_ent *set, *e = *memo ? &bp->btb[*memo - 1] : NULL;
 
 	/* (an entry holding pc lies in pc's set) */
 	if (e && e->stamp && e->tag == pc)
 		return e;
-	set = bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
+	set = bp_btb_set(bp, pc);
 	for (uint32_t w = 0; w < bp->btb_ways; w++)
 		if (set[w].stamp && set[w].tag == pc) {
 			*memo = (uint32_t)(&set[w] - bp->btb) + 1;
@@ -282,13 +293,13 @@ static void bp_btb_insert(struct uarch_bp *bp, uint64_t pc, uint64_t target)
 	struct bp_btb_ent *e = bp_btb_find(bp, pc);
 
 	if (!e) {
-		struct bp_btb_ent *set = bp->btb + (size_t)bp_idx(pc, bp->btb_sets) * bp->btb_ways;
+		struct bp_btb_ent *set = bp_btb_set(bp, pc);
 		e = &set[0];
 		for (uint32_t w = 1; w < bp->btb_ways; w++)
 			if (set[w].stamp < e->stamp)
 				e = &set[w];
 		e->tag = pc;
-		bp->btb_memo[(pc ^ pc >> 12) & (BP_MEMO - 1)] = (uint32_t)(e - bp->btb) + 1;
+		*bp_btb_memo(bp, pc) = (uint32_t)(e - bp->btb) + 1;
 	}
 	e->target = target;
 	e->stamp = ++bp->btb_clock;
