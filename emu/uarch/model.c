@@ -74,10 +74,11 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		h->stq.free = uarch_calloc(u->sq, sizeof(uint64_t));
 		h->wbq.free = uarch_calloc(u->wb ? u->wb : 1, sizeof(uint64_t));
 		h->wbe = uarch_calloc(u->wb ? u->wb : 1, sizeof(*h->wbe));
-		h->iqn = uarch_calloc(IQ_SPAN, sizeof(*h->iqn));
+		h->iq[0].n = uarch_calloc(IQ_SPAN, sizeof(*h->iq[0].n));
+		h->iq[1].n = uarch_calloc(IQ_SPAN, sizeof(*h->iq[1].n));
 		h->iline = ~0ull;
 		if (!h->rob.free || !h->ldq.free || !h->stq.free || !h->wbq.free || !h->wbe ||
-		    !h->iqn)
+		    !h->iq[0].n || !h->iq[1].n)
 			goto fail;
 	}
 	uarch_retire_mode(u);
@@ -102,7 +103,8 @@ void uarch_free(struct uarch *u)
 		uarch_mfree(u->th[t].stq.free);
 		uarch_mfree(u->th[t].wbq.free);
 		uarch_mfree(u->th[t].wbe);
-		uarch_mfree(u->th[t].iqn);
+		uarch_mfree(u->th[t].iq[0].n);
+		uarch_mfree(u->th[t].iq[1].n);
 	}
 	uarch_mfree(u);
 }
@@ -143,6 +145,7 @@ void uarch_set_threads(struct uarch *u, int n)
 	u->nthreads = n > 1 ? 2 : 1;
 	u->rob = share(u->m.core.rob, u->nthreads);
 	u->iq = share(u->m.core.iq, u->nthreads);
+	u->fq = u->m.core.fq ? share(u->m.core.fq, u->nthreads) : 0;
 	u->lq = share(u->m.core.lq, u->nthreads);
 	u->sq = share(u->m.core.sq, u->nthreads);
 	u->wb = u->m.mem.wbuf ? share(u->m.mem.wbuf, u->nthreads) : 0;
@@ -285,41 +288,43 @@ static inline uint64_t wait_entry(struct uarch *u, struct uth *t, int th, const 
 	return stall_dispatch(u, t, th, ev, disp, slot);
 }
 
-/* The issue queue at cycle now: the µops that issued by then have left. */
-static inline void iq_drain(struct uth *t, uint64_t now)
+/* Issue queue q at cycle now: the µops that issued by then have left. */
+static inline void iq_drain(struct iqueue *q, uint64_t now)
 {
-	for (uint64_t c = t->iq_now + 1; c <= now && t->niq; c++) {
-		t->niq -= t->iqn[c % IQ_SPAN];
-		t->iqn[c % IQ_SPAN] = 0;
+	for (uint64_t c = q->now + 1; c <= now && q->count; c++) {
+		q->count -= q->n[c % IQ_SPAN];
+		q->n[c % IQ_SPAN] = 0;
 	}
-	t->iq_now = now;
+	q->now = now;
 }
 
-/* Dispatch at cycle disp waits for an issue-queue entry: with the queue
- * still full then, the first of the µops in it to issue frees one. */
-static inline uint64_t iq_enter(struct uarch *u, struct uth *t, int th, uint64_t disp)
+/* Dispatch at cycle disp waits for an entry of issue queue q (size
+ * entries): with the queue still full then, the first of the µops in it
+ * to issue frees one. */
+static inline uint64_t iq_enter(struct uarch *u, struct uth *t, int th, struct iqueue *q,
+				unsigned size, uint64_t disp)
 {
 	uint64_t slot;
 
-	if (disp > t->iq_now)
-		iq_drain(t, disp);
-	if (t->niq < u->iq)
+	if (disp > q->now)
+		iq_drain(q, disp);
+	if (q->count < size)
 		return disp;
-	for (slot = t->iq_now + 1; !t->iqn[slot % IQ_SPAN]; slot++)
+	for (slot = q->now + 1; !q->n[slot % IQ_SPAN]; slot++)
 		;
-	iq_drain(t, slot);
+	iq_drain(q, slot);
 	return stall_dispatch(u, t, th, UARCH_EV_STALL_IQ, disp, slot);
 }
 
-/* The µop that took the entry issues at cycle issue. */
-static inline void iq_issue(struct uth *t, uint64_t issue)
+/* The µop that took an entry of q issues at cycle issue. */
+static inline void iq_issue(struct iqueue *q, uint64_t issue)
 {
-	if (issue <= t->iq_now)
+	if (issue <= q->now)
 		return; /* gone already (a µop of the same instruction dispatched later) */
-	if (issue - t->iq_now >= IQ_SPAN)
-		issue = t->iq_now + IQ_SPAN - 1;
-	t->iqn[issue % IQ_SPAN]++;
-	t->niq++;
+	if (issue - q->now >= IQ_SPAN)
+		issue = q->now + IQ_SPAN - 1;
+	q->n[issue % IQ_SPAN]++;
+	q->count++;
 }
 
 /* Take w's next entry, freed at cycle free. */
@@ -529,7 +534,12 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		disp = wait_entry(u, t, th, &t->ldq, u->lq, UARCH_EV_STALL_LQ, disp);
 	else if (okind == U_STA)
 		disp = wait_entry(u, t, th, &t->stq, u->sq, UARCH_EV_STALL_SQ, disp);
-	disp = iq_enter(u, t, th, disp);
+	/* floating-point operations wait in their own queue if there is one
+	 * (the 21264's; loads, stores and packed-integer work go to the
+	 * integer queue) */
+	const int fpq = u->fq && o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_FMOV;
+	struct iqueue *q = &t->iq[fpq];
+	disp = iq_enter(u, t, th, q, fpq ? u->fq : u->iq, disp);
 	if (k == 0 && want_insn)
 		it->rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 	ready = disp;
@@ -558,7 +568,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			ready++;
 	}
 	issue = take_unit(u, o->cls, ready);
-	iq_issue(t, issue);
+	iq_issue(q, issue);
 	if (!ooo) {
 		if (issue == t->issue) {
 			t->icount++;

@@ -39,6 +39,15 @@ struct wbent {
 	uint8_t bus;
 };
 
+/* An issue queue: a µop holds an entry from dispatch until it issues, in
+ * any order — how many of those in it issue in each cycle past now, by
+ * cycle modulo IQ_SPAN, count of them in all. */
+struct iqueue {
+	uint16_t *n;
+	uint64_t now;
+	unsigned count;
+};
+
 struct uth {
 	uint64_t fetch;	  /* cycle the next instruction is fetched */
 	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
@@ -50,12 +59,9 @@ struct uth {
 	struct wbent *wbe;	     /* [mem.wbuf] what each entry of wbq holds */
 	uint64_t wb_below;	     /* no write below the first level waits from this cycle */
 	uint64_t drain;		     /* cycle the last store left the write buffer */
-	/* the issue queue: a µop holds an entry from dispatch until it
-	 * issues, in any order — how many of those in it issue in each cycle
-	 * past iq_now, by cycle modulo IQ_SPAN, niq of them in all */
-	uint16_t *iqn;
-	uint64_t iq_now;
-	unsigned niq;
+	/* the issue queues: the integer (or only) one and the floating-point
+	 * one (core.fq) */
+	struct iqueue iq[2];
 	uint64_t retire;  /* cycle the last µop retired */
 	uint32_t rcount;  /* µops retired in that cycle */
 	uint64_t issue;	  /* in-order cores: cycle of the last issue */
@@ -89,9 +95,10 @@ struct uarch {
 	struct uarch_counts *cnt;
 	struct uarch_cal *cal; /* [UARCH_NUCLASS]: which cycles each class of units is busy */
 	int nthreads;
-	unsigned rob, iq, lq, sq, wb; /* per-thread shares (wb 0: no write buffer) */
-	unsigned wb_line, wb_shift;   /* mem.wbuf_line and its log2 (0: no coalescing) */
-	struct x86_cpu scratch;	      /* registers of a mispredicted path */
+	unsigned rob, iq, fq, lq, sq, wb; /* per-thread shares (fq 0: one issue queue; wb 0:
+					   * no write buffer) */
+	unsigned wb_line, wb_shift;	  /* mem.wbuf_line and its log2 (0: no coalescing) */
+	struct x86_cpu scratch;		  /* registers of a mispredicted path */
 	struct uth th[2];
 	/* a listening PMU: the signals of the current instruction, delivered
 	 * when it retires (or when the buffer fills) */

@@ -94,6 +94,7 @@ static const struct pfield core_fields[] = {
 	NUM(uarch_core_cfg, retire, 1, 64),
 	NUM(uarch_core_cfg, rob, 1, 4096),
 	NUM(uarch_core_cfg, iq, 1, 4096),
+	NUM(uarch_core_cfg, fq, 0, 4096),
 	NUM(uarch_core_cfg, lq, 1, 4096),
 	NUM(uarch_core_cfg, sq, 1, 4096),
 	NUM(uarch_core_cfg, depth, 1, 255),

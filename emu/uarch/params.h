@@ -39,7 +39,8 @@ struct uarch_core_cfg {
 	uint16_t issue;	 /* µops issued per cycle */
 	uint16_t retire; /* µops retired per cycle */
 	uint16_t rob; /* reorder buffer / in-flight window; halved per thread in dual-thread mode */
-	uint16_t iq;  /* issue-queue entries */
+	uint16_t iq;  /* issue-queue entries (integer queue when fq is not 0) */
+	uint16_t fq;  /* floating-point issue-queue entries (0: FP µops share iq) */
 	uint16_t lq, sq;		/* load and store queue entries */
 	uint16_t depth;			/* front-end stages, fetch to first possible issue */
 	uint16_t lat[UARCH_NUCLASS];	/* result latency, cycles */

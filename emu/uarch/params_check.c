@@ -242,6 +242,9 @@ static int check_core(const struct uarch_core_cfg *c, char *err, size_t errsz)
 		return fail(
 			err, errsz,
 			"core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
+	if (c->fq && c->fq < c->threads)
+		return fail(err, errsz,
+			    "core.fq must hold at least one entry per thread (or be 0: one queue)");
 	if (c->replay && !c->ooo)
 		return fail(err, errsz,
 			    "core.replay needs core.ooo=1 (replay is an out-of-order scheduler's)");

@@ -398,6 +398,39 @@ static void test_issue_queue_holds_waiting_uops(void **s)
 	assert_true(cyc[1] >= cyc[0]);
 }
 
+/* With a floating-point queue (core.fq, the 21264's), FP operations
+ * waiting for a chain of divides fill it and stall dispatch, independent
+ * integer work behind them included, where one shared queue had room;
+ * integer work alone does not see it. */
+static void test_fp_queue_holds_fp_uops(void **s)
+{
+	static const uint8_t div[] = { 0xf2, 0x0f, 0x5e, 0xc1 };	  /* divsd %xmm1, %xmm0 */
+	static const uint8_t mov[] = { 0x48, 0xc7, 0xc3, 0x01, 0, 0, 0 }; /* mov $1, %rbx */
+	uint64_t stall[2], cyc[2], ints[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_alloc();
+		struct x86_insn d, a;
+		r->m.core.iq = 16;
+		r->m.core.fq = k ? 2 : 0;
+		rig_start(r);
+		decode(div, sizeof(div), 0x3000, &d);
+		decode(mov, sizeof(mov), 0x3004, &a);
+		run(r, &a, 60, 0);
+		ints[k] = ev(r, UARCH_EV_CYCLES, 0);
+		run(r, &d, 6, 0);
+		run(r, &a, 60, 0);
+		stall[k] = ev(r, UARCH_EV_STALL_IQ, 0);
+		cyc[k] = ev(r, UARCH_EV_CYCLES, 0);
+		rig_free(r);
+	}
+	assert_int_equal(ints[0], ints[1]);
+	assert_int_equal(stall[0], 0);
+	/* the fourth divide waits for the second to issue, a divide later */
+	assert_true(stall[1] >= 30);
+	assert_true(cyc[1] >= cyc[0]);
+}
+
 /* Stores hold a store-queue (store-buffer) entry until they retire: behind
  * a load that misses, a full queue stalls dispatch. */
 static void test_store_queue_fills_behind_a_miss(void **s)
@@ -726,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_load_queue_bounds_loads_in_flight),
 		cmocka_unit_test(test_store_queue_fills_behind_a_miss),
 		cmocka_unit_test(test_issue_queue_holds_waiting_uops),
+		cmocka_unit_test(test_fp_queue_holds_fp_uops),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l1d_ports_bound_hits),
