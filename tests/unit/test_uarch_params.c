@@ -260,6 +260,8 @@ static void test_geometry(void **state)
 	set_fails("p4", "core.rob=1",
 		  "core.rob, core.iq, core.lq and core.sq must hold at least one entry per thread");
 	set_fails("p4", "mem.bus_width=12", "mem.bus_width 12 is not a power of two");
+	set_fails("p4", "core.fq=1",
+		  "core.fq must hold at least one entry per thread (or be 0: one queue)");
 	/* a lookup searches a set way by way: no set of more than 65536 */
 	set_fails("p4", "l1d.size=1G,l1d.assoc=0",
 		  "l1d: 16777216 ways (fully associative) are more than the 65536 a lookup "
