@@ -199,6 +199,7 @@ static inline __attribute__((always_inline)) int store_overlap(const struct uth 
 	}
 	return 0;
 }
+
 /* tr's µops: its plan's, or cracked into tmp. */
 static inline __attribute__((always_inline)) int uops_of(const struct x86_trace *tr,
 							 struct uop *tmp, const struct uop **uops)
@@ -233,6 +234,7 @@ static uint8_t dsrc_merge(uint8_t a, uint8_t b)
 
 	return (uint8_t)(cls << 4 | level);
 }
+
 /* Take a unit of class cls at the first cycle >= t where one is free for
  * the class's occupancy (1: pipelined; more: the unit stays busy). */
 static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigned n, unsigned occ)
