@@ -10,12 +10,19 @@ naming what is wrong); if it takes it, then:
     --smt, threads interleave otherwise),
   - a second run counts the same cycles and instructions,
   - vpmu neither crashes nor runs past the timeout.
+A quarter of the trials record instead (vpmu record with one of the
+machine's sampling events) and must leave the program's output and
+status alone and a sample file that report, script and annotate read
+(exit 0, or 1 with one line for a file without samples).
 Prints each failure with the command to repeat it and a summary line;
 exits 1 if any trial failed."""
+import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 VPMU, PROGS, TRIALS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
@@ -34,7 +41,17 @@ ENUMS = {
     "kind": ["static", "bimodal", "gshare", "tournament"],
 }
 FLAGS = {"ooo", "replay", "inclusive", "classify", "tc"}
+SAMPLED = {
+    "p4": ["cycles", "instructions:u", "uops", "L1-dcache-load-misses:pp"],
+    "ia64": ["cycles", "instructions", "DATA_EAR_EVENTS:CACHE_LAT4"],
+    "xscale": ["cycles", "instructions", "DCACHE_MISS"],
+    "alpha": ["cycles", "PROFILEME:pp"],
+}
+READERS = [["report", "--stdio"], ["report", "--stdio", "--sort", "sym,srcline"], ["script"],
+           ["annotate", "--stdio", "main"]]
 TIMEOUT = 120
+WORK = tempfile.mkdtemp(prefix="model_fuzz.")
+DATA = os.path.join(WORK, "vpmu.data")
 
 
 def run(cmd):
@@ -75,7 +92,7 @@ for prog in PROGRAMS:
     native[prog[0]] = (p.returncode, p.stdout)
 functional = {}
 keys = {m: params(m) for m in MACHINES}
-failed = taken = refused = 0
+failed = taken = refused = recorded = 0
 for trial in range(TRIALS):
     machine = rng.choice(MACHINES)
     prog = rng.choice(PROGRAMS)
@@ -84,10 +101,13 @@ for trial in range(TRIALS):
     # the two logical processors of p4 (or of any core given them)
     smt = ["--smt"] if (machine == "p4" or sets.get("core.threads") == "2") and \
         rng.random() < 0.3 else []
+    record = rng.random() < 0.25
+    how = ["record", "-e", rng.choice(SAMPLED[machine]), "-c", str(rng.choice([97, 1000, 10007])),
+           "-o", DATA] if record else ["stat"]
     for _ in range(4):
         spec = ",".join(f"{k}={v}" for k, v in sets.items())
-        cmd = [VPMU, "stat", "-a", machine, "--set", spec] + smt + [
-            "-x,", "-e", "instructions,cycles", "--"] + prog
+        cmd = [VPMU, how[0], "-a", machine, "--set", spec] + smt + how[1:] + (
+            [] if record else ["-x,", "-e", "instructions,cycles"]) + ["--"] + prog
         rc, out, err = run(cmd)
         # a value out of its key's range: draw again inside it
         m = re.search(r"value \S+ for (\S+) out of range \((\d+)\.\.(\d+)\)", err)
@@ -96,10 +116,25 @@ for trial in range(TRIALS):
         lo, hi = int(m[2]), int(m[3])
         sets[m[1]] = str(rng.randint(lo, min(hi, lo + 4096)))
     why = None
-    if rc == 1 and re.fullmatch(r"vpmu stat: [^\n]+\n", err) and not out:
+    if rc == 1 and re.fullmatch(r"vpmu (stat|record): [^\n]+\n", err) and not out:
         refused += 1
         continue
     taken += 1
+    if record:
+        recorded += 1
+        if rc is None:
+            why = "timed out"
+        elif (rc, out) != native[prog[0]]:
+            why = f"exit {rc} or output differs from native: {err[-300:]}"
+        for reader in READERS if not why else []:
+            rrc, _, rerr = run([VPMU] + reader + ["-i", DATA])
+            if rrc != 0 and not (rrc == 1 and re.fullmatch(r"vpmu [a-z]+: [^\n]+\n", rerr)):
+                why = f"vpmu {' '.join(reader)}: exit {rrc}: {rerr[-300:]}"
+                break
+        if why:
+            failed += 1
+            print(f"FAIL {' '.join(cmd)}\n     {why}")
+        continue
     if prog[0] not in functional:
         _, _, ferr = run([VPMU, "stat", "--no-timing", "-x,", "--"] + prog)
         functional[prog[0]] = counts(ferr).get("instructions")
@@ -118,5 +153,7 @@ for trial in range(TRIALS):
     if why:
         failed += 1
         print(f"FAIL {' '.join(cmd)}\n     {why}")
-print(f"model_fuzz: {TRIALS} trials, {refused} descriptions refused, {taken} run, {failed} failed")
+shutil.rmtree(WORK)
+print(f"model_fuzz: {TRIALS} trials, {refused} descriptions refused, {taken} run "
+      f"({recorded} recorded), {failed} failed")
 sys.exit(1 if failed else 0)

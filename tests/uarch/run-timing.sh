@@ -15,7 +15,8 @@
 #   - the same run twice gives identical counts;
 #   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
 #     draw): each is refused with one line or runs the program as natively,
-#     retiring its functional instruction count, the same way twice.
+#     retiring its functional instruction count, the same way twice; a
+#     quarter are recorded instead, and the sample file read back.
 # Every figure comes from the difference of two runs that differ only in
 # the length of the timed loop, so start-up costs cancel exactly.
 #
