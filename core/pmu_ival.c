@@ -100,6 +100,7 @@ void pmu_ival_sink(struct pmu_ival *iv, struct uarch_sink *sink)
 	sink->sum_max = 0;
 	sink->quiet = 0;
 	sink->cut = NULL;
+	sink->budget = NULL;
 }
 
 void pmu_ival_flush(struct pmu_ival *iv)

@@ -231,7 +231,8 @@ static void sums(void *ctx, const struct uarch_sums *s)
 }
 
 /* Each signal, cut at the slot edges, to the groups that want it; every
- * group sees every retirement unless it is quiet and got nothing. */
+ * group sees every retirement unless it is quiet (and keeps no budget,
+ * which is not kept here) and got nothing. */
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct pmu_mux *m = ctx;
@@ -260,7 +261,7 @@ deliver:
 		struct mux_group *mg = &m->grp[g];
 		struct uarch_delivery gd = *d;
 
-		if (!mg->nbuf && mg->sink.quiet && d->tr)
+		if (!mg->nbuf && mg->sink.quiet && !mg->sink.budget && d->tr)
 			continue;
 		gd.sig = mg->buf;
 		gd.nsig = (unsigned)mg->nbuf;
@@ -328,7 +329,7 @@ void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink, int shared)
 		for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 			sink->want[ev] |= gs->want[ev];
 		sink->want_insn |= gs->want_insn;
-		sink->quiet &= gs->quiet;
+		sink->quiet &= gs->quiet && !gs->budget; /* a budget is not kept here */
 		if (gs->sums && gs->sum_max < sink->sum_max)
 			sink->sum_max = gs->sum_max;
 	}
@@ -337,7 +338,8 @@ void pmu_mux_sink(struct pmu_mux *m, struct uarch_sink *sink, int shared)
 		int sum = sink->want[ev] && !shared;
 		for (unsigned g = 0; g < m->ngrp && sum; g++) {
 			const struct uarch_sink *gs = &m->grp[g].sink;
-			sum = !gs->want[ev] || (gs->sums && gs->sum[ev]);
+			sum = !gs->want[ev] || (gs->sums && gs->sum[ev] &&
+						(!gs->budget || gs->budget->n[ev] == ~0ull));
 		}
 		sink->sum[ev] = (uint8_t)sum;
 		if (sum)

@@ -194,20 +194,36 @@ struct uarch_sigbuf {
 	void (*full)(void *arg); /* deliver now: the buffer is full */
 	void *arg;
 	uint64_t sum[UARCH_NEV][2][2]; /* summed events not handed over yet */
+	/* what uarch_sig_push() may still sum of each (the budget's half:
+	 * uarch_budget; ~0 without one) */
+	uint64_t left[UARCH_NEV];
 	struct uarch_sig s[UARCH_SIGBUF];
 };
 
-static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
-				  uint64_t n, uint64_t cycle, uint64_t dur)
+/* Signal n events ev in each of dur cycles from cycle (dur 0: one). */
+static inline void uarch_sig_add(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
+				 uint64_t n, uint64_t cycle, uint64_t dur)
 {
-	if (b->want[ev] == UARCH_WANT_SUM && n <= b->sum_max && cycle + (dur ? dur : 1) <= b->cut) {
-		b->sum[ev][th][kernel] += n * (dur ? dur : 1);
-		return;
-	}
 	if (b->n == UARCH_SIGBUF)
 		b->full(b->arg);
 	b->s[b->n++] = (struct uarch_sig){ cycle,	 (uint32_t)n, (uint32_t)(dur ? dur : 1),
 					   (uint16_t)ev, (uint8_t)th, (uint8_t)kernel };
+}
+
+/* The same, summed instead if the sink takes the event as a sum (and
+ * its budget has room for it). */
+static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
+				  uint64_t n, uint64_t cycle, uint64_t dur)
+{
+	uint64_t d = dur ? dur : 1;
+
+	if (b->want[ev] == UARCH_WANT_SUM && n <= b->sum_max && cycle + d <= b->cut &&
+	    n * d <= b->left[ev]) {
+		b->sum[ev][th][kernel] += n * d;
+		b->left[ev] -= n * d;
+		return;
+	}
+	uarch_sig_add(b, ev, th, kernel, n, cycle, dur);
 }
 
 /* Name (perf-style where perf has one) and description of an event. */

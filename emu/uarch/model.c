@@ -60,6 +60,8 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 	u->nthreads = 1;
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
 	u->sum_cut = ~0ull;
+	memset(u->th[0].lim, 0xff, sizeof(u->th[0].lim));
+	memset(u->th[1].lim, 0xff, sizeof(u->th[1].lim));
 	uarch_set_threads(u, 1);
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
@@ -291,7 +293,7 @@ static inline uint64_t wait_entry(struct uarch *u, struct uth *t, int th, const 
 }
 
 /* Issue queue q at cycle now: the µops that issued by then have left. */
-static inline void iq_drain(struct iqueue *q, uint64_t now)
+static inline __attribute__((always_inline)) void iq_drain(struct iqueue *q, uint64_t now)
 {
 	for (uint64_t c = q->now + 1; c <= now && q->count; c++) {
 		q->count -= q->n[c % IQ_SPAN];
@@ -303,8 +305,8 @@ static inline void iq_drain(struct iqueue *q, uint64_t now)
 /* Dispatch at cycle disp waits for an entry of issue queue q (size
  * entries): with the queue still full then, the first of the µops in it
  * to issue frees one. */
-static inline uint64_t iq_enter(struct uarch *u, struct uth *t, int th, struct iqueue *q,
-				unsigned size, uint64_t disp)
+static inline __attribute__((always_inline)) uint64_t
+iq_enter(struct uarch *u, struct uth *t, int th, struct iqueue *q, unsigned size, uint64_t disp)
 {
 	uint64_t slot;
 
@@ -799,7 +801,7 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 				(tr->taken ? UARCH_I_TAKEN : 0) |
 				(mispredict ? UARCH_I_MISPREDICT : 0);
 		uarch_deliver(u, th, tr, it.rlast, &it.rec, 1);
-	} else if (u->sig && (u->sig->n || !u->sink.quiet)) {
+	} else if (u->sig && (u->sig->n || !u->quiet)) {
 		uarch_deliver(u, th, tr, it.rlast, NULL, 0);
 	}
 	if (mispredict) {
@@ -823,8 +825,8 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		t->fetched = 0;
 	}
 	/* everything summed is stamped before the cut: the sink takes it
-	 * (tallying, there is no cut) */
-	if (!(kind & RK_TALLY) && t->fetch >= u->sum_cut && uarch_frontier(u) >= u->sum_cut)
+	 * (tallying, the cut only asks for the sums) */
+	if (t->fetch >= u->sum_cut && uarch_frontier(u) >= u->sum_cut)
 		uarch_sums_out(u);
 }
 
@@ -868,14 +870,16 @@ static const struct {
 
 /* What uarch_retire() takes as fixed until the machine or the sink
  * changes: the shape of the core, and whether tallied[] need only adding
- * (no cut, and no sink signals them one at a time). */
+ * (no cut but one that only asks for the sums, no sink signals them one
+ * at a time, and none has a budget). */
 void uarch_retire_mode(struct uarch *u)
 {
 	const struct uarch_core_cfg *cc = &u->m.core;
 
-	u->tally = !u->sig || !u->sink.cut;
+	u->tally = !u->sig || !u->sink.cut || u->sink.budget;
 	for (unsigned k = 0; k < sizeof(tallied); k++)
-		if (u->sig_at[tallied[k]] <= 1)
+		if (u->sig_at[tallied[k]] <= 1 ||
+		    (u->sink.budget && u->sink.budget->n[tallied[k]] != ~0ull))
 			u->tally = 0;
 	if (u->want_insn)
 		u->kind = RK_ANY;

@@ -128,6 +128,26 @@ struct uarch_sink {
 	 * handed over as soon as the frontier reaches it.  The sink may move
 	 * *cut in deliver() and sums(); the model reads it after each. */
 	uint64_t *cut;
+	/* Optional, for sums that may only grow so far (a sampling counter
+	 * must see the events that carry it over one by one): see struct
+	 * uarch_budget. */
+	struct uarch_budget *budget;
+};
+
+/* How far a sink's sums may grow before it takes them.  After each
+ * sums() the model reads n[]: of event ev it sums at most n[ev] (~0: no
+ * limit; 0: none, every one is signalled) until the next sums(), and
+ * signals the rest (the sink, seeing them, moves *cut to take the sums:
+ * a sink with a budget uses its cut only for that, so events every
+ * instruction raises and that have no limit may be summed past it).
+ * A retirement is delivered when it raised signals, or when loud, or
+ * when the sink is not quiet; the model reads loud after each deliver()
+ * and sums().  The model sets on while it keeps to the budget: a sink
+ * wrapped by another (which sums only unlimited events) sees it clear. */
+struct uarch_budget {
+	uint64_t n[UARCH_NEV];
+	uint8_t loud;
+	uint8_t on;
 };
 
 /* Attach a listening PMU (NULL detaches).  0, or -1 out of memory. */

@@ -76,6 +76,9 @@ struct uth {
 	 * (UARCH_WANT_SUM with n above sum_max): the rest of a summed
 	 * event's ev[] is its sum (fold()) */
 	uint64_t unsummed[UARCH_NEV];
+	/* ev[] past which an event is signalled rather than summed: this
+	 * processor's share of the sink's budget (~0: none) */
+	uint64_t lim[UARCH_NEV];
 	uint32_t unflushed;
 	struct {
 		uint64_t addr, ready, retire;
@@ -108,6 +111,7 @@ struct uarch {
 	 * wants */
 	uint64_t sig_at[UARCH_NEV];
 	uint64_t sum_cut; /* *sink.cut (~0: none): events from it on are signalled */
+	uint8_t quiet;	  /* sink.quiet, unless its budget is loud */
 	/* the events every instruction raises (tallied[]) are only added: no
 	 * sink signals them and no cut splits them by cycle */
 	uint8_t tally;
@@ -138,12 +142,12 @@ void uarch_signal(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t 
 		  uint64_t dur);
 
 /* n events ev at cycle; signalled to a listening PMU as they happen (a
- * summed event is summed from ev[] when flushed). */
+ * summed event is summed from ev[] when flushed, within its budget). */
 static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
 			 uint64_t cycle)
 {
 	t->ev[ev] += n;
-	if (n >= u->sig_at[ev] || cycle >= u->sum_cut)
+	if (n >= u->sig_at[ev] || cycle >= u->sum_cut || t->ev[ev] > t->lim[ev])
 		uarch_signal(u, t, th, ev, n, cycle, 1);
 }
 
@@ -152,7 +156,7 @@ static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned e
 			      uint64_t to)
 {
 	t->ev[ev] += to - from;
-	if (1 >= u->sig_at[ev] || to > u->sum_cut)
+	if (1 >= u->sig_at[ev] || to > u->sum_cut || t->ev[ev] > t->lim[ev])
 		uarch_signal(u, t, th, ev, 1, from, to - from);
 }
 

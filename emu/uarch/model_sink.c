@@ -18,11 +18,30 @@ uint64_t uarch_frontier(const struct uarch *u)
 	return fr;
 }
 
-/* The sink may have moved its cut (uarch_sink.cut). */
+/* The sink may have moved its cut (uarch_sink.cut) and made its budget
+ * loud or quiet. */
 static void read_cut(struct uarch *u)
 {
 	u->sum_cut = u->sink.cut ? *u->sink.cut : ~0ull;
 	u->sig->cut = u->sum_cut;
+	u->quiet = u->sink.quiet && !(u->sink.budget && u->sink.budget->loud);
+}
+
+/* The sink's budget for what is summed until its next sums(): half for
+ * what the memory system sums, a quarter for each logical processor's
+ * own (so however many are active, and whichever part raises an event,
+ * the sums stay within it). */
+static void read_budget(struct uarch *u)
+{
+	const struct uarch_budget *b = u->sink.budget;
+
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		uint64_t n = b && u->sig->want[ev] == UARCH_WANT_SUM ? b->n[ev] : ~0ull;
+
+		u->sig->left[ev] = n == ~0ull ? n : n / 2;
+		for (int th = 0; th < 2; th++)
+			u->th[th].lim[ev] = n == ~0ull ? n : u->th[th].ev[ev] + n / 4;
+	}
 }
 
 void uarch_sums_out(struct uarch *u)
@@ -39,6 +58,7 @@ void uarch_sums_out(struct uarch *u)
 	u->sink.sums(u->sink.ctx, &s);
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	read_cut(u);
+	read_budget(u);
 }
 
 void uarch_signal(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n, uint64_t cycle,
@@ -48,7 +68,7 @@ void uarch_signal(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t 
 		return;
 	if (u->sig->want[ev] == UARCH_WANT_SUM)
 		t->unsummed[ev] += n * dur;
-	uarch_sig_push(u->sig, ev, th, t->kernel, n, cycle, dur);
+	uarch_sig_add(u->sig, ev, th, t->kernel, n, cycle, dur);
 }
 
 void uarch_flush_thread(struct uarch *u, int th)
@@ -59,6 +79,8 @@ void uarch_flush_thread(struct uarch *u, int th)
 		if (u->sig && u->sig->want[e] == UARCH_WANT_SUM)
 			u->sig->sum[e][th][t->kernel] += t->ev[e] - t->unsummed[e];
 		u->cnt->n[e][th][t->kernel] += t->ev[e];
+		if (t->lim[e] != ~0ull) /* what is left of its share of the budget */
+			t->lim[e] = t->lim[e] > t->ev[e] ? t->lim[e] - t->ev[e] : 0;
 		t->ev[e] = 0;
 		t->unsummed[e] = 0;
 	}
@@ -106,6 +128,8 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	uarch_flush_thread(u, 1);
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
 	u->sum_cut = ~0ull;
+	for (int th = 0; th < 2; th++)
+		memset(u->th[th].lim, 0xff, sizeof(u->th[th].lim));
 	if (!s) {
 		uarch_mfree(u->sig);
 		u->sig = u->ms.sig = NULL;
@@ -133,7 +157,10 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	u->sig->sum_max = s->sum_max;
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));
 	u->ms.sig = u->sig;
+	if (s->budget)
+		s->budget->on = 1;
 	read_cut(u);
+	read_budget(u);
 	uarch_retire_mode(u);
 	return 0;
 }

@@ -2,8 +2,9 @@
  * uarch_sink): events taken as sums up to a moving cut land in the same
  * turns of cycles as the same events taken one signal at a time, as
  * multiplexed counters need; the sums reach the sink only once the
- * model has passed the cut; and whatever the sink asks for, the model
- * counts the same, down mispredicted paths too. */
+ * model has passed the cut; sums stay within the sink's budget, and a
+ * loud one sees every retirement; and whatever the sink asks for, the
+ * model counts the same, down mispredicted paths too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -427,6 +428,117 @@ static void test_wrong_paths_count_alike(void **state)
 	free(c);
 }
 
+/* A sink that sums within a budget, as a sampling counter does: it asks
+ * for the sums (cut 0) when an event it budgets comes signalled, and
+ * every fourth hand-over goes loud for 50 retirements. */
+#define BUDGET 500
+struct budgeted {
+	struct uarch_budget bud;
+	uint64_t cut;
+	uint64_t got[UARCH_NEV]; /* signalled and summed */
+	uint64_t given[UARCH_NEV];
+	unsigned handovers, loud_left, over;
+	unsigned expect; /* index of the instruction the next delivery should be */
+	unsigned skipped, loud_retired;
+	int len, fresh; /* fresh: the retirements before were not all seen */
+};
+
+static void budgeted_deliver(void *ctx, const struct uarch_delivery *d)
+{
+	struct budgeted *b = ctx;
+	unsigned at;
+
+	for (unsigned k = 0; k < d->nsig; k++) {
+		b->got[d->sig[k].ev] += (uint64_t)d->sig[k].n * d->sig[k].dur;
+		if (b->bud.n[d->sig[k].ev] != ~0ull)
+			b->cut = 0;
+	}
+	if (!d->tr)
+		return;
+	/* the driven loop's instructions, in order: at 0x401000 + 3 × 0..4
+	 * (the fourth is longer, the fifth the branch) */
+	at = (unsigned)((d->tr->i->pc - 0x401000) / 3);
+	if (b->bud.loud && !b->fresh) {
+		b->skipped += at != b->expect % (unsigned)b->len;
+		b->loud_retired++;
+	}
+	b->fresh = 0;
+	b->expect = at + 1;
+	if (b->loud_left && !--b->loud_left)
+		b->cut = 0; /* back to quiet: the budget is set anew at the sums */
+}
+
+static void budgeted_sums(void *ctx, const struct uarch_sums *s)
+{
+	struct budgeted *b = ctx;
+
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		uint64_t n = s->n[ev][0][0] + s->n[ev][0][1] + s->n[ev][1][0] + s->n[ev][1][1];
+		b->got[ev] += n;
+		if (n > b->given[ev])
+			b->over++;
+	}
+	b->handovers++;
+	b->fresh = 1;
+	b->bud.loud = b->handovers % 4 == 0;
+	b->loud_left = b->bud.loud ? 50 : 0;
+	/* loud, the budget is unlimited: only loudness delivers a retirement
+	 * that raised no signal */
+	for (unsigned w = 0; w < NW; w++)
+		b->given[wanted[w]] = b->bud.n[wanted[w]] = b->bud.loud ? ~0ull : BUDGET;
+	b->cut = ~0ull;
+}
+
+static void test_budget_bounds_sums(void **state)
+{
+	struct uarch_counts *c = calloc(2, sizeof(*c));
+	struct budgeted *b = calloc(1, sizeof(*b));
+	struct uarch *u0, *u1;
+	struct uarch_sink s;
+
+	(void)state;
+	assert_non_null(c && b);
+	u0 = uarch_new(uarch_machine_find("p4"), &c[0], 1);
+	u1 = uarch_new(uarch_machine_find("p4"), &c[1], 1);
+	assert_non_null(u0 && u1);
+	memset(&s, 0, sizeof(s));
+	s.deliver = budgeted_deliver;
+	s.sums = budgeted_sums;
+	s.ctx = b;
+	s.sum_max = UINT32_MAX;
+	s.quiet = 1;
+	s.cut = &b->cut;
+	s.budget = &b->bud;
+	for (unsigned w = 0; w < NW; w++) {
+		s.want[wanted[w]] = 1;
+		s.sum[wanted[w]] = 1;
+		b->given[wanted[w]] = b->bud.n[wanted[w]] = BUDGET;
+	}
+	b->cut = ~0ull;
+	b->len = 5;
+	assert_int_equal(uarch_set_sink(u1, &s), 0);
+	assert_true(b->bud.on);
+	drive(u0, DRIVE_BRANCH, NULL);
+	drive(u1, DRIVE_BRANCH, NULL);
+	same_counts(&c[0], &c[1], 0, "summed within a budget");
+	/* the sink got every event, never more as sums than it allowed */
+	for (unsigned w = 0; w < NW; w++) {
+		uint64_t n = 0;
+		for (int th = 0; th < 2; th++)
+			n += c[0].n[wanted[w]][th][0] + c[0].n[wanted[w]][th][1];
+		assert_int_equal(b->got[wanted[w]], n);
+	}
+	assert_int_equal(b->over, 0);
+	assert_true(b->handovers > 12000 / BUDGET);
+	/* loud, no retirement is left out */
+	assert_true(b->loud_retired > 100);
+	assert_int_equal(b->skipped, 0);
+	uarch_free(u0);
+	uarch_free(u1);
+	free(b);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_kept_uops_count_alike),
 		cmocka_unit_test(test_wrong_paths_count_alike),
 		cmocka_unit_test(test_blocks_count_alike),
+		cmocka_unit_test(test_budget_bounds_sums),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
