@@ -25,7 +25,10 @@
  * increments in every cycle up to the end of each input it has taken
  * cannot carry it over, it adds an input at once (far()): the wrap it is
  * heading for then lies past every input so taken, and the ring holds
- * every later one in cycle order.
+ * every later one in cycle order.  Such a counter, and a PEBS counter
+ * (near-only, both), may also take inputs already summed short of its
+ * wrap (p4_engine_add(), run.c's budget); cs.reserve says how many may
+ * still come that way, and far() leaves room for them.
  *
  * Choices the manuals leave open:
  *  - The detector output is at most 15 a cycle (seed 004: a 4-bit bus).
@@ -279,7 +282,11 @@ static int far(const struct p4_engine *e, const struct p4_cstate *cs, int c, uin
 	uint64_t room = P4_CTR_MASK - (e->hw.ctr[c] & P4_CTR_MASK);
 	uint64_t hi = end > cs->far_end ? end : cs->far_end;
 
-	if (!cs->pmi_only || (e->hw.cccr[c] & P4_CCCR_OVF) || v * dur + cs->pend > room)
+	/* the sums on their way are counted as if in the ring */
+	if (!cs->pmi_only || (e->hw.cccr[c] & P4_CCCR_OVF) || cs->reserve > room)
+		return 0;
+	room -= cs->reserve;
+	if (v * dur + cs->pend > room)
 		return 0;
 	return (room - v * dur - cs->pend) / P4_DETECTOR_MAX >= hi - e->done;
 }
@@ -367,11 +374,34 @@ int p4_engine_addonly(const struct p4_engine *e, int ctr)
 	       !(e->hw.cccr[ctr] & P4_CCCR_PMI);
 }
 
+int p4_engine_nearonly(const struct p4_engine *e, int ctr)
+{
+	const struct p4_cstate *cs;
+
+	if (ctr < 0 || ctr >= P4_NCTR)
+		return 0;
+	cs = &e->cs[ctr];
+	return cs->active && (e->hw.cccr[ctr] & P4_CCCR_PMI) &&
+	       (cs->pmi_only || (!cs->percycle && (e->pebs_ctrs & (1u << ctr))));
+}
+
+uint64_t p4_engine_room(const struct p4_engine *e, int ctr)
+{
+	const struct p4_cstate *cs = &e->cs[ctr];
+
+	if ((e->hw.cccr[ctr] & P4_CCCR_OVF) || cs->pmi_armed || cs->pend)
+		return 0;
+	return P4_CTR_MASK - (e->hw.ctr[ctr] & P4_CTR_MASK);
+}
+
 void p4_engine_add(struct p4_engine *e, int ctr, uint64_t n)
 {
 	/* as the fast path of p4_engine_input() for inputs summing to n:
-	 * without a PMI nothing depends on the cycle of a wrap */
-	if (n && p4_engine_addonly(e, ctr) && thread_ok(e->hw.cccr[ctr], e->threads))
+	 * without a PMI nothing depends on the cycle of a wrap, and a
+	 * near-only counter's sums stop short of it (a wrap would still be
+	 * counted, at e->done) */
+	if (n && (p4_engine_addonly(e, ctr) || p4_engine_nearonly(e, ctr)) &&
+	    thread_ok(e->hw.cccr[ctr], e->threads))
 		count(e, ctr, e->done, n, 1, NULL);
 }
 

@@ -154,6 +154,7 @@ struct p4_cstate {
 	uint64_t ring_end;  /* end of the last input left in v[] (v[] is empty from here) */
 	uint64_t pend;	    /* sum of v[] */
 	uint64_t far_end;   /* end of the last input counted at once */
+	uint64_t reserve;   /* increments still to come as sums (p4_engine_add) */
 	uint64_t total;	    /* increments since programmed (64 bits: the value perf reports) */
 	uint8_t v[P4_RING]; /* per-cycle detector output, cycle % P4_RING (capped at 15) */
 };
@@ -194,7 +195,16 @@ void p4_engine_advance(struct p4_engine *e, uint64_t frontier);
 /* Whether counter ctr only adds its input (not per-cycle, no overflow
  * PMI): the order and cycles of its inputs do not matter. */
 int p4_engine_addonly(const struct p4_engine *e, int ctr);
-/* Inputs of such a counter, each at most P4_DETECTOR_MAX, summing to n. */
+/* Whether counter ctr is a sampling counter that needs the order of its
+ * inputs only near its wrap: its overflow PMI is all that needs cycles
+ * (cs.pmi_only), or it is a PEBS counter counting in retirement order. */
+int p4_engine_nearonly(const struct p4_engine *e, int ctr);
+/* Increments a near-only counter can take, in any order, before its
+ * wrap; 0 when each must come in order (overflowed, PMI armed, inputs
+ * pending for their cycles). */
+uint64_t p4_engine_room(const struct p4_engine *e, int ctr);
+/* Inputs of an add-only counter, or of a near-only one within its room
+ * (less its reserve), each at most P4_DETECTOR_MAX, summing to n. */
 void p4_engine_add(struct p4_engine *e, int ctr, uint64_t n);
 
 #endif

@@ -46,6 +46,13 @@
  * cycle: as far back as RETIRED_HIST instructions, a few inputs each (a
  * power of two). */
 #define TRIG_HIST 2048
+/* Increments short of its wrap that a sampling counter's sums stop at:
+ * more than the engine's look-ahead (counter.c far()) wants in the
+ * model's usual spread of a few hundred cycles between fetch and the
+ * last signal.  Within twice that, its events are signalled, each in its
+ * cycle (the budget shrinks towards the margin; at least this much of
+ * it is left to share when it is not signalled). */
+#define NEAR_MARGIN 16384
 
 struct route {
 	uint8_t ctr;
@@ -78,9 +85,20 @@ struct arch_pmu {
 	struct route route[UARCH_NEV][MAXROUTE];
 	uint16_t tagged[2];	/* retired signals of the replay-tagged µops (UARCH_NEV: none) */
 	uint8_t sampling;	/* some event has a period: check for PEBS and PMIs */
-	uint8_t sum[UARCH_NEV]; /* every counter it feeds only adds: taken as sums */
-	uint8_t quiet;		/* no counter needs cycles: skip empty deliveries */
-	uint64_t last;		/* latest cycle seen */
+	uint8_t sum[UARCH_NEV]; /* every counter it feeds only adds, or is near-only: sums */
+	uint8_t quiet;		/* no counter needs cycles: skip empty deliveries (but loud) */
+	/* Sampling counters taking sums within a budget (uarch_budget):
+	 * near-only ones (p4_engine_nearonly), each with the number of
+	 * summed events it counts.  Until a counter comes within NEAR_MARGIN
+	 * of its wrap, its events are summed and the budget keeps the sums
+	 * short of it; from there until its sample is taken, they are
+	 * signalled and every retirement is delivered (loud). */
+	uint32_t budgeted;
+	uint32_t reserved; /* those with sums on their way (cs.reserve) */
+	uint8_t nsum[P4_NCTR];
+	struct uarch_budget bud;
+	uint64_t cut;  /* uarch_sink.cut: 0 to have the sums now */
+	uint64_t last; /* latest cycle seen */
 	/* IEBS: an interrupt pending for the counter, due at cycle */
 	uint64_t pmi_due[P4_NCTR];
 	uint8_t pmi_pending[P4_NCTR];
@@ -368,9 +386,66 @@ static void iebs_sample(struct arch_pmu *p, int c)
 		p->cb.sample(p->cb.arg, &s);
 }
 
+/* Whether a budgeted counter is near its wrap, or has its sample to
+ * take: its events must come one by one. */
+static uint32_t near_ctrs(const struct arch_pmu *p)
+{
+	uint32_t near = 0;
+
+	for (uint32_t m = p->budgeted; m; m &= m - 1) {
+		int c = __builtin_ctz(m);
+		if (p4_engine_room(&p->eng, c) < 2 * NEAR_MARGIN || p->pmi_pending[c] ||
+		    p->pebs_due[c])
+			near |= 1u << c;
+	}
+	return near;
+}
+
+/* The budget until the next sums: each summed event may add to each
+ * budgeted counter it feeds an equal share of what the counter can take
+ * short of NEAR_MARGIN; none to a near one, and then every retirement is
+ * delivered.  Only while the model keeps to it (bud.on). */
+static void plan_budget(struct arch_pmu *p)
+{
+	uint32_t near = near_ctrs(p);
+	uint64_t share[P4_NCTR];
+
+	if (!p->bud.on)
+		return;
+	for (uint32_t m = p->budgeted; m; m &= m - 1) {
+		int c = __builtin_ctz(m);
+		share[c] = near & (1u << c) || !p->nsum[c] ?
+				   0 :
+				   (p4_engine_room(&p->eng, c) - NEAR_MARGIN) / p->nsum[c];
+		p->eng.cs[c].reserve = 0;
+	}
+	p->reserved = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		uint64_t b = ~0ull;
+		if (!p->sum[ev])
+			continue;
+		for (unsigned r = 0; r < p->nroute[ev]; r++) {
+			int c = p->route[ev][r].ctr;
+			if (p->budgeted & (1u << c) && share[c] < b)
+				b = share[c];
+		}
+		p->bud.n[ev] = b;
+		for (unsigned r = 0; r < p->nroute[ev] && b; r++) {
+			int c = p->route[ev][r].ctr;
+			if (p->budgeted & (1u << c)) {
+				p->eng.cs[c].reserve += b;
+				p->reserved |= 1u << c;
+			}
+		}
+	}
+	p->bud.loud = near != 0;
+	p->cut = ~0ull;
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
+	uint32_t touched = 0;
 
 	p->eng.threads = d->threads;
 	p->cur_ip = d->tr ? d->tr->i->pc : 0;
@@ -382,6 +457,8 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 			int c = p->route[s->ev][r].ctr;
 			struct trig_ring *t = p->trig[c];
 
+			if (p->sum[s->ev])
+				touched |= 1u << c;
 			if (!(p->route[s->ev][r].qual & bit) ||
 			    p4_engine_at_once(&p->eng, c, s->cycle, s->n, s->dur))
 				continue;
@@ -397,23 +474,30 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	if (d->retire > p->last)
 		p->last = d->retire;
 	p4_engine_advance(&p->eng, d->frontier);
-	if (!d->tr || !p->sampling)
-		return;
-	p->retired[p->nretired++ % RETIRED_HIST] =
-		(struct retired){ d->tr->i->pc, d->retire, (uint8_t)d->th, (uint8_t)d->kernel };
-	for (uint32_t m = p->waiting; m; m &= m - 1) {
-		int c = __builtin_ctz(m);
-		if (p->pebs_due[c]) {
-			/* the assist runs before the tagged µop retires */
-			pebs_record(p, c, d);
-			p->pebs_due[c] = 0;
-			pebs_reset(p, c);
+	if (d->tr && p->sampling) {
+		p->retired[p->nretired++ % RETIRED_HIST] =
+			(struct retired){ d->tr->i->pc, d->retire, (uint8_t)d->th,
+					  (uint8_t)d->kernel };
+		for (uint32_t m = p->waiting; m; m &= m - 1) {
+			int c = __builtin_ctz(m);
+			if (p->pebs_due[c]) {
+				/* the assist runs before the tagged µop retires */
+				pebs_record(p, c, d);
+				p->pebs_due[c] = 0;
+				pebs_reset(p, c);
+			}
+			if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
+				iebs_sample(p, c);
+			if (!p->pebs_due[c] && !p->pmi_pending[c])
+				p->waiting &= ~(1u << c);
 		}
-		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
-			iebs_sample(p, c);
-		if (!p->pebs_due[c] && !p->pmi_pending[c])
-			p->waiting &= ~(1u << c);
 	}
+	/* the sums, before the counter that is waiting for them counts on,
+	 * and to budget anew: when a counter with sums on their way got a
+	 * signal (its share ran out), or the sample that made it loud is
+	 * taken */
+	if (p->bud.on && ((touched & p->reserved) || (p->bud.loud && !near_ctrs(p))))
+		p->cut = 0;
 }
 
 /* The summed signals (uarch_sink.sum) through the same routes. */
@@ -431,23 +515,45 @@ static void take_sums(void *ctx, const struct uarch_sums *s)
 					p4_engine_add(&p->eng, p->route[ev][r].ctr,
 						      s->n[ev][q >> 1][q & 1]);
 	}
+	if (s->retire > p->last)
+		p->last = s->retire;
+	plan_budget(p);
 }
 
 /* Which signals may be summed, and whether deliveries without signals
  * matter: per-cycle counters settle at each frontier, sampling looks at
- * each retirement. */
+ * each retirement (a budgeted counter's only while it is near its wrap:
+ * loud). */
 static void plan_sums(struct arch_pmu *p)
 {
-	p->quiet = !p->sampling;
-	for (int c = 0; c < P4_NCTR; c++)
-		if (p->eng.cs[c].percycle)
+	p->quiet = 1;
+	for (int c = 0; c < P4_NCTR; c++) {
+		int i = p->evsel_of[c];
+		if (i >= 0 && p->period[i] && p4_engine_nearonly(&p->eng, c))
+			p->budgeted |= 1u << c;
+		else if (p->eng.cs[c].percycle || (i >= 0 && p->period[i]))
 			p->quiet = 0;
+	}
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
 		p->sum[ev] = p->nroute[ev] > 0;
-		for (unsigned r = 0; r < p->nroute[ev]; r++)
-			if (!p4_engine_addonly(&p->eng, p->route[ev][r].ctr))
+		for (unsigned r = 0; r < p->nroute[ev]; r++) {
+			int c = p->route[ev][r].ctr;
+			if (!p4_engine_addonly(&p->eng, c) && !(p->budgeted & (1u << c)))
 				p->sum[ev] = 0;
+		}
+		for (unsigned r = 0; r < p->nroute[ev] && p->sum[ev]; r++)
+			p->nsum[p->route[ev][r].ctr]++;
 	}
+	/* nothing is summed for a budgeted counter until the model takes the
+	 * budget and hands over its first sums */
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		p->bud.n[ev] = ~0ull;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		for (unsigned r = 0; r < p->nroute[ev] && p->sum[ev]; r++)
+			if (p->budgeted & (1u << p->route[ev][r].ctr))
+				p->bud.n[ev] = 0;
+	p->bud.loud = p->budgeted != 0;
+	p->cut = ~0ull;
 }
 
 uint32_t p4_escr_qual(const struct arch_evsel *e)
@@ -545,6 +651,8 @@ void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	memcpy(s->sum, p->sum, sizeof(s->sum));
 	s->sum_max = P4_DETECTOR_MAX;
 	s->quiet = p->quiet;
+	s->cut = p->budgeted ? &p->cut : NULL;
+	s->budget = p->budgeted ? &p->bud : NULL;
 }
 
 void p4_pmu_read(struct arch_pmu *p, uint64_t *val)

@@ -107,7 +107,9 @@ static void test_plain_count(void **state)
 }
 
 /* Summed inputs (p4_engine_add) leave an add-only counter as the inputs
- * one by one do, wrap and OVF included; other counters take no sums. */
+ * one by one do, wrap and OVF included; a sampling counter whose PMI is
+ * all that needs cycles (near-only) takes them short of its wrap; other
+ * counters take no sums. */
 static void test_add_sum(void **state)
 {
 	struct rec ra, rb;
@@ -126,18 +128,27 @@ static void test_add_sum(void **state)
 	assert_false(p4_engine_addonly(b, 1)); /* per cycle */
 	assert_false(p4_engine_addonly(b, 2)); /* its PMI needs the cycle */
 	assert_false(p4_engine_addonly(b, 3)); /* not enabled */
+	assert_true(p4_engine_nearonly(b, 2));
+	assert_false(p4_engine_nearonly(b, 0)); /* no PMI */
+	assert_false(p4_engine_nearonly(b, 1));
+	assert_int_equal(p4_engine_room(b, 2), P4_CTR_MASK);
 	for (unsigned k = 0; k < 6; k++) {
 		p4_engine_input(a, 0, 100 + k, v[k], 2);
 		sum += 2ull * v[k];
 	}
 	p4_engine_add(b, 0, sum);
+	p4_engine_add(b, 1, 5);
 	p4_engine_add(b, 2, 5);
 	assert_int_equal(b->hw.ctr[0], a->hw.ctr[0]);
 	assert_int_equal(b->cs[0].total, a->cs[0].total);
 	assert_int_equal(b->hw.ctr[0], sum - 20);
 	assert_true(b->hw.cccr[0] & P4_CCCR_OVF);
 	assert_true(a->hw.cccr[0] & P4_CCCR_OVF);
-	assert_int_equal(b->cs[2].total, 0);
+	assert_int_equal(b->cs[1].total, 0);
+	assert_int_equal(b->cs[2].total, 5);
+	assert_int_equal(p4_engine_room(b, 2), P4_CTR_MASK - 5);
+	b->hw.cccr[2] |= P4_CCCR_OVF; /* overflowed: each input in its cycle */
+	assert_int_equal(p4_engine_room(b, 2), 0);
 	free(a);
 	free(b);
 }
