@@ -20,6 +20,13 @@ static const uint16_t input_sig[ALPHA_NEV] = {
 	[ALPHA_EV_PROFILEME] = UARCH_NEV,
 };
 
+/* Events short of its overflow that a sampling counter's sums stop at: a
+ * signal smaller than this cannot carry it over before the sums on their
+ * way (only a stall of more cycles is larger).  Within twice that its
+ * events come one by one, and every retirement is delivered
+ * (uarch_budget). */
+#define NEAR_MARGIN 1024
+
 struct arch_pmu {
 	struct arch_pmu_cb cb;
 	unsigned n;
@@ -29,6 +36,11 @@ struct arch_pmu {
 	struct alpha_pm pm;
 	uint8_t pm_qual; /* ProfileMe: privileges profiled (bit 0 user, 1 kernel) */
 	uint64_t last_retire;
+	/* sampling in aggregate mode: the counters take sums within a
+	 * budget; reserved: those with sums on their way */
+	uint8_t budgeted, reserved;
+	struct uarch_budget bud;
+	uint64_t cut; /* uarch_sink.cut: 0 to have the sums now */
 };
 
 static void take_interrupts(struct arch_pmu *p, const struct uarch_delivery *d)
@@ -72,9 +84,50 @@ static void emit(void *arg, const struct alpha_pm_open *o)
 	p->cb.sample(p->cb.arg, &s);
 }
 
+/* Sampling counters near their overflow or with an interrupt to take:
+ * their events must come one by one. */
+static unsigned near_ctrs(const struct arch_pmu *p)
+{
+	unsigned near = 0;
+
+	for (int c = 0; c < 2; c++)
+		if (p->budgeted >> c & 1 && (p->ctr[c].left < 2 * NEAR_MARGIN || p->ctr[c].pending))
+			near |= 1u << c;
+	return near;
+}
+
+/* The budget until the next sums: what a counter can take short of
+ * NEAR_MARGIN, none near its overflow (and then every retirement is
+ * delivered).  Only while the model keeps to it (bud.on). */
+static void plan_budget(struct arch_pmu *p)
+{
+	unsigned near = near_ctrs(p);
+
+	if (!p->bud.on)
+		return;
+	p->reserved = 0;
+	for (int c = 0; c < 2; c++)
+		if (p->budgeted >> c & 1)
+			p->bud.n[p->ctr[c].sig] = ~0ull;
+	for (int c = 0; c < 2; c++) {
+		uint64_t *b = &p->bud.n[p->ctr[c].sig];
+		uint64_t share = near >> c & 1 ? 0 : p->ctr[c].left - NEAR_MARGIN;
+
+		if (!(p->budgeted >> c & 1))
+			continue;
+		if (share < *b)
+			*b = share;
+		if (share)
+			p->reserved |= (uint8_t)(1u << c);
+	}
+	p->bud.loud = near != 0;
+	p->cut = ~0ull;
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
+	unsigned touched = 0;
 
 	if (p->pm_evsel >= 0) {
 		for (unsigned k = 0; k < d->nsig; k++) {
@@ -95,11 +148,17 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *s = &d->sig[k];
 		for (int c = 0; c < 2; c++)
-			if (p->ctr[c].sig == s->ev)
+			if (p->ctr[c].sig == s->ev) {
 				alpha_ctr_add(&p->ctr[c], s->kernel, (uint64_t)s->n * s->dur);
+				touched |= 1u << c;
+			}
 	}
 	if (d->tr)
 		take_interrupts(p, d);
+	/* the sums, before a counter with sums on their way counts on (its
+	 * share ran out), or once the interrupt that made it loud is taken */
+	if (p->bud.on && ((touched & p->reserved) || (p->bud.loud && !near_ctrs(p))))
+		p->cut = 0;
 }
 
 struct arch_pmu *alpha_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
@@ -155,12 +214,11 @@ static void take_sums(void *ctx, const struct uarch_sums *s)
 			for (int q = 0; q < 4; q++)
 				alpha_ctr_add(&p->ctr[c], q & 1,
 					      s->n[p->ctr[c].sig][q >> 1][q & 1]);
+	plan_budget(p);
 }
 
 void alpha_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 {
-	int counting = !p->ctr[0].period && !p->ctr[1].period;
-
 	memset(s, 0, sizeof(*s));
 	s->deliver = deliver;
 	s->ctx = p;
@@ -169,21 +227,33 @@ void alpha_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 		s->want_insn = 1;
 		return;
 	}
-	/* counting only, a counter just adds its input ([hrm] 6.10.2: none
-	 * goes uncounted), so it takes sums and needs no empty delivery;
-	 * sampling takes each interrupt at the retirement after the overflow */
+	/* a counter just adds its input ([hrm] 6.10.2: none goes uncounted),
+	 * so it takes sums and needs no empty delivery; sampling takes each
+	 * interrupt at the retirement after the overflow, so a sampling
+	 * counter's sums stop short of it, and from there every retirement
+	 * is delivered (loud) */
+	s->sums = take_sums;
+	s->sum_max = UINT32_MAX;
+	s->quiet = 1;
 	for (int c = 0; c < 2; c++) {
 		unsigned sig = p->ctr[c].sig;
 
 		if (sig == UARCH_NEV)
 			continue;
-		s->want[sig] = 1;
-		s->sum[sig] = (uint8_t)counting;
+		s->want[sig] = s->sum[sig] = 1;
+		if (p->ctr[c].period)
+			p->budgeted |= (uint8_t)(1u << c);
 	}
-	if (counting) {
-		s->sums = take_sums;
-		s->sum_max = UINT32_MAX;
-		s->quiet = 1;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		p->bud.n[ev] = ~0ull;
+	for (int c = 0; c < 2; c++)
+		if (p->budgeted >> c & 1)
+			p->bud.n[p->ctr[c].sig] = 0; /* until the first sums */
+	p->bud.loud = p->budgeted != 0;
+	p->cut = ~0ull;
+	if (p->budgeted) {
+		s->cut = &p->cut;
+		s->budget = &p->bud;
 	}
 }
 

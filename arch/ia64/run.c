@@ -35,6 +35,12 @@
  * interrupt logic (≈, a modelled figure like the P4's). */
 #define PMI_LATENCY 40
 #define MAXROUTE 8
+/* Increments short of its wrap that a sampling counter's sums stop at:
+ * a signal smaller than this cannot carry it over before the sums on
+ * their way (only a stall of more cycles is larger).  Within twice that,
+ * every event comes signalled, each counter's freeze included, and every
+ * retirement is delivered (uarch_budget). */
+#define NEAR_MARGIN 1024
 
 struct route {
 	uint8_t ctr;
@@ -68,6 +74,13 @@ struct arch_pmu {
 	struct ia64_btb btb;
 	uint8_t btb_sample[ARCH_MAX_EVSEL]; /* samples of the event carry the BTB */
 	struct arch_branch br[ARCH_MAX_BRANCHES];
+	/* Sampling counters that only add take sums within a budget, each
+	 * with the weights of the summed events it counts, and those with
+	 * sums on their way (a share of the budget left to them). */
+	uint32_t budgeted, reserved;
+	uint64_t weight[IA64_NCTR];
+	struct uarch_budget bud;
+	uint64_t cut; /* uarch_sink.cut: 0 to have the sums now */
 };
 
 static void add_route(struct arch_pmu *p, unsigned sig, int ctr, int8_t w)
@@ -231,10 +244,59 @@ static void take_sample(struct arch_pmu *p, int c, const struct uarch_delivery *
 		p->cb.sample(p->cb.arg, &s);
 }
 
+/* Budgeted counters near their wrap, overflowed or with the interrupt to
+ * take: from there every event comes signalled (a freeze stops all). */
+static uint32_t near_ctrs(const struct arch_pmu *p)
+{
+	uint32_t near = 0;
+
+	for (uint32_t m = p->budgeted; m; m &= m - 1) {
+		int c = __builtin_ctz(m);
+		if (IA64_CTR_MASK - p->eng.hw.pmd[c] < 2 * NEAR_MARGIN || p->pmi_pending[c] ||
+		    p->eng.hw.pmc0 >> (IA64_PMC0_OVF_SHIFT + c) & 1 ||
+		    (p->eng.hw.pmc0 & IA64_PMC0_FR))
+			near |= 1u << c;
+	}
+	return near;
+}
+
+/* The budget until the next sums: of what a budgeted counter can take
+ * short of NEAR_MARGIN, an equal share for each summed event's weight;
+ * none of any event once a counter is near (its overflow freezes them
+ * all), and then every retirement is delivered.  Only while the model
+ * keeps to it (bud.on). */
+static void plan_budget(struct arch_pmu *p)
+{
+	uint32_t near = near_ctrs(p);
+
+	if (!p->bud.on)
+		return;
+	p->reserved = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		uint64_t b = near ? 0 : ~0ull;
+		if (!p->sum[ev])
+			continue;
+		for (unsigned r = 0; r < p->nroute[ev] && !near; r++) {
+			int c = p->route[ev][r].ctr;
+			uint64_t share;
+			if (!(p->budgeted & (1u << c)))
+				continue;
+			share = (IA64_CTR_MASK - p->eng.hw.pmd[c] - NEAR_MARGIN) / p->weight[c];
+			if (share < b)
+				b = share;
+			p->reserved |= 1u << c;
+		}
+		p->bud.n[ev] = b;
+	}
+	p->bud.loud = near != 0;
+	p->cut = ~0ull;
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
 	struct walk w = { 0, 0, -1, 0 };
+	uint32_t touched = 0;
 
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *s = &d->sig[k];
@@ -244,6 +306,8 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 			ear_signal(p, d, s, &w);
 		for (unsigned r = 0; r < p->nroute[s->ev]; r++) {
 			const struct route *o = &p->route[s->ev][r];
+			if (p->sum[s->ev])
+				touched |= 1u << o->ctr;
 			if (p->eng.cs[o->ctr].percycle) {
 				ia64_engine_input(&p->eng, o->ctr, s->cycle, (int32_t)s->n * o->w,
 						  s->dur, level(p, s->kernel));
@@ -260,14 +324,18 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	if (d->retire > p->last)
 		p->last = d->retire;
 	ia64_engine_advance(&p->eng, d->frontier);
-	if (!d->tr)
-		return;
-	for (int c = 0; c < IA64_NCTR; c++)
-		if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
-			take_sample(p, c, d);
-	/* the handler ran before this instruction: its branch comes after */
-	if (p->btb_on)
-		btb_branch(p, d, &w);
+	if (d->tr) {
+		for (int c = 0; c < IA64_NCTR; c++)
+			if (p->pmi_pending[c] && d->retire >= p->pmi_due[c])
+				take_sample(p, c, d);
+		/* the handler ran before this instruction: its branch comes after */
+		if (p->btb_on)
+			btb_branch(p, d, &w);
+	}
+	/* the sums, before a counter with sums on their way counts on (its
+	 * share ran out), or once the interrupt that made it loud is taken */
+	if (p->bud.on && ((touched & p->reserved) || (p->bud.loud && !near_ctrs(p))))
+		p->cut = 0;
 }
 
 struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,
@@ -356,13 +424,14 @@ static void take_sums(void *ctx, const struct uarch_sums *s)
 	}
 	if (s->retire > p->last)
 		p->last = s->retire;
+	plan_budget(p);
 }
 
 /* Whether counter c only adds its signals' counts: no per-cycle values,
- * no subset to subtract within an instruction, no interrupt to freeze. */
+ * no subset to subtract within an instruction (sampling or not). */
 static int adds_only(const struct arch_pmu *p, int c)
 {
-	if (p->eng.cs[c].percycle || p->period[c])
+	if (p->eng.cs[c].percycle)
 		return 0;
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		for (unsigned r = 0; r < p->nroute[ev]; r++)
@@ -373,11 +442,21 @@ static int adds_only(const struct arch_pmu *p, int c)
 
 void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 {
-	int counting = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
+	/* sums, unless an EAR or the BTB looks at each signal; a sampling
+	 * counter (whose overflow freezes the others) takes them within a
+	 * budget, if it only adds */
+	int summing = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
 	unsigned adding = 0; /* counters that only add (bit per counter) */
 
 	for (int c = 0; c < IA64_NCTR; c++)
-		counting &= !p->period[c];
+		if (p->period[c] && p->evsel_of[c] >= 0) {
+			if (adds_only(p, c))
+				p->budgeted |= 1u << c;
+			else
+				summing = 0;
+		}
+	if (!summing)
+		p->budgeted = 0;
 	memset(s, 0, sizeof(*s));
 	s->deliver = deliver;
 	s->ctx = p;
@@ -397,13 +476,12 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	 * counters (the frontier), interrupts, the EARs and the BTB */
 	s->quiet = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
 	for (int c = 0; c < IA64_NCTR; c++)
-		if (p->eng.cs[c].percycle || p->period[c])
+		if (p->eng.cs[c].percycle || (p->period[c] && !(p->budgeted & (1u << c))))
 			s->quiet = 0;
 	s->sum_max = UINT32_MAX;
-	if (!counting)
+	if (!summing)
 		return;
-	/* counting only (nothing freezes the counters): an event is summed
-	 * when all the counters it feeds only add */
+	/* an event is summed when all the counters it feeds only add */
 	for (int c = 0; c < IA64_NCTR; c++)
 		adding |= (unsigned)adds_only(p, c) << c;
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
@@ -413,6 +491,18 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 		p->sum[ev] = s->sum[ev] = feeds && !(feeds & ~adding);
 		if (p->sum[ev])
 			s->sums = take_sums;
+		/* nothing summed until the model takes the budget: a counter's
+		 * overflow freezes all, so a budget limits every event */
+		p->bud.n[ev] = p->sum[ev] && p->budgeted ? 0 : ~0ull;
+		for (unsigned r = 0; r < p->nroute[ev] && p->sum[ev]; r++)
+			if (p->budgeted & (1u << p->route[ev][r].ctr))
+				p->weight[p->route[ev][r].ctr] += (uint64_t)p->route[ev][r].w;
+	}
+	p->bud.loud = p->budgeted != 0;
+	p->cut = ~0ull;
+	if (p->budgeted) {
+		s->cut = &p->cut;
+		s->budget = &p->bud;
 	}
 }
 

@@ -15,6 +15,12 @@
 /* Cycles from the overflow to the core taking the IRQ: through the
  * interrupt controller, then the pipeline drains (≈; a modelled figure). */
 #define XS_IRQ_LATENCY 12
+/* Increments short of its wrap that a sampling counter's sums stop at:
+ * a signal smaller than this cannot carry it over before the sums on
+ * their way (only a stall of more cycles is larger).  Within twice that
+ * its events come one by one, and every retirement is delivered
+ * (uarch_budget). */
+#define NEAR_MARGIN 1024
 
 struct route {
 	uint8_t ctr;
@@ -39,6 +45,13 @@ struct arch_pmu {
 	uint8_t sum[UARCH_NEV]; /* taken as sums (xs_pmu_sink) */
 	uint8_t sampling, irq_pending;
 	uint64_t irq_due;
+	/* Sampling counters that only add take sums within a budget, each
+	 * with the weights of the summed events it counts, and those with
+	 * sums on their way (a share of the budget left to them). */
+	uint32_t budgeted, reserved;
+	uint64_t weight[XS_NCTR_MAX];
+	struct uarch_budget bud;
+	uint64_t cut; /* uarch_sink.cut: 0 to have the sums now */
 };
 
 static const struct xs_event_desc *event_of_code(unsigned code)
@@ -176,14 +189,67 @@ static void take_irq(struct arch_pmu *p, const struct uarch_delivery *d)
 	p->irq_pending = 0;
 }
 
+/* Budgeted counters near their wrap, flagged or with the interrupt to
+ * take: their events must come one by one. */
+static uint32_t near_ctrs(const struct arch_pmu *p)
+{
+	uint32_t near = 0;
+
+	for (uint32_t m = p->budgeted; m; m &= m - 1) {
+		int c = __builtin_ctz(m);
+		if (0x100000000ull - xs_read_ctr(&p->regs, c) < 2 * NEAR_MARGIN ||
+		    xs_flag(&p->regs, c) || p->irq_pending)
+			near |= 1u << c;
+	}
+	return near;
+}
+
+/* The budget until the next sums: of what a budgeted counter can take
+ * short of NEAR_MARGIN, an equal share for each summed event's weight;
+ * none near the wrap, and then every retirement is delivered.  Only
+ * while the model keeps to it (bud.on). */
+static void plan_budget(struct arch_pmu *p)
+{
+	uint32_t near = near_ctrs(p);
+
+	if (!p->bud.on)
+		return;
+	p->reserved = 0;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+		uint64_t b = ~0ull;
+		if (!p->sum[ev])
+			continue;
+		for (unsigned r = 0; r < p->nroute[ev]; r++) {
+			int c = p->route[ev][r].ctr;
+			uint64_t share;
+			if (!(p->budgeted & (1u << c)))
+				continue;
+			share = near & (1u << c) ?
+					0 :
+					(0x100000000ull - xs_read_ctr(&p->regs, c) - NEAR_MARGIN) /
+						p->weight[c];
+			if (share < b)
+				b = share;
+			if (share)
+				p->reserved |= 1u << c;
+		}
+		p->bud.n[ev] = b;
+	}
+	p->bud.loud = near != 0;
+	p->cut = ~0ull;
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
+	uint32_t touched = 0;
 
 	for (unsigned k = 0; k < d->nsig; k++) {
 		const struct uarch_sig *s = &d->sig[k];
 		for (unsigned r = 0; r < p->nroute[s->ev]; r++) {
 			int c = p->route[s->ev][r].ctr;
+			if (p->sum[s->ev])
+				touched |= 1u << c;
 			if (p->thmask[c] && !(p->thmask[c] & 1u << s->th))
 				continue;
 			switch (p->kind[c]) {
@@ -214,6 +280,10 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 	}
 	if (p->irq_pending && d->tr && d->retire >= p->irq_due)
 		take_irq(p, d);
+	/* the sums, before a counter with sums on their way counts on (its
+	 * share ran out), or once the interrupt that made it loud is taken */
+	if (p->bud.on && ((touched & p->reserved) || (p->bud.loud && !near_ctrs(p))))
+		p->cut = 0;
 }
 
 /* The summed signals (uarch_sink.sum) into the counters they feed. */
@@ -233,6 +303,7 @@ static void take_sums(void *ctx, const struct uarch_sums *s)
 						    (s->n[ev][th][0] + s->n[ev][th][1]));
 		}
 	}
+	plan_budget(p);
 }
 
 /* Whether counter c only adds its signals' counts: no per-cycle
@@ -257,20 +328,42 @@ void xs_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	s->ctx = p;
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0;
-	/* only an interrupt looks at a retirement that raised no signal */
-	s->quiet = !p->sampling;
-	if (p->sampling)
-		return;
-	/* counting only: an event that feeds only adding counters is summed */
+	/* only an interrupt looks at a retirement that raised no signal:
+	 * a budgeted counter's, near its wrap (loud) */
+	s->quiet = 1;
+	for (int c = 0; c < XS_NCTR_MAX; c++) {
+		if (!p->period[c] || p->evsel_of[c] < 0)
+			continue;
+		if (adds_only(p, c))
+			p->budgeted |= 1u << c;
+		else
+			s->quiet = 0;
+	}
+	/* an event that feeds only adding counters is summed (a sampling
+	 * one's within the budget) */
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
 		int sum = p->nroute[ev] > 0;
 		for (unsigned r = 0; r < p->nroute[ev] && sum; r++)
 			sum = adds_only(p, p->route[ev][r].ctr);
 		p->sum[ev] = s->sum[ev] = (uint8_t)sum;
+		p->bud.n[ev] = ~0ull;
+		for (unsigned r = 0; r < p->nroute[ev] && sum; r++) {
+			int c = p->route[ev][r].ctr;
+			if (p->budgeted & (1u << c)) {
+				p->weight[c] += (uint64_t)p->route[ev][r].weight;
+				p->bud.n[ev] = 0; /* until the first sums */
+			}
+		}
 		if (sum)
 			s->sums = take_sums;
 	}
 	s->sum_max = UINT32_MAX;
+	p->bud.loud = p->budgeted != 0;
+	p->cut = ~0ull;
+	if (p->budgeted) {
+		s->cut = &p->cut;
+		s->budget = &p->bud;
+	}
 }
 
 void xs_pmu_read(struct arch_pmu *p, uint64_t *val)
