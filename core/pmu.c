@@ -193,10 +193,11 @@ static void read_counts(void *pmu, uint64_t *val, uint64_t (*time)[2])
 	struct attached *a = pmu;
 	uint64_t v[ARCH_MAX_EVSEL] = { 0 }, t[ARCH_MAX_EVSEL][2] = { { 0 } };
 
+	/* the intervals first: the last hands over what it held */
+	pmu_ival_flush(a->ival);
 	pmu_mux_read(a->mux, v, t);
 	if (a->sampler)
 		pmu_sampler_flush(a->sampler);
-	pmu_ival_flush(a->ival);
 	for (unsigned i = 0; i < a->n && i < LX_MAX_PMU; i++) {
 		val[i] = v[i];
 		time[i][0] = t[i][0];

@@ -13,9 +13,18 @@ struct pmu_ival {
 	unsigned n;
 	uint64_t len;  /* cycles per interval */
 	int fd;	       /* the session's channel */
-	int started;   /* a delivery was seen */
-	uint64_t last; /* latest cycle seen */
-	uint64_t next; /* the next boundary */
+	int threads;   /* logical processors active at the last delivery */
+	uint64_t last; /* latest cycle seen before the boundary */
+	uint64_t seen; /* latest cycle seen */
+	/* The next boundary: events stamped from it on belong to a later
+	 * interval, and wait in held[] (a span is cut there) until the
+	 * interval before it is sent. */
+	uint64_t next;
+	uint64_t cut; /* uarch_sink.cut: next, or the inner sink's cut if earlier */
+	struct uarch_sig *held;
+	size_t nheld, cap;
+	struct uarch_sig *part; /* a delivery's signals before next */
+	size_t npart, pcap;
 	struct recw_interval msg;
 	uint64_t prev[RECW_MAX_IVAL], prev_t[RECW_MAX_IVAL][2]; /* as last sent */
 };
@@ -52,6 +61,93 @@ static void send_delta(struct pmu_ival *iv)
 	/* a gone reader loses the interval; the guest goes on */
 }
 
+/* Append [c, stop) of sig to a buffer (out of memory, the signal is
+ * lost; the guest goes on). */
+static void push(struct uarch_sig **buf, size_t *n, size_t *cap, const struct uarch_sig *sig,
+		 uint64_t c, uint64_t stop)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : UARCH_SIGBUF;
+		struct uarch_sig *nb = realloc(*buf, nc * sizeof(*nb));
+
+		if (!nb)
+			return;
+		*buf = nb;
+		*cap = nc;
+	}
+	(*buf)[*n] = *sig;
+	(*buf)[*n].cycle = c;
+	(*buf)[*n].dur = (uint32_t)(stop - c);
+	++*n;
+}
+
+/* The model's cut: the next boundary, or the inner sink's if earlier. */
+static void set_cut(struct pmu_ival *iv)
+{
+	uint64_t in = iv->inner.cut ? *iv->inner.cut : ~0ull;
+
+	iv->cut = in < iv->next ? in : iv->next;
+}
+
+/* sigs[0..n) to the inner sink: the part of each before the boundary
+ * now, the rest held; the inner sink sees no frontier past the boundary
+ * while it has signals to come from before it. */
+static void pass(struct pmu_ival *iv, const struct uarch_delivery *d, const struct uarch_sig *sigs,
+		 unsigned n)
+{
+	struct uarch_delivery dd = *d;
+	int split = 0;
+
+	dd.sig = sigs;
+	dd.nsig = n;
+	for (unsigned k = 0; k < n; k++)
+		split |= sigs[k].cycle + sigs[k].dur > iv->next;
+	if (split) {
+		iv->npart = 0;
+		for (unsigned k = 0; k < n; k++) {
+			const struct uarch_sig *s = &sigs[k];
+			uint64_t end = s->cycle + s->dur;
+
+			if (s->cycle < iv->next)
+				push(&iv->part, &iv->npart, &iv->pcap, s, s->cycle,
+				     end < iv->next ? end : iv->next);
+			if (end > iv->next)
+				push(&iv->held, &iv->nheld, &iv->cap, s,
+				     s->cycle > iv->next ? s->cycle : iv->next, end);
+		}
+		dd.sig = iv->part;
+		dd.nsig = (unsigned)iv->npart;
+	}
+	if (iv->nheld && dd.frontier != ~0ull && dd.frontier > iv->next)
+		dd.frontier = iv->next;
+	iv->inner.deliver(iv->inner.ctx, &dd);
+}
+
+/* The model is past cycle front, which is at or past the boundary: send
+ * each interval it closed, and give the inner sink what was held for the
+ * next. */
+static void boundary(struct pmu_ival *iv, uint64_t front)
+{
+	while (front >= iv->next) {
+		size_t n = iv->nheld;
+		struct uarch_sig *h = iv->held;
+		struct uarch_delivery d = { .frontier = iv->next, .threads = iv->threads };
+
+		iv->last = iv->next - 1;
+		send_delta(iv);
+		iv->next = n ? iv->next + iv->len : (front / iv->len + 1) * iv->len;
+		if (!n)
+			break;
+		/* the held signals, from before the new boundary now */
+		iv->held = NULL;
+		iv->nheld = iv->cap = 0;
+		pass(iv, &d, h, (unsigned)n);
+		free(h);
+	}
+	if (front > iv->last)
+		iv->last = front;
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct pmu_ival *iv = ctx;
@@ -59,18 +155,32 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 
 	if (d->frontier != ~0ull && d->frontier > now)
 		now = d->frontier;
-	if (!iv->started) {
-		iv->started = 1;
+	iv->threads = d->threads;
+	for (unsigned k = 0; k < d->nsig; k++)
+		if (d->sig[k].cycle + d->sig[k].dur - 1 > iv->seen)
+			iv->seen = d->sig[k].cycle + d->sig[k].dur - 1;
+	if (now > iv->seen)
+		iv->seen = now;
+	pass(iv, d, d->sig, d->nsig);
+	if (now > iv->last && now < iv->next)
 		iv->last = now;
-		iv->next = (now / iv->len + 1) * iv->len;
-	} else if (now >= iv->next) {
-		/* this delivery belongs to a later interval than what came before */
-		send_delta(iv);
-		iv->next = (now / iv->len + 1) * iv->len;
-	}
-	if (now > iv->last)
-		iv->last = now;
-	iv->inner.deliver(iv->inner.ctx, d);
+	/* with sums, the boundary comes with them (sums()) */
+	if (!iv->inner.sums && d->frontier != ~0ull && d->frontier >= iv->next)
+		boundary(iv, d->frontier);
+	set_cut(iv);
+}
+
+/* Everything summed is stamped before the model's cut: it belongs to the
+ * interval the model is in, or the inner sink's turn. */
+static void sums(void *ctx, const struct uarch_sums *s)
+{
+	struct pmu_ival *iv = ctx;
+
+	iv->threads = s->threads;
+	iv->inner.sums(iv->inner.ctx, s);
+	if (s->frontier != ~0ull && s->frontier >= iv->next)
+		boundary(iv, s->frontier);
+	set_cut(iv);
 }
 
 struct pmu_ival *pmu_ival_new(struct pmu_mux *m, unsigned n, uint64_t len, int fd,
@@ -85,6 +195,9 @@ struct pmu_ival *pmu_ival_new(struct pmu_mux *m, unsigned n, uint64_t len, int f
 	iv->len = len ? len : 1;
 	iv->fd = fd;
 	iv->inner = *inner;
+	iv->next = iv->len;
+	iv->threads = 1;
+	set_cut(iv);
 	return iv;
 }
 
@@ -93,23 +206,43 @@ void pmu_ival_sink(struct pmu_ival *iv, struct uarch_sink *sink)
 	*sink = iv->inner;
 	sink->deliver = deliver;
 	sink->ctx = iv;
-	/* Every signal as it comes: sums held back until a system call would
-	 * land in a later interval, and their callback takes the inner ctx. */
-	sink->sums = NULL;
-	memset(sink->sum, 0, sizeof(sink->sum));
-	sink->sum_max = 0;
-	sink->quiet = 0;
-	sink->cut = NULL;
+	/* The inner sink's sums, up to each boundary (the cut); a budget is
+	 * not kept here. */
+	if (sink->sums)
+		sink->sums = sums;
+	sink->quiet = iv->inner.quiet && iv->inner.sums;
+	sink->cut = &iv->cut;
 	sink->budget = NULL;
 }
 
 void pmu_ival_flush(struct pmu_ival *iv)
 {
-	if (iv)
+	if (!iv)
+		return;
+	if (iv->nheld) {
+		/* the run ends: what was held comes last */
+		struct uarch_delivery d = { .frontier = ~0ull, .threads = iv->threads };
+		struct uarch_sig *h = iv->held;
+		size_t n = iv->nheld;
+		uint64_t from = iv->next;
+
+		iv->last = from - 1;
 		send_delta(iv);
+		iv->next = ~0ull;
+		iv->held = NULL;
+		iv->nheld = iv->cap = 0;
+		pass(iv, &d, h, (unsigned)n);
+		free(h);
+		iv->last = iv->seen > from ? iv->seen : from;
+	}
+	send_delta(iv);
 }
 
 void pmu_ival_free(struct pmu_ival *iv)
 {
+	if (!iv)
+		return;
+	free(iv->held);
+	free(iv->part);
 	free(iv);
 }

@@ -1,11 +1,13 @@
 /* pmu_ival.h — vpmu stat -I in a guest process: a sink between the timing
- * model and the counter hardware that, the first time the emulated clock
- * reaches each multiple of the interval (pmu_set.ival_cycles), reads the
- * counts and sends the session what changed since its previous message
- * (recwire.h, RECW_INTERVAL), filed under the interval of the latest cycle
- * seen before.  The boundaries are emulated cycles, so a rerun sends the
- * same messages; the last message, sent when the process stops counting,
- * makes a process's messages add up to its final counts. */
+ * model and the counter hardware that, once the model is past each
+ * multiple of the interval (pmu_set.ival_cycles), reads the counts and
+ * sends the session what changed since its previous message (recwire.h,
+ * RECW_INTERVAL), filed under the interval that multiple ends.  The
+ * counter hardware has then seen every event stamped before the multiple
+ * and none after: the model sums up to it (the cut), and what it signals
+ * from there on waits.  The boundaries are emulated cycles, so a rerun
+ * sends the same messages; the last message, sent when the process stops
+ * counting, makes a process's messages add up to its final counts. */
 #ifndef VPMU_CORE_PMU_IVAL_H
 #define VPMU_CORE_PMU_IVAL_H
 
