@@ -306,12 +306,14 @@ void lx_nosys(struct lx_proc *p, uint32_t nr);
  * program whose execve failed after leaving, goes on on a core of its
  * own. */
 struct lx_pair {
-	struct uarch_arena arena; /* first: the model's memory follows (uarch/mem.h) */
-	volatile int32_t turn;	  /* the logical processor whose program may run */
-	volatile int32_t done[2]; /* the program has left the core */
-	uint32_t slot[2];	  /* the programs' slots in the shared area */
-	struct uarch *u;	  /* the core */
-	void *pmu;		  /* its counter hardware (each process has a copy) */
+	struct uarch_arena arena;   /* first: the model's memory follows (uarch/mem.h) */
+	volatile int32_t turn;	    /* the logical processor whose program may run */
+	volatile int32_t done[2];   /* the program has left the core */
+	volatile int32_t asleep[2]; /* the program waits for its turn in the kernel */
+	uint32_t spin;		    /* looks at the turn before sleeping (more than one CPU) */
+	uint32_t slot[2];	    /* the programs' slots in the shared area */
+	struct uarch *u;	    /* the core */
+	void *pmu;		    /* its counter hardware (each process has a copy) */
 };
 void lx_pair_slot(struct lx_proc *p);
 void lx_pair_turn(struct lx_proc *p);

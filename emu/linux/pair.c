@@ -20,8 +20,10 @@
  * from cycle 0).  A program that executes another leaves the core.
  */
 #define _GNU_SOURCE
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,11 @@
 /* Room for the model: reserved, only touched pages cost memory. */
 #define PAIR_ARENA (1ull << 30)
 #define PAIR_WAIT_NS 20000000 /* look at the other's state this often while waiting */
+/* Looks at the turn before sleeping on it, when the other program can
+ * run meanwhile (more than one CPU): a turn usually lasts a block (a
+ * microsecond or so), far shorter than going through the kernel to sleep
+ * and to be woken. */
+#define PAIR_SPIN 4096
 
 /* The two programs' pids, for the forwarding handler (which has no other
  * way to reach them). */
@@ -58,7 +65,10 @@ static void futex_wake(volatile int32_t *w)
 static void give_turn(struct lx_pair *pr, int to)
 {
 	__atomic_store_n(&pr->turn, to, __ATOMIC_SEQ_CST);
-	futex_wake(&pr->turn);
+	/* it sets asleep before it looks at the turn a last time (both
+	 * sequentially consistent): it sees the turn, or it is woken */
+	if (__atomic_load_n(&pr->asleep[to], __ATOMIC_SEQ_CST))
+		futex_wake(&pr->turn);
 }
 
 void lx_pair_slot(struct lx_proc *p)
@@ -87,12 +97,19 @@ void lx_pair_turn(struct lx_proc *p)
 	}
 	if (pr->turn == me && !pr->done[peer] && uarch_now(pr->u, me) > uarch_now(pr->u, peer))
 		give_turn(pr, peer);
-	while (__atomic_load_n(&pr->turn, __ATOMIC_SEQ_CST) != me) {
+	for (unsigned spin = 0; __atomic_load_n(&pr->turn, __ATOMIC_SEQ_CST) != me; spin++) {
 		if (__atomic_load_n(&pr->done[peer], __ATOMIC_SEQ_CST)) {
 			__atomic_store_n(&pr->turn, me, __ATOMIC_SEQ_CST);
 			break;
 		}
-		futex_wait(&pr->turn, peer);
+		if (spin < pr->spin) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		__atomic_store_n(&pr->asleep[me], 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&pr->turn, __ATOMIC_SEQ_CST) != me)
+			futex_wait(&pr->turn, peer);
+		__atomic_store_n(&pr->asleep[me], 0, __ATOMIC_SEQ_CST);
 	}
 }
 
@@ -183,6 +200,7 @@ _Noreturn void lx_main_pair(const struct lx_config *a, const struct lx_config *b
 	struct lx_shared *sh = lx_shared_map(a->shared_fd);
 	struct lx_pair *pr;
 	int st[2] = { 0, 0 }, left = 2;
+	cpu_set_t cpus;
 
 	if (!sh)
 		fail("cannot map the shared count area");
@@ -194,6 +212,9 @@ _Noreturn void lx_main_pair(const struct lx_config *a, const struct lx_config *b
 		fail("cannot map memory for the shared core");
 	pr->arena.size = PAIR_ARENA;
 	pr->arena.used = sizeof(*pr);
+	pr->spin = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) > 1 ?
+			   PAIR_SPIN :
+			   0;
 	uarch_mem_arena(&pr->arena);
 	for (int k = 0; k < 2; k++) {
 		pr->slot[k] = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
