@@ -141,7 +141,10 @@ void uarch_set_threads(struct uarch *u, int n)
 	/* dual-thread mode partitions the reorder buffer, the issue queue
 	 * and the load and store buffers (P4: statically, in halves — Marr
 	 * et al., Intel Technology Journal 6(1), 2002), and (≈) the write
-	 * buffer */
+	 * buffer; the shares are set once (rob 0) and when the mode changes
+	 * (a scheduler asks before every block) */
+	if (u->rob && u->nthreads == (n > 1 ? 2 : 1))
+		return;
 	if (u->sig)
 		uarch_sums_out(u); /* raised with the old number active */
 	u->nthreads = n > 1 ? 2 : 1;

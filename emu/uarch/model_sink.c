@@ -35,8 +35,10 @@ static void read_budget(struct uarch *u)
 {
 	const struct uarch_budget *b = u->sink.budget;
 
+	if (!b)
+		return; /* no limit: left[] and lim[] stay ~0 (uarch_set_sink()) */
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
-		uint64_t n = b && u->sig->want[ev] == UARCH_WANT_SUM ? b->n[ev] : ~0ull;
+		uint64_t n = u->sig->want[ev] == UARCH_WANT_SUM ? b->n[ev] : ~0ull;
 
 		u->sig->left[ev] = n == ~0ull ? n : n / 2;
 		for (int th = 0; th < 2; th++)
@@ -159,6 +161,7 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 	u->ms.sig = u->sig;
 	if (s->budget)
 		s->budget->on = 1;
+	memset(u->sig->left, 0xff, sizeof(u->sig->left));
 	read_cut(u);
 	read_budget(u);
 	uarch_retire_mode(u);
