@@ -42,7 +42,7 @@ static const struct stat_mode modes[] = {
 	  "DCACHE_MISS",
 	  "data cache accesses",
 	  "data cache and mini-data cache misses",
-	  { { "data cache miss rate", "PMN1 / PMN0", M_PMN1, M_PMN0, 1 }, { NULL } } },
+	  { { "data cache miss rate", "PMN1 / PMN0", M_PMN1, M_PMN0, 1 }, { 0 } } },
 	{ "instruction-fetch-latency",
 	  "8.4.3",
 	  "instruction fetch latency",
@@ -86,7 +86,7 @@ static const struct stat_mode modes[] = {
 	  "DTLB_MISS",
 	  "data cache accesses",
 	  "data TLB table walks",
-	  { { "data TLB miss rate", "PMN1 / PMN0", M_PMN1, M_PMN0, 1 }, { NULL } } },
+	  { { "data TLB miss rate", "PMN1 / PMN0", M_PMN1, M_PMN0, 1 }, { 0 } } },
 };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 

@@ -54,12 +54,12 @@ static void futex_wait(volatile int32_t *w, int32_t val)
 {
 	struct timespec ts = { 0, PAIR_WAIT_NS };
 
-	syscall(SYS_futex, w, FUTEX_WAIT, val, &ts, NULL, 0);
+	syscall(SYS_futex, w, FUTEX_WAIT, val, &ts, NULL, 0L);
 }
 
 static void futex_wake(volatile int32_t *w)
 {
-	syscall(SYS_futex, w, FUTEX_WAKE, 1, NULL, NULL, 0);
+	syscall(SYS_futex, w, FUTEX_WAKE, 1, NULL, NULL, 0L);
 }
 
 static void give_turn(struct lx_pair *pr, int to)

@@ -7,10 +7,10 @@
  * flushes the whole cache (at the next block boundary): simple, and rare
  * outside JITs.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -145,12 +145,15 @@ void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len)
 		cc->flush_pending = 1;
 }
 
-/* Whether the page at addr can be read, without faulting. */
+/* Whether the page at addr can be read, without faulting.  (The typed
+ * wrapper: through variadic syscall() a literal 0 for the flags is an int,
+ * whose stack slot's upper half some compilers leave as it was, and the
+ * kernel then refuses the call with EINVAL.) */
 static int readable(uint64_t addr)
 {
 	uint8_t b;
 	struct iovec l = { &b, 1 }, r = { (void *)addr, 1 };
-	return syscall(SYS_process_vm_readv, getpid(), &l, 1, &r, 1, 0) == 1;
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == 1;
 }
 
 static void h_invalid(struct x86_cpu *c, const struct x86_insn *i)
