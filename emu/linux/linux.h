@@ -62,14 +62,14 @@ struct lx_slot {
 
 struct lx_shared {
 	uint32_t magic, nslots;
-	volatile uint32_t next;	     /* next free slot, taken with an atomic add */
-	int32_t timed;		     /* run the timing model */
-	int32_t smt;		     /* guest threads run on the two logical processors */
-	char arch[16];		     /* machine name (emu/uarch/params.h) */
-	char set[1024];		     /* --set overrides, applied to it */
-	int32_t sample_fd;	     /* write end of the sample channel, -1: none */
-	uint32_t pmu_len;	     /* bytes of pmu_cfg in use (0: no PMU) */
-	uint8_t pmu_cfg[LX_PMU_CFG]; /* what lx_pmu_ops.attach is given */
+	volatile uint32_t next; /* next free slot, taken with an atomic add */
+	int32_t timed;		/* run the timing model */
+	int32_t smt;		/* guest threads run on the two logical processors */
+	char arch[16];		/* machine name (emu/uarch/params.h) */
+	char set[1024];		/* --set overrides, applied to it */
+	int32_t sample_fd;	/* write end of the sample channel, -1: none */
+	uint32_t pmu_len;	/* bytes of pmu_cfg in use (0: no PMU) */
+	_Alignas(8) uint8_t pmu_cfg[LX_PMU_CFG]; /* what lx_pmu_ops.attach is given (a struct) */
 	struct lx_slot slot[LX_MAX_SLOTS];
 };
 
