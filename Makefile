@@ -1,7 +1,8 @@
 # vpmu — the one build.
 #
 #   make                 build ./vpmu (objects in $(BUILD), default build/)
-#   make check           unit tests (plain and ASan+UBSan), tests/diff, tests/e2e
+#   make check           unit tests (plain and ASan+UBSan), tests/diff, tests/e2e,
+#                        the program comparisons again on a clang build
 #   make example         build and run `vpmu stat` on tests/progs/example.c
 #   make install PREFIX=/usr/local   binary and man pages
 #   make bench           scripts/bench.sh, bench-hostcost.sh, bench-report.sh
@@ -121,6 +122,25 @@ $(BUILD)/san/unit/%: tests/unit/%.c $(BUILD)/san/libvpmu.a
 
 unit: $(UNIT_BINS) $(SAN_UNIT_BINS)
 
+# ---- a second compiler -----------------------------------------------------
+# vpmu built by clang as well (make check runs the program comparisons on
+# it, and the build must be free of warnings): what one compiler forgives,
+# such as an int passed where a variadic function reads a long, another
+# may not.
+
+CLANG ?= clang
+CLANG_OBJS := $(SRCS:%.c=$(BUILD)/clang/obj/%.o)
+
+$(BUILD)/clang/obj/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CLANG) $(CFLAGS) $(VPMU_CFLAGS) -Werror $(CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/clang/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"' -DVPMU_SRCDIR='"$(CURDIR)"'
+$(BUILD)/clang/obj/cmd/vpmu.o: Makefile
+
+$(BUILD)/clang/vpmu: $(CLANG_OBJS)
+	$(CLANG) $(CFLAGS) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(CLANG_OBJS) $(LIBS)
+
 # ---- differential instruction tests ----------------------------------------
 # tests/diff/*.c and *.S form one program, linked with libvpmu.a;
 # tests/diff/run.sh runs it (make check passes its path as DIFF).
@@ -155,9 +175,10 @@ progs: $(PROG_BINS)
 
 # ---- running -------------------------------------------------------------
 
-check: all unit progs $(DIFF_BIN)
+check: all unit progs $(DIFF_BIN) $(BUILD)/clang/vpmu
 	@BUILD=$(BUILD) VPMU=$(abspath $(BUILD)/vpmu) PROGS=$(abspath $(BUILD)/progs) \
-		DIFF=$(if $(DIFF_BIN),$(abspath $(DIFF_BIN))) tests/run-check.sh
+		DIFF=$(if $(DIFF_BIN),$(abspath $(DIFF_BIN))) \
+		VPMU_CLANG=$(abspath $(BUILD)/clang/vpmu) tests/run-check.sh
 
 example: all $(BUILD)/progs/example
 	$(BUILD)/vpmu stat $(BUILD)/progs/example

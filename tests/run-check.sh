@@ -3,9 +3,10 @@
 # runner's closing line, then the aggregate "N passed, N failed" as the
 # last line.  Exit status 1 when anything failed.
 #
-# Environment (set by the Makefile): BUILD, VPMU (the binary), PROGS (the
-# built guest programs).  Every runner's full output is kept in
-# $BUILD/logs/; a failing runner's output is also shown.
+# Environment (set by the Makefile): BUILD, VPMU (the binary), VPMU_CLANG
+# (the same built by clang; unset: not run), PROGS (the built guest
+# programs).  Every runner's full output is kept in $BUILD/logs/; a
+# failing runner's output is also shown.
 set -u
 BUILD=${BUILD:-build}
 export VPMU=${VPMU:-$PWD/$BUILD/vpmu} PROGS=${PROGS:-$PWD/$BUILD/progs} BUILD
@@ -91,6 +92,11 @@ for t in tests/e2e/run-*.sh; do
 	n=${t##*/run-}
 	run "e2e/${n%.sh}" 900 bash "$t"
 done
+# the program comparisons again on vpmu built by clang (the Makefile's
+# second compiler)
+if [ -n "${VPMU_CLANG:-}" ]; then
+	run "e2e-clang/progs" 900 env VPMU="$VPMU_CLANG" bash tests/e2e/run-progs.sh
+fi
 
 echo "$total_pass passed, $total_fail failed" | tee "$LOGS/summary"
 [ "$total_fail" -eq 0 ]
