@@ -219,4 +219,4 @@ clean:
 	rm -rf $(BUILD)
 	if [ -L vpmu ]; then rm -f vpmu; fi
 
--include $(OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(DIFF_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(CLANG_OBJS:.o=.d) $(DIFF_OBJS:.o=.d)
