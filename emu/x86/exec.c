@@ -181,13 +181,13 @@ static struct x86_block *build(struct x86_cache *cc, uint64_t pc)
 		if (n && (p & (X86_PAGE - 1)) == 0 && !readable(p))
 			break;
 		if (in_page < 15) {
-			memcpy(buf, (const void *)p, in_page);
+			x86_read(buf, p, in_page);
 			if (readable(p + in_page))
-				memcpy(buf + in_page, (const void *)(p + in_page), 15 - in_page);
+				x86_read(buf + in_page, p + in_page, 15 - in_page);
 			else
 				avail = in_page;
 		} else {
-			memcpy(buf, (const void *)p, 15);
+			x86_read(buf, p, 15);
 		}
 		len = x86_decode_insn(&cc->dec, p, buf, avail, &tmp[n]);
 		if (!len) {
@@ -356,7 +356,7 @@ int x86_in_guest(const struct x86_cpu *c)
 void x86_h_unsupported(struct x86_cpu *c, const struct x86_insn *i)
 {
 	c->fault.nbytes = i->len;
-	memcpy(c->fault.bytes, (const void *)i->pc, i->len);
+	x86_read(c->fault.bytes, i->pc, i->len);
 	leave_block(c, SIGILL, ILL_ILLOPN, i->pc, i->pc, JUMP_UNSUPPORTED);
 }
 

@@ -14,43 +14,60 @@
 
 /* ---- guest memory: guest address = host address ------------------------ */
 
-static inline uint8_t x86_ld8(uint64_t a)
+/* A guest address may be 0 or misaligned, and the host's fault is then the
+ * guest's: a build with the undefined-behaviour sanitizer must let the
+ * access fault instead of stopping at it. */
+#define X86_GUEST_MEM __attribute__((no_sanitize("null", "nonnull-attribute", "alignment")))
+
+static inline X86_GUEST_MEM uint8_t x86_ld8(uint64_t a)
 {
 	return *(const volatile uint8_t *)a;
 }
-static inline uint16_t x86_ld16(uint64_t a)
+static inline X86_GUEST_MEM uint16_t x86_ld16(uint64_t a)
 {
 	uint16_t v;
 	memcpy(&v, (const void *)a, 2);
 	return v;
 }
-static inline uint32_t x86_ld32(uint64_t a)
+static inline X86_GUEST_MEM uint32_t x86_ld32(uint64_t a)
 {
 	uint32_t v;
 	memcpy(&v, (const void *)a, 4);
 	return v;
 }
-static inline uint64_t x86_ld64(uint64_t a)
+static inline X86_GUEST_MEM uint64_t x86_ld64(uint64_t a)
 {
 	uint64_t v;
 	memcpy(&v, (const void *)a, 8);
 	return v;
 }
-static inline void x86_st8(uint64_t a, uint8_t v)
+static inline X86_GUEST_MEM void x86_st8(uint64_t a, uint8_t v)
 {
 	*(volatile uint8_t *)a = v;
 }
-static inline void x86_st16(uint64_t a, uint16_t v)
+static inline X86_GUEST_MEM void x86_st16(uint64_t a, uint16_t v)
 {
 	memcpy((void *)a, &v, 2);
 }
-static inline void x86_st32(uint64_t a, uint32_t v)
+static inline X86_GUEST_MEM void x86_st32(uint64_t a, uint32_t v)
 {
 	memcpy((void *)a, &v, 4);
 }
-static inline void x86_st64(uint64_t a, uint64_t v)
+static inline X86_GUEST_MEM void x86_st64(uint64_t a, uint64_t v)
 {
 	memcpy((void *)a, &v, 8);
+}
+
+/* n bytes of guest memory at a into dst. */
+static inline X86_GUEST_MEM void x86_read(void *dst, uint64_t a, size_t n)
+{
+	memcpy(dst, (const void *)a, n);
+}
+
+/* n bytes from src into guest memory at a. */
+static inline X86_GUEST_MEM void x86_write(uint64_t a, const void *src, size_t n)
+{
+	memcpy((void *)a, src, n);
 }
 
 static inline uint64_t x86_ld(uint64_t a, unsigned size)

@@ -20,7 +20,7 @@ static void x87_load_m(const struct x86_cpu *c, const struct x86_insn *i, struct
 		       unsigned size)
 {
 	memset(&h->m, 0, sizeof(h->m));
-	memcpy(&h->m, (const void *)x86_ea(c, i), size);
+	x86_read(&h->m, x86_ea(c, i), size);
 }
 
 /* dst = dst op src, then pop: the register forms.  Zydis shows both

@@ -150,13 +150,13 @@ static void h_fld(struct x86_cpu *c, const struct x86_insn *i)
 		return;
 	if (o->size == 10) {
 		memset(&v, 0, sizeof(v));
-		memcpy(&v, (const void *)x86_ea(c, i), 10);
+		x86_read(&v, x86_ea(c, i), 10);
 		x87_push(c, &v);
 		c->fpu.fsw &= (uint16_t)~X87_C1;
 		return;
 	}
 	memset(&h.m, 0, sizeof(h.m));
-	memcpy(&h.m, (const void *)x86_ea(c, i), o->size == 4 ? 4 : 8);
+	x86_read(&h.m, x86_ea(c, i), o->size == 4 ? 4 : 8);
 	x87_push_host(c, o->size == 4 ? X87_H_FLDS : X87_H_FLDL, &h);
 }
 
@@ -169,7 +169,7 @@ static void h_fild(struct x86_cpu *c, const struct x86_insn *i)
 	if (x87_full(c))
 		return;
 	memset(&h.m, 0, sizeof(h.m));
-	memcpy(&h.m, (const void *)x86_ea(c, i), o->size);
+	x86_read(&h.m, x86_ea(c, i), o->size);
 	x87_push_host(c, o->size == 2 ? X87_H_FILDS : o->size == 4 ? X87_H_FILDL : X87_H_FILDQ, &h);
 }
 
@@ -181,7 +181,7 @@ static void h_fbld(struct x86_cpu *c, const struct x86_insn *i)
 	if (x87_full(c))
 		return;
 	memset(&h.m, 0, sizeof(h.m));
-	memcpy(&h.m, (const void *)x86_ea(c, i), 10);
+	x86_read(&h.m, x86_ea(c, i), 10);
 	x87_push_host(c, X87_H_FBLD, &h);
 }
 
@@ -249,7 +249,7 @@ static void x87_store(struct x86_cpu *c, const struct x86_insn *i, enum x87_hop 
 	x87_flags(c, sw, X87_CC);
 	if (x87_aborted(c, sw, X87_ABORT_MEM))
 		return;
-	memcpy((void *)ea, &h.o, size);
+	x86_write(ea, &h.o, size);
 	if (pop)
 		x87_pop(c);
 }
@@ -272,7 +272,7 @@ static void x87_fst(struct x86_cpu *c, const struct x86_insn *i, int pop)
 		if (o->kind == X86_OP_ST)
 			x87_set(c, o->reg, &v);
 		else
-			memcpy((void *)x86_ea(c, i), &v, 10);
+			x86_write(x86_ea(c, i), &v, 10);
 		if (pop)
 			x87_pop(c);
 		return;
