@@ -2,7 +2,7 @@
 #
 #   make                 build ./vpmu (objects in $(BUILD), default build/)
 #   make check           unit tests (plain and ASan+UBSan), tests/diff, tests/e2e,
-#                        the program comparisons again on a clang build
+#                        two of its suites again on a clang+UBSan build
 #   make example         build and run `vpmu stat` on tests/progs/example.c
 #   make install PREFIX=/usr/local   binary and man pages
 #   make bench           scripts/bench.sh, bench-hostcost.sh, bench-report.sh
@@ -123,23 +123,26 @@ $(BUILD)/san/unit/%: tests/unit/%.c $(BUILD)/san/libvpmu.a
 unit: $(UNIT_BINS) $(SAN_UNIT_BINS)
 
 # ---- a second compiler -----------------------------------------------------
-# vpmu built by clang as well (make check runs the program comparisons on
-# it, and the build must be free of warnings): what one compiler forgives,
-# such as an int passed where a variadic function reads a long, another
-# may not.
+# vpmu built by clang as well, optimized and with the undefined-behaviour
+# sanitizer (make check runs the program comparisons and the random-code
+# suite on it, and the build must be free of warnings): what one compiler
+# forgives, such as an int passed where a variadic function reads a long,
+# another may not, and what x86 forgives, such as a misaligned struct,
+# the sanitizer does not.
 
 CLANG ?= clang
+CLANG_SAN := -fsanitize=undefined -fno-sanitize-recover=undefined
 CLANG_OBJS := $(SRCS:%.c=$(BUILD)/clang/obj/%.o)
 
 $(BUILD)/clang/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
-	$(CLANG) $(CFLAGS) $(VPMU_CFLAGS) -Werror $(CPPFLAGS) -c -o $@ $<
+	$(CLANG) $(CFLAGS) $(CLANG_SAN) $(VPMU_CFLAGS) -Werror $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/clang/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"' -DVPMU_SRCDIR='"$(CURDIR)"'
 $(BUILD)/clang/obj/cmd/vpmu.o: Makefile
 
 $(BUILD)/clang/vpmu: $(CLANG_OBJS)
-	$(CLANG) $(CFLAGS) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(CLANG_OBJS) $(LIBS)
+	$(CLANG) $(CFLAGS) $(CLANG_SAN) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(CLANG_OBJS) $(LIBS)
 
 # ---- differential instruction tests ----------------------------------------
 # tests/diff/*.c and *.S form one program, linked with libvpmu.a;

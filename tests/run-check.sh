@@ -4,8 +4,8 @@
 # last line.  Exit status 1 when anything failed.
 #
 # Environment (set by the Makefile): BUILD, VPMU (the binary), VPMU_CLANG
-# (the same built by clang; unset: not run), PROGS (the built guest
-# programs).  Every runner's full output is kept in $BUILD/logs/; a
+# (the same built by clang with UBSan; unset: not run), PROGS (the built
+# guest programs).  Every runner's full output is kept in $BUILD/logs/; a
 # failing runner's output is also shown.
 set -u
 BUILD=${BUILD:-build}
@@ -92,10 +92,12 @@ for t in tests/e2e/run-*.sh; do
 	n=${t##*/run-}
 	run "e2e/${n%.sh}" 900 bash "$t"
 done
-# the program comparisons again on vpmu built by clang (the Makefile's
-# second compiler)
+# the program comparisons and the random code again on vpmu built by clang
+# with the undefined-behaviour sanitizer (the Makefile's second compiler)
 if [ -n "${VPMU_CLANG:-}" ]; then
-	run "e2e-clang/progs" 900 env VPMU="$VPMU_CLANG" bash tests/e2e/run-progs.sh
+	for n in progs hardening; do
+		run "e2e-clang/$n" 900 env VPMU="$VPMU_CLANG" bash tests/e2e/run-$n.sh
+	done
 fi
 
 echo "$total_pass passed, $total_fail failed" | tee "$LOGS/summary"
