@@ -50,7 +50,7 @@ static void h_lea(struct x86_cpu *c, const struct x86_insn *i)
 	x86_put(c, i, 0, a);
 }
 
-static void h_xchg(struct x86_cpu *c, const struct x86_insn *i)
+static X86_GUEST_MEM void h_xchg(struct x86_cpu *c, const struct x86_insn *i)
 {
 	unsigned sz = opsize(i);
 	if (i->op[0].kind == X86_OP_MEM || i->op[1].kind == X86_OP_MEM) {
@@ -123,7 +123,7 @@ static inline uint64_t alu_calc(struct x86_cpu *c, enum alu op, unsigned sz, uin
 	return r;
 }
 
-static inline int cas(uint64_t a, unsigned sz, uint64_t expect, uint64_t v)
+static inline X86_GUEST_MEM int cas(uint64_t a, unsigned sz, uint64_t expect, uint64_t v)
 {
 	switch (sz) {
 	case 1: {

@@ -10,7 +10,7 @@
 
 #include "int2.h"
 
-static uint64_t atomic_fetch_add(uint64_t a, unsigned size, uint64_t v)
+static X86_GUEST_MEM uint64_t atomic_fetch_add(uint64_t a, unsigned size, uint64_t v)
 {
 	switch (size) {
 	case 1:
@@ -25,7 +25,7 @@ static uint64_t atomic_fetch_add(uint64_t a, unsigned size, uint64_t v)
 }
 
 /* Compare-and-swap; returns the old memory value. */
-static uint64_t atomic_cas(uint64_t a, unsigned size, uint64_t expect, uint64_t v)
+static X86_GUEST_MEM uint64_t atomic_cas(uint64_t a, unsigned size, uint64_t expect, uint64_t v)
 {
 	switch (size) {
 	case 1: {

@@ -33,7 +33,7 @@ static inline uint64_t bt_apply(enum bt_op op, uint64_t v, uint64_t bit)
 
 /* Locked read-modify-write of one bit: other guest processes may share
  * the page, so it has to be a host atomic. */
-static uint64_t bt_atomic(enum bt_op op, uint64_t a, unsigned size, uint64_t bit)
+static X86_GUEST_MEM uint64_t bt_atomic(enum bt_op op, uint64_t a, unsigned size, uint64_t bit)
 {
 	switch (size) {
 	case 2: {

@@ -16,8 +16,11 @@
 
 /* A guest address may be 0 or misaligned, and the host's fault is then the
  * guest's: a build with the undefined-behaviour sanitizer must let the
- * access fault instead of stopping at it. */
-#define X86_GUEST_MEM __attribute__((no_sanitize("null", "nonnull-attribute", "alignment")))
+ * access fault instead of stopping at it (or at the arithmetic on a guest
+ * pointer that leads to it).  Functions that reach guest memory through a
+ * pointer of their own carry it too. */
+#define X86_GUEST_MEM \
+	__attribute__((no_sanitize("null", "nonnull-attribute", "alignment", "pointer-overflow")))
 
 static inline X86_GUEST_MEM uint8_t x86_ld8(uint64_t a)
 {
@@ -206,7 +209,7 @@ static inline void x86_get_xmm(struct x86_cpu *c, const struct x86_insn *i, int 
 		*v = c->xmm[o->reg];
 	} else if (o->kind == X86_OP_MEM) {
 		v->q[0] = v->q[1] = 0;
-		memcpy(v, (const void *)x86_ea(c, i), o->size > 16 ? 16 : o->size);
+		x86_read(v, x86_ea(c, i), o->size > 16 ? 16 : o->size);
 	} else if (o->kind == X86_OP_GPR) {
 		v->q[0] = c->r[o->reg] & x86_mask(o->size);
 		v->q[1] = 0;

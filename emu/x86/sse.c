@@ -98,7 +98,7 @@ static void h_mfence(struct x86_cpu *c, const struct x86_insn *i)
 
 /* clflush m8: no architectural effect, but it checks the address like a
  * read (SDM vol. 2, CLFLUSH), so an unmapped line faults as natively. */
-static void h_clflush(struct x86_cpu *c, const struct x86_insn *i)
+static X86_GUEST_MEM void h_clflush(struct x86_cpu *c, const struct x86_insn *i)
 {
 	const volatile char *p = (const volatile char *)x86_ea(c, i);
 

@@ -89,8 +89,11 @@ SSE_INLINE __m128i sse_ldm(uint64_t a, unsigned size)
 		return _mm_cvtsi32_si128((int)x86_ld32(a));
 	case 8:
 		return _mm_cvtsi64_si128((long long)x86_ld64(a));
-	default:
-		return _mm_loadu_si128((const __m128i *)a);
+	default: {
+		__m128i v;
+		x86_read(&v, a, 16);
+		return v;
+	}
 	}
 }
 
@@ -104,7 +107,7 @@ SSE_INLINE void sse_stm(uint64_t a, unsigned size, __m128i v)
 		x86_st64(a, (uint64_t)_mm_cvtsi128_si64(v));
 		break;
 	default:
-		_mm_storeu_si128((__m128i *)a, v);
+		x86_write(a, &v, 16);
 		break;
 	}
 }

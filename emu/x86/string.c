@@ -74,7 +74,7 @@ static void movs_slow(struct x86_cpu *c, const struct x86_insn *i, unsigned size
 	}
 }
 
-static void movs_fast(struct x86_cpu *c, const struct x86_insn *i, unsigned size)
+static X86_GUEST_MEM void movs_fast(struct x86_cpu *c, const struct x86_insn *i, unsigned size)
 {
 	uint64_t n = c->r[X86_RCX];
 
@@ -125,7 +125,7 @@ static inline void stos_one(struct x86_cpu *c, const struct x86_insn *i, unsigne
 	aput(c, i, X86_RDI, c->r[X86_RDI] + (uint64_t)step(c, size));
 }
 
-static void stos_fast(struct x86_cpu *c, unsigned size)
+static X86_GUEST_MEM void stos_fast(struct x86_cpu *c, unsigned size)
 {
 	uint64_t n = c->r[X86_RCX], v = c->r[X86_RAX];
 
@@ -237,7 +237,7 @@ static inline void do_cmps(struct x86_cpu *c, const struct x86_insn *i, unsigned
 }
 
 /* REPNE SCASB, DF = 0: memchr a page at a time. */
-static void scasb_repne_fast(struct x86_cpu *c)
+static X86_GUEST_MEM void scasb_repne_fast(struct x86_cpu *c)
 {
 	uint64_t n = c->r[X86_RCX];
 	uint8_t al = (uint8_t)c->r[X86_RAX];

@@ -60,31 +60,31 @@ static void x87_set_fsw(struct x86_cpu *c, uint16_t fsw)
 	c->fpu.fsw = fsw & (uint16_t)~X87_TOP_MASK;
 }
 
-static void x87_put16(uint8_t *p, uint16_t v)
+static X86_GUEST_MEM void x87_put16(uint8_t *p, uint16_t v)
 {
 	memcpy(p, &v, 2);
 }
-static void x87_put32(uint8_t *p, uint32_t v)
+static X86_GUEST_MEM void x87_put32(uint8_t *p, uint32_t v)
 {
 	memcpy(p, &v, 4);
 }
-static void x87_put64(uint8_t *p, uint64_t v)
+static X86_GUEST_MEM void x87_put64(uint8_t *p, uint64_t v)
 {
 	memcpy(p, &v, 8);
 }
-static uint16_t x87_get16(const uint8_t *p)
+static X86_GUEST_MEM uint16_t x87_get16(const uint8_t *p)
 {
 	uint16_t v;
 	memcpy(&v, p, 2);
 	return v;
 }
-static uint32_t x87_get32(const uint8_t *p)
+static X86_GUEST_MEM uint32_t x87_get32(const uint8_t *p)
 {
 	uint32_t v;
 	memcpy(&v, p, 4);
 	return v;
 }
-static uint64_t x87_get64(const uint8_t *p)
+static X86_GUEST_MEM uint64_t x87_get64(const uint8_t *p)
 {
 	uint64_t v;
 	memcpy(&v, p, 8);
@@ -94,7 +94,7 @@ static uint64_t x87_get64(const uint8_t *p)
 /* The environment image: 28 bytes in the 32-bit protected-mode format
  * (the 64-bit format is the same), 14 bytes with a 16-bit operand size.
  * Reserved halves read as ones, as hardware stores them. */
-static unsigned x87_env_store(const struct x86_cpu *c, uint8_t *p, unsigned osz)
+static X86_GUEST_MEM unsigned x87_env_store(const struct x86_cpu *c, uint8_t *p, unsigned osz)
 {
 	uint16_t fcs = c->seg_sel[X87_SEG_CS], fds = c->seg_sel[X87_SEG_DS];
 
@@ -118,7 +118,7 @@ static unsigned x87_env_store(const struct x86_cpu *c, uint8_t *p, unsigned osz)
 	return 28;
 }
 
-static unsigned x87_env_load(struct x86_cpu *c, const uint8_t *p, unsigned osz)
+static X86_GUEST_MEM unsigned x87_env_load(struct x86_cpu *c, const uint8_t *p, unsigned osz)
 {
 	uint16_t fcw, fsw, ftw;
 
@@ -160,7 +160,7 @@ static void h_fldenv(struct x86_cpu *c, const struct x86_insn *i)
 	x87_host_fldcw(c->fpu.fcw);
 }
 
-static void h_fnsave(struct x86_cpu *c, const struct x86_insn *i)
+static X86_GUEST_MEM void h_fnsave(struct x86_cpu *c, const struct x86_insn *i)
 {
 	uint8_t *p = (uint8_t *)x86_ea(c, i);
 	unsigned k, n = x87_env_store(c, p, i->osz);
@@ -172,7 +172,7 @@ static void h_fnsave(struct x86_cpu *c, const struct x86_insn *i)
 	x87_host_fldcw(c->fpu.fcw);
 }
 
-static void h_frstor(struct x86_cpu *c, const struct x86_insn *i)
+static X86_GUEST_MEM void h_frstor(struct x86_cpu *c, const struct x86_insn *i)
 {
 	const uint8_t *p = (const uint8_t *)x86_ea(c, i);
 	unsigned k, n;
@@ -186,7 +186,7 @@ static void h_frstor(struct x86_cpu *c, const struct x86_insn *i)
 
 /* ---- fxsave / fxrstor --------------------------------------------------- */
 
-static void x87_fxsave_fmt(struct x86_cpu *c, uint8_t *p, int is64)
+static X86_GUEST_MEM void x87_fxsave_fmt(struct x86_cpu *c, uint8_t *p, int is64)
 {
 	unsigned k;
 
@@ -214,7 +214,7 @@ static void x87_fxsave_fmt(struct x86_cpu *c, uint8_t *p, int is64)
 		memcpy(p + 160 + 16 * k, &c->xmm[k], 16);
 }
 
-static void x87_fxrstor_fmt(struct x86_cpu *c, const uint8_t *p, int is64)
+static X86_GUEST_MEM void x87_fxrstor_fmt(struct x86_cpu *c, const uint8_t *p, int is64)
 {
 	unsigned k;
 
