@@ -173,8 +173,11 @@ static struct bp_btb_ent *bp_btb_find(const struct uarch_bp *bp, uint64_t pc);
 /* state[] of a conditional branch:
  *   bimodal, gshare: [0] counter index
  *   tournament:      [0] local counter, [1] global counter, [2] choice
- *                    counter, [3] bit 0 local prediction, bit 1 global */
-static int bp_dir_predict(const struct uarch_bp *bp, int t, uint64_t pc, struct uarch_bp_pred *p)
+ *                    counter, [3] bit 0 local prediction, bit 1 global
+ * (Inlined: uarch_bp_taken, which the walk down a mispredicted path asks at
+ * every conditional branch, then keeps no record in memory.) */
+static inline __attribute__((always_inline)) int
+bp_dir_predict(const struct uarch_bp *bp, int t, uint64_t pc, struct uarch_bp_pred *p)
 {
 	const struct uarch_bp_cfg *c = &bp->cfg;
 	uint32_t h = bp->ghist[t] & bp->gmask;
