@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # model-identity.sh — whether two builds of vpmu count alike: every model
 # event (vpmu stat -v) of a set of workloads on all five machines, a
-# two-thread and a two-program SMT run, and the reports of PEBS,
-# ProfileMe and ia64 sample files, from OLD and NEW, compared line by line
-# but for wall-clock figures.  A change meant only to make vpmu faster
+# two-thread and a two-program SMT run, and the reports and samples of
+# PEBS, ProfileMe and ia64 (EARs, BTB) sample files, from OLD and NEW,
+# compared line by line but for wall-clock figures.  A change meant only to make vpmu faster
 # must leave every one alone.
 #
 #   scripts/model-identity.sh OLD_VPMU [NEW_VPMU]
@@ -78,10 +78,17 @@ print(x)'
 		shift
 		"${env[@]}" "$v" record -q --vtime -o "$n.data" "$@" >/dev/null 2>&1 || true
 		"$v" report -i "$n.data" --stdio >"$n.report" 2>&1 || true
+		# every sample (not its pid)
+		"$v" script -i "$n.data" -F event,period,ip,sym,addr,brstack >"$n.script" 2>&1 || true
 	}
 	rec p4.pebs -e mem_load_retired:pp -- "$p/bench_qsort" 20000
 	rec alpha.profileme -a alpha -- "$p/bench_qsort" 20000
 	rec ia64.ear -a ia64 -- /bin/gzip -9 -c "$in"
+	# the EARs and the BTB take their events one by one, the counters
+	# beside them sums: freezes must stop both alike
+	rec ia64.dear -a ia64 -e DATA_EAR_EVENTS,cycles -- /bin/gzip -9 -c "$in"
+	rec ia64.brev -a ia64 -e BRANCH_EVENT,DATA_EAR_EVENTS -F 20000 -- "$p/bench_qsort" 20000
+	rec ia64.brstack -a ia64 -b -- /bin/gzip -9 -c "$in"
 	rm -f ./*.data
 	mv ./* "$out"
 }

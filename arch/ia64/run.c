@@ -58,6 +58,7 @@ struct arch_pmu {
 	uint8_t nroute[UARCH_NEV];
 	struct route route[UARCH_NEV][MAXROUTE];
 	uint8_t sum[UARCH_NEV]; /* taken as sums (ia64_pmu_sink) */
+	int summed;		/* any of them */
 	/* a delivery's net count per counter and level (0 kernel, 1 user),
 	 * for counters without per-cycle values */
 	int64_t pend[IA64_NCTR][2];
@@ -244,6 +245,37 @@ static void take_sample(struct arch_pmu *p, int c, const struct uarch_delivery *
 		p->cb.sample(p->cb.arg, &s);
 }
 
+/* The counters that count what the EARs and the BTB capture (a bit per
+ * counter): their input is the PMU's own, not a model event. */
+static uint32_t captures(const struct arch_pmu *p)
+{
+	uint32_t m = 0;
+
+	for (int c = 0; c < IA64_NCTR; c++)
+		if (c == p->dear_ctr || c == p->iear_ctr || c == p->btb_ctr)
+			m |= 1u << c;
+	return m;
+}
+
+/* Whether the EARs or the BTB look at each signal of event ev
+ * (ear_signal()): it is then never summed. */
+static int looked_at(const struct arch_pmu *p, unsigned ev)
+{
+	switch (ev) {
+	case UARCH_EV_LOAD_LAT:
+	case UARCH_EV_STORES:
+	case UARCH_EV_DTLB_L2_HIT:
+	case UARCH_EV_DTLB_WALK:
+		return p->dear_ctr >= 0;
+	case UARCH_EV_FETCH_LAT:
+	case UARCH_EV_ITLB_L2_HIT:
+	case UARCH_EV_ITLB_WALK:
+		return p->iear_ctr >= 0;
+	default:
+		return p->btb_on && ev >= UARCH_EV_BRANCHES && ev <= UARCH_EV_BR_RET_MISP;
+	}
+}
+
 /* Budgeted counters near their wrap, overflowed or with the interrupt to
  * take: from there every event comes signalled (a freeze stops all). */
 static uint32_t near_ctrs(const struct arch_pmu *p)
@@ -332,9 +364,18 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 		if (p->btb_on)
 			btb_branch(p, d, &w);
 	}
+	if (!p->bud.on)
+		return;
+	/* with nothing summed, the budget only says when every retirement
+	 * must come (a counter near its wrap: its interrupt is taken at one) */
+	if (!p->summed)
+		p->bud.loud = near_ctrs(p) != 0;
 	/* the sums, before a counter with sums on their way counts on (its
-	 * share ran out), or once the interrupt that made it loud is taken */
-	if (p->bud.on && ((touched & p->reserved) || (p->bud.loud && !near_ctrs(p))))
+	 * share ran out), once a counter of captures comes near its wrap
+	 * (captures are not summed: the budget knows nothing of them), or
+	 * once the interrupt that made it loud is taken */
+	else if ((touched & p->reserved) ||
+		 (p->bud.loud ? !near_ctrs(p) : (p->budgeted & captures(p)) && near_ctrs(p)))
 		p->cut = 0;
 }
 
@@ -442,10 +483,10 @@ static int adds_only(const struct arch_pmu *p, int c)
 
 void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 {
-	/* sums, unless an EAR or the BTB looks at each signal; a sampling
-	 * counter (whose overflow freezes the others) takes them within a
-	 * budget, if it only adds */
-	int summing = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
+	/* sums, but of the events an EAR or the BTB looks at; a sampling
+	 * counter (whose overflow freezes the others and the EARs and the
+	 * BTB) takes them within a budget, if it only adds */
+	int summing = 1;
 	unsigned adding = 0; /* counters that only add (bit per counter) */
 
 	for (int c = 0; c < IA64_NCTR; c++)
@@ -455,8 +496,6 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 			else
 				summing = 0;
 		}
-	if (!summing)
-		p->budgeted = 0;
 	memset(s, 0, sizeof(*s));
 	s->deliver = deliver;
 	s->ctx = p;
@@ -472,25 +511,16 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	if (p->btb_on)
 		for (unsigned ev = UARCH_EV_BRANCHES; ev <= UARCH_EV_BR_RET_MISP; ev++)
 			s->want[ev] = 1;
-	/* a retirement that raised no signal matters only to per-cycle
-	 * counters (the frontier), interrupts, the EARs and the BTB */
-	s->quiet = p->dear_ctr < 0 && p->iear_ctr < 0 && !p->btb_on;
-	for (int c = 0; c < IA64_NCTR; c++)
-		if (p->eng.cs[c].percycle || (p->period[c] && !(p->budgeted & (1u << c))))
-			s->quiet = 0;
 	s->sum_max = UINT32_MAX;
-	if (!summing)
-		return;
 	/* an event is summed when all the counters it feeds only add */
 	for (int c = 0; c < IA64_NCTR; c++)
 		adding |= (unsigned)adds_only(p, c) << c;
-	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
+	for (unsigned ev = 0; ev < UARCH_NEV && summing; ev++) {
 		unsigned feeds = 0;
 		for (unsigned r = 0; r < p->nroute[ev]; r++)
 			feeds |= 1u << p->route[ev][r].ctr;
-		p->sum[ev] = s->sum[ev] = feeds && !(feeds & ~adding);
-		if (p->sum[ev])
-			s->sums = take_sums;
+		p->sum[ev] = s->sum[ev] = feeds && !(feeds & ~adding) && !looked_at(p, ev);
+		p->summed |= p->sum[ev];
 		/* nothing summed until the model takes the budget: a counter's
 		 * overflow freezes all, so a budget limits every event */
 		p->bud.n[ev] = p->sum[ev] && p->budgeted ? 0 : ~0ull;
@@ -498,10 +528,21 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 			if (p->budgeted & (1u << p->route[ev][r].ctr))
 				p->weight[p->route[ev][r].ctr] += (uint64_t)p->route[ev][r].w;
 	}
+	if (!summing)
+		p->budgeted = 0;
+	/* a retirement that raised no signal matters only to per-cycle
+	 * counters (the frontier) and interrupts (the EARs and the BTB take
+	 * signals only) */
+	s->quiet = 1;
+	for (int c = 0; c < IA64_NCTR; c++)
+		if (p->eng.cs[c].percycle || (p->period[c] && !(p->budgeted & (1u << c))))
+			s->quiet = 0;
 	p->bud.loud = p->budgeted != 0;
 	p->cut = ~0ull;
+	if (p->summed)
+		s->sums = take_sums;
 	if (p->budgeted) {
-		s->cut = &p->cut;
+		s->cut = p->summed ? &p->cut : NULL;
 		s->budget = &p->bud;
 	}
 }
