@@ -24,10 +24,11 @@
 
 /* The cases uarch_retire() is compiled for, so that the compiler folds
  * them out of the per-µop work: the shape of the core — any (read at run
- * time; also for a sink that wants instruction records), the P4's (out of
- * order, replay, trace cache), other out-of-order cores, in-order cores —
- * and, but for any, whether tallied[] are tallied (uarch.tally). */
-enum { RK_ANY, RK_P4, RK_OOO, RK_INORDER, RK_SHAPE = 3, RK_TALLY = 4 };
+ * time), the P4's (out of order, replay, trace cache), other out-of-order
+ * cores, in-order cores — and, but for any, whether tallied[] are tallied
+ * (uarch.tally) and whether the sink wants instruction records (only on
+ * other out-of-order cores: the 21264's ProfileMe; elsewhere any). */
+enum { RK_ANY, RK_P4, RK_OOO, RK_INORDER, RK_SHAPE = 3, RK_TALLY = 4, RK_INSN = 8 };
 
 /* The events every instruction raises one at a time (count1()). */
 static const uint8_t tallied[] = {
@@ -511,7 +512,7 @@ static inline int kind_tc(const struct uarch *u, int kind)
 
 static inline int kind_want_insn(const struct uarch *u, int kind)
 {
-	return (kind & RK_SHAPE) == RK_ANY ? u->want_insn : 0;
+	return (kind & RK_SHAPE) == RK_ANY ? u->want_insn : (kind & RK_INSN) != 0;
 }
 
 static inline int kind_tally(const struct uarch *u, int kind)
@@ -853,6 +854,8 @@ RETIRE_AS(retire_p4, RK_P4)
 RETIRE_AS(retire_p4_tally, RK_P4 | RK_TALLY)
 RETIRE_AS(retire_ooo, RK_OOO)
 RETIRE_AS(retire_ooo_tally, RK_OOO | RK_TALLY)
+RETIRE_AS(retire_ooo_insn, RK_OOO | RK_INSN)
+RETIRE_AS(retire_ooo_insn_tally, RK_OOO | RK_INSN | RK_TALLY)
 RETIRE_AS(retire_inorder, RK_INORDER)
 RETIRE_AS(retire_inorder_tally, RK_INORDER | RK_TALLY)
 
@@ -864,10 +867,16 @@ static const struct {
 	{                          \
 		name, name##_block \
 	}
-	[RK_ANY] = AS(retire_any),	   [RK_ANY | RK_TALLY] = AS(retire_any),
-	[RK_P4] = AS(retire_p4),	   [RK_P4 | RK_TALLY] = AS(retire_p4_tally),
-	[RK_OOO] = AS(retire_ooo),	   [RK_OOO | RK_TALLY] = AS(retire_ooo_tally),
-	[RK_INORDER] = AS(retire_inorder), [RK_INORDER | RK_TALLY] = AS(retire_inorder_tally),
+	[RK_ANY] = AS(retire_any),
+	[RK_ANY | RK_TALLY] = AS(retire_any),
+	[RK_P4] = AS(retire_p4),
+	[RK_P4 | RK_TALLY] = AS(retire_p4_tally),
+	[RK_OOO] = AS(retire_ooo),
+	[RK_OOO | RK_TALLY] = AS(retire_ooo_tally),
+	[RK_INORDER] = AS(retire_inorder),
+	[RK_INORDER | RK_TALLY] = AS(retire_inorder_tally),
+	[RK_OOO | RK_INSN] = AS(retire_ooo_insn),
+	[RK_OOO | RK_INSN | RK_TALLY] = AS(retire_ooo_insn_tally),
 #undef AS
 };
 
@@ -884,9 +893,7 @@ void uarch_retire_mode(struct uarch *u)
 		if (u->sig_at[tallied[k]] <= 1 ||
 		    (u->sink.budget && u->sink.budget->n[tallied[k]] != ~0ull))
 			u->tally = 0;
-	if (u->want_insn)
-		u->kind = RK_ANY;
-	else if (!cc->ooo)
+	if (!cc->ooo)
 		u->kind = RK_INORDER;
 	else if (cc->replay && u->m.l1i_is_tc)
 		u->kind = RK_P4;
@@ -894,6 +901,8 @@ void uarch_retire_mode(struct uarch *u)
 		u->kind = RK_OOO;
 	else
 		u->kind = RK_ANY;
+	if (u->want_insn)
+		u->kind = u->kind == RK_OOO ? RK_OOO | RK_INSN : RK_ANY;
 	if (u->kind != RK_ANY && u->tally)
 		u->kind |= RK_TALLY;
 	u->retire = retire_as[u->kind].one;
