@@ -120,20 +120,8 @@ static void flush_pending(struct arch_pmu *p)
 			}
 }
 
-/* The k-th access of tr that reads (load) or writes (store): the model
- * signals loads, then stores, in the order of tr's accesses. */
-static int access_index(const struct x86_trace *tr, unsigned k, int store)
-{
-	for (int i = 0; i < tr->nmem; i++)
-		if (((store ? tr->store : tr->load) >> i & 1) && !k--)
-			return i;
-	return -1;
-}
-
 /* What one delivery says of its instruction, signal by signal. */
 struct walk {
-	unsigned nload, nstore;
-	int last;    /* the access the last load-latency or stores signal was for */
 	unsigned br; /* UARCH_EV_* bits of the branch signals seen */
 };
 
@@ -153,23 +141,21 @@ static void ear_signal(struct arch_pmu *p, const struct uarch_delivery *d,
 	int frozen = (p->eng.hw.pmc0 & IA64_PMC0_FR) != 0; /* the EARs freeze with the counters */
 	uint64_t pc = tr->i->pc;
 
+	/* (the data EAR's signals name their access) */
+	int access = s->mem < tr->nmem;
+
 	switch (s->ev) {
 	case UARCH_EV_LOAD_LAT:
-		w->last = access_index(tr, w->nload++, 0);
-		if (p->dear_ctr >= 0 && !frozen && w->last >= 0 &&
-		    ia64_dear_load(&p->ears, cpl, pc, tr->addr[w->last], s->n)) {
+		if (p->dear_ctr >= 0 && !frozen && access &&
+		    ia64_dear_load(&p->ears, cpl, pc, tr->addr[s->mem], s->n)) {
 			p->dear_dsrc = d->dsrc;
 			ear_count(p, p->dear_ctr, s, cpl);
 		}
 		break;
-	case UARCH_EV_STORES:
-		w->last = access_index(tr, w->nstore++, 1);
-		break;
 	case UARCH_EV_DTLB_L2_HIT:
 	case UARCH_EV_DTLB_WALK:
-		if (p->dear_ctr >= 0 && !frozen && w->last >= 0 &&
-		    ia64_dear_tlb(&p->ears, cpl, pc, tr->addr[w->last],
-				  s->ev == UARCH_EV_DTLB_WALK))
+		if (p->dear_ctr >= 0 && !frozen && access &&
+		    ia64_dear_tlb(&p->ears, cpl, pc, tr->addr[s->mem], s->ev == UARCH_EV_DTLB_WALK))
 			ear_count(p, p->dear_ctr, s, cpl);
 		break;
 	case UARCH_EV_FETCH_LAT:
@@ -257,22 +243,35 @@ static uint32_t captures(const struct arch_pmu *p)
 	return m;
 }
 
+/* The data EAR's mode (PMC11.mode: IA64_DEAR_*). */
+static unsigned dear_mode(const struct arch_pmu *p)
+{
+	return p->ears.pmc11 >> IA64_DEAR_MODE_SHIFT & IA64_DEAR_MODE_MASK;
+}
+
 /* Whether the EARs or the BTB look at each signal of event ev
  * (ear_signal()): it is then never summed. */
 static int looked_at(const struct arch_pmu *p, unsigned ev)
 {
 	switch (ev) {
 	case UARCH_EV_LOAD_LAT:
-	case UARCH_EV_STORES:
+		return p->dear_ctr >= 0 && dear_mode(p) == IA64_DEAR_CACHE;
 	case UARCH_EV_DTLB_L2_HIT:
 	case UARCH_EV_DTLB_WALK:
-		return p->dear_ctr >= 0;
+		return p->dear_ctr >= 0 && dear_mode(p) == IA64_DEAR_TLB;
 	case UARCH_EV_FETCH_LAT:
 	case UARCH_EV_ITLB_L2_HIT:
 	case UARCH_EV_ITLB_WALK:
 		return p->iear_ctr >= 0;
+	case UARCH_EV_BRANCHES:
+	case UARCH_EV_BR_TAKEN:
+	case UARCH_EV_BR_MISP:
+	case UARCH_EV_BR_COND_MISP:
+	case UARCH_EV_BR_IND:
+	case UARCH_EV_BR_RET: /* (what btb_branch() reads) */
+		return p->btb_on;
 	default:
-		return p->btb_on && ev >= UARCH_EV_BRANCHES && ev <= UARCH_EV_BR_RET_MISP;
+		return 0;
 	}
 }
 
@@ -327,7 +326,7 @@ static void plan_budget(struct arch_pmu *p)
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
-	struct walk w = { 0, 0, -1, 0 };
+	struct walk w = { 0 };
 	uint32_t touched = 0;
 
 	for (unsigned k = 0; k < d->nsig; k++) {
@@ -501,16 +500,12 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	s->ctx = p;
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
 		s->want[ev] = p->nroute[ev] > 0;
-	if (p->dear_ctr >= 0) {
-		s->want[UARCH_EV_LOAD_LAT] = s->want[UARCH_EV_STORES] = 1;
-		s->want[UARCH_EV_DTLB_L2_HIT] = s->want[UARCH_EV_DTLB_WALK] = 1;
-	}
-	if (p->iear_ctr >= 0)
-		s->want[UARCH_EV_FETCH_LAT] = s->want[UARCH_EV_ITLB_L2_HIT] =
-			s->want[UARCH_EV_ITLB_WALK] = 1;
-	if (p->btb_on)
-		for (unsigned ev = UARCH_EV_BRANCHES; ev <= UARCH_EV_BR_RET_MISP; ev++)
-			s->want[ev] = 1;
+	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
+		s->want[ev] |= looked_at(p, ev);
+	/* in cache mode the data EAR takes loads of at least its threshold
+	 * only: no counter needing the others, the model raises no more */
+	if (looked_at(p, UARCH_EV_LOAD_LAT) && !p->nroute[UARCH_EV_LOAD_LAT])
+		s->sig_min[UARCH_EV_LOAD_LAT] = p->ears.dear_lat;
 	s->sum_max = UINT32_MAX;
 	/* an event is summed when all the counters it feeds only add */
 	for (int c = 0; c < IA64_NCTR; c++)

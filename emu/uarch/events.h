@@ -174,13 +174,18 @@ struct uarch_counts {
 
 /* One event signal, as the PMUs see it: n occurrences of ev in each cycle
  * of [cycle, cycle + dur) (dur 1: an event; more: an occupancy, such as a
- * bus data transfer) by logical processor th at privilege kernel. */
+ * bus data transfer) by logical processor th at privilege kernel; raised
+ * by the pipeline for a load or store of the retiring instruction (its
+ * load latency, its stores, its DTLB misses...), the access's index in
+ * x86_trace.addr[], else UARCH_SIG_NOMEM. */
 struct uarch_sig {
 	uint64_t cycle;
 	uint32_t n, dur;
 	uint16_t ev;
 	uint8_t th, kernel;
+	uint8_t mem;
 };
+#define UARCH_SIG_NOMEM 0xff
 
 /* Signals collected between two deliveries to a sink (model.h). */
 #define UARCH_SIGBUF 4096
@@ -200,14 +205,16 @@ struct uarch_sigbuf {
 	struct uarch_sig s[UARCH_SIGBUF];
 };
 
-/* Signal n events ev in each of dur cycles from cycle (dur 0: one). */
+/* Signal n events ev in each of dur cycles from cycle (dur 0: one), for
+ * access mem (uarch_sig). */
 static inline void uarch_sig_add(struct uarch_sigbuf *b, unsigned ev, int th, int kernel,
-				 uint64_t n, uint64_t cycle, uint64_t dur)
+				 uint64_t n, uint64_t cycle, uint64_t dur, uint8_t mem)
 {
 	if (b->n == UARCH_SIGBUF)
 		b->full(b->arg);
 	b->s[b->n++] = (struct uarch_sig){ cycle,	 (uint32_t)n, (uint32_t)(dur ? dur : 1),
-					   (uint16_t)ev, (uint8_t)th, (uint8_t)kernel };
+					   (uint16_t)ev, (uint8_t)th, (uint8_t)kernel,
+					   mem };
 }
 
 /* The same, summed instead if the sink takes the event as a sum (and
@@ -223,7 +230,7 @@ static inline void uarch_sig_push(struct uarch_sigbuf *b, unsigned ev, int th, i
 		b->left[ev] -= n * d;
 		return;
 	}
-	uarch_sig_add(b, ev, th, kernel, n, cycle, dur);
+	uarch_sig_add(b, ev, th, kernel, n, cycle, dur, UARCH_SIG_NOMEM);
 }
 
 /* Name (perf-style where perf has one) and description of an event. */

@@ -667,34 +667,39 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	count1(u, t, th, UARCH_EV_UOPS, r, tally);
 	if (okind == U_OP && o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
 		count1(u, t, th, UARCH_EV_FP_UOPS, r, tally);
+	/* (a load's or a store's, signalled for its access: uarch_sig.mem) */
 	if (okind == U_LOAD) {
-		count1(u, t, th, UARCH_EV_LOADS, r, tally);
-		count(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r);
+		const uint8_t m = o->mem;
+		count1_mem(u, t, th, UARCH_EV_LOADS, r, tally, m);
+		count_mem(u, t, th, UARCH_EV_LOAD_LAT, complete - issue, r, m);
 		if (dtlbmiss) /* right after its load-latency signal (events.h) */
-			count(u, t, th, dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1,
-			      r);
+			count_mem(u, t, th,
+				  dtlbmiss > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1, r,
+				  m);
 		if (l1miss) {
-			count(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r);
-			count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r);
+			count_mem(u, t, th, UARCH_EV_L1D_LD_MISS, 1, r, m);
+			count_mem(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1, r, m);
 		}
 		if (dtlbmiss)
-			count(u, t, th, UARCH_EV_LD_DTLB_MISS, 1, r);
+			count_mem(u, t, th, UARCH_EV_LD_DTLB_MISS, 1, r, m);
 		if (l2miss)
-			count(u, t, th, UARCH_EV_LD_L2_MISS, 1, r);
+			count_mem(u, t, th, UARCH_EV_LD_L2_MISS, 1, r, m);
 		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
-			count(u, t, th, UARCH_EV_LD_SPLIT, 1, r);
+			count_mem(u, t, th, UARCH_EV_LD_SPLIT, 1, r, m);
 	} else if (okind == U_STD) {
-		count1(u, t, th, UARCH_EV_STORES, r, tally);
+		const uint8_t m = o->mem;
+		count1_mem(u, t, th, UARCH_EV_STORES, r, tally, m);
 		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
-			count(u, t, th, UARCH_EV_ST_SPLIT, 1, r);
+			count_mem(u, t, th, UARCH_EV_ST_SPLIT, 1, r, m);
+		if (st_dtlb) {
+			count_mem(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r, m);
+			it->rec.flags |= UARCH_I_DTB_MISS;
+			/* after its stores signal (events.h) */
+			count_mem(u, t, th, st_dtlb > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT,
+				  1, r, m);
+		}
 	}
 	it->rlast = r;
-	if (st_dtlb) {
-		count(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r);
-		it->rec.flags |= UARCH_I_DTB_MISS;
-		/* after its stores signal (events.h) */
-		count(u, t, th, st_dtlb > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT, 1, r);
-	}
 	take_entry(&t->rob, u->rob, r);
 	if (okind == U_LOAD)
 		take_entry(&t->ldq, u->lq, r);

@@ -110,7 +110,10 @@ struct uarch_sink {
 	void (*deliver)(void *ctx, const struct uarch_delivery *d);
 	void *ctx;
 	uint8_t want[UARCH_NEV]; /* which events to signal */
-	uint8_t want_insn;	 /* deliver struct uarch_insn records */
+	/* Optional: a signalled event's signals with n below sig_min[ev] are
+	 * not raised (a load latency under an EAR's threshold) */
+	uint32_t sig_min[UARCH_NEV];
+	uint8_t want_insn; /* deliver struct uarch_insn records */
 	/* Optional (zero: every wanted event is signalled).  A counter that
 	 * only adds its input needs no cycles, order or batching: events
 	 * with sum[] set (and want[]) are summed instead of signalled and

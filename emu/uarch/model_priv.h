@@ -137,18 +137,26 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 }
 
 /* Signal n events ev in each of dur cycles from cycle to the sink (if it
- * wants them: past the cut every event comes here). */
+ * wants them: past the cut every event comes here), for access mem of the
+ * instruction (uarch_sig.mem). */
 void uarch_signal(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n, uint64_t cycle,
-		  uint64_t dur);
+		  uint64_t dur, uint8_t mem);
 
-/* n events ev at cycle; signalled to a listening PMU as they happen (a
+/* n events ev at cycle, raised for access mem of the instruction
+ * (UARCH_SIG_NOMEM: none); signalled to a listening PMU as they happen (a
  * summed event is summed from ev[] when flushed, within its budget). */
-static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
-			 uint64_t cycle)
+static inline void count_mem(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
+			     uint64_t cycle, uint8_t mem)
 {
 	t->ev[ev] += n;
 	if (n >= u->sig_at[ev] || cycle >= u->sum_cut || t->ev[ev] > t->lim[ev])
-		uarch_signal(u, t, th, ev, n, cycle, 1);
+		uarch_signal(u, t, th, ev, n, cycle, 1, mem);
+}
+
+static inline void count(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n,
+			 uint64_t cycle)
+{
+	count_mem(u, t, th, ev, n, cycle, UARCH_SIG_NOMEM);
 }
 
 /* One event ev in each cycle of [from, to): a duration. */
@@ -157,18 +165,24 @@ static inline void count_span(struct uarch *u, struct uth *t, int th, unsigned e
 {
 	t->ev[ev] += to - from;
 	if (1 >= u->sig_at[ev] || to > u->sum_cut || t->ev[ev] > t->lim[ev])
-		uarch_signal(u, t, th, ev, 1, from, to - from);
+		uarch_signal(u, t, th, ev, 1, from, to - from, UARCH_SIG_NOMEM);
 }
 
 /* One event ev at cycle, of those every instruction raises: only added
  * while they are tallied (uarch.tally). */
-static inline void count1(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t cycle,
-			  int tally)
+static inline void count1_mem(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t cycle,
+			      int tally, uint8_t mem)
 {
 	if (tally)
 		t->ev[ev]++;
 	else
-		count(u, t, th, ev, 1, cycle);
+		count_mem(u, t, th, ev, 1, cycle, mem);
+}
+
+static inline void count1(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t cycle,
+			  int tally)
+{
+	count1_mem(u, t, th, ev, cycle, tally, UARCH_SIG_NOMEM);
 }
 
 /* Add thread th's events counted since the last flush to the counts, and

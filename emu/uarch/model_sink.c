@@ -64,13 +64,13 @@ void uarch_sums_out(struct uarch *u)
 }
 
 void uarch_signal(struct uarch *u, struct uth *t, int th, unsigned ev, uint64_t n, uint64_t cycle,
-		  uint64_t dur)
+		  uint64_t dur, uint8_t mem)
 {
-	if (!u->sig->want[ev])
+	if (!u->sig->want[ev] || n < u->sink.sig_min[ev])
 		return;
 	if (u->sig->want[ev] == UARCH_WANT_SUM)
 		t->unsummed[ev] += n * dur;
-	uarch_sig_add(u->sig, ev, th, t->kernel, n, cycle, dur);
+	uarch_sig_add(u->sig, ev, th, t->kernel, n, cycle, dur, mem);
 }
 
 void uarch_flush_thread(struct uarch *u, int th)
@@ -154,7 +154,8 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 		if (!s->want[ev])
 			continue;
 		u->sig->want[ev] = s->sums && s->sum[ev] ? UARCH_WANT_SUM : UARCH_WANT_SIG;
-		u->sig_at[ev] = u->sig->want[ev] == UARCH_WANT_SUM ? (uint64_t)s->sum_max + 1 : 0;
+		u->sig_at[ev] = u->sig->want[ev] == UARCH_WANT_SUM ? (uint64_t)s->sum_max + 1 :
+								     s->sig_min[ev];
 	}
 	u->sig->sum_max = s->sum_max;
 	memset(u->sig->sum, 0, sizeof(u->sig->sum));

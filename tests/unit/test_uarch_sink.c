@@ -3,8 +3,9 @@
  * turns of cycles as the same events taken one signal at a time, as
  * multiplexed counters need; the sums reach the sink only once the
  * model has passed the cut; sums stay within the sink's budget, and a
- * loud one sees every retirement; and whatever the sink asks for, the
- * model counts the same, down mispredicted paths too. */
+ * loud one sees every retirement; whatever the sink asks for, the model
+ * counts the same, down mispredicted paths too; and the signals of a load
+ * or a store name its access. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -539,6 +540,118 @@ static void test_budget_bounds_sums(void **state)
 	free(c);
 }
 
+/* What a sink that looks at accesses saw. */
+struct accesses {
+	unsigned min;	  /* sig_min of LOAD_LAT */
+	uint64_t lat[2];  /* load-latency signals by access */
+	uint64_t slow[2]; /* of them, those over 100 cycles */
+	uint64_t under;	  /* load-latency signals below min */
+	uint64_t stores;  /* stores signals naming the store */
+	uint64_t wrong;	  /* a signal naming no access it was for, or one it was not for */
+	uint64_t dtlb;	  /* DTLB signals naming an access */
+};
+
+static void access_deliver(void *ctx, const struct uarch_delivery *d)
+{
+	struct accesses *a = ctx;
+
+	for (unsigned k = 0; k < d->nsig; k++) {
+		const struct uarch_sig *s = &d->sig[k];
+		int mem = s->mem != UARCH_SIG_NOMEM;
+		int load = d->tr && mem && s->mem < d->tr->nmem && d->tr->load >> s->mem & 1;
+		int store = d->tr && mem && s->mem < d->tr->nmem && d->tr->store >> s->mem & 1;
+
+		switch (s->ev) {
+		case UARCH_EV_LOAD_LAT:
+			if (!load) {
+				a->wrong++;
+				break;
+			}
+			a->lat[s->mem]++;
+			a->slow[s->mem] += s->n > 100;
+			a->under += s->n < a->min;
+			break;
+		case UARCH_EV_STORES:
+			a->stores += store;
+			a->wrong += !store;
+			break;
+		case UARCH_EV_DTLB_L2_HIT:
+		case UARCH_EV_DTLB_WALK:
+			a->dtlb += load || store;
+			a->wrong += !(load || store);
+			break;
+		default:
+			a->wrong += mem; /* (cycles, instructions: no access) */
+		}
+	}
+}
+
+/* cmpsq reads two places, one the same line again and again, the other
+ * a new line of a large region each time; a store writes a third.  The
+ * signals of each access name it, and a sink's minimum keeps the loads
+ * below it from being raised at all, without changing what is counted. */
+static void test_signals_name_their_access(void **state)
+{
+	static const uint8_t cmps[] = { 0x48, 0xa7 }, /* cmpsq */
+		st[] = { 0x48, 0x89, 0x0a };	      /* mov [rdx], rcx */
+	static const unsigned evs[] = { UARCH_EV_LOAD_LAT,  UARCH_EV_STORES, UARCH_EV_DTLB_L2_HIT,
+					UARCH_EV_DTLB_WALK, UARCH_EV_CYCLES, UARCH_EV_INSNS };
+	struct uarch_counts *c = calloc(2, sizeof(*c));
+	struct accesses a[2] = { { 0 }, { .min = 50 } };
+	struct x86_insn ins[2];
+
+	(void)state;
+	assert_non_null(c);
+	decode(cmps, sizeof(cmps), 0x401000, &ins[0]);
+	decode(st, sizeof(st), 0x401002, &ins[1]);
+	for (int k = 0; k < 2; k++) {
+		struct uarch *u = uarch_new(uarch_machine_find("ia64"), &c[k], 1);
+		struct uarch_sink s;
+
+		assert_non_null(u);
+		memset(&s, 0, sizeof(s));
+		s.deliver = access_deliver;
+		s.ctx = &a[k];
+		for (unsigned e = 0; e < sizeof(evs) / sizeof(evs[0]); e++)
+			s.want[evs[e]] = 1;
+		s.sig_min[UARCH_EV_LOAD_LAT] = a[k].min;
+		assert_int_equal(uarch_set_sink(u, &s), 0);
+		for (int n = 0; n < 4000; n++) {
+			const struct x86_insn *i = &ins[n % 2];
+			struct x86_trace t = { .i = i, .next = i->pc + i->len, .nmem = 1 };
+			t.size[0] = t.size[1] = 8;
+			if (n % 2 == 0) {
+				t.nmem = 2;
+				t.load = 3;
+				t.addr[0] = 0x10000000;
+				t.addr[1] = 0x40000000ull + (uint64_t)n * 4160 % (64u << 20);
+			} else {
+				t.store = 1;
+				t.addr[0] = 0x20000000ull + (uint64_t)n * 8;
+			}
+			uarch_retire(u, 0, &t);
+		}
+		uarch_flush(u);
+		uarch_free(u);
+	}
+	same_counts(&c[0], &c[1], 3, "with a minimum load latency");
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(a[k].wrong, 0);
+		assert_int_equal(a[k].under, 0);
+		assert_int_equal(a[k].stores, 2000);
+		assert_true(a[k].dtlb > 0);
+		/* the far access misses, the near one hits */
+		assert_true(a[k].slow[1] > 1900);
+		assert_true(a[k].slow[0] < 10);
+	}
+	assert_int_equal(a[0].lat[0], 2000);
+	assert_int_equal(a[0].lat[1], 2000);
+	/* the minimum: what is left of the near loads is their first misses */
+	assert_true(a[1].lat[0] < 10);
+	assert_int_equal(a[1].lat[1], a[0].lat[1]);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_paths_count_alike),
 		cmocka_unit_test(test_blocks_count_alike),
 		cmocka_unit_test(test_budget_bounds_sums),
+		cmocka_unit_test(test_signals_name_their_access),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
