@@ -168,6 +168,10 @@ struct arch_backend {
 	/* Whether e's samples name their triggering instruction
 	 * (arch_sample.trigger_ip, skid); NULL: none does. */
 	int (*sample_trigger)(const struct arch_evsel *e);
+	/* Whether e's samples carry the registers as they were before the
+	 * instruction (x86_trace.pre, which the emulator then keeps for
+	 * every instruction: the P4's PEBS record); NULL: none does. */
+	int (*sample_pre)(const struct arch_evsel *e);
 	/* The ARCH_BR_* filters the machine's branch stack takes (0: it has
 	 * none), and a check of e's (0, or -1 with a one-line reason). */
 	uint32_t branch_types;

@@ -36,7 +36,7 @@ struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *
 	/* from the seed alone: a rerun gives the same samples (pids differ) */
 	ps->rng = (s->seed ^ 0x9e3779b97f4a7c15ull) | 1;
 	for (unsigned i = 0; i < s->n; i++) {
-		env->keep_pre |= s->ev[i].precise && s->ev[i].period;
+		env->keep_pre |= s->b->sample_pre && s->b->sample_pre(&s->ev[i]);
 		env->per_insn |= s->ev[i].period != 0;
 	}
 	if (s->callgraph != PMU_CG_NONE) {

@@ -376,6 +376,13 @@ static int sample_trigger(const struct arch_evsel *e)
 	return e->period != 0;
 }
 
+/* A PEBS record holds the registers (SDM vol. 3, "Pentium 4 PEBS
+ * record"). */
+static int sample_pre(const struct arch_evsel *e)
+{
+	return e->precise && e->period;
+}
+
 struct arch_backend arch_p4 = {
 	.name = "p4",
 	.desc = "Pentium 4 Xeon with Hyper-Threading (NetBurst): 45 ESCRs, 18 counters, "
@@ -394,4 +401,5 @@ struct arch_backend arch_p4 = {
 	.pmu_period = p4_pmu_period,
 	.pmu_free = p4_pmu_free,
 	.sample_trigger = sample_trigger,
+	.sample_pre = sample_pre,
 };
