@@ -36,8 +36,14 @@ struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *
 	/* from the seed alone: a rerun gives the same samples (pids differ) */
 	ps->rng = (s->seed ^ 0x9e3779b97f4a7c15ull) | 1;
 	for (unsigned i = 0; i < s->n; i++) {
+		/* a ProfileMe sample is the record of an instruction the PMU
+		 * emits when its window closes: nothing in it but a call chain
+		 * comes from the instruction retiring then */
+		int record = s->b->profileme && s->b->profileme(&s->ev[i]) &&
+			     s->callgraph == PMU_CG_NONE;
+
 		env->keep_pre |= s->b->sample_pre && s->b->sample_pre(&s->ev[i]);
-		env->per_insn |= s->ev[i].period != 0;
+		env->per_insn |= s->ev[i].period && !record;
 	}
 	if (s->callgraph != PMU_CG_NONE) {
 		struct unwind_mem mem = { env->read, env->arg };
