@@ -36,14 +36,14 @@ struct pmu_sampler *pmu_sampler_new(const struct pmu_set *s, struct lx_pmu_env *
 	/* from the seed alone: a rerun gives the same samples (pids differ) */
 	ps->rng = (s->seed ^ 0x9e3779b97f4a7c15ull) | 1;
 	for (unsigned i = 0; i < s->n; i++) {
-		/* a ProfileMe sample is the record of an instruction the PMU
-		 * emits when its window closes: nothing in it but a call chain
-		 * comes from the instruction retiring then */
-		int record = s->b->profileme && s->b->profileme(&s->ev[i]) &&
-			     s->callgraph == PMU_CG_NONE;
+		int pre = s->b->sample_pre && s->b->sample_pre(&s->ev[i]);
 
-		env->keep_pre |= s->b->sample_pre && s->b->sample_pre(&s->ev[i]);
-		env->per_insn |= s->ev[i].period && !record;
+		/* of the machine's state when a sample is taken, only a call
+		 * chain and a record of registers read more than the model
+		 * says (the instruction, its cycle, the PMU's record): without
+		 * them the emulator may hand the model whole blocks */
+		env->keep_pre |= pre;
+		env->per_insn |= s->ev[i].period && (pre || s->callgraph != PMU_CG_NONE);
 	}
 	if (s->callgraph != PMU_CG_NONE) {
 		struct unwind_mem mem = { env->read, env->arg };
