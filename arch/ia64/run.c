@@ -140,9 +140,7 @@ static void ear_signal(struct arch_pmu *p, const struct uarch_delivery *d,
 	unsigned cpl = level(p, s->kernel);
 	int frozen = (p->eng.hw.pmc0 & IA64_PMC0_FR) != 0; /* the EARs freeze with the counters */
 	uint64_t pc = tr->i->pc;
-
-	/* (the data EAR's signals name their access) */
-	int access = s->mem < tr->nmem;
+	int access = s->mem < tr->nmem; /* the data EAR's signals name their access */
 
 	switch (s->ev) {
 	case UARCH_EV_LOAD_LAT:
@@ -499,9 +497,7 @@ void ia64_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	s->deliver = deliver;
 	s->ctx = p;
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-		s->want[ev] = p->nroute[ev] > 0;
-	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-		s->want[ev] |= looked_at(p, ev);
+		s->want[ev] = p->nroute[ev] > 0 || looked_at(p, ev);
 	/* in cache mode the data EAR takes loads of at least its threshold
 	 * only: no counter needing the others, the model raises no more */
 	if (looked_at(p, UARCH_EV_LOAD_LAT) && !p->nroute[UARCH_EV_LOAD_LAT])
