@@ -144,10 +144,11 @@ struct lx_proc {
 
 	/* one of two programs sharing a core (pair.c): the pair, its logical
 	 * processor, the pid of the pair's member (a forked child is not),
-	 * and whether it has left the core (ended, or executing another
-	 * program) */
+	 * whether it has left the core (ended, or executing another
+	 * program), and whether its one thread runs until its processor is
+	 * ahead (timing.c), not block by block */
 	struct lx_pair *pair;
-	int pair_lp, pair_pid, pair_left;
+	int pair_lp, pair_pid, pair_left, pair_solo;
 };
 
 static inline struct lx_thread *lx_cur(struct lx_proc *p)
@@ -317,6 +318,10 @@ struct lx_pair {
 };
 void lx_pair_slot(struct lx_proc *p);
 void lx_pair_turn(struct lx_proc *p);
+/* Whether p holds the turn and its logical processor's clock is ahead of
+ * the other's, which still runs: it hands the turn over before its next
+ * block. */
+int lx_pair_ahead(const struct lx_proc *p);
 void lx_pair_leave(struct lx_proc *p);
 void lx_pair_detach(struct lx_proc *p);
 struct uarch_machine;

@@ -200,8 +200,11 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		multi = p->nth > 1;
 		/* on two logical processors, threads interleave block by block */
 		budget = !multi ? UINT64_MAX : p->sh->smt && p->uarch ? 1 : LX_QUANTUM;
-		if (p->pair)
-			budget = 1; /* the two programs interleave block by block */
+		/* one of two programs on a core: its threads interleave block by
+		 * block; a lone thread runs until the other program's turn */
+		if (p->pair && multi)
+			budget = 1;
+		p->pair_solo = p->pair && !multi;
 		if (lx_itimer_budget(p, c) < budget)
 			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
 		p->turn_from = c->cnt->insns;

@@ -10,11 +10,13 @@
  * uses the model at a time: before each block, the one whose logical
  * processor's clock is ahead hands the turn to the other, the rule --smt
  * applies to two threads of one process (thread.c), so the interleaving
- * depends on the model's clocks alone, never on the host's.  The model
- * counts per logical processor into the first program's slot; each
- * process has its own copy of the counter hardware (made before the fork,
- * at the same address), which sees the deliveries of its own
- * instructions, and the two are summed as any two processes' are.
+ * depends on the model's clocks alone, never on the host's.  (The timing
+ * hooks look after each block the model has timed, and stop the run once
+ * this one is ahead: timing.c.)  The model counts per logical processor
+ * into the first program's slot; each process has its own copy of the
+ * counter hardware (made before the fork, at the same address), which
+ * sees the deliveries of its own instructions, and the two are summed as
+ * any two processes' are.
  *
  * A program that forks: the child runs on a core of its own (a new model
  * from cycle 0).  A program that executes another leaves the core.
@@ -84,6 +86,15 @@ void lx_pair_slot(struct lx_proc *p)
 		p->th[k]->cpu.cnt = p->slot ? &p->slot->cnt : &p->own_cnt;
 }
 
+int lx_pair_ahead(const struct lx_proc *p)
+{
+	const struct lx_pair *pr = p->pair;
+	int me = p->pair_lp, peer = !me;
+
+	return pr->turn == me && !__atomic_load_n(&pr->done[peer], __ATOMIC_SEQ_CST) &&
+	       uarch_now(pr->u, me) > uarch_now(pr->u, peer);
+}
+
 void lx_pair_turn(struct lx_proc *p)
 {
 	struct lx_pair *pr = p->pair;
@@ -95,7 +106,7 @@ void lx_pair_turn(struct lx_proc *p)
 		lx_pair_detach(p); /* an execve failed after leaving */
 		return;
 	}
-	if (pr->turn == me && !pr->done[peer] && uarch_now(pr->u, me) > uarch_now(pr->u, peer))
+	if (lx_pair_ahead(p))
 		give_turn(pr, peer);
 	for (unsigned spin = 0; __atomic_load_n(&pr->turn, __ATOMIC_SEQ_CST) != me; spin++) {
 		if (__atomic_load_n(&pr->done[peer], __ATOMIC_SEQ_CST)) {

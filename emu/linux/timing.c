@@ -22,31 +22,61 @@ static void trace_block(void *arg, const struct x86_trace *tr, unsigned n)
 	uarch_retire_block(t->p->uarch, t->lp, tr, n);
 }
 
-/* What the PMU asks of a thread's reports: its registers before each
- * instruction (precise samples); each instruction as it retires
- * (samples read the thread then), else a block's at once (unless the
- * core is a pair's: trace_pair). */
-static void report_mode(const struct lx_proc *p, struct x86_cpu *c)
-{
-	c->keep_pre = p->pmu && p->pmu_env.keep_pre;
-	c->trace_block = p->uarch && !p->pair && !(p->pmu && p->pmu_env.per_insn) ? trace_block :
-										    NULL;
-}
-
 /* The second of two programs on a core (pair.c) has its data in memory of
  * its own, at the same addresses as the first's (both processes get the
  * fixed layout of lx_mm.h): the core sees its loads and stores in an
  * address space of their own (UARCH_SPACE_BIT), as distinct page frames
  * would be; its code stays at the guest addresses (the trace cache and
  * the branch predictors are indexed by them). */
+static void in_space(struct x86_trace *o, const struct x86_trace *tr)
+{
+	*o = *tr;
+	for (int k = 0; k < o->nmem && k < 2; k++)
+		o->addr[k] |= UARCH_SPACE_BIT;
+}
+
+/* A program of one thread stops for the other at the end of the block
+ * that put its processor ahead (pair.c), rather than leaving the emulator
+ * after every block to look; and after a block that made a thread, as the
+ * threads interleave block by block from then on (main.c). */
+static void pair_timed(struct lx_thread *t)
+{
+	if (t->p->pair_solo && (t->p->nth > 1 || lx_pair_ahead(t->p)))
+		t->cpu.stop = 1;
+}
+
 static void trace_pair(void *arg, const struct x86_trace *tr)
 {
 	struct lx_thread *t = arg;
-	struct x86_trace o = *tr;
+	struct x86_trace o;
 
-	for (int k = 0; k < o.nmem && k < 2; k++)
-		o.addr[k] |= UARCH_SPACE_BIT;
-	uarch_retire(t->p->uarch, t->lp, &o);
+	if (t->lp)
+		in_space(&o, tr);
+	uarch_retire(t->p->uarch, t->lp, t->lp ? &o : tr);
+	pair_timed(t);
+}
+
+static void trace_pair_block(void *arg, const struct x86_trace *tr, unsigned n)
+{
+	struct lx_thread *t = arg;
+	struct x86_trace o[X86_BLOCK_MAX];
+
+	for (unsigned k = 0; t->lp && k < n; k++)
+		in_space(&o[k], &tr[k]);
+	uarch_retire_block(t->p->uarch, t->lp, t->lp ? o : tr, n);
+	pair_timed(t);
+}
+
+/* What the PMU asks of a thread's reports: its registers before each
+ * instruction (precise samples); each instruction as it retires
+ * (samples read the thread then), else a block's at once. */
+static void report_mode(const struct lx_proc *p, struct x86_cpu *c)
+{
+	c->keep_pre = p->pmu && p->pmu_env.keep_pre;
+	c->trace = !p->uarch ? NULL : p->pair ? trace_pair : trace;
+	c->trace_block = !p->uarch || (p->pmu && p->pmu_env.per_insn) ? NULL :
+			 p->pair				      ? trace_pair_block :
+									trace_block;
 }
 
 static const struct x86_cpu *env_thread(void *arg, int *tid)
@@ -142,9 +172,7 @@ int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 
 void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 {
-	t->cpu.trace = p->uarch ? trace : NULL;
 	t->cpu.trace_arg = t;
-	report_mode(p, &t->cpu);
 	/* with --smt the guest's threads alternate between the two logical
 	 * processors in creation order; otherwise all share processor 0 */
 	t->lp = 0;
@@ -154,8 +182,7 @@ void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 	/* one of two programs on a core: every thread on its processor */
 	if (p->pair)
 		t->lp = p->pair_lp;
-	if (p->pair && p->pair_lp == 1)
-		t->cpu.trace = trace_pair;
+	report_mode(p, &t->cpu);
 }
 
 void lx_timing_flush(struct lx_proc *p)
