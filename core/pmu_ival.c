@@ -213,6 +213,7 @@ void pmu_ival_sink(struct pmu_ival *iv, struct uarch_sink *sink)
 	sink->quiet = iv->inner.quiet && iv->inner.sums;
 	sink->cut = &iv->cut;
 	sink->budget = NULL;
+	sink->insn_batch = 0; /* each retirement, for its interval */
 }
 
 void pmu_ival_flush(struct pmu_ival *iv)

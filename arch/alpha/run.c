@@ -124,6 +124,18 @@ static void plan_budget(struct arch_pmu *p)
 	p->cut = ~0ull;
 }
 
+/* A block's records (insn_batch): the windows close as they would have
+ * with each record delivered alone, or a mispredicted path's together. */
+static void take_records(struct arch_pmu *p, const struct uarch_insn *in, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		alpha_pm_insn(&p->pm, &in[k]);
+		if (p->pm.nopen && (k + 1 == n || !(in[k].flags & UARCH_I_ABORTED) ||
+				    !(in[k + 1].flags & UARCH_I_ABORTED)))
+			alpha_pm_advance(&p->pm, in[k].frontier);
+	}
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
@@ -139,8 +151,7 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 		}
 		p->pm.kernel = d->kernel;
 		if (p->pm_qual >> d->kernel & 1)
-			for (unsigned k = 0; k < d->ninsn; k++)
-				alpha_pm_insn(&p->pm, &d->insn[k]);
+			take_records(p, d->insn, d->ninsn);
 		if (p->pm.nopen && d->frontier != ~0ull) /* (most deliveries find none open) */
 			alpha_pm_advance(&p->pm, d->frontier);
 		return;
@@ -224,7 +235,7 @@ void alpha_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	s->ctx = p;
 	if (p->pm_evsel >= 0) {
 		s->want[UARCH_EV_L2_MISS] = s->want[UARCH_EV_LD_ST_OVERLAP] = 1;
-		s->want_insn = 1;
+		s->want_insn = s->insn_batch = 1;
 		return;
 	}
 	/* a counter just adds its input ([hrm] 6.10.2: none goes uncounted),

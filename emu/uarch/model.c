@@ -97,6 +97,7 @@ void uarch_free(struct uarch *u)
 		return;
 	uarch_mfree(u->sig);
 	uarch_mfree(u->wp);
+	uarch_mfree(u->ib);
 	uarch_memsys_free(&u->ms);
 	uarch_bp_free(u->bp);
 	uarch_mfree(u->cal);
@@ -709,6 +710,30 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		it->branch_done = complete;
 }
 
+/* After the walk down a mispredicted path: its records, stamped with the
+ * frontier of their delivery, and its signals, delivered; while
+ * batching, the records are held with the block's, and signals without
+ * records go at once, with what is held, as of that frontier. */
+static void wrong_path_out(struct uarch *u, int th)
+{
+	const uint64_t fr = u->nwp ? uarch_frontier(u) : 0;
+
+	for (unsigned k = 0; k < u->nwp; k++)
+		u->wp[k].frontier = fr;
+	if (!u->batching) {
+		if (u->sig && (u->sig->n || u->nwp))
+			uarch_deliver(u, th, NULL, 0, u->wp, u->nwp);
+	} else if (!u->nwp) {
+		if (u->sig->n)
+			uarch_deliver_held(u, uarch_frontier(u));
+	} else {
+		if (u->nib + u->nwp > IB_MAX)
+			uarch_deliver_held(u, u->ib[u->nib - 1].frontier);
+		memcpy(u->ib + u->nib, u->wp, u->nwp * sizeof(*u->wp));
+		u->nib += u->nwp;
+	}
+}
+
 /* uarch_retire() for a core of shape kind (RK_*): the compiler folds
  * what the kind fixes. */
 static inline __attribute__((always_inline)) void retire(struct uarch *u, int th,
@@ -809,7 +834,15 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		it.rec.flags |= u->fetch_flags | (is_branch(xc) ? UARCH_I_BRANCH : 0) |
 				(tr->taken ? UARCH_I_TAKEN : 0) |
 				(mispredict ? UARCH_I_MISPREDICT : 0);
-		uarch_deliver(u, th, tr, it.rlast, &it.rec, 1);
+		it.rec.frontier = uarch_frontier(u);
+		if (u->batching) {
+			if (u->nib == IB_MAX)
+				uarch_deliver_held(u, u->ib[u->nib - 1].frontier);
+			u->ib[u->nib++] = it.rec;
+			u->ib_retire = it.rlast;
+		} else {
+			uarch_deliver(u, th, tr, it.rlast, &it.rec, 1);
+		}
 	} else if (u->sig && (u->sig->n || !u->quiet)) {
 		uarch_deliver(u, th, tr, it.rlast, NULL, 0);
 	}
@@ -821,8 +854,7 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 
 		u->nwp = 0;
 		uarch_wrong_path(u, t, th, tr, pred.target, it.f + 1, it.branch_done, tally);
-		if (u->sig && (u->sig->n || u->nwp))
-			uarch_deliver(u, th, NULL, 0, u->wp, u->nwp);
+		wrong_path_out(u, th);
 		u->nwp = 0;
 		if (restart > t->fetch) {
 			t->fetch = restart;
@@ -839,6 +871,25 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		uarch_sums_out(u);
 }
 
+/* A block of instructions; a sink that takes their records at once
+ * (insn_batch) gets them in one delivery. */
+static inline __attribute__((always_inline)) void
+retire_block(struct uarch *u, int th, const struct x86_trace *tr, unsigned n, const int kind)
+{
+	const int batch = kind_want_insn(u, kind) && u->sig && u->sink.insn_batch;
+
+	u->batching = (uint8_t)batch;
+	for (unsigned k = 0; k < n; k++)
+		retire(u, th, &tr[k], kind);
+	/* as of the last record's frontier (signals raised after it would
+	 * have come with the next instruction's, and still do) */
+	if (batch) {
+		u->batching = 0;
+		if (u->nib)
+			uarch_deliver_held(u, u->ib[u->nib - 1].frontier);
+	}
+}
+
 /* One instance for each shape, each a function of its own (the compiler
  * inlines the helpers into each as into one), and one for a block of
  * instructions (uarch_retire_block()). */
@@ -851,8 +902,7 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	static __attribute__((noinline)) void name##_block(struct uarch *u, int th,                \
 							   const struct x86_trace *tr, unsigned n) \
 	{                                                                                          \
-		for (unsigned k = 0; k < n; k++)                                                   \
-			retire(u, th, &tr[k], kind);                                               \
+		retire_block(u, th, tr, n, kind);                                                  \
 	}
 RETIRE_AS(retire_any, RK_ANY)
 RETIRE_AS(retire_p4, RK_P4)

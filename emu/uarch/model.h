@@ -64,8 +64,9 @@ struct uarch_delivery {
 	const struct uarch_sig *sig;
 	unsigned nsig;
 	/* Only for a sink with want_insn: the instructions fetched since the
-	 * last delivery, in fetch order — the one that retired (tr), or the
-	 * walk down a mispredicted path (aborted) — else NULL and 0. */
+	 * last delivery, in fetch order — the one that retired (tr), the
+	 * walk down a mispredicted path (aborted), or with insn_batch those
+	 * of a block — else NULL and 0. */
 	const struct uarch_insn *insn;
 	unsigned ninsn;
 	uint8_t dsrc; /* where tr's loads found their data (uarch.h UARCH_DSRC_*; 0: none) */
@@ -82,6 +83,9 @@ struct uarch_insn {
 	uint64_t fetch, map, issue, complete, retire;
 	uint32_t flags; /* UARCH_I_* */
 	uint8_t dsrc;	/* where its loads found their data (uarch.h UARCH_DSRC_*; 0: none) */
+	/* the delivery's frontier had it come alone (a mispredicted path's
+	 * records: all of them together) */
+	uint64_t frontier;
 };
 #define UARCH_I_ABORTED 0x001	  /* on a mispredicted path, killed when the branch resolved */
 #define UARCH_I_ICACHE_MISS 0x002 /* its fetch missed the instruction cache */
@@ -114,6 +118,10 @@ struct uarch_sink {
 	 * not raised (a load latency under an EAR's threshold) */
 	uint32_t sig_min[UARCH_NEV];
 	uint8_t want_insn; /* deliver struct uarch_insn records */
+	/* Optional, with want_insn: a block's records (and its mispredicted
+	 * path's) may come in one delivery without an instruction (tr NULL),
+	 * each stamped with the frontier its own delivery would have had */
+	uint8_t insn_batch;
 	/* Optional (zero: every wanted event is signalled).  A counter that
 	 * only adds its input needs no cycles, order or batching: events
 	 * with sum[] set (and want[]) are summed instead of signalled and

@@ -127,9 +127,16 @@ struct uarch {
 	uint8_t dsrc;	      /* where the instruction being timed found its loads' data */
 	struct uarch_insn *wp;
 	unsigned nwp;
+	/* a block's records held for one delivery (uarch_sink.insn_batch),
+	 * while batching: the retirement of the last */
+	struct uarch_insn *ib;
+	unsigned nib;
+	uint8_t batching;
+	uint64_t ib_retire;
 };
 
-#define WP_MAX 128 /* instructions a wrong-path walk fetches at most */
+#define WP_MAX 128			/* instructions a wrong-path walk fetches at most */
+#define IB_MAX (X86_BLOCK_MAX + WP_MAX) /* a block's records and its wrong path's */
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
 {
@@ -190,7 +197,17 @@ static inline void count1(struct uarch *u, struct uth *t, int th, unsigned ev, u
 void uarch_flush_thread(struct uarch *u, int th);
 /* No later signal is stamped before this cycle: an active processor's
  * fetch cycle or the start of its uncounted cycles, whichever is first. */
-uint64_t uarch_frontier(const struct uarch *u);
+static inline uint64_t uarch_frontier(const struct uarch *u)
+{
+	uint64_t fr = ~0ull;
+
+	for (int k = 0; k < u->nthreads; k++) {
+		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
+		if (f < fr)
+			fr = f;
+	}
+	return fr;
+}
 /* Hand the summed events to the sink (uarch_sink.sums). */
 void uarch_sums_out(struct uarch *u);
 /* Hand the buffered signals to the sink: tr retired at cycle retire (tr
@@ -198,6 +215,9 @@ void uarch_sums_out(struct uarch *u);
  * insn[ninsn] of a sink that wants them. */
 void uarch_deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
 		   const struct uarch_insn *insn, unsigned ninsn);
+/* Deliver the records held while batching and the buffered signals, as
+ * of frontier. */
+void uarch_deliver_held(struct uarch *u, uint64_t frontier);
 /* Choose the case of uarch_retire() for the machine and the sink. */
 void uarch_retire_mode(struct uarch *u);
 /* The front end down a mispredicted path, from cycle from until the branch

@@ -6,18 +6,6 @@
 #include "mem.h"
 #include "model_priv.h"
 
-uint64_t uarch_frontier(const struct uarch *u)
-{
-	uint64_t fr = ~0ull;
-
-	for (int k = 0; k < u->nthreads; k++) {
-		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
-		if (f < fr)
-			fr = f;
-	}
-	return fr;
-}
-
 /* The sink may have moved its cut (uarch_sink.cut) and made its budget
  * loud or quiet. */
 static void read_cut(struct uarch *u)
@@ -97,14 +85,14 @@ void uarch_flush(struct uarch *u)
 		uarch_flush_thread(u, 0), uarch_flush_thread(u, 1);
 }
 
-void uarch_deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
-		   const struct uarch_insn *insn, unsigned ninsn)
+static void deliver_at(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
+		       const struct uarch_insn *insn, unsigned ninsn, uint64_t frontier)
 {
 	struct uarch_delivery d = { .th = th,
 				    .kernel = u->th[th].kernel,
 				    .tr = tr,
 				    .retire = retire,
-				    .frontier = uarch_frontier(u),
+				    .frontier = frontier,
 				    .threads = u->nthreads,
 				    .sig = u->sig->s,
 				    .nsig = u->sig->n,
@@ -117,10 +105,24 @@ void uarch_deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t
 	read_cut(u);
 }
 
+void uarch_deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t retire,
+		   const struct uarch_insn *insn, unsigned ninsn)
+{
+	deliver_at(u, th, tr, retire, insn, ninsn, uarch_frontier(u));
+}
+
+void uarch_deliver_held(struct uarch *u, uint64_t frontier)
+{
+	deliver_at(u, u->sig_th, NULL, u->nib ? u->ib_retire : 0, u->ib, u->nib, frontier);
+	u->nib = 0;
+}
+
+/* (the records held so far come with the signals, which may be theirs) */
 static void sig_full(void *arg)
 {
 	struct uarch *u = arg;
-	uarch_deliver(u, u->sig_th, NULL, 0, NULL, 0);
+
+	uarch_deliver_held(u, uarch_frontier(u));
 }
 
 int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
@@ -143,8 +145,11 @@ int uarch_set_sink(struct uarch *u, const struct uarch_sink *s)
 		return -1;
 	if (s->want_insn && !u->wp && !(u->wp = uarch_calloc(WP_MAX, sizeof(*u->wp))))
 		return -1;
+	if (s->want_insn && s->insn_batch && !u->ib &&
+	    !(u->ib = uarch_calloc(IB_MAX, sizeof(*u->ib))))
+		return -1;
 	u->want_insn = s->want_insn;
-	u->nwp = 0;
+	u->nwp = u->nib = 0;
 	u->sink = *s;
 	memcpy(u->sig->want, s->want, sizeof(u->sig->want));
 	u->sig->full = sig_full;

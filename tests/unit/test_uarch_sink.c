@@ -361,11 +361,17 @@ static void to_model(void *arg, const struct x86_trace *t)
 	uarch_retire(arg, 0, t);
 }
 
-/* The emulator runs a loop whose branch follows random data into the
+static void to_model_block(void *arg, const struct x86_trace *t, unsigned n)
+{
+	uarch_retire_block(arg, 0, t, n);
+}
+
+/* A loop whose branch follows random data, run by the emulator into the
  * model, which walks down each mispredicted path (those need the cpu and
- * its decoded code): the walks count alike when the events they raise
- * are only added (no sink) and when each is signalled. */
-static void test_wrong_paths_count_alike(void **state)
+ * its decoded code); a block's instructions reported at once with
+ * blocks. */
+#define TURNS 400
+static void run_branchy(struct uarch *u, int blocks)
 {
 	static const uint8_t code[] = {
 		0x48, 0x8b, 0x03,	/* 0: mov rax, [rbx] */
@@ -377,56 +383,134 @@ static void test_wrong_paths_count_alike(void **state)
 		0x75, 0xed,		/* jnz 0 */
 		0x0f, 0x0b,		/* ud2 */
 	};
-	enum { TURNS = 400 };
 	static uint64_t data[TURNS + 1];
-	struct uarch_counts *c = calloc(2, sizeof(*c));
 	uint8_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct x86_cpu *cpu = calloc(1, sizeof(*cpu));
+	struct x86_counts cnt = { 0 };
 	uint64_t x = 88172645463325252ull;
 
-	(void)state;
-	assert_non_null(c);
 	assert_true(page != MAP_FAILED);
+	assert_non_null(cpu);
 	memcpy(page, code, sizeof(code));
 	for (unsigned k = 0; k <= TURNS; k++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		data[k] = x;
 	}
+	x86_cpu_init(cpu);
+	cpu->cache = x86_cache_new();
+	assert_non_null(cpu->cache);
+	x86_cache_set_aux(cpu->cache, uarch_insn_aux_size());
+	cpu->cnt = &cnt;
+	cpu->rip = (uint64_t)page;
+	cpu->r[X86_RBX] = (uint64_t)data;
+	cpu->r[X86_RDX] = TURNS;
+	cpu->trace = to_model;
+	cpu->trace_block = blocks ? to_model_block : NULL;
+	cpu->trace_arg = u;
+	assert_int_equal(x86_run(cpu, 100000), X86_EXIT_FAULT);
+	uarch_flush(u);
+	x86_cache_free(cpu->cache);
+	free(cpu);
+	munmap(page, 4096);
+}
+
+/* The walks down mispredicted paths count alike when the events they
+ * raise are only added (no sink) and when each is signalled. */
+static void test_wrong_paths_count_alike(void **state)
+{
+	struct uarch_counts *c = calloc(2, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
 	for (unsigned k = 0; k < NMACHINES; k++) {
 		memset(c, 0, 2 * sizeof(*c));
 		for (int v = 0; v < 2; v++) {
 			struct uarch *u = uarch_new(uarch_machine_find(machines[k]), &c[v], 1);
 			struct uarch_sink s = { .deliver = ignore };
-			struct x86_counts cnt = { 0 };
-			struct x86_cpu *cpu = calloc(1, sizeof(*cpu));
 
 			assert_non_null(u);
-			assert_non_null(cpu);
 			memset(s.want, 1, sizeof(s.want));
 			if (v)
 				assert_int_equal(uarch_set_sink(u, &s), 0);
-			x86_cpu_init(cpu);
-			cpu->cache = x86_cache_new();
-			assert_non_null(cpu->cache);
-			x86_cache_set_aux(cpu->cache, uarch_insn_aux_size());
-			cpu->cnt = &cnt;
-			cpu->rip = (uint64_t)page;
-			cpu->r[X86_RBX] = (uint64_t)data;
-			cpu->r[X86_RDX] = TURNS;
-			cpu->trace = to_model;
-			cpu->trace_arg = u;
-			assert_int_equal(x86_run(cpu, 100000), X86_EXIT_FAULT);
-			uarch_flush(u);
-			x86_cache_free(cpu->cache);
-			free(cpu);
+			run_branchy(u, 0);
 			uarch_free(u);
 		}
 		same_counts(&c[0], &c[1], k, "down mispredicted paths, with a sink");
 		assert_true(c[0].n[UARCH_EV_BR_COND_MISP][0][0] > TURNS / 8);
 		assert_true(c[0].n[UARCH_EV_INSNS_WP][0][0] > 0);
 	}
-	munmap(page, 4096);
 	free(c);
+}
+
+/* Instruction records as a sink gets them (one at a time, each with the
+ * frontier of its delivery), and how. */
+struct records {
+	struct uarch_insn *r;
+	size_t n, cap, retired;
+	unsigned deliveries, with_tr;
+	int batched;
+};
+
+static void keep_records(void *ctx, const struct uarch_delivery *d)
+{
+	struct records *rs = ctx;
+
+	rs->deliveries++;
+	rs->with_tr += d->tr != NULL;
+	for (unsigned k = 0; k < d->ninsn; k++) {
+		if (rs->n == rs->cap) {
+			rs->cap = rs->cap ? 2 * rs->cap : 1024;
+			rs->r = realloc(rs->r, rs->cap * sizeof(*rs->r));
+			assert_non_null(rs->r);
+		}
+		if (!rs->batched)
+			assert_int_equal(d->insn[k].frontier, d->frontier);
+		rs->retired += !(d->insn[k].flags & UARCH_I_ABORTED);
+		rs->r[rs->n++] = d->insn[k];
+	}
+}
+
+/* A sink that takes a block's records at once gets, on every machine,
+ * the records one at a time would have brought, down mispredicted paths
+ * too, each stamped with the frontier its own delivery would have had. */
+static void test_batched_records_come_as_alone(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < NMACHINES; k++) {
+		struct records rs[2] = { { 0 } };
+		struct uarch_counts *c = calloc(2, sizeof(*c));
+
+		assert_non_null(c);
+		for (int v = 0; v < 2; v++) {
+			struct uarch *u = uarch_new(uarch_machine_find(machines[k]), &c[v], 1);
+			struct uarch_sink s = { .deliver = keep_records, .ctx = &rs[v] };
+
+			assert_non_null(u);
+			rs[v].batched = v;
+			s.want[UARCH_EV_L2_MISS] = 1;
+			s.want_insn = 1;
+			s.insn_batch = (uint8_t)v;
+			assert_int_equal(uarch_set_sink(u, &s), 0);
+			run_branchy(u, v);
+			uarch_free(u);
+		}
+		same_counts(&c[0], &c[1], k, "with records in batches");
+		assert_true(rs[0].retired > 4 * TURNS && rs[0].n > rs[0].retired);
+		assert_int_equal(rs[0].n, rs[1].n);
+		for (size_t i = 0; i < rs[0].n; i++)
+			if (memcmp(&rs[0].r[i], &rs[1].r[i], sizeof(rs[0].r[i])))
+				fail_msg("%s: record %zu (pc %#llx) differs in a batch",
+					 machines[k], i, (unsigned long long)rs[0].r[i].pc);
+		/* one at a time: a delivery for each retirement; in batches, a
+		 * few for each block */
+		assert_int_equal(rs[0].with_tr, rs[0].retired);
+		assert_int_equal(rs[1].with_tr, 0);
+		assert_true(rs[1].deliveries * 2 < rs[0].deliveries);
+		free(rs[0].r);
+		free(rs[1].r);
+		free(c);
+	}
 }
 
 /* A sink that sums within a budget, as a sampling counter does: it asks
@@ -659,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_every_sink_counts_alike),
 		cmocka_unit_test(test_kept_uops_count_alike),
 		cmocka_unit_test(test_wrong_paths_count_alike),
+		cmocka_unit_test(test_batched_records_come_as_alone),
 		cmocka_unit_test(test_blocks_count_alike),
 		cmocka_unit_test(test_budget_bounds_sums),
 		cmocka_unit_test(test_signals_name_their_access),
