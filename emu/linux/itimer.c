@@ -49,12 +49,19 @@ static int64_t clock_now(const struct lx_proc *p, const struct x86_cpu *c,
 	return tm->cpu ? lx_vtime_cpu(p, c) : lx_wait_now(p, c);
 }
 
-/* Whether any timer that raises a signal is armed (the fast paths). */
+/* Whether an expiry of tm does something: raise a signal, or count for
+ * a timerfd. */
+static int fires(const struct lx_timer *tm)
+{
+	return tm->sig || tm->tfd;
+}
+
+/* Whether any timer that fires is armed (the fast paths). */
 static void recount(struct lx_proc *p)
 {
 	p->tm.armed = 0;
 	for (int k = 0; k < LX_NTIMERS; k++)
-		p->tm.armed |= p->tm.t[k].next >= 0 && p->tm.t[k].sig;
+		p->tm.armed |= p->tm.t[k].next >= 0 && fires(&p->tm.t[k]);
 }
 
 int64_t lx_itimer_next(const struct lx_proc *p)
@@ -63,7 +70,7 @@ int64_t lx_itimer_next(const struct lx_proc *p)
 
 	for (int k = 0; p->tm.armed && k < LX_NTIMERS; k++) {
 		const struct lx_timer *tm = &p->tm.t[k];
-		if (tm->next >= 0 && tm->sig && !tm->cpu && (n < 0 || tm->next < n))
+		if (tm->next >= 0 && fires(tm) && !tm->cpu && (n < 0 || tm->next < n))
 			n = tm->next;
 	}
 	return n;
@@ -78,7 +85,7 @@ uint64_t lx_itimer_budget(const struct lx_proc *p, const struct x86_cpu *c)
 		int64_t left;
 
 		/* another thread's CPU clock stands while this one runs */
-		if (tm->next < 0 || !tm->sig ||
+		if (tm->next < 0 || !fires(tm) ||
 		    (tm->ctid && tm->ctid != ((const struct lx_thread *)c->os)->tid))
 			continue;
 		left = tm->next - clock_now(p, c, tm);
@@ -90,8 +97,10 @@ uint64_t lx_itimer_budget(const struct lx_proc *p, const struct x86_cpu *c)
 	return b;
 }
 
-/* Timer k expired, its clock at now: raise its signal and arm it again
- * for the first period still ahead (those it missed are overruns). */
+/* Timer k expired, its clock at now: raise its signal (a timerfd's:
+ * add the expiries to its count, which the descriptor's eventfd keeps)
+ * and arm it again for the first period still ahead (those it missed are
+ * overruns). */
 static void fire(struct lx_proc *p, int k, int64_t now)
 {
 	struct lx_timer *tm = &p->tm.t[k];
@@ -99,6 +108,13 @@ static void fire(struct lx_proc *p, int k, int64_t now)
 	siginfo_t si, *q;
 
 	tm->next = tm->interval ? tm->next + (missed + 1) * tm->interval : -1;
+	if (tm->tfd) {
+		uint64_t n = (uint64_t)missed + 1;
+
+		lx_host_syscall(1, tm->fd, (long)&n, sizeof(n), 0, 0, 0);
+		recount(p);
+		return;
+	}
 	memset(&si, 0, sizeof(si));
 	si.si_signo = tm->sig;
 	if (k < LX_NITIMER) {
@@ -126,7 +142,7 @@ int lx_itimer_check(struct lx_proc *p, const struct x86_cpu *c)
 		struct lx_timer *tm = &p->tm.t[k];
 		int64_t now;
 
-		if (tm->next < 0 || !tm->sig)
+		if (tm->next < 0 || !fires(tm))
 			continue;
 		now = clock_now(p, c, tm);
 		if (now < 0)
@@ -261,7 +277,7 @@ static void get(const struct lx_proc *p, const struct x86_cpu *c, struct lx_time
 
 	if (now < 0)
 		tm->next = -1; /* its thread is gone */
-	if (tm->next >= 0 && !tm->sig && now >= tm->next) {
+	if (tm->next >= 0 && !fires(tm) && now >= tm->next) {
 		/* SIGEV_NONE fires nothing: its expiries pass as they come */
 		tm->next = tm->interval ?
 				   tm->next + ((now - tm->next) / tm->interval + 1) * tm->interval :
@@ -361,7 +377,7 @@ static long sys_alarm(struct lx_proc *p, const struct x86_cpu *c, unsigned secs)
 /* The POSIX timer with the guest's id, or NULL. */
 static struct lx_timer *posix_timer(struct lx_proc *p, long id)
 {
-	if (id < 0 || id >= LX_NTIMERS - LX_NITIMER || !p->tm.t[LX_NITIMER + id].used)
+	if (id < 0 || id >= LX_NPOSIX || !p->tm.t[LX_NITIMER + id].used)
 		return NULL;
 	return &p->tm.t[LX_NITIMER + id];
 }
@@ -403,9 +419,9 @@ static long sys_timer_create(struct lx_proc *p, const struct x86_cpu *c, long cl
 		tm.ctid = lx_vtime_clock_tid(p, c, clk);
 	}
 	tm.wall = clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_ALARM || clk == CLOCK_TAI;
-	for (k = LX_NITIMER; k < LX_NTIMERS && p->tm.t[k].used; k++)
+	for (k = LX_NITIMER; k < LX_TIMERFD0 && p->tm.t[k].used; k++)
 		;
-	if (k == LX_NTIMERS)
+	if (k == LX_TIMERFD0)
 		return -EAGAIN;
 	id = k - LX_NITIMER;
 	tm.value = (uint64_t)id; /* no sigevent: SIGALRM with the id (timer_create(2)) */
@@ -438,39 +454,28 @@ static long sys_timer_create(struct lx_proc *p, const struct x86_cpu *c, long cl
 	return 0;
 }
 
-static long sys_timer_gettime(struct lx_proc *p, const struct x86_cpu *c, long id, uint64_t cur)
+void lx_itimer_value(struct lx_proc *p, const struct x86_cpu *c, struct lx_timer *tm,
+		     struct itimerspec *v)
 {
-	struct lx_timer *tm = posix_timer(p, id);
-	struct itimerspec v;
 	int64_t value, interval;
 
-	if (!tm)
-		return -EINVAL;
 	get(p, c, tm, &value, &interval);
-	v.it_interval = (struct timespec){ interval / NS, interval % NS };
-	v.it_value = (struct timespec){ value / NS, value % NS };
-	return lx_copy_out(p, cur, &v, sizeof(v)) ? -EFAULT : 0;
+	v->it_interval = (struct timespec){ interval / NS, interval % NS };
+	v->it_value = (struct timespec){ value / NS, value % NS };
 }
 
-static long sys_timer_settime(struct lx_proc *p, const struct x86_cpu *c, long id, long flags,
-			      uint64_t nv, uint64_t ov)
+long lx_itimer_arm(struct lx_proc *p, const struct x86_cpu *c, struct lx_timer *tm,
+		   const struct itimerspec *v, int abs, struct itimerspec *old)
 {
-	struct lx_timer *tm = posix_timer(p, id);
-	struct itimerspec v;
 	int64_t value, interval;
-	long r;
 
-	if (!tm)
+	if (from_timespec(&v->it_value, &value) || from_timespec(&v->it_interval, &interval))
 		return -EINVAL;
-	if (lx_copy_in(p, &v, nv, sizeof(v)))
-		return -EFAULT;
-	if (from_timespec(&v.it_value, &value) || from_timespec(&v.it_interval, &interval))
-		return -EINVAL;
-	if (ov && (r = sys_timer_gettime(p, c, id, ov)))
-		return r;
+	if (old)
+		lx_itimer_value(p, c, tm, old);
 	if (clock_now(p, c, tm) < 0)
 		return -ESRCH; /* on the clock of a thread that is gone */
-	if (value && (flags & TIMER_ABSTIME)) {
+	if (value && abs) {
 		/* a time on the timer's clock: how far ahead it lies */
 		int64_t at = value - (tm->wall ? lx_clock_ns(p, c, CLOCK_REALTIME) -
 							 lx_clock_ns(p, c, CLOCK_MONOTONIC) :
@@ -479,6 +484,32 @@ static long sys_timer_settime(struct lx_proc *p, const struct x86_cpu *c, long i
 	}
 	set(p, c, tm, value, interval);
 	return 0;
+}
+
+static long sys_timer_gettime(struct lx_proc *p, const struct x86_cpu *c, long id, uint64_t cur)
+{
+	struct lx_timer *tm = posix_timer(p, id);
+	struct itimerspec v;
+
+	if (!tm)
+		return -EINVAL;
+	lx_itimer_value(p, c, tm, &v);
+	return lx_copy_out(p, cur, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+static long sys_timer_settime(struct lx_proc *p, const struct x86_cpu *c, long id, long flags,
+			      uint64_t nv, uint64_t ov)
+{
+	struct lx_timer *tm = posix_timer(p, id);
+	struct itimerspec v, old;
+	long r;
+
+	if (!tm)
+		return -EINVAL;
+	if (lx_copy_in(p, &v, nv, sizeof(v)))
+		return -EFAULT;
+	r = lx_itimer_arm(p, c, tm, &v, flags & TIMER_ABSTIME, &old);
+	return r ? r : ov && lx_copy_out(p, ov, &old, sizeof(old)) ? -EFAULT : 0;
 }
 
 int lx_itimer_exec_arg(const struct lx_proc *p, const struct x86_cpu *c, char *buf, size_t size)

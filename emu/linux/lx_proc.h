@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "../uarch/mem.h"
 #include "linux.h"
@@ -59,18 +60,24 @@ struct lx_timer {
 	int ctid;	  /* on this thread's CPU clock (0: see cpu) */
 	uint8_t cpu;	  /* on the process's CPU clock, else the wait clock (vtime.c) */
 	uint8_t wall;	  /* an absolute time for it is on the wall clock */
-	uint8_t used;	  /* a POSIX timer: created */
+	uint8_t used;	  /* a POSIX timer: created; a timerfd: open */
+	uint8_t tfd;	  /* a timerfd's: its expiries are added to its descriptor fd */
+	int fd;
 };
-#define LX_NITIMER 3		     /* setitimer's: ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF */
-#define LX_NTIMERS (LX_NITIMER + 32) /* and the POSIX timers a process may create */
+#define LX_NITIMER 3   /* setitimer's: ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF */
+#define LX_NPOSIX 32   /* the POSIX timers a process may create */
+#define LX_NTIMERFD 32 /* the timerfds it may have open */
+#define LX_TIMERFD0 (LX_NITIMER + LX_NPOSIX)
+#define LX_NTIMERS (LX_TIMERFD0 + LX_NTIMERFD)
 /* The host's signal for its timer that ends a host wait at an emulated
  * expiry: a fault signal, which vpmu never blocks (as LX_LIMIT_SIG). */
 #define LX_ITIMER_SIG SIGBUS
 
 struct lx_timers {
-	struct lx_timer t[LX_NTIMERS]; /* setitimer's, then POSIX timer k at LX_NITIMER + k */
-	int armed;		       /* one that raises a signal is armed */
-	int host_id;		       /* the host's timer, -1 not made yet */
+	/* setitimer's, POSIX timer k at LX_NITIMER + k, the timerfds */
+	struct lx_timer t[LX_NTIMERS];
+	int armed;   /* one that raises a signal or counts for a timerfd is armed */
+	int host_id; /* the host's timer, -1 not made yet */
 	volatile int host_armed;
 };
 
@@ -426,11 +433,27 @@ void lx_itimer_host_arm(struct lx_proc *p, const struct x86_cpu *c);
 void lx_itimer_host_disarm(struct lx_proc *p);
 int lx_itimer_host_signal(struct lx_proc *p, int sig, const siginfo_t *si, void *uc);
 void lx_itimer_init(struct lx_proc *p);
+/* Timer tm's time left and interval (the form timer_gettime(2) gives);
+ * arm it with v (0: disarm), v's value a time on tm's clock if abs, its
+ * setting before in *old (unless NULL): 0, or -EINVAL for a bad time,
+ * -ESRCH on the clock of a thread gone. */
+void lx_itimer_value(struct lx_proc *p, const struct x86_cpu *c, struct lx_timer *tm,
+		     struct itimerspec *v);
+long lx_itimer_arm(struct lx_proc *p, const struct x86_cpu *c, struct lx_timer *tm,
+		   const struct itimerspec *v, int abs, struct itimerspec *old);
 /* setitimer's timers, which an execve keeps: their time left and
  * intervals as vpmu __exec takes them (0 when none is armed), and the
  * exec'd image's, from those figures (ns). */
 int lx_itimer_exec_arg(const struct lx_proc *p, const struct x86_cpu *c, char *buf, size_t size);
 void lx_itimer_exec_set(struct lx_proc *p, const struct x86_cpu *c,
 			const int64_t it[LX_NITIMER][2]);
+
+/* timerfd.c: timerfd_create(2) and the rest on the emulated clock
+ * (--vtime).  lx_timerfd_syscall: as lx_itimer_syscall, for
+ * timerfd_create, timerfd_settime and timerfd_gettime.
+ * lx_timerfd_closed: the guest closed its descriptors lo..hi. */
+int lx_timerfd_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[4],
+		       long *ret);
+void lx_timerfd_closed(struct lx_proc *p, unsigned lo, unsigned hi);
 
 #endif

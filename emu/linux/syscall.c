@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/close_range.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <string.h>
@@ -377,12 +378,17 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 
 	if (p->cfg->vtime &&
 	    (lx_vtime_syscall(p, c, nr, (const uint64_t[2]){ a0, a1 }, &r) ||
-	     lx_itimer_syscall(p, c, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r)))
+	     lx_itimer_syscall(p, c, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r) ||
+	     lx_timerfd_syscall(p, c, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r)))
 		return r;
 	switch (nr) {
 	case 3: /* close */
-		return is_own_fd(p, (long)a0) ? -EBADF :
-						lx_host_syscall(3, (long)a0, 0, 0, 0, 0, 0);
+		if (is_own_fd(p, (long)a0))
+			return -EBADF;
+		r = lx_host_syscall(3, (long)a0, 0, 0, 0, 0, 0);
+		if (r == 0)
+			lx_timerfd_closed(p, (unsigned)a0, (unsigned)a0);
+		return r;
 	case 9:
 		return lx_sys_mmap(p, a0, a1, (int)a2, (int)a3, (int)a4, a5);
 	case 10:
@@ -419,7 +425,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	case 292: /* dup3 */
 		if (is_own_fd(p, (long)a0) || is_own_fd(p, (long)a1))
 			return -EBADF;
-		break;
+		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, 0, 0, 0);
+		if (r >= 0 && a0 != a1) /* what a1 was is closed */
+			lx_timerfd_closed(p, (unsigned)a1, (unsigned)a1);
+		return r;
 	case 34: { /* pause: sigsuspend with the current mask */
 		uint64_t m = t->blocked,
 			 hm = m & ~(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGFPE) |
@@ -515,7 +524,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	case 334: /* rseq: libc then does without */
 		return -ENOSYS;
 	case 436:
-		return sys_close_range(p, (unsigned)a0, (unsigned)a1, (int)a2);
+		r = sys_close_range(p, (unsigned)a0, (unsigned)a1, (int)a2);
+		if (r == 0 && !((int)a2 & CLOSE_RANGE_CLOEXEC))
+			lx_timerfd_closed(p, (unsigned)a0, (unsigned)a1);
+		return r;
 	default:
 		break;
 	}

@@ -289,11 +289,12 @@ getrandom_is_seeded() {
 	cmp -s p1 p2 || fail "python3 differs: $(cat p1 p2 | tr '\n' ' ')"
 }
 
-# Run a program twice under --vtime (output in one and two): the same.
+# Run a program (with its arguments) twice under --vtime (output in one
+# and two): the same.
 vtime_twice() {
-	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$1" >one 2>err </dev/null ||
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$@" >one 2>err </dev/null ||
 		fail "rc: $(cat err)"
-	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$1" >two 2>err </dev/null ||
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- "$@" >two 2>err </dev/null ||
 		fail "rc: $(cat err)"
 	cmp -s one two || fail "two runs differ: $(diff one two | tr '\n' ' ')"
 }
@@ -381,6 +382,44 @@ vtime_timers() {
 	# without --vtime the host's timers still work
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "host: $(cat err)"
 	grep -q '^disarmed after: 0.000000000$' host || fail "host timers: $(cat host)"
+}
+
+vtime_timerfd() {
+	# --vtime: a timerfd's expiries come on the emulated clock, a read or
+	# an epoll_wait on the host ends at the expiry; the errors are Linux's
+	local g="$PROGS/e2e_timerfd"
+	vtime_twice "$g" -t
+	grep -Eq '^read 0: 100[0-9]{4} ns after arming, 1 expiries$' one &&
+		grep -Eq '^read 2: 300[0-9]{4} ns after arming, 1 expiries$' one ||
+		fail "reads: $(head -6 one)"
+	# 1 ns an instruction: some 18 ms of work, an expiry each ms
+	awk '$1 == "after" && $2 == "work:" && $3 ~ /^[0-9]+$/ {
+		ok = $3 >= 10 && $3 <= 30 && $6 >= $3 * 1000000 && $6 < ($3 + 1) * 1000000 }
+		END { exit !ok }' one || fail "piled up: $(grep '^after work' one)"
+	grep -Eq '^epoll_wait: 1 ready, the one-shot timer$' one &&
+		grep -Eq '^epoll_wait: 200[0-9]{4} ns after arming$' one &&
+		grep -q '^one-shot: 1 expiry, then disarmed$' one ||
+		fail "epoll: $(grep -e epoll -e one-shot one)"
+	grep -Eq '^absolute: 300[0-9]{4} ns after$' one &&
+		grep -q '^non-blocking before expiry: EAGAIN$' one &&
+		grep -q '^interval: 1000000 ns, value within it$' one &&
+		grep -q '^disarmed: 0.000000000$' one || fail "settings: $(cat one)"
+	grep -q '^bad clock: Invalid argument$' one && grep -q '^bad flags: Invalid argument$' one &&
+		grep -q '^not a timerfd: Invalid argument$' one &&
+		grep -q '^closed: Bad file descriptor$' one && grep -q '^again: 1 expiry$' one ||
+		fail "errors: $(tail -5 one)"
+	# the lines without times are a native run's, but for the work's
+	"$g" -t | grep -v -e ' ns' -e '^after work' >native
+	grep -v -e ' ns' -e '^after work' one >emulated
+	cmp -s native emulated || fail "against native: $(diff native emulated | tr '\n' ' ')"
+	# timed, the counts repeat too
+	"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c1 </dev/null &&
+		"$VPMU" stat -x, --vtime -e instructions,cycles -- "$g" >/dev/null 2>c2 </dev/null ||
+		fail "timed: $(cat c1 c2)"
+	cmp -s c1 c2 || fail "timed counts differ: $(cat c1 c2 | tr '\n' ' ')"
+	# without --vtime the host's timerfds still work
+	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "host: $(cat err)"
+	grep -q '^again: 1 expiry$' host || fail "host timerfd: $(cat host)"
 }
 
 signal_while_all_wait() {
@@ -507,6 +546,7 @@ t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
 t vtime_is_emulated vtime_is_emulated
 t vtime_timers vtime_timers
+t vtime_timerfd vtime_timerfd
 t vtime_timed_waits vtime_timed_waits
 t signal_while_all_wait signal_while_all_wait
 t own_fds_stay_own own_fds_stay_own
