@@ -13,7 +13,8 @@
  * The timer lives as long as the descriptor the guest was given: closing
  * that number (close, dup2 onto it, close_range) ends it, even if a
  * duplicate is still open.  A forked child shares the count but not the
- * timer, which its parent keeps running; an execve ends it. */
+ * timer, which its parent keeps running (the child's timerfd_settime
+ * finds no timerfd: EINVAL); an execve ends it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

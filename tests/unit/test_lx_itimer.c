@@ -13,37 +13,13 @@
 #include <time.h>
 
 #include "emu/linux/lx_proc.h"
+#include "test_lx_timer.h"
 
 /* The kernel's struct sigevent, as the guest passes it to timer_create. */
 struct sev {
 	uint64_t value;
 	int signo, notify, tid;
 };
-
-static struct {
-	struct lx_config cfg;
-	struct lx_proc p;
-	struct lx_thread t, t2;
-	struct lx_thread *th[2];
-	struct x86_counts cnt;
-} f;
-
-static int setup(void **state)
-{
-	(void)state;
-	memset(&f, 0, sizeof(f));
-	f.cfg.vtime = 1;
-	f.p.cfg = &f.cfg;
-	f.p.pid = f.t.tid = 1000;
-	f.p.th = f.th;
-	f.p.nth = 1;
-	f.th[0] = &f.t;
-	f.t.p = &f.p;
-	f.t.cpu.cnt = &f.cnt;
-	f.t.cpu.os = &f.t;
-	lx_itimer_init(&f.p);
-	return 0;
-}
 
 static long call(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
@@ -52,11 +28,6 @@ static long call(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 	assert_true(
 		lx_itimer_syscall(&f.p, &f.t.cpu, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r));
 	return r;
-}
-
-static void run(uint64_t insns)
-{
-	f.cnt.insns += insns;
 }
 
 static int pending(int sig)
@@ -250,7 +221,7 @@ static void test_bad_calls(void **state)
 	assert_int_equal(call(223, 5, 0, (uint64_t)&its, 0), -EINVAL);
 	assert_int_equal(call(222, CLOCK_MONOTONIC_RAW, 0, (uint64_t)&id, 0), -EOPNOTSUPP);
 	assert_int_equal(call(222, 1234, 0, (uint64_t)&id, 0), -EINVAL);
-	for (int k = 0; k < LX_NTIMERS - LX_NITIMER; k++)
+	for (int k = 0; k < LX_NPOSIX; k++)
 		assert_int_equal(call(222, CLOCK_MONOTONIC, 0, (uint64_t)&id, 0), 0);
 	assert_int_equal(call(222, CLOCK_MONOTONIC, 0, (uint64_t)&id, 0), -EAGAIN);
 }

@@ -58,7 +58,7 @@ static void run(const char *spec, uint64_t period, struct got *g, uint64_t *coun
 	assert_true(sink.want[UARCH_EV_L1D_LD_MISS]);
 	for (uint64_t k = 0; k < NINSN; k++) {
 		int is_miss = k % 32 == 7;
-		struct uarch_sig sig = { k, 1, 1, UARCH_EV_L1D_LD_MISS, 0, 0 };
+		struct uarch_sig sig = { k, 1, 1, UARCH_EV_L1D_LD_MISS, 0, 0, UARCH_SIG_NOMEM };
 		struct x86_trace tr = { .i = is_miss ? &miss : &other, .pre = &pre };
 		struct uarch_delivery d = {
 			0, 0, &tr, k, k, 1, &sig, is_miss ? 1u : 0u, NULL, 0, 0

@@ -33,8 +33,8 @@ static int setup(const char *spec, const uint8_t *th, struct arch_evsel *ev, uns
 static void feed(struct uarch_sink *sink)
 {
 	for (uint64_t k = 0; k < NINSN; k++) {
-		struct uarch_sig sig[2] = { { k, 3, 1, UARCH_EV_INSNS, 0, 0 },
-					    { k, 1, 1, UARCH_EV_INSNS, 1, 1 } };
+		struct uarch_sig sig[2] = { { k, 3, 1, UARCH_EV_INSNS, 0, 0, UARCH_SIG_NOMEM },
+					    { k, 1, 1, UARCH_EV_INSNS, 1, 1, UARCH_SIG_NOMEM } };
 		struct uarch_delivery d = { 0, 0, NULL, k, k, 2, sig, 2, NULL, 0, 0 };
 		sink->deliver(sink->ctx, &d);
 	}

@@ -129,9 +129,9 @@ static void feed(struct rig *r, const struct uarch_sig *sig, unsigned n, const s
 	r->sink.deliver(r->sink.ctx, &d);
 }
 
-#define SIG(ev, n, cycle, dur)                           \
-	{                                                \
-		(cycle), (n), (dur), UARCH_EV_##ev, 0, 0 \
+#define SIG(ev, n, cycle, dur)                                            \
+	{                                                                 \
+		(cycle), (n), (dur), UARCH_EV_##ev, 0, 0, UARCH_SIG_NOMEM \
 	}
 
 static uint64_t read0(struct rig *r, unsigned i)
