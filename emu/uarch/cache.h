@@ -26,6 +26,10 @@ struct uarch_cache_cfg {
 	uint8_t context;  /* enum uarch_context: do two address spaces alias too */
 	uint16_t latency; /* load-to-use cycles on a hit */
 	uint16_t ports;	  /* accesses per cycle */
+	/* bytes its data path moves per cycle (0: as many as an access
+	 * wants): an access holds its port while the line of the level
+	 * above goes over it */
+	uint16_t width;
 };
 
 /* A way: the line number it holds (UARCH_CACHE_TAG_NONE: invalid), its

@@ -41,4 +41,10 @@ static inline uint64_t uarch_cal_take(struct uarch_cal *k, uint64_t t, unsigned 
 	}
 }
 
+/* Take one of n resources for occ consecutive cycles (a unit that stays
+ * busy, a port that moves data over several cycles), from the first cycle
+ * >= t where one is free in each: returns that cycle.  Not inline: the
+ * hot path takes one cycle (uarch_cal_take()). */
+uint64_t uarch_cal_take_for(struct uarch_cal *k, uint64_t t, unsigned n, unsigned occ);
+
 #endif

@@ -25,6 +25,8 @@
  *   [sdm3] Intel 64 and IA-32 SDM vol. 3A, 10.3.1 (the WC buffer of the
  *          Pentium 4 and Xeon: several 64-byte buffers), 11.5.6 (L1 data
  *          cache context modes, adaptive and shared)
+ *   [atc]  Intel Pentium 4 processor datasheets, "Advanced Transfer Cache":
+ *          the L2's 256-bit (32-byte) interface moves data each core clock
  *   [kml]  Linux Journal 6516 ("Kernel Mode Linux", 2003), table 2:
  *          getpid through sysenter, 432 cycles
  * Figures marked (≈) are choices, with the reason beside them.
@@ -141,10 +143,11 @@ const struct uarch_machine uarch_machine_p4 = {
 				.ports = 2 },
 		/* [cpuid] 7Dh and leaf 4 (128-byte lines of two 64-byte
 		 * sectors), [opt] Table 1-1: 2 MB, 20 cycles, write-back; the
-		 * levels are not inclusive [opt] ch. 1 */
+		 * levels are not inclusive [opt] ch. 1; 32 bytes a cycle [atc],
+		 * so a 64-byte L1 line holds it two */
 		[UARCH_L2] = { .size = 2u << 20, .assoc = 8, .line = 128, .sector = 64,
 			       .repl = UARCH_REPL_LRU, .write = UARCH_WB_ALLOC,
-			       .latency = 20, .ports = 1 },
+			       .latency = 20, .ports = 1, .width = 32 },
 		/* no L3: [cpuid] 40h */
 	},
 	.tlb = {

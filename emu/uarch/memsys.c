@@ -47,6 +47,18 @@ static inline void count_class(struct uarch_memsys *ms, const struct uarch_req *
 		uarch_count(ms, r, ev + cls - UARCH_MISS_COMPULSORY, 1, t);
 }
 
+/* Cycles an access to a level (cfg) holds one of its ports: the line of
+ * the level above (id above; none: one cycle) over its data path. */
+static uint16_t port_busy(const struct uarch_machine *m, int above,
+			  const struct uarch_cache_cfg *cfg)
+{
+	unsigned line = above >= 0 ? m->cache[above].line : 0;
+
+	if (!cfg->width || line <= cfg->width)
+		return 1;
+	return (uint16_t)((line + cfg->width - 1) / cfg->width);
+}
+
 int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 		      struct uarch_counts *cnt, uint64_t seed)
 {
@@ -86,6 +98,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			.cls_ev = cls_event(cfg, lvl),
 			.latency = cfg->latency,
 			.ports = cfg->ports ? cfg->ports : 1,
+			.busy = port_busy(m, k ? ms->order[k - 1] : -1, cfg),
 			.port = &ms->port[lvl],
 			.llc = k == ms->ndata - 1 && k > 0,
 			.l2 = lvl == UARCH_L2,
@@ -225,13 +238,22 @@ static void replaced(struct uarch_memsys *ms, const struct uarch_req *r, int k,
 		write_back(ms, r, k, res->victim, t);
 }
 
+/* A port of level lv from the first cycle >= t it is free for an access
+ * that moves a line of the level above (line: 1) or only a write's bytes. */
+static inline uint64_t take_port(const struct uarch_level *lv, uint64_t t, int line)
+{
+	if (line && lv->busy > 1)
+		return uarch_cal_take_for(lv->port, t, lv->ports, lv->busy);
+	return uarch_cal_take(lv->port, t, lv->ports);
+}
+
 /* Write a dirty victim of level index li to the next level (or memory). */
 static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int li, uint64_t victim,
 		       uint64_t t)
 {
 	struct uarch_cache_res res;
 	for (int k = li + 1; k < ms->ndata; k++) {
-		t = uarch_cal_take(ms->lv[k].port, t, ms->lv[k].ports);
+		t = take_port(&ms->lv[k], t, 1);
 		uarch_cache_access(ms->lv[k].c, victim, 1, &res);
 		if (res.hit)
 			return;
@@ -279,7 +301,7 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 
 		if (k > 0) {
 			/* (the first level's port is the caller's to take) */
-			t = uarch_cal_take(lv->port, t, lv->ports);
+			t = take_port(lv, t, !write);
 			if (k == first)
 				ms->port_at = t;
 		}

@@ -23,6 +23,7 @@ struct uarch_level {
 	uint16_t cls_ev;	  /* its first miss-class event when it classifies (0: none) */
 	uint16_t latency;
 	uint16_t ports;		/* accesses it starts per cycle */
+	uint16_t busy;		/* cycles an access holds a port (width) */
 	struct uarch_cal *port; /* which cycles its ports are taken */
 	uint8_t llc;		/* the last level, and not the first */
 	uint8_t l2;		/* the L2 (its read hits count by line state) */

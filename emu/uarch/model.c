@@ -101,33 +101,12 @@ static uint8_t dsrc_merge(uint8_t a, uint8_t b)
 	return (uint8_t)(cls << 4 | level);
 }
 
-/* Take a unit of class cls at the first cycle >= t where one is free for
- * the class's occupancy (1: pipelined; more: the unit stays busy). */
-static uint64_t take_unit_occ(struct uarch *u, unsigned cls, uint64_t t, unsigned n, unsigned occ)
-{
-	struct uarch_cal *k = &u->cal[cls];
-
-	if (occ > UARCH_CAL)
-		occ = UARCH_CAL;
-	for (;; t++) {
-		unsigned j;
-		for (j = 0; j < occ && uarch_cal_busy(k, t + j) < n; j++)
-			;
-		if (j == occ)
-			break;
-		t += j; /* cycle t + j is full: start after it */
-	}
-	for (unsigned j = 0; j < occ; j++)
-		uarch_cal_take(k, t + j, n);
-	return t;
-}
-
 static inline uint64_t take_unit(struct uarch *u, unsigned cls, uint64_t t)
 {
 	unsigned occ = u->occupy[cls];
 
 	if (occ > 1)
-		return take_unit_occ(u, cls, t, u->units[cls], occ);
+		return uarch_cal_take_for(&u->cal[cls], t, u->units[cls], occ);
 	return uarch_cal_take(&u->cal[cls], t, u->units[cls]);
 }
 

@@ -137,6 +137,7 @@ static const struct pfield cache_fields[] = {
 	ENUMK(uarch_cache_cfg, "context", context, context_names),
 	NUM(uarch_cache_cfg, latency, 0, 10000),
 	NUM(uarch_cache_cfg, ports, 0, 64),
+	NUM(uarch_cache_cfg, width, 0, 1u << 15),
 };
 
 /* l1i.tc: the L1I slot describes the P4 trace cache (sizes in µops). */

@@ -13,7 +13,7 @@
 #include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 
-#define NKEYS 173 /* core 15+3*15, bp 12, six caches of 12, l1i.tc, four TLBs of 5, mem 8 */
+#define NKEYS 179 /* core 15+3*15, bp 12, six caches of 13, l1i.tc, four TLBs of 5, mem 8 */
 
 /* A machine copied into zeroed storage, so that padding compares equal. */
 static void copy_machine(struct uarch_machine *dst, const char *name)
@@ -344,6 +344,8 @@ static void test_numbers(void **state)
 	assert_int_equal(m.tlb[UARCH_DTLB].page, 4096);
 	set_ok(&m, "l3.size=1G,l3.assoc=16,l3.line=128,l3.sector=128,l3.latency=40,l3.ports=1");
 	assert_int_equal(m.cache[UARCH_L3].size, 1u << 30);
+	set_ok(&m, "l3.width=16");
+	assert_int_equal(m.cache[UARCH_L3].width, 16);
 	set_ok(&m, "l1d.size=12K,l1d.assoc=16"); /* 12 sets: indexed by modulo */
 	assert_int_equal(m.cache[UARCH_L1D].size, 12288);
 	set_ok(&m, "mem.latency=0x1f4");
