@@ -287,9 +287,14 @@ static uint64_t mshr_take(struct uarch_memsys *ms, uint64_t t, int *slot)
 	return ms->mshr[best];
 }
 
-/* Walk the data levels from index first for the line of addr at cycle t,
- * each below the first level waiting for a port: returns the cycle the
- * data arrives, counting events and filling levels. */
+/* What an access through the levels does (hierarchy()): a read, a write
+ * of its bytes only (written through), or a read for ownership, which
+ * moves a line up as a read does and writes it. */
+enum { ACC_READ, ACC_WRITE, ACC_RFO };
+
+/* Walk the data levels from index first for the line of addr at cycle t
+ * (write: ACC_*), each below the first level waiting for a port: returns
+ * the cycle the data arrives, counting events and filling levels. */
 static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, int first,
 			  uint64_t addr, int write, uint64_t t, int *hit_level)
 {
@@ -301,7 +306,7 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 
 		if (k > 0) {
 			/* (the first level's port is the caller's to take) */
-			t = take_port(lv, t, !write);
+			t = take_port(lv, t, write != ACC_WRITE);
 			if (k == first)
 				ms->port_at = t;
 		}
@@ -309,7 +314,7 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			uarch_count(ms, r, lv->acc_ev, 1, t);
 		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
-		uarch_cache_access(lv->c, addr, write, &res);
+		uarch_cache_access(lv->c, addr, write != ACC_READ, &res);
 		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
 			ms->l1_class = res.miss_class;
@@ -363,7 +368,7 @@ static __attribute__((noinline)) uint64_t translate_miss(struct uarch_memsys *ms
 	uint64_t vpn = addr >> 12, when = t + extra;
 	for (int level = 3; level >= 0; level--) {
 		uint64_t pte = PT_BASE + ((vpn >> (9 * level)) << 3) + ((uint64_t)level << 36);
-		when = hierarchy(ms, r, ms->ndata > 1 ? 1 : 0, pte, 0, when, &lvl);
+		when = hierarchy(ms, r, ms->ndata > 1 ? 1 : 0, pte, ACC_READ, when, &lvl);
 	}
 	return when - t;
 }
@@ -420,7 +425,7 @@ uint64_t uarch_mem_load_lines(struct uarch_memsys *ms, const struct uarch_req *r
 			got = t + ms->lv[0].latency;
 		} else if (r->spec || (ms->ndata && uarch_cache_probe(ms->lv[0].c, a))) {
 			/* (wrong-path loads take no miss-status register either) */
-			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
+			got = hierarchy(ms, r, 0, a, ACC_READ, t, &lvl);
 			*l1miss |= lvl > 0;
 			ms->l2_missed |= lvl > 1;
 			if (lvl > 0)
@@ -430,7 +435,7 @@ uint64_t uarch_mem_load_lines(struct uarch_memsys *ms, const struct uarch_req *r
 			t = mshr_take(ms, t, &slot);
 			if (t > now) /* every fill buffer busy: the load waits for one */
 				uarch_count_dur(ms, r, UARCH_EV_STALL_FILLBUF, now, t - now);
-			got = hierarchy(ms, r, 0, a, 0, t, &lvl);
+			got = hierarchy(ms, r, 0, a, ACC_READ, t, &lvl);
 			ms->l2_missed |= lvl > 1;
 			if (lvl > 0) {
 				*l1miss = 1;
@@ -486,7 +491,7 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 			}
 			if (ms->st_alloc) {
 				/* read for ownership through the levels below, then write */
-				uint64_t got = hierarchy(ms, r, 1, a, 1, now, &lvl);
+				uint64_t got = hierarchy(ms, r, 1, a, ACC_RFO, now, &lvl);
 				if (!present) {
 					/* (its alias went above: lines alike drop
 					 * each other, so there was one at most) */
@@ -509,7 +514,7 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 			ms->st_below = 1;
 			if (ms->ndata > 1) {
 				/* posted: done when the next level takes it */
-				hierarchy(ms, r, 1, a, 1, now, &lvl);
+				hierarchy(ms, r, 1, a, ACC_WRITE, now, &lvl);
 				done = max64(done, ms->port_at + 1);
 			} else {
 				/* the bytes of this line (a rep string store
@@ -561,7 +566,7 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	count_class(ms, r, ms->l1i_cls_ev, res.miss_class, now);
 	ms->l1i_missed = 1;
 	/* the rest of the hierarchy is the data side's, below L1D */
-	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, 0, now, &lvl);
+	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, ACC_READ, now, &lvl);
 }
 
 /* An I/O agent's transaction on the line at addr (line bytes, the last

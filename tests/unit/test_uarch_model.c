@@ -523,36 +523,54 @@ static void test_l2_ports_bound_accesses(void **s)
 /* A level's port stays taken while an L1 line crosses its data path of
  * l2.width bytes a cycle: 48 loads that miss L1D and hit L2 through one
  * port take two cycles each over 32 bytes a cycle (p4's), one when the
- * path is as wide as the line; stores written through move their bytes
- * only, so a burst of them costs no more for the narrower path. */
-static void test_l2_width_holds_port(void **s)
+ * path is as wide as the line.  Stores written through move their bytes
+ * only, so a burst of them costs no more for the narrower path; store
+ * misses that read their lines for ownership (a write-allocate L1D; 16 of
+ * them, so that they evict only clean lines) move lines, and cost more. */
+static uint64_t stores_cycles(struct rig *r, int n)
 {
 	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
-	uint64_t cyc[2], wr[2];
+	struct x86_insn i;
+	uint64_t c0;
+
+	decode(st, sizeof(st), 0x3000, &i);
+	uarch_syscall(r->u, 0, 39, NULL);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	for (int k = 0; k < n; k++)
+		run(r, &i, 1, 0x10000000 + 64 * (uint64_t)k);
+	return ev(r, UARCH_EV_CYCLES, 0) - c0;
+}
+
+static void test_l2_width_holds_port(void **s)
+{
+	uint64_t cyc[2], wr[2], rfo[2];
 	(void)s;
 	for (int k = 0; k < 2; k++) {
-		struct rig *r = rig_alloc();
-		struct x86_insn i;
-		r->m.core.units[UARCH_UC_LOAD] = 4;
-		r->m.cache[UARCH_L1D].ports = 4;
-		r->m.cache[UARCH_L1D].size = 1024; /* 16 lines */
-		r->m.cache[UARCH_L2].ports = 1;
-		r->m.cache[UARCH_L2].width = (uint16_t)(k ? 64 : 32);
-		r->m.mem.mshr = 64;
-		rig_start(r);
-		loads_cycles(r, 0x10000000, 64, 64); /* into L2; L1D keeps the last 16 */
-		cyc[k] = loads_cycles(r, 0x10000000, 48, 48);
-		decode(st, sizeof(st), 0x3000, &i);
-		uarch_syscall(r->u, 0, 39, NULL);
-		uint64_t c0 = ev(r, UARCH_EV_CYCLES, 0);
-		for (int n = 0; n < 64; n++)
-			run(r, &i, 1, 0x10000000 + 64 * (uint64_t)n);
-		wr[k] = ev(r, UARCH_EV_CYCLES, 0) - c0;
-		rig_free(r);
+		for (int alloc = 0; alloc < 2; alloc++) {
+			struct rig *r = rig_alloc();
+			r->m.core.units[UARCH_UC_LOAD] = 4;
+			r->m.cache[UARCH_L1D].ports = 4;
+			r->m.cache[UARCH_L1D].size = 1024; /* 16 lines */
+			if (alloc)
+				r->m.cache[UARCH_L1D].write = UARCH_WB_ALLOC;
+			r->m.cache[UARCH_L2].ports = 1;
+			r->m.cache[UARCH_L2].width = (uint16_t)(k ? 64 : 32);
+			r->m.mem.mshr = 64;
+			rig_start(r);
+			loads_cycles(r, 0x10000000, 64, 64); /* into L2; L1D keeps the last 16 */
+			if (alloc) {
+				rfo[k] = stores_cycles(r, 16);
+			} else {
+				cyc[k] = loads_cycles(r, 0x10000000, 48, 48);
+				wr[k] = stores_cycles(r, 64);
+			}
+			rig_free(r);
+		}
 	}
 	assert_true(cyc[0] >= 96);
 	assert_true(cyc[1] >= 48 && cyc[1] < 96);
 	assert_int_equal(wr[0], wr[1]);
+	assert_true(rfo[0] > rfo[1]);
 }
 
 /* L1D ports bound loads that hit too: two load units through one port
