@@ -109,6 +109,11 @@ static int check_cache(const struct uarch_machine *m, int i, char *err, size_t e
 		return fail(err, errsz, "%s.latency must be at least 1", k);
 	if (!c->ports)
 		return fail(err, errsz, "%s.ports must be at least 1", k);
+	/* (a level's width times the lines that cross it from the level
+	 * above: the first levels have none above) */
+	if (c->width && (i == UARCH_L1I || i == UARCH_L1D || i == UARCH_MINI))
+		return fail(err, errsz, "%s.width must be 0: only a level below the first has one",
+			    k);
 	return 0;
 }
 

@@ -240,6 +240,8 @@ static void test_geometry(void **state)
 	set_fails("p4", "l2.sector=2", "l2: more than 32 sectors per line (l2.line/l2.sector)");
 	set_fails("p4", "l1d.latency=0", "l1d.latency must be at least 1");
 	set_fails("p4", "l1d.ports=0", "l1d.ports must be at least 1");
+	set_fails("p4", "l1d.width=16",
+		  "l1d.width must be 0: only a level below the first has one");
 	set_fails("p4", "l1d.size=0",
 		  "l1i.size and l1d.size must not be 0 (the model needs both first-level caches)");
 	set_fails("p4", "l2.line=32,l2.sector=32", "l2.line 32 is smaller than l1i.line 64");
