@@ -123,7 +123,9 @@ enum {
 /* Reasons shared by several bits. */
 #define R_TCMODE "the model's trace cache has no build and deliver modes"
 #define R_MEMTYPE "memory types other than write-back are not modelled"
-#define R_OTHER "no other bus agents are modelled"
+#define R_OTHER                                                                              \
+	"the other agents on the bus are I/O agents, whose transactions the model does not " \
+	"signal by type (read or write), which the type bits select"
 #define R_BSQ                                                                                 \
 	"requests are matched on encoded type, length and memory-type fields, which sums of " \
 	"per-bit model signals cannot express"
@@ -133,7 +135,6 @@ enum {
 #define R_X87 "x87 stack faults and numeric assists are not modelled"
 #define R_CLEAR "the model has no machine clears (memory-ordering or self-modifying-code flushes)"
 #define R_UCODE "the model does not model the microcode sequencer"
-#define R_FSB "the model's bus signals do not say which agent drives the data"
 #define R_UNDOC "its event-mask bits are not documented"
 
 static const struct p4_ebit tc_deliver_mode[] = {
@@ -256,14 +257,16 @@ static const struct p4_ebit ioq_active_entries[] = {
 };
 
 static const struct p4_ebit fsb_data_activity[] = {
-	U("DRDY_DRV", 0, "bus clocks this processor drives data (writes)", R_FSB),
-	U("DRDY_OWN", 1, "bus clocks this processor reads data", R_FSB),
-	U("DRDY_OTHER", 2, "bus clocks with data this processor does not sample", R_OTHER),
+	B("DRDY_DRV", 0, "bus clocks this processor drives data (writes)", S(BUS_DATA_DRV)),
+	B("DRDY_OWN", 1, "bus clocks this processor reads data", S(BUS_DATA_OWN)),
+	B("DRDY_OTHER", 2, "bus clocks with data this processor does not sample (an I/O agent's)",
+	  S(BUS_DATA_OTHER)),
 	U("DBSY_DRV", 3, "this processor reserves the bus to drive data",
 	  "the bus model has no data-bus reservation (DBSY) phase"),
 	U("DBSY_OWN", 4, "some agent reserves the bus for data this processor samples",
 	  "the bus model has no data-bus reservation (DBSY) phase"),
-	U("DBSY_OTHER", 5, "some agent reserves the bus for data this processor ignores", R_OTHER),
+	U("DBSY_OTHER", 5, "some agent reserves the bus for data this processor ignores",
+	  "the bus model has no data-bus reservation (DBSY) phase"),
 };
 
 #define BSQ_BITS                                                                                 \
@@ -457,8 +460,8 @@ const struct p4_event_desc p4_events[] = {
 	   "bus transactions allocated in the in-order queue", NULL),
 	EV("IOQ_ACTIVE_ENTRIES", 0x1a, 11, FSB1, NO, ioq_active_entries, 0x2821, P4_TAG_NONE, 0,
 	   "in-order queue entries active, each cycle", NULL),
-	EV("FSB_DATA_ACTIVITY", 0x17, 12, FSB0, FSB1, fsb_data_activity, 0x3f, P4_TAG_NONE, 1,
-	   "DRDY and DBSY events on the front-side bus", R_FSB),
+	EV("FSB_DATA_ACTIVITY", 0x17, 12, FSB0, FSB1, fsb_data_activity, 0x07, P4_TAG_NONE, 1,
+	   "DRDY and DBSY events on the front-side bus", NULL),
 	EV("BSQ_ALLOCATION", 0x05, 13, BSU0, NO, bsq_allocation, 0x21, P4_TAG_NONE, 0,
 	   "allocations in the bus sequence queue", R_BSQ),
 	EV("BSQ_ACTIVE_ENTRIES", 0x06, 14, BSU1, NO, bsq_active_entries, 0x21, P4_TAG_NONE, 0,

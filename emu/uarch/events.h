@@ -158,7 +158,14 @@
 	  "(l3.classify)")                                                                        \
 	X(L1D_ALIAS, "L1-dcache-alias-evictions",                                                 \
 	  "L1 data cache lines dropped because a load or store referenced a line alike in the "   \
-	  "address bits the tag compares (l1d.alias, l1d.context)")
+	  "address bits the tag compares (l1d.alias, l1d.context)")                               \
+	X(BUS_DATA_DRV, "bus-data-driven",                                                        \
+	  "bus clocks carrying data this processor drives (write-backs, partial writes, and "     \
+	  "modified lines an I/O agent's snoop hit)")                                             \
+	X(BUS_DATA_OWN, "bus-data-read", "bus clocks carrying data this processor reads")         \
+	X(BUS_DATA_OTHER, "bus-data-other",                                                       \
+	  "bus clocks carrying data of an I/O agent's transaction, which this processor does "    \
+	  "not sample")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -162,6 +162,23 @@ static uint64_t bus_xfer(const struct uarch_mem_cfg *mc, unsigned bytes)
 }
 
 /* A line travels over the bus at cycle now: returns its arrival. */
+/* Whose data a transaction (its event ev) carries: this processor's
+ * writes it drives, its reads it samples, an I/O agent's it does neither
+ * (the FSB_DATA_ACTIVITY split of the P4, SDM vol. 3B, appendix A). */
+static unsigned data_by(unsigned ev)
+{
+	switch (ev) {
+	case UARCH_EV_BUS_BWL:
+	case UARCH_EV_BUS_BWP:
+	case UARCH_EV_BUS_IMPLICIT_WB:
+		return UARCH_EV_BUS_DATA_DRV;
+	case UARCH_EV_BUS_IO:
+		return UARCH_EV_BUS_DATA_OTHER;
+	default:
+		return UARCH_EV_BUS_DATA_OWN;
+	}
+}
+
 static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t ready,
 			 unsigned bytes, unsigned ev)
 {
@@ -178,6 +195,7 @@ static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	}
 	uarch_count(ms, r, ev, 1, ready);
 	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_CYCLES, ready, clocks);
+	uarch_count_dur(ms, r, data_by(ev), ready, clocks);
 	uarch_count_dur(ms, r, UARCH_EV_BUS_ADDR_CYCLES, ready, mc->addr_cycles);
 	return ready;
 }
@@ -545,6 +563,7 @@ void uarch_mem_bus_grow(struct uarch_memsys *ms, const struct uarch_req *r, uint
 	if (!r->spec)
 		ms->bus_free = max64(ms->bus_free, at) + bus_xfer(mc, has) - bus_xfer(mc, had);
 	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_CYCLES, at, extra);
+	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_DRV, at, extra); /* a partial write grown */
 }
 
 uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,

@@ -149,6 +149,21 @@ user_kernel() {
 	[ -n "$u" ] && [ "$k" -gt 0 ] && [ $((u + k)) = "$a" ] || fail "u $u + k $k != $a"
 }
 
+# FSB_DATA_ACTIVITY splits the model's bus data clocks by whose data they
+# are; perf's bus-cycles counts this processor's transfers, edge-detected
+bus_data() {
+	run_vpmu stat -v --exact -e bus-cycles,FSB_DATA_ACTIVITY:DRDY_DRV,FSB_DATA_ACTIVITY:DRDY_OWN,FSB_DATA_ACTIVITY:DRDY_OTHER,FSB_DATA_ACTIVITY -- \
+		"$PROGS/bench_qsort" 20000
+	expect_rc 0 || return 1
+	local b=$(val bus-cycles) d=$(val FSB_DATA_ACTIVITY:DRDY_DRV) o=$(val FSB_DATA_ACTIVITY:DRDY_OWN)
+	local x=$(val FSB_DATA_ACTIVITY:DRDY_OTHER) all=$(val FSB_DATA_ACTIVITY)
+	local m=$(awk '$1 == "bus-data-cycles" && NF == 3 { gsub(",", "", $2); print $2; exit }' err)
+	[ -n "$b" ] && [ "$b" -gt 0 ] && [ "$b" -lt $((d + o)) ] && [ "$o" -gt 0 ] && [ "$x" -gt 0 ] ||
+		fail "bus-cycles $b, DRDY_DRV $d, DRDY_OWN $o, DRDY_OTHER $x"
+	[ "$all" = $((d + o + x)) ] && [ "$all" = "$m" ] ||
+		fail "FSB_DATA_ACTIVITY $all, its bits $d + $o + $x, model bus-data-cycles $m"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -161,5 +176,6 @@ t no_fit_and_exact no_fit_and_exact
 t spec_errors spec_errors
 t list_events list_events
 t user_kernel user_kernel
+t bus_data bus_data
 t exit_status_kept exit_status_kept
 summary

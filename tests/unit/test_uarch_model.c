@@ -233,9 +233,22 @@ static void test_io_snoops_modified_lines(void **s)
 	decode(st, sizeof(st), 0x3000, &i);
 	decode(ld, sizeof(ld), 0x3010, &j); /* fetched from the same line */
 	run(r, &i, 1, 0x500000);	    /* one modified line */
+	uint64_t own = ev(r, UARCH_EV_BUS_DATA_OWN, 0), data = ev(r, UARCH_EV_BUS_DATA_CYCLES, 0);
+	assert_true(own > 0); /* the fetch's and the store's line fills */
+	assert_int_equal(own, data);
 	uarch_syscall(r->u, 0, 1, &(struct uarch_io){ 0x500000, 2 * line, 1 });
 	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 2);
 	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 1);
+	/* the agent's two lines carry data this processor does not sample,
+	 * the modified one it supplies data it drives (a line each: 128
+	 * bytes, 4 bus clocks over 8 bytes quad-pumped) */
+	assert_int_equal(ev(r, UARCH_EV_BUS_DATA_OTHER, 1), 2 * 4);
+	assert_int_equal(ev(r, UARCH_EV_BUS_DATA_DRV, 1), 4);
+	/* (beside the kernel's own lines the call read) */
+	assert_int_equal(ev(r, UARCH_EV_BUS_DATA_CYCLES, 1),
+			 ev(r, UARCH_EV_BUS_DATA_OTHER, 1) + ev(r, UARCH_EV_BUS_DATA_DRV, 1) +
+				 ev(r, UARCH_EV_BUS_DATA_OWN, 1));
+	assert_int_equal(ev(r, UARCH_EV_BUS_DATA_OWN, 0), own);
 	uarch_syscall(r->u, 0, 1, &(struct uarch_io){ 0x500000, 8, 1 });
 	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 1); /* clean now */
 	/* (L1D is write-through, no-allocate on a store: the line is in L2) */
