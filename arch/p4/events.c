@@ -215,8 +215,10 @@ static const struct p4_ebit bsq_cache_reference[] = {
 	B("RD_2ndL_MISS", 8, "reads (loads, fetches, walks, reads for ownership) missing L2",
 	  S(L2_MISS)),
 	B("RD_3rdL_MISS", 9, "reads missing L3", S(L3_MISS)),
-	U("WR_2ndL_MISS", 10, "write-back lookups from the L1 data cache missing L2",
-	  "write-back lookups are not signalled (the p4 machine's L1 data cache is write-through)"),
+	/* none on the p4 machine, whose L1 data cache writes through; with
+	 * l1d.write=back-* its write-backs (SDM: "unlikely to happen") */
+	B("WR_2ndL_MISS", 10, "write-back lookups from the L1 data cache missing L2",
+	  S(L2_WB_MISS)),
 };
 
 /* IOQ_ALLOCATION and IOQ_ACTIVE_ENTRIES: the bits are qualifiers, a
@@ -454,7 +456,7 @@ const struct p4_event_desc p4_events[] = {
 	   "loads the memory order buffer replayed", NULL),
 	EV("PAGE_WALK_TYPE", 0x01, 8, PMH0, PMH1, page_walk_type, 0x01, P4_TAG_NONE, 1,
 	   "page walks by the page miss handler", NULL),
-	EV("BSQ_CACHE_REFERENCE", 0x0c, 9, BSU0, BSU1, bsq_cache_reference, 0x0306, P4_TAG_NONE, 0,
+	EV("BSQ_CACHE_REFERENCE", 0x0c, 9, BSU0, BSU1, bsq_cache_reference, 0x0706, P4_TAG_NONE, 0,
 	   "second- and third-level cache references seen by the bus unit", NULL),
 	EV("IOQ_ALLOCATION", 0x03, 10, FSB0, FSB1, ioq_allocation, 0x2861, P4_TAG_NONE, 0,
 	   "bus transactions allocated in the in-order queue", NULL),

@@ -165,7 +165,10 @@
 	X(BUS_DATA_OWN, "bus-data-read", "bus clocks carrying data this processor reads")         \
 	X(BUS_DATA_OTHER, "bus-data-other",                                                       \
 	  "bus clocks carrying data of an I/O agent's transaction, which this processor does "    \
-	  "not sample")
+	  "not sample")                                                                           \
+	X(L2_WB_MISS, "l2-writeback-misses",                                                      \
+	  "dirty lines the L1 data cache wrote back whose lookup missed L2 (none when it writes " \
+	  "through)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -275,6 +275,8 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 		uarch_cache_access(ms->lv[k].c, victim, 1, &res);
 		if (res.hit)
 			return;
+		if (li == 0 && ms->lv[k].l2)
+			uarch_count(ms, r, UARCH_EV_L2_WB_MISS, 1, t);
 		if (res.evicted)
 			replaced(ms, r, k, &res, t);
 		if (ms->lv[k].wb_alloc)

@@ -164,6 +164,24 @@ bus_data() {
 		fail "FSB_DATA_ACTIVITY $all, its bits $d + $o + $x, model bus-data-cycles $m"
 }
 
+# perf's cache-misses on p4 (Linux's mapping): L2 and L3 read misses and
+# the L1 data cache's write-back lookups that miss L2 -- none with the
+# p4 machine's write-through L1, some with a write-back one and an L2
+# too small to keep what it holds
+cache_misses() {
+	local c l w
+	run_vpmu stat --exact -e cache-misses,LLC-misses -- "$PROGS/bench_qsort" 20000
+	expect_rc 0 || return 1
+	c=$(val cache-misses) l=$(val LLC-misses)
+	[ -n "$c" ] && [ "$c" -gt 0 ] && [ "$c" = "$l" ] || fail "cache-misses $c, LLC-misses $l"
+	run_vpmu stat --exact --set l1d.write=back-allocate,l2.size=65536 \
+		-e cache-misses,LLC-misses,BSQ_CACHE_REFERENCE:WR_2ndL_MISS -- "$PROGS/bench_qsort" 20000
+	expect_rc 0 || return 1
+	c=$(val cache-misses) l=$(val LLC-misses) w=$(val BSQ_CACHE_REFERENCE:WR_2ndL_MISS)
+	[ -n "$w" ] && [ "$w" -gt 0 ] && [ "$c" = $((l + w)) ] ||
+		fail "write-back L1: cache-misses $c, LLC-misses $l, WR_2ndL_MISS $w"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -177,5 +195,6 @@ t spec_errors spec_errors
 t list_events list_events
 t user_kernel user_kernel
 t bus_data bus_data
+t cache_misses cache_misses
 t exit_status_kept exit_status_kept
 summary

@@ -387,6 +387,7 @@ static void test_sdm_spot_checks(void **s)
 	assert_int_equal(event("MEMORY_COMPLETE")->defmask, 0x03);
 	assert_int_equal(event("RETIRED_BRANCH_TYPE")->defmask, 0x1e);
 	assert_int_equal(event("FSB_DATA_ACTIVITY")->defmask, 0x07); /* the DRDY bits */
+	assert_int_equal(event("BSQ_CACHE_REFERENCE")->defmask, 0x0706);
 }
 
 /* ---- the signals behind the bits, on the model ---- */

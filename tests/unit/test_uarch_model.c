@@ -586,6 +586,37 @@ static void test_l2_width_holds_port(void **s)
 	assert_true(rfo[0] > rfo[1]);
 }
 
+/* A dirty line a write-back L1D evicts is looked up in L2: with a
+ * one-line L2 that another line has taken meanwhile, the lookup misses
+ * (p4's WR_2ndL_MISS).  A write-through L1D writes nothing back. */
+static void test_l1_writeback_misses_l2(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	uint64_t miss[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_alloc();
+		struct x86_insn i, j;
+		if (k)
+			r->m.cache[UARCH_L1D].write = UARCH_WB_ALLOC;
+		r->m.cache[UARCH_L2].size = 128; /* one line */
+		r->m.cache[UARCH_L2].assoc = 1;
+		rig_start(r);
+		decode(st, sizeof(st), 0x3000, &i);
+		decode(ld, sizeof(ld), 0x3010, &j);
+		run(r, &i, 1, 0x10000000); /* dirty in L1D (k 1) */
+		run(r, &j, 1, 0x20000000); /* L2 holds this one now */
+		/* eight more lines of its L1D set (2 KB apart) evict it */
+		for (int n = 1; n <= 8; n++)
+			run(r, &j, 1, 0x30000000 + 2048 * (uint64_t)n);
+		miss[k] = ev(r, UARCH_EV_L2_WB_MISS, 0);
+		rig_free(r);
+	}
+	assert_int_equal(miss[0], 0);
+	assert_int_equal(miss[1], 1);
+}
+
 /* L1D ports bound loads that hit too: two load units through one port
  * issue one load per cycle. */
 static void test_l1d_ports_bound_hits(void **s)
@@ -829,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
+		cmocka_unit_test(test_l1_writeback_misses_l2),
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
