@@ -72,7 +72,16 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 		return m->cache[UARCH_L2].size ? NULL : "the machine has no such cache";
 	case UARCH_EV_L3_ACCESS:
 	case UARCH_EV_L3_MISS:
+	case UARCH_EV_L3_RD_HIT_CLEAN:
+	case UARCH_EV_L3_RD_HIT_DIRTY:
 		return m->cache[UARCH_L3].size ? NULL : "the machine has no such cache";
+	case UARCH_EV_L2_WB_MISS:
+		if (!m->cache[UARCH_L2].size)
+			return "the machine has no such cache";
+		return m->cache[UARCH_L1D].write == UARCH_WT_ALLOC ||
+				       m->cache[UARCH_L1D].write == UARCH_WT_NOALLOC ?
+			       "the L1 data cache writes through: l1d.write=through-*" :
+			       NULL;
 	case UARCH_EV_ITLB_L2_HIT:
 		return m->tlb[UARCH_ITLB2].entries ? NULL : "the machine has no second-level ITLB";
 	case UARCH_EV_DTLB_L2_HIT:

@@ -168,7 +168,11 @@
 	  "not sample")                                                                           \
 	X(L2_WB_MISS, "l2-writeback-misses",                                                      \
 	  "dirty lines the L1 data cache wrote back whose lookup missed L2 (none when it writes " \
-	  "through)")
+	  "through)")                                                                             \
+	X(L3_RD_HIT_CLEAN, "l3-read-hits-clean",                                                  \
+	  "reads (loads, fetches, page walks) hitting an unmodified L3 line")                     \
+	X(L3_RD_HIT_DIRTY, "l3-read-hits-modified",                                               \
+	  "reads (loads, fetches, page walks) hitting a modified L3 line")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

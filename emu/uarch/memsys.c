@@ -47,6 +47,10 @@ static inline void count_class(struct uarch_memsys *ms, const struct uarch_req *
 		uarch_count(ms, r, ev + cls - UARCH_MISS_COMPULSORY, 1, t);
 }
 
+_Static_assert(UARCH_EV_L2_RD_HIT_DIRTY == UARCH_EV_L2_RD_HIT_CLEAN + 1 &&
+		       UARCH_EV_L3_RD_HIT_DIRTY == UARCH_EV_L3_RD_HIT_CLEAN + 1,
+	       "a level's modified read hits follow its clean ones");
+
 /* Cycles an access to a level (cfg) holds one of its ports: the line of
  * the level above (id above; none: one cycle) over its data path. */
 static uint16_t port_busy(const struct uarch_machine *m, int above,
@@ -102,6 +106,9 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			.port = &ms->port[lvl],
 			.llc = k == ms->ndata - 1 && k > 0,
 			.l2 = lvl == UARCH_L2,
+			.rd_hit_ev = lvl == UARCH_L2 ? UARCH_EV_L2_RD_HIT_CLEAN :
+				     lvl == UARCH_L3 ? UARCH_EV_L3_RD_HIT_CLEAN :
+						       0,
 			.wb_alloc = cfg->write == UARCH_WB_ALLOC,
 			.line = cfg->line,
 			.sector = cfg->sector ? cfg->sector : cfg->line,
@@ -344,12 +351,10 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (res.evicted)
 			replaced(ms, r, k, &res, t);
 		if (res.hit) {
-			/* (the line state is known at the second level only) */
-			if (lv->l2 && !write)
-				uarch_count(ms, r,
-					    k == 1 && res.modified ? UARCH_EV_L2_RD_HIT_DIRTY :
-								     UARCH_EV_L2_RD_HIT_CLEAN,
-					    1, t);
+			/* by the line's state, modified or not (events.h: the
+			 * modified event follows the clean one) */
+			if (lv->rd_hit_ev && !write)
+				uarch_count(ms, r, lv->rd_hit_ev + (res.modified != 0), 1, t);
 			*hit_level = k;
 			return t + lv->latency;
 		}

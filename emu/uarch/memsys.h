@@ -26,7 +26,8 @@ struct uarch_level {
 	uint16_t busy;		/* cycles an access holds a port (width) */
 	struct uarch_cal *port; /* which cycles its ports are taken */
 	uint8_t llc;		/* the last level, and not the first */
-	uint8_t l2;		/* the L2 (its read hits count by line state) */
+	uint8_t l2;		/* the L2 */
+	uint16_t rd_hit_ev;	/* L2, L3: its clean read hits' event, the modified ones' next */
 	uint8_t wb_alloc;	/* write-back, write-allocate: a written-back line stays */
 	uint8_t inclusive;	/* holds every line of the levels above: a victim leaves them too */
 	unsigned line;		/* bytes */

@@ -617,6 +617,50 @@ static void test_l1_writeback_misses_l2(void **s)
 	assert_int_equal(miss[1], 1);
 }
 
+/* Reads that hit L3 count by the line's state, as L2's do: with a
+ * one-line L2 under it, a line loaded and pushed out of L1D and L2 hits
+ * L3 clean; one stored (written through into L2) and written back from
+ * L2 to L3 hits it modified. */
+static void test_l3_read_hits_by_state(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	struct rig *r = rig_alloc();
+	struct x86_insn i, j;
+	(void)s;
+	r->m.cache[UARCH_L2].size = 128; /* one line */
+	r->m.cache[UARCH_L2].assoc = 1;
+	r->m.cache[UARCH_L3] = (struct uarch_cache_cfg){ .size = 65536,
+							 .assoc = 8,
+							 .line = 128,
+							 .sector = 128,
+							 .repl = UARCH_REPL_LRU,
+							 .write = UARCH_WB_ALLOC,
+							 .latency = 30,
+							 .ports = 1 };
+	rig_start(r);
+	decode(st, sizeof(st), 0x3000, &i);
+	decode(ld, sizeof(ld), 0x3010, &j);
+	uint64_t c0, d0;
+	run(r, &j, 1, 0x10000000);
+	for (int n = 1; n <= 8; n++) /* its L1D set, 2 KB apart */
+		run(r, &j, 1, 0x10000000 + 2048 * (uint64_t)n);
+	/* (deltas: fetches and page walks read through L3 too) */
+	c0 = ev(r, UARCH_EV_L3_RD_HIT_CLEAN, 0);
+	d0 = ev(r, UARCH_EV_L3_RD_HIT_DIRTY, 0);
+	run(r, &j, 1, 0x10000000);
+	assert_int_equal(ev(r, UARCH_EV_L3_RD_HIT_CLEAN, 0) - c0, 1);
+	assert_int_equal(ev(r, UARCH_EV_L3_RD_HIT_DIRTY, 0) - d0, 0);
+	run(r, &i, 1, 0x10000440); /* modified in L2 (not in L1D), same page */
+	run(r, &j, 1, 0x10000c40); /* ... written back to L3 */
+	c0 = ev(r, UARCH_EV_L3_RD_HIT_CLEAN, 0);
+	d0 = ev(r, UARCH_EV_L3_RD_HIT_DIRTY, 0);
+	run(r, &j, 1, 0x10000440);
+	assert_int_equal(ev(r, UARCH_EV_L3_RD_HIT_DIRTY, 0) - d0, 1);
+	assert_int_equal(ev(r, UARCH_EV_L3_RD_HIT_CLEAN, 0) - c0, 0);
+	rig_free(r);
+}
+
 /* L1D ports bound loads that hit too: two load units through one port
  * issue one load per cycle. */
 static void test_l1d_ports_bound_hits(void **s)
@@ -861,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
 		cmocka_unit_test(test_l1_writeback_misses_l2),
+		cmocka_unit_test(test_l3_read_hits_by_state),
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
