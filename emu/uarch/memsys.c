@@ -168,7 +168,6 @@ static uint64_t bus_xfer(const struct uarch_mem_cfg *mc, unsigned bytes)
 	return bus_clocks(mc, bytes) * (mc->bus_ratio ? mc->bus_ratio : 1);
 }
 
-/* A line travels over the bus at cycle now: returns its arrival. */
 /* Whose data a transaction (its event ev) carries: this processor's
  * writes it drives, its reads it samples, an I/O agent's it does neither
  * (the FSB_DATA_ACTIVITY split of the P4, SDM vol. 3B, appendix A). */
@@ -186,6 +185,7 @@ static unsigned data_by(unsigned ev)
 	}
 }
 
+/* A line travels over the bus at cycle now: returns its arrival. */
 static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t ready,
 			 unsigned bytes, unsigned ev)
 {
