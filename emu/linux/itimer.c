@@ -111,7 +111,7 @@ static void fire(struct lx_proc *p, int k, int64_t now)
 	if (tm->tfd) {
 		uint64_t n = (uint64_t)missed + 1;
 
-		lx_host_syscall(1, tm->fd, (long)&n, sizeof(n), 0, 0, 0);
+		lx_host_syscall(1, tm->fd[0], (long)&n, sizeof(n), 0, 0, 0);
 		recount(p);
 		return;
 	}

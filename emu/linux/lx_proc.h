@@ -50,6 +50,7 @@ enum lx_tstate {
 struct lx_proc;
 
 /* An interval timer on the emulated clock (itimer.c, --vtime). */
+#define LX_TFD_FDS 8 /* a timerfd's descriptors the process keeps track of */
 struct lx_timer {
 	int64_t next;	  /* expiry on its clock, ns; -1: disarmed */
 	int64_t interval; /* ns; 0: once */
@@ -61,8 +62,9 @@ struct lx_timer {
 	uint8_t cpu;	  /* on the process's CPU clock, else the wait clock (vtime.c) */
 	uint8_t wall;	  /* an absolute time for it is on the wall clock */
 	uint8_t used;	  /* a POSIX timer: created; a timerfd: open */
-	uint8_t tfd;	  /* a timerfd's: its expiries are added to its descriptor fd */
-	int fd;
+	uint8_t tfd;	  /* a timerfd's: its expiries are added to its descriptors' count */
+	uint8_t nfd;	  /* a timerfd's open descriptors: fd[0..nfd) (duplicates too) */
+	int fd[LX_TFD_FDS];
 };
 #define LX_NITIMER 3   /* setitimer's: ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF */
 #define LX_NPOSIX 32   /* the POSIX timers a process may create */
@@ -451,9 +453,11 @@ void lx_itimer_exec_set(struct lx_proc *p, const struct x86_cpu *c,
 /* timerfd.c: timerfd_create(2) and the rest on the emulated clock
  * (--vtime).  lx_timerfd_syscall: as lx_itimer_syscall, for
  * timerfd_create, timerfd_settime and timerfd_gettime.
- * lx_timerfd_closed: the guest closed its descriptors lo..hi. */
+ * lx_timerfd_closed: the guest closed its descriptors lo..hi;
+ * lx_timerfd_dup: its descriptor to is now a duplicate of from. */
 int lx_timerfd_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[4],
 		       long *ret);
 void lx_timerfd_closed(struct lx_proc *p, unsigned lo, unsigned hi);
+void lx_timerfd_dup(struct lx_proc *p, long from, long to);
 
 #endif

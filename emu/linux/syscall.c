@@ -426,8 +426,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		if (is_own_fd(p, (long)a0) || is_own_fd(p, (long)a1))
 			return -EBADF;
 		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, 0, 0, 0);
-		if (r >= 0 && a0 != a1) /* what a1 was is closed */
+		if (r >= 0 && a0 != a1) { /* what a1 was is closed */
 			lx_timerfd_closed(p, (unsigned)a1, (unsigned)a1);
+			lx_timerfd_dup(p, (long)a0, r);
+		}
 		return r;
 	case 34: { /* pause: sigsuspend with the current mask */
 		uint64_t m = t->blocked,
@@ -561,6 +563,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_code_unprotect_all(p);
 		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	}
+	if (nr == 32 || (nr == 72 && ((int)a1 == F_DUPFD || (int)a1 == F_DUPFD_CLOEXEC)))
+		lx_timerfd_dup(p, (long)a0, r); /* a timerfd's duplicate keeps it */
 	if ((!r || (nr == 128 && r == -EAGAIN)) && until >= 0)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
 	if (p->cfg->vtime && (nr == 61 || nr == 247))

@@ -10,9 +10,11 @@
  * at the same instruction in every run, and a wait on the host (a read of
  * the descriptor, epoll_wait) ends at the next one.
  *
- * The timer lives as long as the descriptor the guest was given: closing
- * that number (close, dup2 onto it, close_range) ends it, even if a
- * duplicate is still open.  A forked child shares the count but not the
+ * The timer lives as long as one of its descriptors is open: the one
+ * the guest was given and the duplicates dup, dup2, dup3 and fcntl's
+ * F_DUPFD make of it, up to LX_TFD_FDS in all (more are duplicates the
+ * timer does not know of).  Closing the last (close, dup2 onto it,
+ * close_range) ends it.  A forked child shares the count but not the
  * timer, which its parent keeps running (the child's timerfd_settime
  * finds no timerfd: EINVAL); an execve ends it. */
 #define _GNU_SOURCE
@@ -27,8 +29,9 @@
 static struct lx_timer *timerfd_of(struct lx_proc *p, long fd)
 {
 	for (int k = LX_TIMERFD0; k < LX_NTIMERS; k++)
-		if (p->tm.t[k].used && p->tm.t[k].fd == fd)
-			return &p->tm.t[k];
+		for (int j = 0; p->tm.t[k].used && j < p->tm.t[k].nfd; j++)
+			if (p->tm.t[k].fd[j] == fd)
+				return &p->tm.t[k];
 	return NULL;
 }
 
@@ -54,7 +57,7 @@ static long create(struct lx_proc *p, long clk, long flags)
 	fd = lx_host_syscall(290, 0, flags, 0, 0, 0, 0);
 	if (fd < 0)
 		return fd;
-	*tm = (struct lx_timer){ .next = -1, .used = 1, .tfd = 1, .fd = (int)fd };
+	*tm = (struct lx_timer){ .next = -1, .used = 1, .tfd = 1, .nfd = 1, .fd = { (int)fd } };
 	tm->wall = clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_ALARM;
 	return fd;
 }
@@ -62,11 +65,11 @@ static long create(struct lx_proc *p, long clk, long flags)
 /* Expiries not yet read are dropped when the timer is set anew. */
 static void drop_count(const struct lx_timer *tm)
 {
-	struct pollfd pf = { tm->fd, POLLIN, 0 };
+	struct pollfd pf = { tm->fd[0], POLLIN, 0 };
 	uint64_t n;
 
 	if (lx_host_syscall(7, (long)&pf, 1, 0, 0, 0, 0) == 1 && (pf.revents & POLLIN))
-		lx_host_syscall(0, tm->fd, (long)&n, sizeof(n), 0, 0, 0);
+		lx_host_syscall(0, tm->fd[0], (long)&n, sizeof(n), 0, 0, 0);
 }
 
 /* Not a timerfd of ours: EBADF for no descriptor, else EINVAL. */
@@ -128,8 +131,23 @@ void lx_timerfd_closed(struct lx_proc *p, unsigned lo, unsigned hi)
 {
 	for (int k = LX_TIMERFD0; k < LX_NTIMERS; k++) {
 		struct lx_timer *tm = &p->tm.t[k];
+		int n = 0;
 
-		if (tm->used && (unsigned)tm->fd >= lo && (unsigned)tm->fd <= hi)
+		if (!tm->used)
+			continue;
+		for (int j = 0; j < tm->nfd; j++)
+			if ((unsigned)tm->fd[j] < lo || (unsigned)tm->fd[j] > hi)
+				tm->fd[n++] = tm->fd[j];
+		tm->nfd = (uint8_t)n;
+		if (!n)
 			*tm = (struct lx_timer){ .next = -1 };
 	}
+}
+
+void lx_timerfd_dup(struct lx_proc *p, long from, long to)
+{
+	struct lx_timer *tm = to >= 0 && to != from ? timerfd_of(p, from) : NULL;
+
+	if (tm && tm->nfd < LX_TFD_FDS)
+		tm->fd[tm->nfd++] = (int)to;
 }

@@ -408,6 +408,8 @@ vtime_timerfd() {
 		grep -q '^not a timerfd: Invalid argument$' one &&
 		grep -q '^closed: Bad file descriptor$' one && grep -q '^again: 1 expiry$' one ||
 		fail "errors: $(tail -5 one)"
+	grep -q '^dup: 1 expiry$' one && grep -q '^F_DUPFD: 1 expiry, dup2: 1 expiry$' one &&
+		grep -q '^all closed: Bad file descriptor$' one || fail "duplicates: $(tail -3 one)"
 	# the lines without times are a native run's, but for the work's
 	"$g" -t | grep -v -e ' ns' -e '^after work' >native
 	grep -v -e ' ns' -e '^after work' one >emulated

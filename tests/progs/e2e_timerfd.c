@@ -5,9 +5,11 @@
  * epoll_wait woken by a 2 ms one-shot timer; timerfd_gettime; an
  * absolute time on CLOCK_REALTIME; setting a timer anew drops expiries
  * not read; disarming; errors (a bad clock, flags, a descriptor that is
- * no timerfd, a closed one).  With -t it also prints the times, which
+ * no timerfd, a closed one); duplicates (dup, F_DUPFD, dup2) that keep
+ * the timer after the first descriptor closes.  With -t it also prints the times, which
  * under --vtime are on the emulated clock, so two runs print the same. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -138,5 +140,20 @@ int main(int argc, char **argv)
 	int again = timerfd_create(CLOCK_MONOTONIC, 0);
 	arm(again, 0, 1000000, 0);
 	printf("again: %llu expiry\n", (unsigned long long)take(again));
+
+	/* duplicates keep the timer when the first descriptor closes, and
+	 * set and read it; the last one's close ends it */
+	int d1 = dup(again), d2 = fcntl(again, F_DUPFD_CLOEXEC, 40), d3 = dup2(again, 50);
+	close(again);
+	arm(d1, 0, 1000000, 0);
+	printf("dup: %llu expiry\n", (unsigned long long)take(d1));
+	close(d1);
+	arm(d2, 0, 1000000, 0);
+	printf("F_DUPFD: %llu expiry, ", (unsigned long long)take(d2));
+	close(d2);
+	arm(d3, 0, 1000000, 0);
+	printf("dup2: %llu expiry\n", (unsigned long long)take(d3));
+	close(d3);
+	printf("all closed: %s\n", timerfd_gettime(d3, &cur) < 0 ? strerror(errno) : "read");
 	return 0;
 }

@@ -110,11 +110,51 @@ static void test_closed_and_bad_calls(void **state)
 	close(pipefd[1]);
 }
 
+/* Duplicates keep a timer: its expiries go to the one left open after the
+ * first closes, any of them sets it, and closing the last ends it; past
+ * LX_TFD_FDS descriptors a duplicate is the timer's no more. */
+static void test_duplicates(void **state)
+{
+	long fd = call(283, CLOCK_MONOTONIC, TFD_NONBLOCK, 0, 0), d[LX_TFD_FDS + 1];
+	struct itimerspec v;
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (int k = 0; k <= LX_TFD_FDS - 1; k++) {
+		d[k] = dup((int)fd);
+		lx_timerfd_dup(&f.p, fd, d[k]);
+	}
+	/* one more than it keeps: fd and LX_TFD_FDS - 1 duplicates */
+	assert_int_equal(call(287, (uint64_t)d[LX_TFD_FDS - 2], (uint64_t)&v, 0, 0), 0);
+	assert_int_equal(call(287, (uint64_t)d[LX_TFD_FDS - 1], (uint64_t)&v, 0, 0), -EINVAL);
+	close((int)fd);
+	lx_timerfd_closed(&f.p, (unsigned)fd, (unsigned)fd);
+	arm(d[3], 0, 1000, 0);
+	run(1000);
+	assert_int_equal(lx_itimer_check(&f.p, &f.t.cpu), 1);
+	assert_int_equal(count(d[0]), 1);
+	for (int k = 0; k < LX_TFD_FDS - 1; k++) {
+		assert_int_equal(call(287, (uint64_t)d[k], (uint64_t)&v, 0, 0), 0);
+		close((int)d[k]);
+		lx_timerfd_closed(&f.p, (unsigned)d[k], (unsigned)d[k]);
+	}
+	assert_int_equal(call(287, (uint64_t)d[0], (uint64_t)&v, 0, 0), -EBADF);
+	/* its slot is free: all LX_NTIMERFD can be made again */
+	for (int k = 0; k < LX_NTIMERFD; k++) {
+		long t = call(283, CLOCK_MONOTONIC, 0, 0, 0);
+		assert_true(t >= 0);
+		close((int)t);
+		lx_timerfd_closed(&f.p, (unsigned)t, (unsigned)t);
+	}
+	close((int)d[LX_TFD_FDS - 1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_expiries_count, setup),
 		cmocka_unit_test_setup(test_closed_and_bad_calls, setup),
+		cmocka_unit_test_setup(test_duplicates, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
