@@ -255,8 +255,9 @@ EOF
 }
 
 # seed 004: two dependent FP add chains co-run at about twice one's
-# throughput; two streams of L1-missing loads (each sweeping 1.25 MB, two
-# overflow the 2 MB L2) lose combined throughput
+# throughput; two streams of L1-missing loads lose combined throughput,
+# each sweeping 1.25 MB (two overflow the 2 MB L2) and as the seed's
+# benchmark, hitting L2
 smt_pair() {
 	local one two
 	upc one one ua_fpadd "dep 20000" "dep 40000" && upc two pair ua_fpadd "dep 20000" "dep 40000" ||
@@ -267,6 +268,14 @@ smt_pair() {
 		fail "vpmu failed: $(cat run4 run5)"
 	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b < 0.8 * a) }' ||
 		fail "l1 miss: one copy $one, two copies $two µops/cycle: two copies did not lose"
+	# the seed's own pattern (its Table 1: lines of one L1 set, all in L2;
+	# here 16 lines 2 KB apart): two programs lose on the L2's 32 bytes a
+	# cycle, where they gain with a line a cycle
+	upc one one ua_l1miss "32768 400 1 2048" "32768 800 1 2048" &&
+		upc two pair ua_l1miss "32768 400 1 2048" "32768 800 1 2048" ||
+		fail "vpmu failed: $(cat run4 run5)"
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b < a) }' ||
+		fail "seed's l1_miss: one copy $one, two copies $two µops/cycle: two copies did not lose"
 	# the shape: per processor rows and the combined one, both programs named
 	run_vpmu stat --smt -e instructions -- "$PROGS/ua_fpadd" dep 1000 : "$PROGS/e2e_loop" 10
 	expect_rc 0 || return 1
