@@ -83,7 +83,6 @@ static const char R_BUSQ[] = "the model does not simulate the bus request queues
 static const char R_DEBUG[] = "the emulated machine has no debug registers or external pins";
 static const char R_TLB2[] = "the model does not signal second-level TLB misses or hardware "
 			     "page-walker inserts separately";
-static const char R_IO[] = "the model does not tell I/O reads from I/O writes";
 static const char R_UC[] = "the guest has no uncacheable mappings";
 static const char R_MISAL[] = "the model flags line-crossing accesses, not every misaligned "
 			      "one";
@@ -194,7 +193,8 @@ static const struct ia64_umask_desc um_rse_refs[] = {
 
 /* The bus: this processor's transactions (SELF) are its line reads (BRL),
  * reads for ownership (BRIL), write-backs (BWL) and partials (BRP, BWP);
- * I/O agents' (IO) are the transfers system calls move; ANY is both. */
+ * I/O agents' (IO) are the transfers system calls move, full lines read
+ * (BRL: data written out) or written (BWL: data read in); ANY is both. */
 #define SELF_ALL P(BUS_BRL), P(BUS_BRIL), P(BUS_BWL), P(BUS_BRP), P(BUS_BWP)
 static const struct ia64_umask_desc um_bus_all[] = {
 	U("IO", 0x1, "I/O agents' transactions", P(BUS_IO)),
@@ -213,28 +213,28 @@ static const struct ia64_umask_desc um_bus_memory[] = {
 	U("ALL_ANY", 0xf, "all, any", SELF_ALL, P(BUS_IO)),
 };
 static const struct ia64_umask_desc um_bus_mem_read[] = {
-	UX("BIL_IO", 0x1, "BIL, I/O", R_IO),
+	UZ("BIL_IO", 0x1, "BIL, I/O (0: the model's I/O agents write lines with BWL)"),
 	UZ("BIL_SELF", 0x2, "BIL, self (0: Itanium 2 uses BRIL, not BIL; seed 003)"),
-	UX("BIL_ANY", 0x3, "BIL, any", R_IO),
-	UX("BRL_IO", 0x5, "BRL, I/O", R_IO),
+	UZ("BIL_ANY", 0x3, "BIL, any (0: neither issues BIL)"),
+	U("BRL_IO", 0x5, "BRL, I/O", P(BUS_IO_RD)),
 	U("BRL_SELF", 0x6, "BRL, self", P(BUS_BRL)),
-	UX("BRL_ANY", 0x7, "BRL, any", R_IO),
-	UX("BRIL_IO", 0x9, "BRIL, I/O", R_IO),
+	U("BRL_ANY", 0x7, "BRL, any", P(BUS_BRL), P(BUS_IO_RD)),
+	UZ("BRIL_IO", 0x9, "BRIL, I/O (0: the model's I/O agents read without ownership)"),
 	U("BRIL_SELF", 0xa, "BRIL, self", P(BUS_BRIL)),
-	UX("BRIL_ANY", 0xb, "BRIL, any", R_IO),
-	UX("ALL_IO", 0xd, "all, I/O", R_IO),
+	U("BRIL_ANY", 0xb, "BRIL, any", P(BUS_BRIL)),
+	U("ALL_IO", 0xd, "all full-line reads, I/O", P(BUS_IO_RD)),
 	U("ALL_SELF", 0xe, "all full-line reads, self", P(BUS_BRL), P(BUS_BRIL)),
-	UX("ALL_ANY", 0xf, "all, any", R_IO),
+	U("ALL_ANY", 0xf, "all full-line reads, any", P(BUS_BRL), P(BUS_BRIL), P(BUS_IO_RD)),
 };
 static const struct ia64_umask_desc um_bus_rd[] = {
-	UX("IO", 0x1, "I/O agents", R_IO),
+	U("IO", 0x1, "I/O agents", P(BUS_IO_RD)),
 	U("SELF", 0x2, "self", P(BUS_BRL), P(BUS_BRIL), P(BUS_BRP)),
-	UX("ANY", 0x3, "any", R_IO),
+	U("ANY", 0x3, "any", P(BUS_BRL), P(BUS_BRIL), P(BUS_BRP), P(BUS_IO_RD)),
 };
 static const struct ia64_umask_desc um_bus_rd_prtl[] = {
-	UX("IO", 0x1, "I/O agents", R_IO),
+	UZ("IO", 0x1, "I/O agents (0: the model moves I/O in lines)"),
 	U("SELF", 0x2, "self", P(BUS_BRP)),
-	UX("ANY", 0x3, "any", R_IO),
+	U("ANY", 0x3, "any", P(BUS_BRP)),
 };
 static const struct ia64_umask_desc um_bus_io[] = {
 	UZ("IO", 0x1, "I/O agents (0: the guest runs no IA-32 in/out)"),
@@ -242,14 +242,14 @@ static const struct ia64_umask_desc um_bus_io[] = {
 	UZ("ANY", 0x3, "any (0: the guest runs no IA-32 in/out)"),
 };
 static const struct ia64_umask_desc um_bus_wr_wb[] = {
-	UX("EQ_128BYTE_IO", 0x5, "I/O agents", R_IO),
+	U("EQ_128BYTE_IO", 0x5, "full-line writes, I/O agents", P(BUS_IO_WR)),
 	U("EQ_128BYTE_SELF", 0x6, "full-line write-backs, self", P(BUS_BWL)),
-	UX("EQ_128BYTE_ANY", 0x7, "any", R_IO),
+	U("EQ_128BYTE_ANY", 0x7, "full-line writes, any", P(BUS_BWL), P(BUS_IO_WR)),
 	UZ("CCASTOUT_SELF", 0xa, "clean castouts (0: not enabled)"),
-	UX("CCASTOUT_ANY", 0xb, "clean castouts, any", R_IO),
-	UX("ALL_IO", 0xd, "all, I/O agents", R_IO),
+	UZ("CCASTOUT_ANY", 0xb, "clean castouts, any (0: I/O agents cast out nothing)"),
+	U("ALL_IO", 0xd, "all, I/O agents", P(BUS_IO_WR)),
 	U("ALL_SELF", 0xe, "all write-backs, self", P(BUS_BWL)),
-	UX("ALL_ANY", 0xf, "all, any", R_IO),
+	U("ALL_ANY", 0xf, "all, any", P(BUS_BWL), P(BUS_IO_WR)),
 };
 static const struct ia64_umask_desc um_bus_snoop[] = {
 	UX("SELF", 0x2, "self", R_SNOOP),

@@ -123,9 +123,6 @@ enum {
 /* Reasons shared by several bits. */
 #define R_TCMODE "the model's trace cache has no build and deliver modes"
 #define R_MEMTYPE "memory types other than write-back are not modelled"
-#define R_OTHER                                                                              \
-	"the other agents on the bus are I/O agents, whose transactions the model does not " \
-	"signal by type (read or write), which the type bits select"
 #define R_BSQ                                                                                 \
 	"requests are matched on encoded type, length and memory-type fields, which sums of " \
 	"per-bit model signals cannot express"
@@ -220,40 +217,44 @@ static const struct p4_ebit bsq_cache_reference[] = {
 };
 
 /* IOQ_ALLOCATION and IOQ_ACTIVE_ENTRIES: the bits are qualifiers, a
- * request counting when it meets one bit of each group (SDM); DEFAULT,
- * MEM_WB and OWN are met by every modelled request and count nothing of
- * their own. */
-#define IOQ_BITS(rd, wr)                                                                   \
-	Q("DEFAULT", 0, "bus request type field: the default (all types)"),                \
-		U("TYPE_BIT1", 1, "bus request type field, bit 1",                         \
-		  "request-type encodings other than the default are not documented"),     \
-		U("TYPE_BIT2", 2, "bus request type field, bit 2",                         \
-		  "request-type encodings other than the default are not documented"),     \
-		U("TYPE_BIT3", 3, "bus request type field, bit 3",                         \
-		  "request-type encodings other than the default are not documented"),     \
-		U("TYPE_BIT4", 4, "bus request type field, bit 4",                         \
-		  "request-type encodings other than the default are not documented"),     \
-		rd, wr, U("MEM_UC", 7, "uncacheable memory requests", R_MEMTYPE),          \
-		U("MEM_WC", 8, "write-combining memory requests", R_MEMTYPE),              \
-		U("MEM_WT", 9, "write-through memory requests", R_MEMTYPE),                \
-		U("MEM_WP", 10, "write-protected memory requests", R_MEMTYPE),             \
-		Q("MEM_WB", 11, "write-back memory requests (all modelled memory)"),       \
-		Q("OWN", 13, "requests driven by this processor (all modelled requests)"), \
-		U("OTHER", 14, "requests driven by other processors or DMA", R_OTHER),     \
-		U("PREFETCH", 15, "hardware and software prefetch requests",               \
+ * request counting when it meets one bit of each field (SDM vol. 3B,
+ * table A-9, IOQ_allocation). ALL_READ and ALL_WRITE list the signals of
+ * both sources; OWN routes this processor's, OTHER the I/O agents'
+ * (P4_TAG_SOURCE, run.c). DEFAULT and MEM_WB are met by every modelled
+ * request and count nothing of their own. */
+#define IOQ_BITS(rd, wr, other)                                                        \
+	Q("DEFAULT", 0, "bus request type field: the default (all types)"),            \
+		U("TYPE_BIT1", 1, "bus request type field, bit 1",                     \
+		  "request-type encodings other than the default are not documented"), \
+		U("TYPE_BIT2", 2, "bus request type field, bit 2",                     \
+		  "request-type encodings other than the default are not documented"), \
+		U("TYPE_BIT3", 3, "bus request type field, bit 3",                     \
+		  "request-type encodings other than the default are not documented"), \
+		U("TYPE_BIT4", 4, "bus request type field, bit 4",                     \
+		  "request-type encodings other than the default are not documented"), \
+		rd, wr, U("MEM_UC", 7, "uncacheable memory requests", R_MEMTYPE),      \
+		U("MEM_WC", 8, "write-combining memory requests", R_MEMTYPE),          \
+		U("MEM_WT", 9, "write-through memory requests", R_MEMTYPE),            \
+		U("MEM_WP", 10, "write-protected memory requests", R_MEMTYPE),         \
+		Q("MEM_WB", 11, "write-back memory requests (all modelled memory)"),   \
+		Q("OWN", 13, "requests driven by this processor"), other,              \
+		U("PREFETCH", 15, "hardware and software prefetch requests",           \
 		  "prefetches are not told apart from demand requests")
 
 static const struct p4_ebit ioq_allocation[] = {
 	IOQ_BITS(B("ALL_READ", 5, "read transactions allocated (BRL, BRIL, BRP)", S(BUS_BRL),
-		   S(BUS_BRIL), S(BUS_BRP)),
+		   S(BUS_BRIL), S(BUS_BRP), S(BUS_IO_RD)),
 		 B("ALL_WRITE", 6, "write transactions allocated (BWL, BWP)", S(BUS_BWL),
-		   S(BUS_BWP))),
+		   S(BUS_BWP), S(BUS_IO_WR)),
+		 Q("OTHER", 14, "requests driven by other processors or DMA (the I/O agents')")),
 };
 
 static const struct p4_ebit ioq_active_entries[] = {
 	IOQ_BITS(B("ALL_READ", 5, "memory reads outstanding, each cycle", S(MEM_READ_LAT)),
 		 U("ALL_WRITE", 6, "write transactions outstanding, each cycle",
-		   "the model gives write transactions no queue residency")),
+		   "the model gives write transactions no queue residency"),
+		 U("OTHER", 14, "requests driven by other processors or DMA",
+		   "the model gives I/O agents' transactions no queue residency")),
 };
 
 static const struct p4_ebit fsb_data_activity[] = {
@@ -456,9 +457,9 @@ const struct p4_event_desc p4_events[] = {
 	   "page walks by the page miss handler", NULL),
 	EV("BSQ_CACHE_REFERENCE", 0x0c, 9, BSU0, BSU1, bsq_cache_reference, 0x0706, P4_TAG_NONE, 0,
 	   "second- and third-level cache references seen by the bus unit", NULL),
-	EV("IOQ_ALLOCATION", 0x03, 10, FSB0, FSB1, ioq_allocation, 0x2861, P4_TAG_NONE, 0,
+	EV("IOQ_ALLOCATION", 0x03, 10, FSB0, FSB1, ioq_allocation, 0x6861, P4_TAG_SOURCE, 0,
 	   "bus transactions allocated in the in-order queue", NULL),
-	EV("IOQ_ACTIVE_ENTRIES", 0x1a, 11, FSB1, NO, ioq_active_entries, 0x2821, P4_TAG_NONE, 0,
+	EV("IOQ_ACTIVE_ENTRIES", 0x1a, 11, FSB1, NO, ioq_active_entries, 0x2821, P4_TAG_SOURCE, 0,
 	   "in-order queue entries active, each cycle", NULL),
 	EV("FSB_DATA_ACTIVITY", 0x17, 12, FSB0, FSB1, fsb_data_activity, 0x07, P4_TAG_NONE, 1,
 	   "DRDY and DBSY events on the front-side bus", NULL),

@@ -31,6 +31,10 @@ enum p4_group { P4_BPU, P4_MS, P4_FLAME, P4_IQ };
 #define P4_ESCR_EVENT_MASK 0x3fu
 #define P4_ESCR_EMASK_SHIFT 9 /* bits 24:9 event mask */
 #define P4_ESCR_EMASK_MASK 0xffffu
+/* IOQ_ALLOCATION's and IOQ_ACTIVE_ENTRIES' source-agent field (event-mask
+ * bits 13, 14; SDM vol. 3B, table A-9) */
+#define P4_IOQ_OWN (1u << 13)
+#define P4_IOQ_OTHER (1u << 14)
 #define P4_ESCR_TAG_SHIFT 5 /* bits 8:5 tag value */
 #define P4_ESCR_TAG_MASK 0xfu
 #define P4_ESCR_TAG_ENABLE (1u << 4)
@@ -99,9 +103,10 @@ enum p4_tag {
 	P4_TAG_REPLAY,	  /* replay_event: counts µops replay tagging marked */
 	P4_TAG_FE_TAGGER, /* uop_type: with tag enable, tags µops at the front end */
 	P4_TAG_EX_TAGGER, /* FLAME µop events: with tag enable, set execution tag bits */
+	P4_TAG_SOURCE,	  /* IOQ events: OWN and OTHER pick whose requests count */
 };
 
-#define P4_NSIG 4
+#define P4_NSIG 5
 /* One event-mask bit. */
 struct p4_ebit {
 	const char *name; /* Linux / SDM mnemonic, upper case */

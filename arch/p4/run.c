@@ -153,6 +153,13 @@ static void add_route(struct arch_pmu *p, unsigned sig, int ctr, uint8_t qual)
 	p->route[sig][p->nroute[sig]++] = (struct route){ (uint8_t)ctr, qual };
 }
 
+/* Whether signal sig is an I/O agent's request rather than this
+ * processor's (the IOQ events' OWN and OTHER bits). */
+static int from_io_agent(unsigned sig)
+{
+	return sig == UARCH_EV_BUS_IO_RD || sig == UARCH_EV_BUS_IO_WR;
+}
+
 /* Execution tagging: the signals of µops that FLAME-group ESCRs with tag
  * enable mark with tag bit n. */
 static void exec_tagged(struct arch_pmu *p, unsigned n, int ctr, uint8_t qual)
@@ -238,6 +245,12 @@ static void build_routes(struct arch_pmu *p)
 			case P4_TAG_FRONT_END:
 				if (b->bit == 0)
 					fe_tagged(p, c, qual);
+				break;
+			case P4_TAG_SOURCE:
+				for (int s = 0; s < P4_NSIG && b->sig[s] != UARCH_NEV; s++)
+					if (escr >> P4_ESCR_EMASK_SHIFT &
+					    (from_io_agent(b->sig[s]) ? P4_IOQ_OTHER : P4_IOQ_OWN))
+						add_route(p, b->sig[s], c, qual);
 				break;
 			default:
 				for (int s = 0; s < P4_NSIG && b->sig[s] != UARCH_NEV; s++)

@@ -172,7 +172,13 @@
 	X(L3_RD_HIT_CLEAN, "l3-read-hits-clean",                                                  \
 	  "reads (loads, fetches, page walks) hitting an unmodified L3 line")                     \
 	X(L3_RD_HIT_DIRTY, "l3-read-hits-modified",                                               \
-	  "reads (loads, fetches, page walks) hitting a modified L3 line")
+	  "reads (loads, fetches, page walks) hitting a modified L3 line")                        \
+	X(BUS_IO_RD, "bus-io-reads",                                                              \
+	  "I/O agents' bus transactions reading memory: the data syscalls write out (bus-io's "   \
+	  "share)")                                                                               \
+	X(BUS_IO_WR, "bus-io-writes",                                                             \
+	  "I/O agents' bus transactions writing memory: the data syscalls read in (bus-io's "     \
+	  "share)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -613,14 +613,20 @@ void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t a
 {
 	unsigned line = ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64;
 	uint64_t first = addr / line * line;
+	/* data going out the agent reads from memory, data coming in it
+	 * writes, each a full line (BRL or BWL) */
+	unsigned dir = out ? UARCH_EV_BUS_IO_RD : UARCH_EV_BUS_IO_WR;
 
 	if (!addr) {
-		for (uint64_t done = 0; done < n; done += line)
+		for (uint64_t done = 0; done < n; done += line) {
 			now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+			uarch_count(ms, r, dir, 1, now);
+		}
 		return;
 	}
 	for (uint64_t a = first; a < addr + n; a += line) {
 		now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+		uarch_count(ms, r, dir, 1, now);
 		now = snoop(ms, r, a, out, line, now);
 	}
 }

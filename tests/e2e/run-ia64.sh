@@ -245,6 +245,22 @@ btb_branches() {
 	[ "$rc" = 1 ] && grep -q "not a branch filter" err || fail "-j ind_call: rc $rc $(cat err)"
 }
 
+# The I/O agents read memory with BRL (data written out) and write it with
+# BWL (data read in): the IO unit masks split BUS_ALL:IO by direction.
+io_by_direction() {
+	head -c 1048576 /dev/zero >data || return 1
+	run_vpmu stat -a ia64 --exact -e BUS_ALL:IO,BUS_RD_DATA:IO,BUS_MEM_READ:BRL_IO,BUS_WR_WB:ALL_IO,BUS_MEM_READ:ALL_SELF,BUS_MEM_READ:ALL_ANY,BUS_WR_WB:EQ_128BYTE_SELF,BUS_WR_WB:EQ_128BYTE_ANY -- "$PROGS/fsb_stream" io data 4
+	expect_rc 0 || return 1
+	local io=$(val BUS_ALL:IO) r=$(val BUS_RD_DATA:IO) w=$(val BUS_WR_WB:ALL_IO)
+	# 4 MiB read: 32768 lines of 128 bytes, and the loader's reads
+	[ -n "$w" ] && [ "$w" -ge 32768 ] && [ "$w" -lt 33000 ] && [ "$r" -lt 64 ] &&
+		[ "$io" = $((r + w)) ] || fail "BUS_ALL:IO $io, reads $r, writes $w"
+	[ "$(val BUS_MEM_READ:BRL_IO)" = "$r" ] &&
+		[ "$(val BUS_MEM_READ:ALL_ANY)" = $(($(val BUS_MEM_READ:ALL_SELF) + r)) ] &&
+		[ "$(val BUS_WR_WB:EQ_128BYTE_ANY)" = $(($(val BUS_WR_WB:EQ_128BYTE_SELF) + w)) ] ||
+		fail "ANY is not SELF + IO: $(cat err)"
+}
+
 t plm_user_vs_syscalls plm_user_vs_syscalls
 t ism_instruction_sets ism_instruction_sets
 t threshold_multi_occurrence threshold_multi_occurrence
@@ -254,4 +270,5 @@ t dear_latency_threshold dear_latency_threshold
 t iear_latency iear_latency
 t ear_tlb_modes ear_tlb_modes
 t btb_branches btb_branches
+t io_by_direction io_by_direction
 summary

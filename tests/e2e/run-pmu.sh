@@ -182,6 +182,38 @@ cache_misses() {
 		fail "write-back L1: cache-misses $c, LLC-misses $l, WR_2ndL_MISS $w"
 }
 
+# The I/O agents' transactions by direction: read() brings data in (the
+# agent writes memory), write() takes it out (the agent reads memory).
+# IOQ_ALLOCATION counts them under OTHER, this processor's under OWN, and
+# nothing with neither bit (SDM: one bit of each field).
+io_direction() {
+	local ioq=IOQ_ALLOCATION:DEFAULT:MEM_WB
+	local spec=IOQ_ALLOCATION,$ioq:ALL_READ:OTHER,$ioq:ALL_WRITE:OTHER,$ioq:ALL_READ:ALL_WRITE:OWN
+	model() { awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); print $2; exit }' err; }
+	head -c 1048576 /dev/zero >data || return 1
+	run_vpmu stat -v --exact -e "$spec,$ioq:ALL_READ:ALL_WRITE" -- "$PROGS/fsb_stream" io data 4
+	expect_rc 0 || return 1
+	local w=$(model bus-io-writes) r=$(model bus-io-reads) io=$(model bus-io)
+	local own=$(($(model bus-read-line) + $(model bus-read-invalidate) + $(model bus-write-line)))
+	# 4 MiB read: 32768 lines of 128 bytes, and the loader's reads
+	[ -n "$w" ] && [ "$w" -ge 32768 ] && [ "$w" -lt 33000 ] && [ "$r" -lt 64 ] &&
+		[ "$io" = $((r + w)) ] || fail "read(): bus-io $io = reads $r + writes $w?"
+	[ "$(val $ioq:ALL_WRITE:OTHER)" = "$w" ] && [ "$(val $ioq:ALL_READ:OTHER)" = "$r" ] ||
+		fail "OTHER: $(val $ioq:ALL_READ:OTHER) reads, $(val $ioq:ALL_WRITE:OTHER) writes"
+	[ "$(val $ioq:ALL_READ:ALL_WRITE:OWN)" = "$own" ] && [ "$(val IOQ_ALLOCATION)" = $((own + io)) ] ||
+		fail "OWN $(val $ioq:ALL_READ:ALL_WRITE:OWN) of $own, default $(val IOQ_ALLOCATION)"
+	[ "$(val $ioq:ALL_READ:ALL_WRITE)" = 0 ] || fail "no source bit: $(val $ioq:ALL_READ:ALL_WRITE)"
+	# 100000 numbers written out 4096 bytes a call, each call's buffer
+	# on one line more when it is not line-aligned
+	local bytes=$(seq 1 100000 | wc -c)
+	run_vpmu stat -v --exact -e "$spec" -- seq 1 100000
+	expect_rc 0 || return 1
+	r=$(model bus-io-reads)
+	[ -n "$r" ] && [ "$r" -ge $((bytes / 128)) ] && [ "$r" -le $((bytes / 128 + bytes / 4096 + 64)) ] &&
+		[ "$(val $ioq:ALL_READ:OTHER)" = "$r" ] ||
+		fail "write(): bus-io-reads $r for $bytes bytes, OTHER reads $(val $ioq:ALL_READ:OTHER)"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -196,5 +228,6 @@ t list_events list_events
 t user_kernel user_kernel
 t bus_data bus_data
 t cache_misses cache_misses
+t io_direction io_direction
 t exit_status_kept exit_status_kept
 summary

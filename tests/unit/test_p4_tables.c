@@ -158,15 +158,17 @@ static void test_escr_for(void **s)
 /* ---- the event table ---- */
 
 /* Bits that count nothing of their own and need no reason: the IOQ
- * qualifiers every modelled request meets, and INSTR_RETIRED's tagged
- * halves, which the backend's tagging decides. */
+ * qualifiers (every modelled request meets DEFAULT and MEM_WB; OWN and
+ * OTHER pick the type bits' signals by source), and INSTR_RETIRED's
+ * tagged halves, which the backend's tagging decides. */
 static int qualifier(const struct p4_event_desc *d, const struct p4_ebit *b)
 {
 	static const char *const q[][2] = {
-		{ "IOQ_ALLOCATION", "DEFAULT" },    { "IOQ_ALLOCATION", "MEM_WB" },
-		{ "IOQ_ALLOCATION", "OWN" },	    { "IOQ_ACTIVE_ENTRIES", "DEFAULT" },
-		{ "IOQ_ACTIVE_ENTRIES", "MEM_WB" }, { "IOQ_ACTIVE_ENTRIES", "OWN" },
-		{ "INSTR_RETIRED", "NBOGUSTAG" },   { "INSTR_RETIRED", "BOGUSTAG" },
+		{ "IOQ_ALLOCATION", "DEFAULT" },     { "IOQ_ALLOCATION", "MEM_WB" },
+		{ "IOQ_ALLOCATION", "OWN" },	     { "IOQ_ALLOCATION", "OTHER" },
+		{ "IOQ_ACTIVE_ENTRIES", "DEFAULT" }, { "IOQ_ACTIVE_ENTRIES", "MEM_WB" },
+		{ "IOQ_ACTIVE_ENTRIES", "OWN" },     { "INSTR_RETIRED", "NBOGUSTAG" },
+		{ "INSTR_RETIRED", "BOGUSTAG" },
 	};
 	for (size_t k = 0; k < sizeof(q) / sizeof(q[0]); k++)
 		if (!strcmp(d->name, q[k][0]) && !strcmp(b->name, q[k][1]))
@@ -191,7 +193,7 @@ static void test_event_consistency(void **s)
 		assert_non_null(d->name);
 		assert_non_null(d->desc);
 		assert_true(d->code <= P4_ESCR_EVENT_MASK);
-		assert_true(d->tag <= P4_TAG_EX_TAGGER);
+		assert_true(d->tag <= P4_TAG_SOURCE);
 		/* ESCRs exist, a second one differs and answers the same CCCR select */
 		assert_true(d->escr[0] >= 0 && d->escr[0] < P4_NESCR);
 		if (d->escr[1] >= 0) {
@@ -383,7 +385,7 @@ static void test_sdm_spot_checks(void **s)
 	assert_int_equal(event("FSB_DATA_ACTIVITY")->shared, 1);
 	assert_int_equal(event("INSTR_RETIRED")->shared, 0);
 	/* oprofile defaults, with the unproducible bits left out */
-	assert_int_equal(event("IOQ_ALLOCATION")->defmask, 0x2861);
+	assert_int_equal(event("IOQ_ALLOCATION")->defmask, 0x6861);
 	assert_int_equal(event("MEMORY_COMPLETE")->defmask, 0x03);
 	assert_int_equal(event("RETIRED_BRANCH_TYPE")->defmask, 0x1e);
 	assert_int_equal(event("FSB_DATA_ACTIVITY")->defmask, 0x07); /* the DRDY bits */

@@ -214,6 +214,9 @@ static void test_syscall_is_kernel_time(void **s)
 	/* I/O moved by a syscall shows as bus transactions, one per line */
 	uarch_syscall(r->u, 0, 0, &(struct uarch_io){ 0, 4096, 0 });
 	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 4096 / r->m.cache[UARCH_L2].line);
+	/* read in: the agent writes memory */
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO_WR, 1), 4096 / r->m.cache[UARCH_L2].line);
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO_RD, 1), 0);
 	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 0);
 	rig_free(r);
 }
@@ -238,6 +241,8 @@ static void test_io_snoops_modified_lines(void **s)
 	assert_int_equal(own, data);
 	uarch_syscall(r->u, 0, 1, &(struct uarch_io){ 0x500000, 2 * line, 1 });
 	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 2);
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO_RD, 1), 2); /* written out: the agent reads */
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO_WR, 1), 0);
 	assert_int_equal(ev(r, UARCH_EV_BUS_IMPLICIT_WB, 1), 1);
 	/* the agent's two lines carry data this processor does not sample,
 	 * the modified one it supplies data it drives (a line each: 128
