@@ -415,6 +415,7 @@ int stat_metric(const struct stat_report *rep, const struct stat_row *w, double 
 		{ "instructions", "insn per cycle", "cycles", NULL, 0 },
 		{ "uops", "µops per cycle", "cycles", NULL, 0 },
 		{ "branch-misses", "of all branches", "branches", NULL, 1 },
+		{ "cache-misses", "of all cache refs", "cache-references", NULL, 1 },
 		{ "L1-dcache-load-misses", "of all loads", NULL, "loads", 1 },
 		{ "L1-icache-load-misses", "of all I-cache lookups", NULL, "L1-icache-loads", 1 },
 		{ "LLC-misses", "of all LLC references", NULL, "cache-references", 1 },

@@ -109,6 +109,9 @@ enum {
 	{                                    \
 		n, b, { UARCH_NEV }, d, NULL \
 	}
+/* a bit whose condition the modelled machine never meets: it counts 0,
+ * and its description says why, "(0: ...)" */
+#define Z(n, b, d) Q(n, b, d)
 
 #define NBITS(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
 #define EV(nm, cd, lid, e0, e1, bits, def, tg, sh, d, un)                      \
@@ -199,12 +202,15 @@ static const struct p4_ebit page_walk_type[] = {
 };
 
 static const struct p4_ebit bsq_cache_reference[] = {
-	U("RD_2ndL_HITS", 0, "reads (loads and reads for ownership) hitting a shared L2 line",
-	  "no other caches are modelled, so no line is ever shared"),
+	/* MESI: a line is filled Shared only when another cache holds it; the
+	 * machine's only other bus agents, the I/O agents, cache nothing */
+	Z("RD_2ndL_HITS", 0,
+	  "reads (loads and reads for ownership) hitting a shared L2 line (0: no other cache "
+	  "holds a line, so none is shared)"),
 	B("RD_2ndL_HITE", 1, "reads hitting an exclusive (unmodified) L2 line", S(L2_RD_HIT_CLEAN)),
 	B("RD_2ndL_HITM", 2, "reads hitting a modified L2 line", S(L2_RD_HIT_DIRTY)),
-	U("RD_3rdL_HITS", 3, "reads hitting a shared L3 line",
-	  "no other caches are modelled, so no line is ever shared"),
+	Z("RD_3rdL_HITS", 3,
+	  "reads hitting a shared L3 line (0: no other cache holds a line, so none is shared)"),
 	B("RD_3rdL_HITE", 4, "reads hitting an exclusive (unmodified) L3 line", S(L3_RD_HIT_CLEAN)),
 	B("RD_3rdL_HITM", 5, "reads hitting a modified L3 line", S(L3_RD_HIT_DIRTY)),
 	B("RD_2ndL_MISS", 8, "reads (loads, fetches, walks, reads for ownership) missing L2",
@@ -455,7 +461,7 @@ const struct p4_event_desc p4_events[] = {
 	   "loads the memory order buffer replayed", NULL),
 	EV("PAGE_WALK_TYPE", 0x01, 8, PMH0, PMH1, page_walk_type, 0x01, P4_TAG_NONE, 1,
 	   "page walks by the page miss handler", NULL),
-	EV("BSQ_CACHE_REFERENCE", 0x0c, 9, BSU0, BSU1, bsq_cache_reference, 0x0706, P4_TAG_NONE, 0,
+	EV("BSQ_CACHE_REFERENCE", 0x0c, 9, BSU0, BSU1, bsq_cache_reference, 0x073f, P4_TAG_NONE, 0,
 	   "second- and third-level cache references seen by the bus unit", NULL),
 	EV("IOQ_ALLOCATION", 0x03, 10, FSB0, FSB1, ioq_allocation, 0x6861, P4_TAG_SOURCE, 0,
 	   "bus transactions allocated in the in-order queue", NULL),

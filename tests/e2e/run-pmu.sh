@@ -169,11 +169,19 @@ bus_data() {
 # p4 machine's write-through L1, some with a write-back one and an L2
 # too small to keep what it holds
 cache_misses() {
-	local c l w
-	run_vpmu stat --exact -e cache-misses,LLC-misses -- "$PROGS/bench_qsort" 20000
+	local c l w r
+	model() { awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); print $2; exit }' err; }
+	run_vpmu stat -v --exact -e cache-misses,LLC-misses,cache-references -- "$PROGS/bench_qsort" 20000
 	expect_rc 0 || return 1
-	c=$(val cache-misses) l=$(val LLC-misses)
+	c=$(val cache-misses) l=$(val LLC-misses) r=$(val cache-references)
 	[ -n "$c" ] && [ "$c" -gt 0 ] && [ "$c" = "$l" ] || fail "cache-misses $c, LLC-misses $l"
+	# cache-references: the L2 (and L3) read hits, exclusive or modified
+	# (none shared: no other cache holds a line); perf's percentage
+	[ -n "$r" ] && [ "$r" -gt 0 ] &&
+		[ "$r" = $(($(model l2-read-hits-clean) + $(model l2-read-hits-modified))) ] ||
+		fail "cache-references $r: $(grep l2-read-hits err)"
+	grep -Eq "^ +[0-9,]+ +cache-misses +# +[0-9.]+% of all cache refs" err ||
+		fail "no share of cache refs: $(grep cache-misses err)"
 	run_vpmu stat --exact --set l1d.write=back-allocate,l2.size=65536 \
 		-e cache-misses,LLC-misses,BSQ_CACHE_REFERENCE:WR_2ndL_MISS -- "$PROGS/bench_qsort" 20000
 	expect_rc 0 || return 1
