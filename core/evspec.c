@@ -264,6 +264,51 @@ static int native_tail(struct ctx *c, const char *text, int idx, char *tail, str
 static int parse_event(struct ctx *c, const char *text, int generic_ok, struct arch_evsel *e,
 		       struct mods *m, int *modtok);
 
+/* Whether name is one of perf's generic hardware or hardware-cache
+ * event names (perf list hw cache), which a machine may lack. */
+static int perf_generic(const char *name)
+{
+	static const char *const hw[] = {
+		"cycles",
+		"cpu-cycles",
+		"instructions",
+		"cache-references",
+		"cache-misses",
+		"branches",
+		"branch-instructions",
+		"branch-misses",
+		"bus-cycles",
+		"ref-cycles",
+		"stalled-cycles-frontend",
+		"idle-cycles-frontend",
+		"stalled-cycles-backend",
+		"idle-cycles-backend",
+	};
+	static const char *const cache[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
+					     "iTLB",	  "branch",    "node" };
+	static const char *const op[] = { "loads",	  "load-misses", "stores",
+					  "store-misses", "prefetches",	 "prefetch-misses" };
+
+	for (size_t i = 0; i < sizeof(hw) / sizeof(hw[0]); i++)
+		if (!strcmp(name, hw[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++) {
+		size_t n = strlen(cache[i]);
+		if (strncmp(name, cache[i], n) || name[n] != '-')
+			continue;
+		for (size_t j = 0; j < sizeof(op) / sizeof(op[0]); j++)
+			if (!strcmp(name + n + 1, op[j]))
+				return 1;
+	}
+	return 0;
+}
+
+static int generic_unsupported(struct ctx *c, const char *name)
+{
+	c->notsup = 1;
+	return fail(c, "generic event '%s' is not supported on %s", name, c->b->name);
+}
+
 /* A generic name: its native spec, then the user's modifiers. */
 static int generic_event(struct ctx *c, const char *text, int g, char *tail, struct arch_evsel *e,
 			 struct mods *m, int *modtok)
@@ -274,10 +319,8 @@ static int generic_event(struct ctx *c, const char *text, int g, char *tail, str
 	struct mods im;
 	int imod = 0, rc;
 
-	if (!gen->spec || !*gen->spec) {
-		c->notsup = 1;
-		return fail(c, "generic event '%s' is not supported on %s", gen->name, c->b->name);
-	}
+	if (!gen->spec || !*gen->spec)
+		return generic_unsupported(c, gen->name);
 	if (strlen(gen->spec) >= SPEC_MAX)
 		return fail(c, "generic event '%s' maps to a spec too long", gen->name);
 	if (parse_event(&ic, gen->spec, 0, e, &im, &imod) < 0) {
@@ -364,6 +407,9 @@ static int parse_event(struct ctx *c, const char *text, int generic_ok, struct a
 		}
 		return 0;
 	}
+	/* perf's names a machine lacks are <not supported>, as in perf */
+	if (!prefixed && generic_ok && perf_generic(name))
+		return generic_unsupported(c, name);
 	return unknown_event(c, name, prefixed);
 }
 

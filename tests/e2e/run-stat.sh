@@ -470,6 +470,11 @@ l1_aliasing() {
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
+	# perf's own names a machine lacks are counted as not supported
+	run_vpmu stat -a alpha -e cycles,cache-references,L1-dcache-loads:u -- "$PROGS/e2e_exit3"
+	expect_rc 3 && grep -Eq "^ +<not supported> +cache-references +# +generic event 'cache-references' is not supported on alpha" err &&
+		grep -Eq "^ +<not supported> +L1-dcache-loads:u " err && grep -Eq "^ +[0-9,]+ +cycles " err ||
+		fail "alpha without cache-references: $(cat err)"
 	one_line 1 "'branch-misses' does not fit with the events before it: its ESCRs (CRU_ESCR0" \
 		-e '{instructions,uops,branch-misses}' "$PROGS/e2e_exit3"
 	one_line 1 "bad modifier 'z' in 'cycles:z'" -e cycles:z "$PROGS/e2e_exit3"

@@ -167,6 +167,13 @@ static void test_generic_unsupported(void **state)
 	(void)state;
 	fails_rc("cache-misses", EVSPEC_NOTSUP,
 		 "generic event 'cache-misses' is not supported on fake");
+	/* perf's names the machine's table lacks, as perf has them */
+	fails_rc("cache-references", EVSPEC_NOTSUP,
+		 "generic event 'cache-references' is not supported on fake");
+	fails_rc("LLC-prefetch-misses:u", EVSPEC_NOTSUP,
+		 "generic event 'LLC-prefetch-misses' is not supported on fake");
+	fails("LLC-prefetch-missed", "unknown event 'LLC-prefetch-missed'");
+	fails("fake::ref-cycles", "unknown event 'ref-cycles'"); /* not with a pmu prefix */
 	fails("L1-dcache-load-misses:u",
 	      "generic event 'L1-dcache-load-misses' maps to 'NO_SUCH_EVENT': "
 	      "unknown event 'NO_SUCH_EVENT'");
