@@ -16,6 +16,12 @@ val() {
 	awk -v n="$1" '$2 == n { gsub(",", "", $1); print $1; exit }' err
 }
 
+# model NAME: the timing model's count of NAME in stat -v's table (logical
+# processor 0's)
+model() {
+	awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); print $2; exit }' err
+}
+
 same_count_three_forms() {
 	run_vpmu stat -e instructions,INSTR_RETIRED:NBOGUSNTAG:NBOGUSTAG,p4::instr_retired:nbogusntag:nbogustag "$PROGS/bp_alternate" 20000
 	expect_rc 0 || return 1
@@ -157,7 +163,7 @@ bus_data() {
 	expect_rc 0 || return 1
 	local b=$(val bus-cycles) d=$(val FSB_DATA_ACTIVITY:DRDY_DRV) o=$(val FSB_DATA_ACTIVITY:DRDY_OWN)
 	local x=$(val FSB_DATA_ACTIVITY:DRDY_OTHER) all=$(val FSB_DATA_ACTIVITY)
-	local m=$(awk '$1 == "bus-data-cycles" && NF == 3 { gsub(",", "", $2); print $2; exit }' err)
+	local m=$(model bus-data-cycles)
 	[ -n "$b" ] && [ "$b" -gt 0 ] && [ "$b" -lt $((d + o)) ] && [ "$o" -gt 0 ] && [ "$x" -gt 0 ] ||
 		fail "bus-cycles $b, DRDY_DRV $d, DRDY_OWN $o, DRDY_OTHER $x"
 	[ "$all" = $((d + o + x)) ] && [ "$all" = "$m" ] ||
@@ -170,7 +176,6 @@ bus_data() {
 # too small to keep what it holds
 cache_misses() {
 	local c l w r
-	model() { awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); print $2; exit }' err; }
 	run_vpmu stat -v --exact -e cache-misses,LLC-misses,cache-references -- "$PROGS/bench_qsort" 20000
 	expect_rc 0 || return 1
 	c=$(val cache-misses) l=$(val LLC-misses) r=$(val cache-references)
@@ -197,7 +202,6 @@ cache_misses() {
 io_direction() {
 	local ioq=IOQ_ALLOCATION:DEFAULT:MEM_WB
 	local spec=IOQ_ALLOCATION,$ioq:ALL_READ:OTHER,$ioq:ALL_WRITE:OTHER,$ioq:ALL_READ:ALL_WRITE:OWN
-	model() { awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); print $2; exit }' err; }
 	head -c 1048576 /dev/zero >data || return 1
 	run_vpmu stat -v --exact -e "$spec,$ioq:ALL_READ:ALL_WRITE" -- "$PROGS/fsb_stream" io data 4
 	expect_rc 0 || return 1
