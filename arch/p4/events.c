@@ -129,9 +129,6 @@ enum {
 #define R_BSQ                                                                                 \
 	"requests are matched on encoded type, length and memory-type fields, which sums of " \
 	"per-bit model signals cannot express"
-#define R_REGFILE "the model does not signal µops by register file (x87, MMX, XMM)"
-#define R_PREC \
-	"the model's operation classes do not record packed or scalar, single or double precision"
 #define R_X87 "x87 stack faults and numeric assists are not modelled"
 #define R_CLEAR "the model has no machine clears (memory-ordering or self-modifying-code flushes)"
 #define R_UCODE "the model does not model the microcode sequencer"
@@ -299,31 +296,36 @@ static const struct p4_ebit sse_input_assist[] = {
 	U("ALL", 15, "assists for SSE and SSE2 input operands (denormals)",
 	  "denormal operand assists are not modelled"),
 };
+/* The FLAME µop events (SDM vol. 3B, table A-9): µops by the data they
+ * work on, loads, store data and register moves counted apart (by
+ * X87_SIMD_MOVES_UOP), executed ones: retired and on a mispredicted path. */
+#define FP(x) S(FP_##x), S(FP_##x##_WP)
 static const struct p4_ebit packed_sp_uop[] = {
-	U("ALL", 15, "µops on packed single-precision operands", R_PREC),
+	B("ALL", 15, "µops on packed single-precision operands", FP(PS)),
 };
 static const struct p4_ebit packed_dp_uop[] = {
-	U("ALL", 15, "µops on packed double-precision operands", R_PREC),
+	B("ALL", 15, "µops on packed double-precision operands", FP(PD)),
 };
 static const struct p4_ebit scalar_sp_uop[] = {
-	U("ALL", 15, "µops on scalar single-precision operands", R_PREC),
+	B("ALL", 15, "µops on scalar single-precision operands", FP(SS)),
 };
 static const struct p4_ebit scalar_dp_uop[] = {
-	U("ALL", 15, "µops on scalar double-precision operands", R_PREC),
+	B("ALL", 15, "µops on scalar double-precision operands", FP(SD)),
 };
 static const struct p4_ebit mmx64_uop[] = {
-	U("ALL", 15, "integer SIMD µops on 64-bit (MMX) operands", R_REGFILE),
+	B("ALL", 15, "integer SIMD µops on 64-bit (MMX) operands", FP(MMX)),
 };
 static const struct p4_ebit mmx128_uop[] = {
-	U("ALL", 15, "integer SIMD µops on 128-bit (XMM) operands", R_REGFILE),
+	B("ALL", 15, "integer SIMD µops on 128-bit (XMM) operands", FP(INT)),
 };
 static const struct p4_ebit x87_fp_uop[] = {
-	U("ALL", 15, "x87 floating-point µops", R_REGFILE),
+	B("ALL", 15, "x87 floating-point µops, not data movement", FP(X87)),
 };
 static const struct p4_ebit x87_simd_moves_uop[] = {
-	U("ALLP0", 3, "x87 and SIMD store-data and register-move µops", R_REGFILE),
-	U("ALLP2", 4, "x87 and SIMD load µops", R_REGFILE),
+	B("ALLP0", 3, "x87 and SIMD store-data and register-move µops", FP(MOVE)),
+	B("ALLP2", 4, "x87 and SIMD load µops", FP(LOAD)),
 };
+#undef FP
 
 static const struct p4_ebit tc_misc[] = {
 	U("FLUSH", 4, "trace-cache flushes", "the model never flushes the trace cache"),
@@ -477,19 +479,19 @@ const struct p4_event_desc p4_events[] = {
 	   "assists requested for SSE and SSE2 input operands",
 	   "denormal operand assists are not modelled"),
 	EV("PACKED_SP_UOP", 0x08, 16, FIRM0, FIRM1, packed_sp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "packed single-precision µops", R_PREC),
+	   "packed single-precision µops", NULL),
 	EV("PACKED_DP_UOP", 0x0c, 17, FIRM0, FIRM1, packed_dp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "packed double-precision µops", R_PREC),
+	   "packed double-precision µops", NULL),
 	EV("SCALAR_SP_UOP", 0x0a, 18, FIRM0, FIRM1, scalar_sp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "scalar single-precision µops", R_PREC),
+	   "scalar single-precision µops", NULL),
 	EV("SCALAR_DP_UOP", 0x0e, 19, FIRM0, FIRM1, scalar_dp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "scalar double-precision µops", R_PREC),
+	   "scalar double-precision µops", NULL),
 	EV("64BIT_MMX_UOP", 0x02, 20, FIRM0, FIRM1, mmx64_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "integer SIMD µops on 64-bit operands", R_REGFILE),
+	   "integer SIMD µops on 64-bit operands", NULL),
 	EV("128BIT_MMX_UOP", 0x1a, 21, FIRM0, FIRM1, mmx128_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "integer SIMD µops on 128-bit operands", R_REGFILE),
+	   "integer SIMD µops on 128-bit operands", NULL),
 	EV("X87_FP_UOP", 0x04, 22, FIRM0, FIRM1, x87_fp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
-	   "x87 floating-point µops", R_REGFILE),
+	   "x87 floating-point µops", NULL),
 	EV("TC_MISC", 0x06, 23, TC0, TC1, tc_misc, 0x10, P4_TAG_NONE, 0,
 	   "miscellaneous trace-cache events", "the model never flushes the trace cache"),
 	EV("GLOBAL_POWER_EVENTS", 0x13, 24, FSB0, FSB1, global_power_events, 0x01, P4_TAG_NONE, 0,
@@ -534,7 +536,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("INSTR_COMPLETED", 0x07, 45, CRU0, CRU1, instr_completed, 0x01, P4_TAG_NONE, 0,
 	   "instructions completed and retired (Prescott-core models)", NULL),
 	EV("X87_SIMD_MOVES_UOP", 0x2e, 0xff, FIRM0, FIRM1, x87_simd_moves_uop, 0x18,
-	   P4_TAG_EX_TAGGER, 1, "x87 and SIMD load, store and register-move µops", R_REGFILE),
+	   P4_TAG_EX_TAGGER, 1, "x87 and SIMD load, store and register-move µops", NULL),
 };
 
 const unsigned p4_nevents = sizeof(p4_events) / sizeof(p4_events[0]);

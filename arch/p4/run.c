@@ -160,9 +160,16 @@ static int from_io_agent(unsigned sig)
 	return sig == UARCH_EV_BUS_IO_RD || sig == UARCH_EV_BUS_IO_WR;
 }
 
+/* Whether signal sig counts µops on a mispredicted path (bogus ones). */
+static int bogus_sig(unsigned sig)
+{
+	return sig >= UARCH_EV_FP_X87_WP && sig <= UARCH_EV_FP_LOAD_WP;
+}
+
 /* Execution tagging: the signals of µops that FLAME-group ESCRs with tag
- * enable mark with tag bit n. */
-static void exec_tagged(struct arch_pmu *p, unsigned n, int ctr, uint8_t qual)
+ * enable mark with tag bit n, those that retire or (bogus) those on a
+ * mispredicted path. */
+static void exec_tagged(struct arch_pmu *p, unsigned n, int bogus, int ctr, uint8_t qual)
 {
 	for (int x = 0; x < P4_NESCR; x++) {
 		uint32_t v = p->eng.hw.escr[x];
@@ -176,7 +183,8 @@ static void exec_tagged(struct arch_pmu *p, unsigned n, int ctr, uint8_t qual)
 		for (unsigned j = 0; j < d->nbits; j++)
 			if (v >> P4_ESCR_EMASK_SHIFT & 1u << d->bits[j].bit)
 				for (int s = 0; s < P4_NSIG && d->bits[j].sig[s] != UARCH_NEV; s++)
-					add_route(p, d->bits[j].sig[s], ctr, qual);
+					if (bogus_sig(d->bits[j].sig[s]) == bogus)
+						add_route(p, d->bits[j].sig[s], ctr, qual);
 	}
 }
 
@@ -238,9 +246,8 @@ static void build_routes(struct arch_pmu *p)
 				else
 					add_route(p, p4_metrics[metric].bogus, c, qual);
 				break;
-			case P4_TAG_EXECUTION:
-				if (b->bit < 4) /* NBOGUS0..3; bogus ones are not modelled */
-					exec_tagged(p, b->bit, c, qual);
+			case P4_TAG_EXECUTION: /* NBOGUS0..3, BOGUS0..3 */
+				exec_tagged(p, b->bit & 3, b->bit >= 4, c, qual);
 				break;
 			case P4_TAG_FRONT_END:
 				if (b->bit == 0)

@@ -178,7 +178,33 @@
 	  "share)")                                                                               \
 	X(BUS_IO_WR, "bus-io-writes",                                                             \
 	  "I/O agents' bus transactions writing memory: the data syscalls read in (bus-io's "     \
-	  "share)")
+	  "share)")                                                                               \
+	X(FP_X87, "x87-uops", "x87 floating-point µops, not data movement, retired")              \
+	X(FP_MMX, "mmx-uops", "integer SIMD µops on MMX registers retired")                       \
+	X(FP_INT, "simd-int-uops", "integer SIMD µops on XMM registers retired")                  \
+	X(FP_PS, "packed-single-uops", "packed single-precision µops retired")                    \
+	X(FP_PD, "packed-double-uops", "packed double-precision µops retired")                    \
+	X(FP_SS, "scalar-single-uops", "scalar single-precision µops retired")                    \
+	X(FP_SD, "scalar-double-uops", "scalar double-precision µops retired")                    \
+	X(FP_MOVE, "fp-move-uops", "x87 and SIMD store-data and register-move µops retired")      \
+	X(FP_LOAD, "fp-load-uops", "x87 and SIMD load µops retired")                              \
+	X(FP_X87_WP, "x87-uops-wrong-path",                                                       \
+	  "x87 floating-point µops, not data movement, on a mispredicted path")                   \
+	X(FP_MMX_WP, "mmx-uops-wrong-path",                                                       \
+	  "integer SIMD µops on MMX registers on a mispredicted path")                            \
+	X(FP_INT_WP, "simd-int-uops-wrong-path",                                                  \
+	  "integer SIMD µops on XMM registers on a mispredicted path")                            \
+	X(FP_PS_WP, "packed-single-uops-wrong-path",                                              \
+	  "packed single-precision µops on a mispredicted path")                                  \
+	X(FP_PD_WP, "packed-double-uops-wrong-path",                                              \
+	  "packed double-precision µops on a mispredicted path")                                  \
+	X(FP_SS_WP, "scalar-single-uops-wrong-path",                                              \
+	  "scalar single-precision µops on a mispredicted path")                                  \
+	X(FP_SD_WP, "scalar-double-uops-wrong-path",                                              \
+	  "scalar double-precision µops on a mispredicted path")                                  \
+	X(FP_MOVE_WP, "fp-move-uops-wrong-path",                                                  \
+	  "x87 and SIMD store-data and register-move µops on a mispredicted path")                \
+	X(FP_LOAD_WP, "fp-load-uops-wrong-path", "x87 and SIMD load µops on a mispredicted path")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -34,7 +34,12 @@ static const uint8_t tallied[] = {
 	UARCH_EV_STORES,     UARCH_EV_BRANCHES,	 UARCH_EV_BR_TAKEN,   UARCH_EV_BR_COND,
 	UARCH_EV_BR_IND,     UARCH_EV_BR_CALL,	 UARCH_EV_BR_RET,     UARCH_EV_BR_CALL_IND,
 	UARCH_EV_BR_JMP_IND, UARCH_EV_BR_T_PRED, UARCH_EV_BR_NT_PRED, UARCH_EV_BR_T_MISP,
-	UARCH_EV_BR_NT_MISP, UARCH_EV_UOPS_SPEC, UARCH_EV_INSNS_WP,
+	UARCH_EV_BR_NT_MISP, UARCH_EV_UOPS_SPEC, UARCH_EV_INSNS_WP,   UARCH_EV_FP_X87,
+	UARCH_EV_FP_MMX,     UARCH_EV_FP_INT,	 UARCH_EV_FP_PS,      UARCH_EV_FP_PD,
+	UARCH_EV_FP_SS,	     UARCH_EV_FP_SD,	 UARCH_EV_FP_MOVE,    UARCH_EV_FP_LOAD,
+	UARCH_EV_FP_X87_WP,  UARCH_EV_FP_MMX_WP, UARCH_EV_FP_INT_WP,  UARCH_EV_FP_PS_WP,
+	UARCH_EV_FP_PD_WP,   UARCH_EV_FP_SS_WP,	 UARCH_EV_FP_SD_WP,   UARCH_EV_FP_MOVE_WP,
+	UARCH_EV_FP_LOAD_WP,
 };
 
 /* Whether a single access of size bytes at a crosses a line of line bytes
@@ -506,6 +511,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	count1(u, t, th, UARCH_EV_UOPS, r, tally);
 	if (okind == U_OP && o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL)
 		count1(u, t, th, UARCH_EV_FP_UOPS, r, tally);
+	if (o->fp)
+		count1(u, t, th, o->fp, r, tally);
 	/* (a load's or a store's, signalled for its access: uarch_sig.mem) */
 	if (okind == U_LOAD) {
 		const uint8_t m = o->mem;

@@ -241,8 +241,34 @@ struct uop {
 	uint8_t kind; /* U_OP, U_LOAD, U_STA, U_STD */
 	uint8_t mem;  /* trace access index for loads and stores */
 	int8_t prev;  /* also waits for this earlier µop of the instruction (-1: none) */
+	uint8_t fp;   /* its UARCH_EV_FP_* event, counted when it retires (0: none) */
 };
 enum { U_OP, U_LOAD, U_STA, U_STD };
+
+/* The x87 or SIMD event (UARCH_EV_FP_*, 0: none) of a µop of kind okind
+ * of i: loads, store data and moves by what they do, operations by the
+ * data they work on. */
+static inline unsigned uarch_fp_event(const struct x86_insn *i, int okind)
+{
+	unsigned k = i->simd & X86_SIMD_KIND;
+
+	if (!k || okind == U_STA)
+		return 0;
+	if (okind == U_LOAD)
+		return UARCH_EV_FP_LOAD;
+	if (okind == U_STD)
+		return UARCH_EV_FP_MOVE;
+	if (i->simd & X86_SIMD_MOVE) /* a move to memory: its store data */
+		return i->mact & 2 ? 0 : UARCH_EV_FP_MOVE;
+	return UARCH_EV_FP_X87 + k - X86_SIMD_X87;
+}
+_Static_assert(UARCH_EV_FP_PS - UARCH_EV_FP_X87 == X86_SIMD_PS - X86_SIMD_X87 &&
+		       UARCH_EV_FP_SD - UARCH_EV_FP_X87 == X86_SIMD_SD - X86_SIMD_X87,
+	       "the FP µop events follow enum X86_SIMD_*");
+/* An FP µop event's count on a mispredicted path */
+#define UARCH_FP_WP(ev) ((ev) + (UARCH_EV_FP_X87_WP - UARCH_EV_FP_X87))
+_Static_assert(UARCH_FP_WP(UARCH_EV_FP_LOAD) == UARCH_EV_FP_LOAD_WP,
+	       "the wrong-path FP µop events follow the retired ones");
 
 /* An instruction's µops, kept in the room its decoded form has for them
  * (x86_insn.aux) once cracked for an access pattern: the pattern

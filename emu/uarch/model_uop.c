@@ -40,11 +40,23 @@ int uarch_crack(const struct x86_trace *t, struct uop *u)
 	for (int k = 0; k < t->nmem && n < 6; k++) {
 		if (!(t->load >> k & 1))
 			continue;
-		u[n] = (struct uop){ ad, 0, UARCH_UC_LOAD, U_LOAD, (uint8_t)k, (int8_t)last_load };
+		u[n] = (struct uop){ ad,
+				     0,
+				     UARCH_UC_LOAD,
+				     U_LOAD,
+				     (uint8_t)k,
+				     (int8_t)last_load,
+				     (uint8_t)uarch_fp_event(i, U_LOAD) };
 		last_load = n++;
 	}
 	if (!(pure_load && last_load >= 0 && !(t->store)) || i->xclass == X86_XC_RET) {
-		u[n] = (struct uop){ i->rd, i->wr, cls, U_OP, 0, (int8_t)last_load };
+		u[n] = (struct uop){ i->rd,
+				     i->wr,
+				     cls,
+				     U_OP,
+				     0,
+				     (int8_t)last_load,
+				     (uint8_t)uarch_fp_event(i, U_OP) };
 		op = n++;
 	} else {
 		u[last_load].dst = i->wr; /* a plain load writes the destination itself */
@@ -53,8 +65,14 @@ int uarch_crack(const struct x86_trace *t, struct uop *u)
 	for (int k = 0; k < t->nmem && n < 7; k++) {
 		if (!(t->store >> k & 1))
 			continue;
-		u[n++] = (struct uop){ ad, 0, UARCH_UC_STA, U_STA, (uint8_t)k, -1 };
-		u[n++] = (struct uop){ i->rd, 0, UARCH_UC_STD, U_STD, (uint8_t)k, (int8_t)op };
+		u[n++] = (struct uop){ ad, 0, UARCH_UC_STA, U_STA, (uint8_t)k, -1, 0 };
+		u[n++] = (struct uop){ i->rd,
+				       0,
+				       UARCH_UC_STD,
+				       U_STD,
+				       (uint8_t)k,
+				       (int8_t)op,
+				       (uint8_t)uarch_fp_event(i, U_STD) };
 	}
 	return n;
 }

@@ -32,6 +32,19 @@ static inline void wp_step(unsigned *n, unsigned *slot, uint64_t *when, unsigned
  * predicted direction, a return's or indirect branch's predicted target
  * (the predictors as they stand: the path does not train or advance
  * them); 0 where they name none. */
+/* The x87 and SIMD µops of wrong-path instruction i, its load aside: its
+ * operation or register move, and its store data, as uarch_crack() splits
+ * it (a move from memory is its load alone). */
+static void fp_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_insn *i,
+			  uint64_t when, int tally)
+{
+	unsigned op = uarch_fp_event(i, U_OP);
+
+	if (op && !((i->simd & X86_SIMD_MOVE) && (i->mact & 1)))
+		count1(u, t, th, UARCH_FP_WP(op), when, tally);
+	if (i->mact & 2)
+		count1(u, t, th, UARCH_EV_FP_MOVE_WP, when, tally);
+}
 static uint64_t wp_next(const struct uarch *u, int th, const struct x86_insn *i)
 {
 	enum uarch_br k = br_kind(i->xclass);
@@ -131,6 +144,9 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 				else
 					count1(u, t, th, UARCH_EV_UOPS_SPEC, when + cc->depth,
 					       tally);
+				if (i->simd & X86_SIMD_KIND)
+					count1(u, t, th, UARCH_EV_FP_LOAD_WP, when + cc->depth,
+					       tally);
 				if (miss) {
 					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
 					      when + cc->depth);
@@ -138,6 +154,8 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 					      when + cc->depth);
 				}
 			}
+			if (i->simd & X86_SIMD_KIND)
+				fp_wrong_path(u, t, th, i, when, tally);
 			if (evaluable(i) && !(i->rd & unknown)) {
 				s->cur = i;
 				i->fn(s, i);

@@ -81,6 +81,70 @@ static uint8_t fp_class(const char *m, int x87)
 	return X86_XC_FMOV; /* moves, shuffles, unpacks, logic */
 }
 
+/* x87 data movement: loads, stores, exchanges and conditional moves of
+ * the register stack (the rest, control words included, computes). */
+static int x87_move(ZydisMnemonic m)
+{
+	switch (m) {
+	case ZYDIS_MNEMONIC_FLD:
+	case ZYDIS_MNEMONIC_FST:
+	case ZYDIS_MNEMONIC_FSTP:
+	case ZYDIS_MNEMONIC_FILD:
+	case ZYDIS_MNEMONIC_FIST:
+	case ZYDIS_MNEMONIC_FISTP:
+	case ZYDIS_MNEMONIC_FISTTP:
+	case ZYDIS_MNEMONIC_FXCH:
+	case ZYDIS_MNEMONIC_FLD1:
+	case ZYDIS_MNEMONIC_FLDZ:
+	case ZYDIS_MNEMONIC_FLDPI:
+	case ZYDIS_MNEMONIC_FLDL2E:
+	case ZYDIS_MNEMONIC_FLDL2T:
+	case ZYDIS_MNEMONIC_FLDLG2:
+	case ZYDIS_MNEMONIC_FLDLN2:
+	case ZYDIS_MNEMONIC_FCMOVB:
+	case ZYDIS_MNEMONIC_FCMOVBE:
+	case ZYDIS_MNEMONIC_FCMOVE:
+	case ZYDIS_MNEMONIC_FCMOVNB:
+	case ZYDIS_MNEMONIC_FCMOVNBE:
+	case ZYDIS_MNEMONIC_FCMOVNE:
+	case ZYDIS_MNEMONIC_FCMOVNU:
+	case ZYDIS_MNEMONIC_FCMOVU:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* insn.simd: x87 by its extension; MMX and SSE/AVX by their registers,
+ * the format by the first visible operand holding floating-point
+ * elements (its count: packed or scalar), else integer. */
+static uint8_t simd_kind(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *zo)
+{
+	int mmx = 0, xmm = 0;
+	uint8_t kind = X86_SIMD_NONE;
+
+	if (zi->meta.isa_ext == ZYDIS_ISA_EXT_X87)
+		return X86_SIMD_X87 | (x87_move(zi->mnemonic) ? X86_SIMD_MOVE : 0);
+	for (int k = 0; k < zi->operand_count_visible; k++) {
+		const ZydisDecodedOperand *z = &zo[k];
+		if (z->type == ZYDIS_OPERAND_TYPE_REGISTER) {
+			ZydisRegisterClass c = ZydisRegisterGetClass(z->reg.value);
+			mmx |= c == ZYDIS_REGCLASS_MMX;
+			xmm |= c == ZYDIS_REGCLASS_XMM || c == ZYDIS_REGCLASS_YMM ||
+			       c == ZYDIS_REGCLASS_ZMM;
+		}
+		if (kind == X86_SIMD_NONE && z->element_type == ZYDIS_ELEMENT_TYPE_FLOAT32)
+			kind = z->element_count > 1 ? X86_SIMD_PS : X86_SIMD_SS;
+		if (kind == X86_SIMD_NONE && z->element_type == ZYDIS_ELEMENT_TYPE_FLOAT64)
+			kind = z->element_count > 1 ? X86_SIMD_PD : X86_SIMD_SD;
+	}
+	if (!mmx && !xmm)
+		return X86_SIMD_NONE;
+	if (kind == X86_SIMD_NONE)
+		kind = xmm ? X86_SIMD_INT : X86_SIMD_MMX;
+	return kind | (zi->meta.category == ZYDIS_CATEGORY_DATAXFER ? X86_SIMD_MOVE : 0);
+}
+
 void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *zo,
 		  struct x86_insn *i)
 {
@@ -122,6 +186,7 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 		rd = 0;
 	i->rd = rd;
 	i->wr = wr;
+	i->simd = simd_kind(zi, zo);
 
 	switch (zi->meta.category) {
 	case ZYDIS_CATEGORY_NOP:

@@ -168,6 +168,7 @@ struct x86_insn {
 	uint8_t cc;			 /* condition code 0..15 for jcc/setcc/cmovcc/fcmov */
 	uint8_t xclass;			 /* X86_XC_*: what kind of operation, for timing models */
 	uint8_t imp;			 /* X86_IMP_*: implicit memory access (stack, strings) */
+	uint8_t simd;			 /* X86_SIMD_*: the FP or SIMD data it works on, for PMUs */
 	uint8_t mact;  /* the explicit memory operand: bit 0 read, bit 1 written */
 	uint8_t msize; /* its op[].size (0: unsized); 8 when op[] holds no memory operand */
 	struct x86_op op[4];
@@ -206,6 +207,23 @@ enum {
 	X86_XC_FENCE,
 	X86_NXCLASS
 };
+
+/* The register file and data format of an x87, MMX, SSE or AVX
+ * instruction (insn.simd & X86_SIMD_KIND), and whether it only moves data
+ * (loads, stores, register-to-register moves: X86_SIMD_MOVE). Integer
+ * instructions have X86_SIMD_NONE. */
+enum {
+	X86_SIMD_NONE,
+	X86_SIMD_X87,
+	X86_SIMD_MMX, /* integer on 64-bit MMX registers */
+	X86_SIMD_INT, /* integer on XMM (YMM) registers */
+	X86_SIMD_PS,  /* packed single precision */
+	X86_SIMD_PD,
+	X86_SIMD_SS, /* scalar single precision */
+	X86_SIMD_SD,
+};
+#define X86_SIMD_KIND 0x7
+#define X86_SIMD_MOVE 0x8
 
 /* Implicit memory accesses (insn.imp). */
 enum {

@@ -226,6 +226,22 @@ io_direction() {
 		fail "write(): bus-io-reads $r for $bytes bytes, OTHER reads $(val $ioq:ALL_READ:OTHER)"
 }
 
+# Execution tagging: SCALAR_DP_UOP with tag enable and tag value 1 (a raw
+# image: event 19, mask bit 15, tag 1, tag enable) marks the 16 dependent
+# addsd of each of ua_fpadd's iterations; EXECUTION_EVENT:NBOGUS0 counts
+# those that retire, BOGUS0 those on a mispredicted path
+execution_tagging() {
+	run_vpmu stat -v --exact -e r2700003000000000,EXECUTION_EVENT:NBOGUS0,EXECUTION_EVENT:BOGUS0,SCALAR_DP_UOP -- \
+		"$PROGS/ua_fpadd" dep 10000
+	expect_rc 0 || return 1
+	local t=$(val r2700003000000000) nb=$(val EXECUTION_EVENT:NBOGUS0) b=$(val EXECUTION_EVENT:BOGUS0)
+	[ "$nb" = 160000 ] && [ "$nb" = "$(model scalar-double-uops)" ] &&
+		[ "$b" = "$(model scalar-double-uops-wrong-path)" ] && [ "$b" -gt 0 ] ||
+		fail "NBOGUS0 $nb, BOGUS0 $b: $(grep scalar-double err)"
+	[ "$t" = $((nb + b)) ] && [ "$(val SCALAR_DP_UOP)" = "$t" ] ||
+		fail "the tagger counts $t, SCALAR_DP_UOP $(val SCALAR_DP_UOP), tagged $nb + $b"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -241,5 +257,6 @@ t user_kernel user_kernel
 t bus_data bus_data
 t cache_misses cache_misses
 t io_direction io_direction
+t execution_tagging execution_tagging
 t exit_status_kept exit_status_kept
 summary

@@ -468,6 +468,45 @@ static void test_store_queue_fills_behind_a_miss(void **s)
 	}
 }
 
+/* Retired x87 and SIMD µops by what they do: operations by their data,
+ * loads, store data and register moves apart (the P4's FLAME events). */
+static void test_fp_uops_by_kind(void **s)
+{
+	static const struct {
+		uint8_t b[5], n;
+		unsigned op;	/* the operation's event, or 0 */
+		int load, move; /* FP_LOAD, FP_MOVE µops */
+	} c[] = {
+		{ { 0xf2, 0x0f, 0x58, 0xc1 }, 4, UARCH_EV_FP_SD, 0, 0 },  /* addsd */
+		{ { 0xf2, 0x0f, 0x59, 0x08 }, 4, UARCH_EV_FP_SD, 1, 0 },  /* mulsd (%rax) */
+		{ { 0x0f, 0x58, 0xca }, 3, UARCH_EV_FP_PS, 0, 0 },	  /* addps */
+		{ { 0x66, 0x0f, 0xfe, 0xca }, 4, UARCH_EV_FP_INT, 0, 0 }, /* paddd %xmm */
+		{ { 0x0f, 0xfe, 0xca }, 3, UARCH_EV_FP_MMX, 0, 0 },	  /* paddd %mm */
+		{ { 0xd8, 0xc1 }, 2, UARCH_EV_FP_X87, 0, 0 },		  /* fadd %st(1) */
+		{ { 0x0f, 0x28, 0xca }, 3, 0, 0, 1 },			  /* movaps: a move */
+		{ { 0xf3, 0x0f, 0x10, 0x08 }, 4, 0, 1, 0 },		  /* movss (%rax): a load */
+		{ { 0x66, 0x0f, 0x7f, 0x08 }, 4, 0, 0, 1 },		  /* movdqa to memory */
+		{ { 0xdd, 0x18 }, 2, 0, 0, 1 },				  /* fstp (%rax) */
+		{ { 0x48, 0x01, 0xd8 }, 3, 0, 0, 0 },			  /* add: none */
+	};
+	(void)s;
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct rig *r = rig_new();
+		struct x86_insn i;
+		uint64_t all = 0;
+		decode(c[k].b, c[k].n, 0x7000, &i);
+		run(r, &i, 10, 0x600000);
+		for (unsigned e = UARCH_EV_FP_X87; e <= UARCH_EV_FP_LOAD; e++)
+			all += ev(r, e, 0);
+		if (c[k].op)
+			assert_int_equal(ev(r, c[k].op, 0), 10);
+		assert_int_equal(ev(r, UARCH_EV_FP_LOAD, 0), 10 * c[k].load);
+		assert_int_equal(ev(r, UARCH_EV_FP_MOVE, 0), 10 * c[k].move);
+		assert_int_equal(all, 10 * ((c[k].op != 0) + c[k].load + c[k].move));
+		rig_free(r);
+	}
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -906,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_store_queue_fills_behind_a_miss),
 		cmocka_unit_test(test_issue_queue_holds_waiting_uops),
 		cmocka_unit_test(test_fp_queue_holds_fp_uops),
+		cmocka_unit_test(test_fp_uops_by_kind),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
