@@ -20,8 +20,9 @@
 #include "stat_mode.h"
 
 static const char stat_usage[] =
-	"usage: vpmu stat [-e EVENTS]... [-a MACHINE] [-r N] [-x SEP | -j] [-o FILE [--append]]\n"
-	"                 [-v | -q] [--per-thread] [--smt] [--exact] [--mux-interval MS]\n"
+	"usage: vpmu stat [-e EVENTS]... [-d[d[d]]] [-a MACHINE] [-r N] [-x SEP | -j]\n"
+	"                 [-o FILE [--append]] [-v | -q] [--per-thread] [--smt] [--exact]\n"
+	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [--metrics NAME] [-I MSEC]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
@@ -34,6 +35,10 @@ static const char stat_usage[] =
 	"                       raw r<hex> register images, {groups}, modifiers\n"
 	"                       :u :k :p :pp (see vpmu list); default: the machine's\n"
 	"                       default set\n"
+	"    -d, --detailed     also count perf's detailed events: L1-dcache and LLC\n"
+	"                       loads and load misses; -dd adds the L1-icache, dTLB\n"
+	"                       and iTLB ones, -ddd the L1-dcache prefetches (those\n"
+	"                       the machine lacks are shown <not supported>)\n"
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
 	"                       alpha\n"
 	"    -r, --repeat N     run the program N times, print means and their spread\n"
@@ -164,6 +169,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "detailed", no_argument, NULL, 'd' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "field-separator", required_argument, NULL, 'x' },
@@ -192,7 +198,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:a:r:x:jo:vqhI:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -200,6 +206,10 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				return 1;
 			}
 			so->specs[so->nspecs++] = optarg;
+			break;
+		case 'd':
+			if (so->detailed < 3)
+				so->detailed++;
 			break;
 		case 'a':
 			o->arch = optarg;

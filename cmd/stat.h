@@ -66,6 +66,7 @@ struct stat_opts {
 	const char *specs[ARCH_MAX_EVSEL]; /* -e */
 	unsigned nspecs;
 	int exact, per_thread, verbose, quiet, append, json;
+	int detailed;	 /* -d, -dd, -ddd: perf's detailed events (1 to 3) */
 	const char *sep; /* -x: CSV with this separator */
 	int repeat;
 	int seeded; /* --seed given: it varies run to run */

@@ -192,6 +192,38 @@ static int parse_user(const struct arch_backend *b, const struct stat_opts *so,
 	return 0;
 }
 
+/* -d, -dd, -ddd: perf's detailed events (builtin-stat.c), added after the
+ * others but for those counted already; the machine's table may lack
+ * some (not supported, as in perf). */
+static void add_detailed(const struct arch_backend *b, int level, struct arch_evsel *user,
+			 unsigned *n, struct stat_absent *absent, unsigned *nabsent)
+{
+	static const char *const detailed[3][6] = {
+		{ "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses" },
+		{ "L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses",
+		  "iTLB-loads", "iTLB-load-misses" },
+		{ "L1-dcache-prefetches", "L1-dcache-prefetch-misses" },
+	};
+
+	for (int l = 0; l < level; l++)
+		for (int k = 0; k < 6 && detailed[l][k]; k++) {
+			const char *d = detailed[l][k];
+			char why[sizeof(absent->why)];
+			unsigned j;
+			for (j = 0; j < *n && strcmp(user[j].name, d); j++)
+				;
+			if (j < *n)
+				continue;
+			if (evspec_parse(b, d, user, ARCH_MAX_EVSEL, n, why, sizeof(why)) < 0 &&
+			    *nabsent < ARCH_MAX_EVSEL) {
+				struct stat_absent *a = &absent[(*nabsent)++];
+				a->before = *n;
+				snprintf(a->name, sizeof(a->name), "%s", d);
+				snprintf(a->why, sizeof(a->why), "%s", why);
+			}
+		}
+}
+
 int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_opts *so,
 	       const struct session_opts *o, char *err, size_t errsz)
 {
@@ -213,9 +245,10 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 	rep->mhz = o->timed ? session_machine_mhz(o->arch, o->set) : 0;
 	rep->exact_runs = rep->mux_groups = 1;
 	if (!o->timed) {
-		if (so->nspecs) {
+		if (so->nspecs || so->detailed) {
 			snprintf(err, errsz,
-				 "-e counts the timing model's events: drop --no-timing");
+				 "%s counts the timing model's events: drop --no-timing",
+				 so->nspecs ? "-e" : "-d");
 			return -1;
 		}
 		rep->functional_only = 1;
@@ -226,9 +259,10 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 	}
 	if (o->timed && session_check_machine(o->arch, o->set, o->smt, err, errsz) < 0)
 		return -1;
-	if (so->nspecs && !b) {
+	if ((so->nspecs || so->detailed) && !b) {
 		snprintf(err, errsz,
-			 "machine '%s' has no counter hardware model yet; -e needs -a p4", o->arch);
+			 "machine '%s' has no counter hardware model yet; %s needs -a p4", o->arch,
+			 so->nspecs ? "-e" : "-d");
 		return -1;
 	}
 	if (!b) {
@@ -243,8 +277,6 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 	set->b = b;
 	if (parse_user(b, so, user, &n, absent, &nabsent, err, errsz) < 0)
 		return -1;
-	for (unsigned k = 0; k < n; k++)
-		name[k] = user[k].name;
 	if (!so->nspecs) {
 		/* what the machine cannot count is shown as not supported */
 		for (unsigned k = 0; k < sizeof(stat_defaults) / sizeof(stat_defaults[0]); k++) {
@@ -261,9 +293,10 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 			}
 			snprintf(user[n - 1].name, sizeof(user[n - 1].name), "%s", d->name);
 		}
-		for (unsigned k = 0; k < n; k++)
-			name[k] = user[k].name;
 	}
+	add_detailed(b, so->detailed, user, &n, absent, &nabsent);
+	for (unsigned k = 0; k < n; k++)
+		name[k] = user[k].name;
 	if (expand(set, user, n, per, at, err, errsz) < 0)
 		return -1;
 	for (unsigned k = 0; k <= n; k++) {
@@ -419,6 +452,10 @@ int stat_metric(const struct stat_report *rep, const struct stat_row *w, double 
 		{ "L1-dcache-load-misses", "of all loads", NULL, "loads", 1 },
 		{ "L1-icache-load-misses", "of all I-cache lookups", NULL, "L1-icache-loads", 1 },
 		{ "LLC-misses", "of all LLC references", NULL, "cache-references", 1 },
+		/* perf's, over the loads -d counts beside them */
+		{ "LLC-load-misses", "of all LL-cache accesses", "LLC-loads", NULL, 1 },
+		{ "dTLB-load-misses", "of all dTLB cache accesses", "dTLB-loads", NULL, 1 },
+		{ "iTLB-load-misses", "of all iTLB cache accesses", "iTLB-loads", NULL, 1 },
 	};
 	double v = stat_mean(w), base = 0;
 

@@ -467,6 +467,27 @@ l1_aliasing() {
 	[ -n "$al" ] && [ "$al" -ge 2000000 ] || fail "shared: $al alias evictions"
 }
 
+# -d, -dd, -ddd: perf's detailed events after the default set, each once,
+# those the machine lacks not supported
+detailed() {
+	run_vpmu stat -d --exact -- "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	got=$(awk '($1 ~ /^[0-9][0-9,]*$/ || $1 == "<not") && $2 ~ /^[a-zA-Z]/ && $2 != "seconds" &&
+		$2 != "guest" && $2 != "deterministic" { print ($1 == "<not" ? $3 : $2) }' err | tr '\n' ' ')
+	[ "$got" = "${DEFAULT% syscalls} L1-dcache-loads LLC-loads LLC-load-misses syscalls " ] ||
+		fail "-d rows: $got"
+	grep -Eq "^ +<not supported> +LLC-loads +# +generic event 'LLC-loads' is not supported on p4" err ||
+		fail "LLC-loads on p4: $(grep LLC-loads err)"
+	run_vpmu stat -a ia64 -ddd --exact -e cycles -- "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	grep -Eq '^ +[0-9,]+ +LLC-load-misses +# +[0-9.]+% of all LL-cache accesses' err &&
+		grep -Eq '^ +[0-9,]+ +L1-icache-loads ' err && grep -Eq '^ +<not supported> +L1-dcache-prefetch-misses ' err ||
+		fail "ia64 -ddd: $(cat err)"
+	[ "$(grep -E '^ +(<not supported>|[0-9,]+) +[a-zA-Z]' err | grep -vc deterministic)" = $((1 + 12)) ] ||
+		fail "-ddd rows: $(cat err)"
+	one_line 1 "-d counts the timing model's events: drop --no-timing" -d --no-timing "$PROGS/e2e_exit3"
+}
+
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
@@ -514,5 +535,6 @@ t append_output append_output
 t miss_classes miss_classes
 t wrong_path wrong_path
 t l1_aliasing l1_aliasing
+t detailed detailed
 t errors errors
 summary
