@@ -124,14 +124,13 @@ enum {
 	}
 
 /* Reasons shared by several bits. */
-#define R_TCMODE "the model's trace cache has no build and deliver modes"
+#define R_TCMODE "the model keeps no per-cycle build or deliver mode of the trace cache"
 #define R_MEMTYPE "memory types other than write-back are not modelled"
 #define R_BSQ                                                                                 \
 	"requests are matched on encoded type, length and memory-type fields, which sums of " \
 	"per-bit model signals cannot express"
 #define R_X87 "x87 stack faults and numeric assists are not modelled"
 #define R_CLEAR "the model has no machine clears (memory-ordering or self-modifying-code flushes)"
-#define R_UCODE "the model does not model the microcode sequencer"
 #define R_UNDOC "its event-mask bits are not documented"
 
 static const struct p4_ebit tc_deliver_mode[] = {
@@ -335,14 +334,20 @@ static const struct p4_ebit global_power_events[] = {
 	B("RUNNING", 0, "cycles the processor is not stopped", S(CYCLES)),
 };
 
+/* The front end delivers a microcoded instruction's µops (the model's
+ * complex class) from the microcode ROM, the others from the trace cache,
+ * building traces while its lookups miss; wrong-path instructions count
+ * as uops-spec does (an operation and a load). */
 static const struct p4_ebit tc_ms_xfer[] = {
-	U("CISC", 0, "switches of µop delivery from the trace cache to the microcode ROM", R_UCODE),
+	B("CISC", 0, "switches of µop delivery from the trace cache to the microcode ROM",
+	  S(MS_XFER)),
 };
 
 static const struct p4_ebit uop_queue_writes[] = {
-	U("FROM_TC_BUILD", 0, "µops written to the queue in trace-cache build mode", R_TCMODE),
-	U("FROM_TC_DELIVER", 1, "µops written to the queue in trace-cache deliver mode", R_TCMODE),
-	U("FROM_ROM", 2, "µops written to the queue from the microcode ROM", R_UCODE),
+	B("FROM_TC_BUILD", 0, "µops written to the queue in trace-cache build mode", S(UOPQ_BUILD)),
+	B("FROM_TC_DELIVER", 1, "µops written to the queue in trace-cache deliver mode",
+	  S(UOPQ_DELIVER)),
+	B("FROM_ROM", 2, "µops written to the queue from the microcode ROM", S(UOPQ_ROM)),
 };
 
 /* CALL is indirect calls only (SDM); direct calls never mispredict. */
@@ -497,10 +502,9 @@ const struct p4_event_desc p4_events[] = {
 	EV("GLOBAL_POWER_EVENTS", 0x13, 24, FSB0, FSB1, global_power_events, 0x01, P4_TAG_NONE, 0,
 	   "time the processor is not stopped", NULL),
 	EV("TC_MS_XFER", 0x05, 25, MS0, MS1, tc_ms_xfer, 0x01, P4_TAG_NONE, 0,
-	   "switches from trace-cache to microcode-ROM delivery", R_UCODE),
+	   "switches from trace-cache to microcode-ROM delivery", NULL),
 	EV("UOP_QUEUE_WRITES", 0x09, 26, MS0, MS1, uop_queue_writes, 0x07, P4_TAG_NONE, 0,
-	   "valid µops written to the µop queue",
-	   "the model has no trace-cache modes or microcode ROM"),
+	   "valid µops written to the µop queue", NULL),
 	EV("RETIRED_MISPRED_BRANCH_TYPE", 0x05, 27, TBPU0, TBPU1, retired_mispred_branch_type, 0x1e,
 	   P4_TAG_NONE, 0, "mispredicted branches retired, by type", NULL),
 	EV("RETIRED_BRANCH_TYPE", 0x04, 28, TBPU0, TBPU1, retired_branch_type, 0x1e, P4_TAG_NONE, 0,

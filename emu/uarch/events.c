@@ -95,6 +95,11 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 		return m->cache[UARCH_L1D].alias ?
 			       NULL :
 			       "the L1 data cache compares whole tags: l1d.alias=0";
+	case UARCH_EV_UOPQ_BUILD:
+	case UARCH_EV_UOPQ_DELIVER:
+	case UARCH_EV_UOPQ_ROM:
+	case UARCH_EV_MS_XFER:
+		return m->l1i_is_tc ? NULL : "the machine has no trace cache";
 	default:
 		return NULL;
 	}

@@ -204,7 +204,14 @@
 	  "scalar double-precision µops on a mispredicted path")                                  \
 	X(FP_MOVE_WP, "fp-move-uops-wrong-path",                                                  \
 	  "x87 and SIMD store-data and register-move µops on a mispredicted path")                \
-	X(FP_LOAD_WP, "fp-load-uops-wrong-path", "x87 and SIMD load µops on a mispredicted path")
+	X(FP_LOAD_WP, "fp-load-uops-wrong-path", "x87 and SIMD load µops on a mispredicted path") \
+	X(UOPQ_BUILD, "uops-tc-build",                                                            \
+	  "µops into the µop queue while the trace cache builds (a line it missed)")              \
+	X(UOPQ_DELIVER, "uops-tc-deliver", "µops into the µop queue the trace cache delivered")   \
+	X(UOPQ_ROM, "uops-rom",                                                                   \
+	  "µops into the µop queue from the microcode ROM (microcoded instructions)")             \
+	X(MS_XFER, "ms-rom-transfers",                                                            \
+	  "switches of µop delivery from the trace cache to the microcode ROM")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -30,16 +30,16 @@ enum { RK_ANY, RK_P4, RK_OOO, RK_INORDER, RK_SHAPE = 3, RK_TALLY = 4, RK_INSN = 
 
 /* The events every instruction raises one at a time (count1()). */
 static const uint8_t tallied[] = {
-	UARCH_EV_INSNS,	     UARCH_EV_UOPS,	 UARCH_EV_FP_UOPS,    UARCH_EV_LOADS,
-	UARCH_EV_STORES,     UARCH_EV_BRANCHES,	 UARCH_EV_BR_TAKEN,   UARCH_EV_BR_COND,
-	UARCH_EV_BR_IND,     UARCH_EV_BR_CALL,	 UARCH_EV_BR_RET,     UARCH_EV_BR_CALL_IND,
-	UARCH_EV_BR_JMP_IND, UARCH_EV_BR_T_PRED, UARCH_EV_BR_NT_PRED, UARCH_EV_BR_T_MISP,
-	UARCH_EV_BR_NT_MISP, UARCH_EV_UOPS_SPEC, UARCH_EV_INSNS_WP,   UARCH_EV_FP_X87,
-	UARCH_EV_FP_MMX,     UARCH_EV_FP_INT,	 UARCH_EV_FP_PS,      UARCH_EV_FP_PD,
-	UARCH_EV_FP_SS,	     UARCH_EV_FP_SD,	 UARCH_EV_FP_MOVE,    UARCH_EV_FP_LOAD,
-	UARCH_EV_FP_X87_WP,  UARCH_EV_FP_MMX_WP, UARCH_EV_FP_INT_WP,  UARCH_EV_FP_PS_WP,
-	UARCH_EV_FP_PD_WP,   UARCH_EV_FP_SS_WP,	 UARCH_EV_FP_SD_WP,   UARCH_EV_FP_MOVE_WP,
-	UARCH_EV_FP_LOAD_WP,
+	UARCH_EV_INSNS,	     UARCH_EV_UOPS,	    UARCH_EV_FP_UOPS,	 UARCH_EV_LOADS,
+	UARCH_EV_STORES,     UARCH_EV_BRANCHES,	    UARCH_EV_BR_TAKEN,	 UARCH_EV_BR_COND,
+	UARCH_EV_BR_IND,     UARCH_EV_BR_CALL,	    UARCH_EV_BR_RET,	 UARCH_EV_BR_CALL_IND,
+	UARCH_EV_BR_JMP_IND, UARCH_EV_BR_T_PRED,    UARCH_EV_BR_NT_PRED, UARCH_EV_BR_T_MISP,
+	UARCH_EV_BR_NT_MISP, UARCH_EV_UOPS_SPEC,    UARCH_EV_INSNS_WP,	 UARCH_EV_FP_X87,
+	UARCH_EV_FP_MMX,     UARCH_EV_FP_INT,	    UARCH_EV_FP_PS,	 UARCH_EV_FP_PD,
+	UARCH_EV_FP_SS,	     UARCH_EV_FP_SD,	    UARCH_EV_FP_MOVE,	 UARCH_EV_FP_LOAD,
+	UARCH_EV_FP_X87_WP,  UARCH_EV_FP_MMX_WP,    UARCH_EV_FP_INT_WP,	 UARCH_EV_FP_PS_WP,
+	UARCH_EV_FP_PD_WP,   UARCH_EV_FP_SS_WP,	    UARCH_EV_FP_SD_WP,	 UARCH_EV_FP_MOVE_WP,
+	UARCH_EV_FP_LOAD_WP, UARCH_EV_UOPQ_DELIVER,
 };
 
 /* Whether a single access of size bytes at a crosses a line of line bytes
@@ -213,6 +213,7 @@ static inline __attribute__((always_inline)) uint64_t fetch(struct uarch *u, str
 			      u->ms.itlb_walked ? UARCH_EV_ITLB_WALK : UARCH_EV_ITLB_L2_HIT, 1,
 			      t->fetch);
 		t->iline = pc >> shift;
+		t->ibuild = u->ms.l1i_missed;
 		if (avail > t->fetch) {
 			count_span(u, t, th, UARCH_EV_STALL_FETCH, t->fetch, avail);
 			t->fetch = avail;
@@ -607,11 +608,23 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	u->sig_th = th;
 	u->dsrc = 0;
 	it.f = fetch(u, t, th, i->pc, (unsigned)n, tc);
+	if (tc) {
+		int rom = uarch_microcoded(xc);
+		if (rom | t->ibuild)
+			uopq_other(u, t, th, (unsigned)n, rom, it.f);
+		else if (tally)
+			t->ev[UARCH_EV_UOPQ_DELIVER] += (unsigned)n;
+		else
+			count(u, t, th, UARCH_EV_UOPQ_DELIVER, (unsigned)n, it.f);
+	}
 	if (is_branch(xc)) {
 		enum uarch_br k = br_kind(xc);
 		uint64_t enc = i->op[0].kind == X86_OP_REL ? (uint64_t)i->imm : 0;
 		uarch_bp_predict(u->bp, th, i->pc, i->pc + i->len, enc, k, &pred);
 		mispredict = uarch_bp_update(u->bp, th, i->pc, k, tr->taken, tr->next, &pred);
+		/* the built trace ends: the target's fetch looks the trace cache up */
+		if (tc && tr->next != i->pc + i->len)
+			t->ibuild = 0;
 	}
 
 	for (int k = 0; k < n; k++) {

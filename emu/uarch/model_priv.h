@@ -52,6 +52,7 @@ struct uth {
 	uint64_t fetch;	  /* cycle the next instruction is fetched */
 	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
 	uint64_t iline;	  /* line of the last fetch */
+	uint8_t ibuild;	  /* trace cache: it missed that line, so traces are built */
 	uint64_t ready[NDEP];
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
 	struct window rob, ldq, stq; /* µops; loads; stores */
@@ -284,6 +285,31 @@ struct plan {
 /* Crack tr into u[] (room for 8): loads first, the operation, then the
  * store's address and data; returns the number of µops. */
 int uarch_crack(const struct x86_trace *tr, struct uop *u);
+/* The µop class of an operation of class X86_XC_*. */
+extern const uint8_t uarch_uclass_of[X86_NXCLASS];
+
+/* Whether an instruction of class xc is microcoded (the complex µop
+ * class): the classes from X86_XC_X87_COMPLEX on. */
+static inline int uarch_microcoded(unsigned xc)
+{
+	return xc >= X86_XC_X87_COMPLEX;
+}
+
+/* The µop-queue events of an instruction's n µops at cycle, but the
+ * trace cache's deliveries when not building (the common case, which
+ * the callers count): from the microcode ROM if microcoded (rom), with a
+ * switch to the ROM (UARCH_EV_MS_XFER); else from the trace cache while
+ * it builds. */
+static inline void uopq_other(struct uarch *u, struct uth *t, int th, unsigned n, int rom,
+			      uint64_t cycle)
+{
+	if (rom) {
+		count(u, t, th, UARCH_EV_UOPQ_ROM, n, cycle);
+		count(u, t, th, UARCH_EV_MS_XFER, 1, cycle);
+	} else {
+		count(u, t, th, UARCH_EV_UOPQ_BUILD, n, cycle);
+	}
+}
 
 /* Registers an instruction's memory addresses depend on. */
 static inline uint64_t addr_deps(const struct x86_insn *i)

@@ -70,7 +70,10 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 				 (unsigned)__builtin_ctz(u->m.cache[UARCH_L1I].line) :
 				 6;
 	uint64_t unknown = 0, iline = ~0ull;
-	uint64_t ninsn = 0, nuops = 0; /* tallied: added once, at the end */
+	/* the trace cache's deliveries: counted each (deliver), else tallied */
+	const int tc = u->m.l1i_is_tc, deliver = tc && !tally;
+	int build = 0;				   /* the trace cache missed iline */
+	uint64_t ninsn = 0, nuops = 0, nother = 0; /* tallied: added once, at the end */
 	struct uarch_req r = { th, t->kernel, 1 };
 	struct x86_counts scratch_cnt = { 0 };
 	struct x86_cpu *s = &u->scratch;
@@ -98,12 +101,14 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 			const struct x86_insn *i = &b->insn[k];
 			struct uarch_insn *w = NULL;
 			int miss;
+			unsigned loaded = 0;
 
 			if (when >= until)
 				goto out;
 			if (i->pc >> shift != iline) {
 				iline = i->pc >> shift;
 				uarch_mem_fetch(&u->ms, &r, i->pc, when);
+				build = tc & u->ms.l1i_missed;
 			}
 			if (tally) {
 				ninsn++;
@@ -147,6 +152,7 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 				if (i->simd & X86_SIMD_KIND)
 					count1(u, t, th, UARCH_EV_FP_LOAD_WP, when + cc->depth,
 					       tally);
+				loaded = 1;
 				if (miss) {
 					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
 					      when + cc->depth);
@@ -156,6 +162,16 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 			}
 			if (i->simd & X86_SIMD_KIND)
 				fp_wrong_path(u, t, th, i, when, tally);
+			/* µops into the queue as uops-spec counts them: the
+			 * operation and a load (tallied: the trace cache's
+			 * deliveries are what the others leave, at the end) */
+			if (build | (tc & uarch_microcoded(i->xclass))) {
+				uopq_other(u, t, th, 1u + loaded, uarch_microcoded(i->xclass),
+					   when);
+				nother += 1u + loaded;
+			} else if (deliver) {
+				count(u, t, th, UARCH_EV_UOPQ_DELIVER, 1u + loaded, when);
+			}
 			if (evaluable(i) && !(i->rd & unknown)) {
 				s->cur = i;
 				i->fn(s, i);
@@ -169,6 +185,7 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 					goto out;
 				if (to != i->pc + i->len) {
 					pc = to;
+					build = 0;
 					wp_step(&n, &slot, &when, width);
 					goto next_block;
 				}
@@ -180,4 +197,6 @@ next_block:;
 out:
 	t->ev[UARCH_EV_UOPS_SPEC] += ninsn + nuops;
 	t->ev[UARCH_EV_INSNS_WP] += ninsn;
+	if (tc && tally)
+		t->ev[UARCH_EV_UOPQ_DELIVER] += ninsn + nuops - nother;
 }

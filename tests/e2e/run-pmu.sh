@@ -242,6 +242,24 @@ execution_tagging() {
 		fail "the tagger counts $t, SCALAR_DP_UOP $(val SCALAR_DP_UOP), tagged $nb + $b"
 }
 
+# The µop queue is written by every µop the front end delivers, retired or
+# on a mispredicted path: from the trace cache, building or delivering, or
+# from the microcode ROM, each microcoded instruction one switch to it
+uop_queue() {
+	run_vpmu stat -v --exact -e UOP_QUEUE_WRITES,UOP_QUEUE_WRITES:FROM_TC_BUILD,UOP_QUEUE_WRITES:FROM_ROM,TC_MS_XFER,BPU_FETCH_REQUEST:TCMISS -- \
+		"$PROGS/bench_qsort" 20000
+	expect_rc 0 || return 1
+	local all=$(val UOP_QUEUE_WRITES) b=$(val UOP_QUEUE_WRITES:FROM_TC_BUILD)
+	local rom=$(val UOP_QUEUE_WRITES:FROM_ROM) x=$(val TC_MS_XFER) miss=$(val BPU_FETCH_REQUEST:TCMISS)
+	[ -n "$all" ] && [ "$all" = $(($(model uops) + $(model uops-spec))) ] ||
+		fail "UOP_QUEUE_WRITES $all, uops $(model uops) + uops-spec $(model uops-spec)"
+	[ "$b" -ge "$miss" ] && [ "$b" -lt $((all / 100)) ] && [ "$x" -gt 0 ] && [ "$rom" -ge "$x" ] ||
+		fail "built $b on $miss trace-cache misses; ROM $rom µops in $x switches"
+	run_vpmu stat -a alpha -v -- "$PROGS/e2e_exit3"
+	grep -Eq '^ +uops-tc-build +<not counted> +<not counted> +\(the machine has no trace cache\)$' err ||
+		fail "alpha: $(grep uops-tc err)"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -258,5 +276,6 @@ t bus_data bus_data
 t cache_misses cache_misses
 t io_direction io_direction
 t execution_tagging execution_tagging
+t uop_queue uop_queue
 t exit_status_kept exit_status_kept
 summary

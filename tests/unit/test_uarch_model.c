@@ -507,6 +507,34 @@ static void test_fp_uops_by_kind(void **s)
 	}
 }
 
+/* The P4's µop queue: a loop's first pass comes from the line the trace
+ * cache missed (build mode, until the loop's branch), the others from the
+ * trace cache; a microcoded instruction from the microcode ROM. */
+static void test_uopq_sources(void **s)
+{
+	static const uint8_t nop[] = { 0x90 }, jmp[] = { 0xeb, 0xfd }, cpuid[] = { 0x0f, 0xa2 };
+	struct rig *r = rig_new();
+	struct x86_insn a, b, c;
+	(void)s;
+	decode(nop, sizeof(nop), 0x8000, &a);
+	decode(jmp, sizeof(jmp), 0x8001, &b); /* jmp 0x8000 */
+	decode(cpuid, sizeof(cpuid), 0x9000, &c);
+	for (int n = 0; n < 10; n++) {
+		struct x86_trace ta = { .i = &a, .next = 0x8001 };
+		struct x86_trace tb = { .i = &b, .next = 0x8000, .taken = 1 };
+		uarch_retire(r->u, 0, &ta);
+		uarch_retire(r->u, 0, &tb);
+	}
+	assert_int_equal(ev(r, UARCH_EV_UOPQ_BUILD, 0), 2); /* a µop each, once */
+	assert_int_equal(ev(r, UARCH_EV_UOPQ_DELIVER, 0), 18);
+	assert_int_equal(ev(r, UARCH_EV_UOPQ_ROM, 0) + ev(r, UARCH_EV_MS_XFER, 0), 0);
+	run(r, &c, 3, 0);
+	assert_int_equal(ev(r, UARCH_EV_MS_XFER, 0), 3);
+	assert_int_equal(ev(r, UARCH_EV_UOPQ_ROM, 0), 3);
+	assert_int_equal(ev(r, UARCH_EV_UOPQ_BUILD, 0), 2);
+	rig_free(r);
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -946,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_issue_queue_holds_waiting_uops),
 		cmocka_unit_test(test_fp_queue_holds_fp_uops),
 		cmocka_unit_test(test_fp_uops_by_kind),
+		cmocka_unit_test(test_uopq_sources),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
