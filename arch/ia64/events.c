@@ -81,8 +81,8 @@ static const char R_SNOOP[] = "the emulated machine has one processor: the only 
 static const char R_BUSQ[] = "the model does not simulate the bus request queues: it "
 			     "keeps no per-cycle count of their live entries";
 static const char R_DEBUG[] = "the emulated machine has no debug registers or external pins";
-static const char R_TLB2[] = "the model does not signal second-level TLB misses or hardware "
-			     "page-walker inserts separately";
+static const char R_TLB2[] = "the model's page walker reads an x86 four-level page table, not "
+			     "the VHPT, and it never purges a TLB";
 static const char R_UC[] = "the guest has no uncacheable mappings";
 static const char R_MISAL[] = "the model flags line-crossing accesses, not every misaligned "
 			      "one";
@@ -176,8 +176,8 @@ static const struct ia64_umask_desc um_l1d_read_misses[] = {
 };
 static const struct ia64_umask_desc um_itlb_fetch[] = {
 	U("L1ITLB", 0x1, "first-level ITLB misses", P(ITLB_MISS)),
-	UX("L2ITLB", 0x2, "second-level ITLB misses", R_TLB2),
-	UX("ALL", 0x3, "both", R_TLB2),
+	U("L2ITLB", 0x2, "fetches missing the L1ITLB and the L2ITLB", P(ITLB_L2_MISS)),
+	U("ALL", 0x3, "all ITLB misses (an L2ITLB miss is an L1ITLB miss too)", P(ITLB_MISS)),
 };
 static const struct ia64_umask_desc um_l3_reads[] = {
 	UX("ALL.ALL", 0xf, "all reads", R_L3RW),
@@ -406,8 +406,8 @@ const struct ia64_event_desc ia64_events[] = {
 	  { END },
 	  "loads the data EAR (PMC11) captured",
 	  NULL },
-	UNS("L1DTLB_TRANSFER", 0xc0, PMC5, "L1DTLB misses hitting the L2DTLB", R_TLB2),
-	UNS("L2DTLB_MISSES", 0xc1, PMC5, "L2DTLB misses", R_TLB2),
+	EV("L1DTLB_TRANSFER", 0xc0, PMC5, "L1DTLB misses hitting the L2DTLB", P(DTLB_L2_XFER)),
+	EV("L2DTLB_MISSES", 0xc1, PMC5, "L2DTLB misses", P(DTLB_L2_MISS)),
 	EV("L1D_READS_SET0", 0xc2, PMC5, "L1 data cache reads", P(LOADS)),
 	EV("DATA_REFERENCES_SET0", 0xc3, PMC5, "data references", P(LOADS), P(STORES)),
 	EV("L1D_READS_SET1", 0xc4, PMC5, "L1 data cache reads", P(LOADS)),
@@ -464,10 +464,12 @@ const struct ia64_event_desc ia64_events[] = {
 	UNS("EXTERN_DP_PINS_4_TO_5", 0x9f, ALL4, "DP pins 4-5 asserted", R_DEBUG),
 	UNS("SERIALIZATION_EVENTS", 0x53, ALL4, "srlz.i instructions", R_IA64),
 	/* TLB, table 11-28 */
-	UNS("DTLB_INSERTS_HPW", 0xc9, ALL4, "page-walker inserts to the DTLB", R_TLB2),
-	UNS("DTLB_INSERTS_HPW_RETIRED", 0x2c, ALL4, "retired page-walker DTLB inserts", R_TLB2),
+	/* the walker always finds the translation: it inserts on each miss */
+	EV("DTLB_INSERTS_HPW", 0xc9, ALL4, "page-walker inserts to the DTLB", P(DTLB_L2_MISS)),
+	EV("DTLB_INSERTS_HPW_RETIRED", 0x2c, ALL4, "retired page-walker DTLB inserts",
+	   P(DTLB_WALK)),
 	UNS("HPW_DATA_REFERENCES", 0x2d, ALL4, "data references to the VHPT", R_TLB2),
-	UNS("L1ITLB_INSERTS_HPW", 0x48, ALL4, "page-walker inserts to the L1ITLB", R_TLB2),
+	EV("L1ITLB_INSERTS_HPW", 0x48, ALL4, "page-walker inserts to the L1ITLB", P(ITLB_L2_MISS)),
 	EVU("ITLB_MISSES_FETCH", 0x47, ALL4, um_itlb_fetch, 0x1, "ITLB misses on demand fetch"),
 	/* system bus, table 11-30 */
 	EVU("BUS_ALL", 0x87, ALL4, um_bus_all, 0x3, "bus transactions"),

@@ -83,8 +83,12 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 			       "the L1 data cache writes through: l1d.write=through-*" :
 			       NULL;
 	case UARCH_EV_ITLB_L2_HIT:
+	case UARCH_EV_ITLB_L2_XFER:
+	case UARCH_EV_ITLB_L2_MISS:
 		return m->tlb[UARCH_ITLB2].entries ? NULL : "the machine has no second-level ITLB";
 	case UARCH_EV_DTLB_L2_HIT:
+	case UARCH_EV_DTLB_L2_XFER:
+	case UARCH_EV_DTLB_L2_MISS:
 		return m->tlb[UARCH_DTLB2].entries ? NULL : "the machine has no second-level DTLB";
 	case UARCH_EV_REPLAYS:
 		return m->core.replay ? NULL : "the core does not replay: core.replay=0";

@@ -211,7 +211,15 @@
 	X(UOPQ_ROM, "uops-rom",                                                                   \
 	  "µops into the µop queue from the microcode ROM (microcoded instructions)")             \
 	X(MS_XFER, "ms-rom-transfers",                                                            \
-	  "switches of µop delivery from the trace cache to the microcode ROM")
+	  "switches of µop delivery from the trace cache to the microcode ROM")                   \
+	X(DTLB_L2_XFER, "dTLB-l2-transfers",                                                      \
+	  "first-level DTLB misses the second level translated (every lookup)")                   \
+	X(DTLB_L2_MISS, "dTLB-l2-misses",                                                         \
+	  "DTLB lookups missing both levels, so the page walker translated (every lookup)")       \
+	X(ITLB_L2_XFER, "iTLB-l2-transfers",                                                      \
+	  "first-level ITLB misses the second level translated (every lookup)")                   \
+	X(ITLB_L2_MISS, "iTLB-l2-misses",                                                         \
+	  "ITLB lookups missing both levels, so the page walker translated (every lookup)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

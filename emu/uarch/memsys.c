@@ -385,8 +385,16 @@ static __attribute__((noinline)) uint64_t translate_miss(struct uarch_memsys *ms
 	else
 		ms->itlb_missed = 1;
 	*(l1 == UARCH_DTLB ? &ms->dtlb_walked : &ms->itlb_walked) = 0;
-	if (ms->t[l2] && uarch_tlb_access(ms->t[l2], addr))
-		return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
+	if (ms->t[l2]) {
+		int hit = uarch_tlb_access(ms->t[l2], addr);
+		uarch_count(ms, r,
+			    l1 == UARCH_DTLB ?
+				    (hit ? UARCH_EV_DTLB_L2_XFER : UARCH_EV_DTLB_L2_MISS) :
+				    (hit ? UARCH_EV_ITLB_L2_XFER : UARCH_EV_ITLB_L2_MISS),
+			    1, t);
+		if (hit)
+			return ms->m->tlb[l2].walk ? ms->m->tlb[l2].walk : 1;
+	}
 	*(l1 == UARCH_DTLB ? &ms->dtlb_walked : &ms->itlb_walked) = 1;
 	/* page walk: four dependent table reads through the caches, below L1 */
 	extra = ms->m->tlb[l1].walk;

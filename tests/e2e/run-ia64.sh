@@ -7,7 +7,9 @@
 # events with their reason, the data EAR's latency threshold on a
 # program mixing L2 hits and memory misses and its TLB mode, the
 # instruction EAR on a program bigger than the L1I, and the branch trace
-# buffer's records against the program's code (objdump) and its predictor.
+# buffer's records against the program's code (objdump) and its predictor,
+# the TLB events of both levels and the I/O agents' bus transactions by
+# direction.
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -261,6 +263,23 @@ io_by_direction() {
 		fail "ANY is not SELF + IO: $(cat err)"
 }
 
+# Both TLB levels: each L1DTLB miss the L2DTLB translates (a transfer) or
+# misses (the walker inserts the translation); the walks of retired
+# accesses are a share of those
+tlb_levels() {
+	run_vpmu stat -a ia64 -v --exact -e L1DTLB_TRANSFER,L2DTLB_MISSES,DTLB_INSERTS_HPW,DTLB_INSERTS_HPW_RETIRED,ITLB_MISSES_FETCH:L1ITLB,ITLB_MISSES_FETCH:L2ITLB,L1ITLB_INSERTS_HPW -- \
+		"$PROGS/bench_qsort" 20000
+	expect_rc 0 || return 1
+	local x=$(val L1DTLB_TRANSFER) m=$(val L2DTLB_MISSES) r=$(val DTLB_INSERTS_HPW_RETIRED)
+	local all=$(awk '$1 == "dTLB-load-misses" && NF == 3 { gsub(",", "", $2); print $2 }' err)
+	[ -n "$x" ] && [ "$x" -gt 0 ] && [ "$m" -gt 0 ] && [ $((x + m)) = "$all" ] &&
+		[ "$(val DTLB_INSERTS_HPW)" = "$m" ] && [ "$r" -gt 0 ] && [ "$r" -le "$m" ] ||
+		fail "transfers $x + L2 misses $m != L1 misses $all, or inserts $(val DTLB_INSERTS_HPW), retired $r"
+	local i1=$(val ITLB_MISSES_FETCH:L1ITLB) i2=$(val ITLB_MISSES_FETCH:L2ITLB)
+	[ "$i2" -gt 0 ] && [ "$i2" -lt "$i1" ] && [ "$(val L1ITLB_INSERTS_HPW)" = "$i2" ] ||
+		fail "ITLB: L1 misses $i1, L2 misses $i2, inserts $(val L1ITLB_INSERTS_HPW)"
+}
+
 t plm_user_vs_syscalls plm_user_vs_syscalls
 t ism_instruction_sets ism_instruction_sets
 t threshold_multi_occurrence threshold_multi_occurrence
@@ -271,4 +290,5 @@ t iear_latency iear_latency
 t ear_tlb_modes ear_tlb_modes
 t btb_branches btb_branches
 t io_by_direction io_by_direction
+t tlb_levels tlb_levels
 summary

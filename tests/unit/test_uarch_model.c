@@ -535,6 +535,36 @@ static void test_uopq_sources(void **s)
 	rig_free(r);
 }
 
+/* ia64's two DTLB levels: 40 pages, more than the first level's 32
+ * entries, fewer than the second's 128: the first pass walks for each,
+ * the second finds each in the second level. */
+static void test_dtlb_levels(void **s)
+{
+	static const uint8_t mov[] = { 0x48, 0x8b, 0x00 }; /* mov (%rax), %rax */
+	struct rig *r = rig_alloc();
+	struct x86_insn i;
+	uint64_t walks;
+	(void)s;
+	r->m = *uarch_machine_find("ia64");
+	rig_start(r);
+	decode(mov, sizeof(mov), 0x8000, &i);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t k = 0; k < 40; k++)
+			run(r, &i, 1, 0x10000000 + k * 16384);
+		if (!pass) {
+			walks = ev(r, UARCH_EV_DTLB_L2_MISS, 0);
+			assert_int_equal(walks, 40);
+			assert_int_equal(ev(r, UARCH_EV_DTLB_L2_XFER, 0), 0);
+		}
+	}
+	assert_int_equal(ev(r, UARCH_EV_DTLB_L2_MISS, 0), 40);
+	assert_int_equal(ev(r, UARCH_EV_DTLB_L2_XFER, 0), 40);
+	assert_int_equal(ev(r, UARCH_EV_DTLB_MISS, 0), 80);
+	/* one code page: one walk, retired as a fetch's */
+	assert_int_equal(ev(r, UARCH_EV_ITLB_L2_MISS, 0), ev(r, UARCH_EV_ITLB_WALK, 0));
+	rig_free(r);
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -975,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_fp_queue_holds_fp_uops),
 		cmocka_unit_test(test_fp_uops_by_kind),
 		cmocka_unit_test(test_uopq_sources),
+		cmocka_unit_test(test_dtlb_levels),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),

@@ -504,14 +504,22 @@ static void test_uncounted(void **state)
 			    "the machine has no such cache");
 	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_DTLB_L2_HIT),
 			    "the machine has no second-level DTLB");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_DTLB_L2_XFER),
+			    "the machine has no second-level DTLB");
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_ITLB_L2_MISS),
+			    "the machine has no second-level ITLB");
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_UOPQ_ROM));
 	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_L2_MISS_COMP),
 			    "needs --set l2.classify=1");
 	set_ok(&m, "l1d.alias=0,l2.classify=1");
 	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_L1D_ALIAS),
 			    "the L1 data cache compares whole tags: l1d.alias=0");
 	assert_null(uarch_event_uncounted(&m, UARCH_EV_L2_MISS_COMP));
-	copy_machine(&m, "ia64"); /* second-level TLBs, an L3 */
+	copy_machine(&m, "ia64"); /* second-level TLBs, an L3, no trace cache */
 	assert_null(uarch_event_uncounted(&m, UARCH_EV_ITLB_L2_HIT));
+	assert_null(uarch_event_uncounted(&m, UARCH_EV_DTLB_L2_MISS));
+	assert_string_equal(uarch_event_uncounted(&m, UARCH_EV_UOPQ_DELIVER),
+			    "the machine has no trace cache");
 	assert_null(uarch_event_uncounted(&m, UARCH_EV_L3_ACCESS));
 }
 
