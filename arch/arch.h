@@ -168,6 +168,10 @@ struct arch_backend {
 	/* Whether e's samples name their triggering instruction
 	 * (arch_sample.trigger_ip, skid); NULL: none does. */
 	int (*sample_trigger)(const struct arch_evsel *e);
+	/* Whether e counts both logical processors' events whatever
+	 * processor its qualification names (the P4's thread-independent
+	 * events); NULL: none does. */
+	int (*shared)(const struct arch_evsel *e);
 	/* Whether e's samples carry the registers as they were before the
 	 * instruction (x86_trace.pre, which the emulator then keeps for
 	 * every instruction: the P4's PEBS record); NULL: none does. */

@@ -97,7 +97,7 @@ static struct stat_row *add_row(struct stat_report *rep, const char *name, int c
 
 /* Rows cpu0, cpu1 and the combined one, or the combined one alone. */
 static void add_rows(struct stat_report *rep, const char *name, enum stat_src src, int i0, int i1,
-		     int per_thread)
+		     int per_thread, int shared)
 {
 	struct stat_row *w;
 
@@ -106,10 +106,12 @@ static void add_rows(struct stat_report *rep, const char *name, enum stat_src sr
 			w->idx[0] = c ? i1 : i0;
 			w->nidx = 1;
 		}
+	/* the core's: the processors' sum, or either's when each counts
+	 * both processors' events (shared) */
 	if ((w = add_row(rep, name, -1, src))) {
 		w->idx[0] = i0;
 		w->idx[1] = i1;
-		w->nidx = per_thread && src == STAT_PMU ? 2 : 1;
+		w->nidx = per_thread && src == STAT_PMU && !shared ? 2 : 1;
 	}
 }
 
@@ -254,7 +256,7 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 		rep->functional_only = 1;
 		for (unsigned f = 0; f < sizeof(stat_func_order) / sizeof(stat_func_order[0]); f++)
 			add_rows(rep, func_name(stat_func_order[f]), STAT_FUNC,
-				 (int)stat_func_order[f], 0, 0);
+				 (int)stat_func_order[f], 0, 0, 0);
 		return 0;
 	}
 	if (o->timed && session_check_machine(o->arch, o->set, o->smt, err, errsz) < 0)
@@ -269,9 +271,9 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 		for (unsigned k = 0; k < sizeof(stat_model_rows) / sizeof(stat_model_rows[0]);
 		     k++) {
 			int ev = session_event_find(stat_model_rows[k][1]);
-			add_rows(rep, stat_model_rows[k][0], STAT_MODEL, ev, ev, per);
+			add_rows(rep, stat_model_rows[k][0], STAT_MODEL, ev, ev, per, 0);
 		}
-		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0);
+		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0, 0);
 		return 0;
 	}
 	set->b = b;
@@ -306,10 +308,11 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 				snprintf(w->why, sizeof(w->why), "%s", absent[next].why);
 		}
 		if (k < n)
-			add_rows(rep, name[k], STAT_PMU, at[k][0], at[k][1], per);
+			add_rows(rep, name[k], STAT_PMU, at[k][0], at[k][1], per,
+				 b->shared && b->shared(&user[k]));
 	}
 	if (!so->nspecs)
-		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0);
+		add_rows(rep, "syscalls", STAT_FUNC, STAT_F_SYSCALLS, 0, 0, 0);
 	set->mux_cycles = (uint64_t)(so->mux_ms * rep->mhz * 1000.0);
 	if (!set->mux_cycles)
 		set->mux_cycles = 1;

@@ -383,6 +383,13 @@ static int sample_pre(const struct arch_evsel *e)
 	return e->precise && e->period;
 }
 
+/* Thread-independent events (SDM vol. 3B, table A-15: TI; Linux's
+ * .shared): the T0/T1 bits cannot pick a processor's. */
+static int shared(const struct arch_evsel *e)
+{
+	return e->event >= 0 && (unsigned)e->event < p4_nevents && p4_events[e->event].shared;
+}
+
 struct arch_backend arch_p4 = {
 	.name = "p4",
 	.desc = "Pentium 4 Xeon with Hyper-Threading (NetBurst): 45 ESCRs, 18 counters, "
@@ -402,4 +409,5 @@ struct arch_backend arch_p4 = {
 	.pmu_free = p4_pmu_free,
 	.sample_trigger = sample_trigger,
 	.sample_pre = sample_pre,
+	.shared = shared,
 };

@@ -231,6 +231,12 @@ static void build_routes(struct arch_pmu *p)
 			continue;
 		qual = (uint8_t)((escr & P4_ESCR_T0_USR ? 1 : 0) | (escr & P4_ESCR_T0_OS ? 2 : 0) |
 				 (escr & P4_ESCR_T1_USR ? 4 : 0) | (escr & P4_ESCR_T1_OS ? 8 : 0));
+		/* a thread-independent (TI) event cannot be told by processor: a
+		 * privilege level either processor's bits enable counts both
+		 * processors' events (SDM vol. 3B, 18.19.4, taken as the event's
+		 * own processor's level) */
+		if (d->shared)
+			qual = (uint8_t)((qual & 5 ? 5 : 0) | (qual & 10 ? 10 : 0));
 		for (unsigned j = 0; j < d->nbits; j++) {
 			const struct p4_ebit *b = &d->bits[j];
 			if (!(escr >> P4_ESCR_EMASK_SHIFT & 1u << b->bit))

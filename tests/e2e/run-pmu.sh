@@ -260,6 +260,24 @@ uop_queue() {
 		fail "alpha: $(grep uops-tc err)"
 }
 
+# Under --smt a thread-independent event (SCALAR_DP_UOP) counts both
+# processors' µops on each processor's row, and the core's row counts them
+# once; a thread-specific one (UOP_QUEUE_WRITES) splits and sums
+shared_events() {
+	run_vpmu stat --smt --exact -e SCALAR_DP_UOP,UOP_QUEUE_WRITES -- \
+		"$PROGS/ua_fpadd" dep 1000 : "$PROGS/ua_fpadd" dep 2000
+	expect_rc 0 || return 1
+	row() { awk -v c="$1" -v n="$2" '$1 == c && $3 == n { gsub(",", "", $2); print $2; exit }
+		c == "" && $2 == n && $1 ~ /^[0-9]/ { gsub(",", "", $1); print $1; exit }' err; }
+	local s0=$(row CPU0 SCALAR_DP_UOP) s1=$(row CPU1 SCALAR_DP_UOP) s=$(row "" SCALAR_DP_UOP)
+	local q0=$(row CPU0 UOP_QUEUE_WRITES) q1=$(row CPU1 UOP_QUEUE_WRITES) q=$(row "" UOP_QUEUE_WRITES)
+	# 16 addsd an iteration: 1000 and 2000 iterations, and a wrong path
+	[ -n "$s" ] && [ "$s" = "$s0" ] && [ "$s" = "$s1" ] && [ "$s" -ge 48000 ] && [ "$s" -lt 48100 ] ||
+		fail "SCALAR_DP_UOP: CPU0 $s0, CPU1 $s1, core $s"
+	[ -n "$q" ] && [ "$q" = $((q0 + q1)) ] && [ "$q0" != "$q1" ] ||
+		fail "UOP_QUEUE_WRITES: CPU0 $q0 + CPU1 $q1 != $q"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -277,5 +295,6 @@ t cache_misses cache_misses
 t io_direction io_direction
 t execution_tagging execution_tagging
 t uop_queue uop_queue
+t shared_events shared_events
 t exit_status_kept exit_status_kept
 summary
