@@ -156,11 +156,18 @@ static const struct p4_ebit itlb_reference[] = {
 	U("HIT_UK", 2, "instruction-TLB hits on uncacheable memory", R_MEMTYPE),
 };
 
+/* The modelled core's L1 data cache compares address bits 21:6 (l1d.alias),
+ * so its aliasing conflicts are between accesses 4 MB apart, as on model 3
+ * (IA-32 Intel Architecture Optimization Reference Manual, ch. 2,
+ * "Aliasing Cases"); the bit keeps the SDM's name. */
 static const struct p4_ebit memory_cancel[] = {
 	U("ST_RB_FULL", 2, "requests replayed for want of a store request buffer",
-	  "store-buffer occupancy is not modelled"),
-	U("64K_CONF", 3, "conflicts between accesses 64 KB apart",
-	  "the data cache is modelled with full tags, so 64K aliasing never conflicts"),
+	  "a store waits at dispatch for a store buffer (RESOURCE_STALL:SBFULL), it is not "
+	  "replayed"),
+	B("64K_CONF", 3,
+	  "aliasing conflicts: a line dropped for another alike in the bits "
+	  "the L1 data cache compares",
+	  S(L1D_ALIAS)),
 };
 
 static const struct p4_ebit memory_complete[] = {
@@ -456,8 +463,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("ITLB_REFERENCE", 0x18, 2, ITLB0, ITLB1, itlb_reference, 0x03, P4_TAG_NONE, 0,
 	   "translations through the instruction TLB", NULL),
 	EV("MEMORY_CANCEL", 0x02, 3, DAC0, DAC1, memory_cancel, 0x08, P4_TAG_NONE, 0,
-	   "requests cancelled in the data-cache address control unit",
-	   "neither store-buffer exhaustion nor 64K aliasing is modelled"),
+	   "requests cancelled in the data-cache address control unit", NULL),
 	EV("MEMORY_COMPLETE", 0x08, 4, SAAT0, SAAT1, memory_complete, 0x03, P4_TAG_NONE, 0,
 	   "split loads and stores completed", NULL),
 	EV("LOAD_PORT_REPLAY", 0x04, 5, SAAT0, SAAT1, load_port_replay, 0x02, P4_TAG_NONE, 0,

@@ -278,6 +278,19 @@ shared_events() {
 		fail "UOP_QUEUE_WRITES: CPU0 $q0 + CPU1 $q1 != $q"
 }
 
+# MEMORY_CANCEL:64K_CONF counts the L1 data cache's aliasing conflicts:
+# two lines 4 MB apart (alike in bits 21:6) read in turn drop each other
+aliasing_conflicts() {
+	run_vpmu stat -v --exact -e MEMORY_CANCEL:64K_CONF -- "$PROGS/ua_l1miss" 4194368 20000 1 4194304
+	expect_rc 0 || return 1
+	local c=$(val MEMORY_CANCEL:64K_CONF)
+	[ -n "$c" ] && [ "$c" -ge 40000 ] && [ "$c" = "$(model L1-dcache-alias-evictions)" ] ||
+		fail "64K_CONF $c, alias evictions $(model L1-dcache-alias-evictions)"
+	run_vpmu stat --exact --set l1d.alias=0 -e MEMORY_CANCEL:64K_CONF -- \
+		"$PROGS/ua_l1miss" 4194368 20000 1 4194304
+	[ "$(val MEMORY_CANCEL:64K_CONF)" = 0 ] || fail "whole tags: $(val MEMORY_CANCEL:64K_CONF)"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -296,5 +309,6 @@ t io_direction io_direction
 t execution_tagging execution_tagging
 t uop_queue uop_queue
 t shared_events shared_events
+t aliasing_conflicts aliasing_conflicts
 t exit_status_kept exit_status_kept
 summary
