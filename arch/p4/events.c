@@ -130,7 +130,6 @@ enum {
 	"requests are matched on encoded type, length and memory-type fields, which sums of " \
 	"per-bit model signals cannot express"
 #define R_X87 "x87 stack faults and numeric assists are not modelled"
-#define R_CLEAR "the model has no machine clears (memory-ordering or self-modifying-code flushes)"
 #define R_UNDOC "its event-mask bits are not documented"
 
 static const struct p4_ebit tc_deliver_mode[] = {
@@ -444,10 +443,14 @@ static const struct p4_ebit x87_assist[] = {
 	U("PREA", 4, "x87 input assists", R_X87),
 };
 
+/* The model's one cause of a clear is self-modifying code: a store into
+ * a page the front end fetched code from (vpmu-model(7)). */
 static const struct p4_ebit machine_clear[] = {
-	U("CLEAR", 0, "cycles the whole pipeline is being cleared, any cause", R_CLEAR),
-	U("MOCLEAR", 2, "pipeline clears for memory-ordering conflicts", R_CLEAR),
-	U("SMCLEAR", 6, "pipeline clears for self-modifying code", R_CLEAR),
+	B("CLEAR", 0, "cycles the whole pipeline is being cleared, any cause (edge: clears)",
+	  S(MC_CYCLES)),
+	U("MOCLEAR", 2, "pipeline clears for memory-ordering conflicts",
+	  "the model does not check loads against the other processor's stores"),
+	B("SMCLEAR", 6, "pipeline clears for self-modifying code", S(MC_SMC)),
 };
 
 static const struct p4_ebit instr_completed[] = {
@@ -542,7 +545,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("X87_ASSIST", 0x03, 43, CRU2, CRU3, x87_assist, 0x1f, P4_TAG_NONE, 0,
 	   "retired x87 instructions that needed assistance", R_X87),
 	EV("MACHINE_CLEAR", 0x02, 44, CRU2, CRU3, machine_clear, 0x01, P4_TAG_NONE, 0,
-	   "clears of the whole pipeline", R_CLEAR),
+	   "clears of the whole pipeline", NULL),
 	EV("INSTR_COMPLETED", 0x07, 45, CRU0, CRU1, instr_completed, 0x01, P4_TAG_NONE, 0,
 	   "instructions completed and retired (Prescott-core models)", NULL),
 	EV("X87_SIMD_MOVES_UOP", 0x2e, 0xff, FIRM0, FIRM1, x87_simd_moves_uop, 0x18,

@@ -150,6 +150,10 @@ struct lx_proc {
 	/* the handler of a decoded instruction made a resync point after a
 	 * store into its block (mem.c) */
 	x86_fn smc_fn;
+	/* a store wrote into a page of decoded code (set by the fault
+	 * handler): the timing model clears its pipeline after it (timing.c) */
+	volatile int smc_clear;
+	uint64_t smc_page;
 
 	/* one of two programs sharing a core (pair.c): the pair, its logical
 	 * processor, the pid of the pair's member (a forked child is not),

@@ -86,8 +86,11 @@ static void smc_resync(struct x86_cpu *c, const struct x86_insn *i)
  * interpreter would run the rest of the current block as decoded before.
  * When the written page holds instructions after the storing one in this
  * block, the next decoded instruction becomes a resync point; the block
- * itself is discarded at the cache flush x86_cache_invalidate asked for. */
-static void cut_block(struct lx_proc *p, uint64_t page)
+ * itself is discarded at the cache flush x86_cache_invalidate asked for.
+ * With the timing model (always) the block ends after the store too, so
+ * that its machine clear follows the store however the model takes the
+ * block's instructions. */
+static void cut_block(struct lx_proc *p, uint64_t page, int always)
 {
 	struct x86_cpu *c = &lx_cur(p)->cpu;
 	const struct x86_block *b = c->blk;
@@ -97,7 +100,7 @@ static void cut_block(struct lx_proc *p, uint64_t page)
 	    c->cur + 1 >= b->insn + b->ninsn)
 		return;
 	next = (struct x86_insn *)(c->cur + 1);
-	if (page >= b->end || page + LX_PAGE <= next->pc || next->fn == smc_resync)
+	if (next->fn == smc_resync || (!always && (page >= b->end || page + LX_PAGE <= next->pc)))
 		return;
 	p->smc_fn = next->fn;
 	next->fn = smc_resync;
@@ -116,7 +119,11 @@ int lx_code_write_fault(struct lx_proc *p, uint64_t addr)
 	lx_host_syscall(10, (long)page, LX_PAGE, m ? m->prot : PROT_READ | PROT_WRITE, 0, 0, 0);
 	p->mm.wprot[i] = p->mm.wprot[--p->mm.nwprot];
 	x86_cache_invalidate(p->cache, page, LX_PAGE);
-	cut_block(p, page);
+	if (p->uarch) {
+		p->smc_page = page;
+		p->smc_clear = 1;
+	}
+	cut_block(p, page, p->uarch != NULL);
 	return 1;
 }
 

@@ -8,11 +8,22 @@
 #include "../uarch/model.h"
 #include "lx_proc.h"
 
+/* After the instructions up to a store into decoded code (mem.c ends the
+ * block there): the machine clear it causes. */
+static void smc_clear(struct lx_thread *t)
+{
+	if (t->p->smc_clear) {
+		t->p->smc_clear = 0;
+		uarch_machine_clear_smc(t->p->uarch, t->lp, t->p->smc_page, LX_PAGE);
+	}
+}
+
 static void trace(void *arg, const struct x86_trace *tr)
 {
 	struct lx_thread *t = arg;
 
 	uarch_retire(t->p->uarch, t->lp, tr);
+	smc_clear(t);
 }
 
 static void trace_block(void *arg, const struct x86_trace *tr, unsigned n)
@@ -20,6 +31,7 @@ static void trace_block(void *arg, const struct x86_trace *tr, unsigned n)
 	struct lx_thread *t = arg;
 
 	uarch_retire_block(t->p->uarch, t->lp, tr, n);
+	smc_clear(t);
 }
 
 /* The second of two programs on a core (pair.c) has its data in memory of
@@ -53,6 +65,7 @@ static void trace_pair(void *arg, const struct x86_trace *tr)
 	if (t->lp)
 		in_space(&o, tr);
 	uarch_retire(t->p->uarch, t->lp, t->lp ? &o : tr);
+	smc_clear(t);
 	pair_timed(t);
 }
 
@@ -64,6 +77,7 @@ static void trace_pair_block(void *arg, const struct x86_trace *tr, unsigned n)
 	for (unsigned k = 0; t->lp && k < n; k++)
 		in_space(&o[k], &tr[k]);
 	uarch_retire_block(t->p->uarch, t->lp, t->lp ? o : tr, n);
+	smc_clear(t);
 	pair_timed(t);
 }
 

@@ -7,219 +7,222 @@
 
 #include <stdint.h>
 
-#define UARCH_EVENTS(X)                                                                           \
-	X(CYCLES, "cycles", "core cycles")                                                        \
-	X(INSNS, "instructions", "instructions retired")                                          \
-	X(UOPS, "uops", "µops retired")                                                           \
-	X(UOPS_SPEC, "uops-spec", "µops executed on a mispredicted path (never retired)")         \
-	X(BRANCHES, "branches", "branches retired")                                               \
-	X(BR_TAKEN, "branches-taken", "taken branches retired")                                   \
-	X(BR_MISP, "branch-misses", "mispredicted branches retired")                              \
-	X(BR_COND, "branches-cond", "conditional branches retired")                               \
-	X(BR_COND_MISP, "branch-misses-cond", "mispredicted conditional branches retired")        \
-	X(BR_IND, "branches-indirect", "indirect jumps and calls retired")                        \
-	X(BR_CALL, "calls", "calls retired")                                                      \
-	X(BR_RET, "returns", "returns retired")                                                   \
-	X(BR_RET_MISP, "return-misses", "mispredicted returns retired")                           \
-	X(BTB_MISS, "btb-misses", "taken branches whose target the BTB did not hold")             \
-	X(LOADS, "loads", "load µops retired")                                                    \
-	X(STORES, "stores", "store µops retired")                                                 \
-	X(L1D_LD_MISS, "L1-dcache-load-misses", "retired loads that missed the L1 data cache")    \
-	X(L1D_LD_MISS_SPEC, "L1-dcache-load-misses-spec",                                         \
-	  "loads that missed the L1 data cache, wrong path included")                             \
-	X(L1D_ST_MISS, "L1-dcache-store-misses", "stores that missed the L1 data cache")          \
-	X(L1I_ACCESS, "L1-icache-loads", "instruction-cache (or trace-cache) lookups")            \
-	X(L1I_MISS, "L1-icache-load-misses", "instruction-cache (or trace-cache) misses")         \
-	X(L2_ACCESS, "l2-references", "accesses to the second-level cache")                       \
-	X(L2_MISS, "l2-misses", "second-level cache misses")                                      \
-	X(L3_ACCESS, "l3-references", "accesses to the third-level cache")                        \
-	X(L3_MISS, "l3-misses", "third-level cache misses")                                       \
-	X(LLC_ACCESS, "cache-references", "accesses to the last-level cache")                     \
-	X(LLC_MISS, "cache-misses", "last-level cache misses")                                    \
-	X(DTLB_MISS, "dTLB-load-misses", "data TLB misses")                                       \
-	X(ITLB_MISS, "iTLB-load-misses", "instruction TLB misses")                                \
-	X(WRITEBACKS, "writebacks", "dirty lines written back from the last-level cache")         \
-	X(BUS_BRL, "bus-read-line", "bus read-line transactions (BRL)")                           \
-	X(BUS_BRIL, "bus-read-invalidate", "bus read-invalidate-line transactions (BRIL)")        \
-	X(BUS_BWL, "bus-write-line", "bus write-line transactions (BWL, write-backs)")            \
-	X(BUS_BRP, "bus-read-partial", "bus partial reads (BRP)")                                 \
-	X(BUS_BWP, "bus-write-partial", "bus partial writes (BWP)")                               \
-	X(BUS_IO, "bus-io", "bus transactions for I/O (data moved by syscalls)")                  \
-	X(BUS_DATA_CYCLES, "bus-data-cycles", "bus clocks carrying data")                         \
-	X(BUS_ADDR_CYCLES, "bus-addr-cycles", "bus clocks carrying addresses")                    \
-	X(MEM_READ_LAT, "mem-read-latency", "sum of memory read latencies, cycles")               \
-	X(MEM_READS, "mem-reads", "memory reads (line fills from memory)")                        \
-	X(REPLAYS, "replays", "µops re-executed because a load they depended on missed")          \
-	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry")       \
-	X(STALL_IQ, "stall-issue-queue", "cycles dispatch waited for a free issue-queue entry")   \
-	X(STALL_LQ, "stall-load-queue", "cycles dispatch waited for a free load-queue entry")     \
-	X(STALL_SQ, "stall-store-queue",                                                          \
-	  "cycles dispatch waited for a free store-queue (store-buffer) entry")                   \
-	X(STALL_WBUF, "stall-write-buffer",                                                       \
-	  "cycles retirement waited for a free write-buffer entry for a store")                   \
-	X(STALL_FETCH, "stall-fetch", "cycles the front end waited on instruction fetch misses")  \
-	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                             \
-	X(SYSCALLS, "syscalls", "system calls")                                                   \
-	X(INSNS_WP, "instructions-wrong-path", "instructions fetched on a mispredicted path")     \
-	X(L1D_LD_MISS_WP, "L1-dcache-load-misses-wrong-path",                                     \
-	  "loads on a mispredicted path that missed the L1 data cache")                           \
-	X(BR_NT_PRED, "branches-not-taken-predicted", "not-taken branches retired, predicted")    \
-	X(BR_NT_MISP, "branches-not-taken-mispredicted",                                          \
-	  "not-taken branches retired whose direction was mispredicted")                          \
-	X(BR_T_PRED, "branches-taken-predicted", "taken branches retired, predicted")             \
-	X(BR_T_MISP, "branches-taken-mispredicted",                                               \
-	  "taken branches retired whose direction or target was mispredicted")                    \
-	X(BR_CALL_IND, "calls-indirect", "indirect calls retired")                                \
-	X(BR_JMP_IND, "jumps-indirect", "indirect jumps retired")                                 \
-	X(BR_CALL_IND_MISP, "calls-indirect-misses", "mispredicted indirect calls retired")       \
-	X(BR_JMP_IND_MISP, "jumps-indirect-misses", "mispredicted indirect jumps retired")        \
-	X(ITLB_HIT, "iTLB-load-hits", "instruction TLB lookups that hit the first level")         \
-	X(L2_RD_HIT_CLEAN, "l2-read-hits-clean",                                                  \
-	  "reads (loads, fetches, page walks) hitting an unmodified L2 line")                     \
-	X(L2_RD_HIT_DIRTY, "l2-read-hits-modified",                                               \
-	  "reads (loads, fetches, page walks) hitting a modified L2 line")                        \
-	X(LD_DTLB_MISS, "dTLB-load-misses-retired",                                               \
-	  "retired load µops that missed the first-level data TLB")                               \
-	X(ST_DTLB_MISS, "dTLB-store-misses-retired",                                              \
-	  "retired store µops that missed the first-level data TLB")                              \
-	X(LD_L2_MISS, "l2-load-misses-retired",                                                   \
-	  "retired load µops that missed the second-level cache")                                 \
-	X(LD_SPLIT, "loads-split",                                                                \
-	  "retired load µops whose access crosses a line of the L1 data cache")                   \
-	X(ST_SPLIT, "stores-split",                                                               \
-	  "retired store µops whose access crosses a line of the L1 data cache")                  \
-	X(LD_ST_OVERLAP, "loads-store-overlap",                                                   \
-	  "loads partly overlapping an older store still in flight (no forwarding)")              \
-	X(LOAD_LAT, "load-latency",                                                               \
-	  "sum of issue-to-data latencies of retired loads, cycles (as a signal: one per load "   \
-	  "µop in program order, n its latency)")                                                 \
-	X(STALL_DATA, "stall-data",                                                               \
-	  "cycles in-order issue waited for an operand (data-dependency stalls)")                 \
-	X(STALL_FILLBUF, "stall-fill-buffer",                                                     \
-	  "cycles a missing load waited for a free fill buffer (miss-status register)")           \
-	X(FETCH_LAT, "fetch-latency",                                                             \
-	  "sum of the latencies of instruction fetches that missed the L1 instruction cache, "    \
-	  "cycles (as a signal: one per miss, n its latency)")                                    \
-	X(ITLB_L2_HIT, "iTLB-l2-hits",                                                            \
-	  "fetches of retired instructions whose first-level ITLB miss the second level "         \
-	  "translated")                                                                           \
-	X(ITLB_WALK, "iTLB-walks",                                                                \
-	  "fetches of retired instructions whose first-level ITLB miss the page walker "          \
-	  "translated")                                                                           \
-	X(DTLB_L2_HIT, "dTLB-l2-hits",                                                            \
-	  "retired memory µops whose first-level DTLB miss the second level translated (as a "   \
-	  "signal: right after the load's load-latency or the store's stores signal)")            \
-	X(DTLB_WALK, "dTLB-walks",                                                                \
-	  "retired memory µops whose first-level DTLB miss the page walker translated (as a "    \
-	  "signal: placed as dTLB-l2-hits)")                                                      \
-	X(BUS_IMPLICIT_WB, "bus-implicit-wb",                                                     \
-	  "modified lines this processor supplied when an I/O agent's transaction snooped "       \
-	  "them (HITM: data a system call moved out of or into a dirty line)")                    \
-	X(L1D_LD_MISS_COMP, "L1-dcache-load-misses-compulsory",                                   \
-	  "L1 data cache lines (sectors) loads missed, wrong path included, that it never held "  \
-	  "before (l1d.classify)")                                                                \
-	X(L1D_LD_MISS_CAP, "L1-dcache-load-misses-capacity",                                      \
-	  "L1 data cache lines loads missed that a fully associative LRU cache of its size "      \
-	  "would miss too (l1d.classify)")                                                        \
-	X(L1D_LD_MISS_CONF, "L1-dcache-load-misses-conflict",                                     \
-	  "L1 data cache lines loads missed that a fully associative LRU cache of its size "      \
-	  "would hold (l1d.classify)")                                                            \
-	X(L1I_MISS_COMP, "L1-icache-load-misses-compulsory",                                      \
-	  "instruction-cache misses at a line it never held before (l1i.classify)")               \
-	X(L1I_MISS_CAP, "L1-icache-load-misses-capacity",                                         \
-	  "instruction-cache misses a fully associative LRU cache of its size would miss too "    \
-	  "(l1i.classify)")                                                                       \
-	X(L1I_MISS_CONF, "L1-icache-load-misses-conflict",                                        \
-	  "instruction-cache misses a fully associative LRU cache of its size would hit "         \
-	  "(l1i.classify)")                                                                       \
-	X(L2_MISS_COMP, "l2-misses-compulsory",                                                   \
-	  "second-level cache misses at a line (sector) it never held before (l2.classify)")      \
-	X(L2_MISS_CAP, "l2-misses-capacity",                                                      \
-	  "second-level cache misses a fully associative LRU cache of its size would miss too "   \
-	  "(l2.classify)")                                                                        \
-	X(L2_MISS_CONF, "l2-misses-conflict",                                                     \
-	  "second-level cache misses a fully associative LRU cache of its size would hit "        \
-	  "(l2.classify)")                                                                        \
-	X(L1D_ST_MISS_COMP, "L1-dcache-store-misses-compulsory",                                  \
-	  "L1 data cache lines (sectors) stores missed that it never held before (l1d.classify)") \
-	X(L1D_ST_MISS_CAP, "L1-dcache-store-misses-capacity",                                     \
-	  "L1 data cache lines stores missed that a fully associative LRU cache of its size "     \
-	  "and write policy would miss too (l1d.classify)")                                       \
-	X(L1D_ST_MISS_CONF, "L1-dcache-store-misses-conflict",                                    \
-	  "L1 data cache lines stores missed that a fully associative LRU cache of its size "     \
-	  "and write policy would hold (l1d.classify)")                                           \
-	X(L3_MISS_COMP, "l3-misses-compulsory",                                                   \
-	  "third-level cache misses at a line (sector) it never held before (l3.classify)")       \
-	X(L3_MISS_CAP, "l3-misses-capacity",                                                      \
-	  "third-level cache misses a fully associative LRU cache of its size would miss too "    \
-	  "(l3.classify)")                                                                        \
-	X(L3_MISS_CONF, "l3-misses-conflict",                                                     \
-	  "third-level cache misses a fully associative LRU cache of its size would hit "         \
-	  "(l3.classify)")                                                                        \
-	X(L1D_ALIAS, "L1-dcache-alias-evictions",                                                 \
-	  "L1 data cache lines dropped because a load or store referenced a line alike in the "   \
-	  "address bits the tag compares (l1d.alias, l1d.context)")                               \
-	X(BUS_DATA_DRV, "bus-data-driven",                                                        \
-	  "bus clocks carrying data this processor drives (write-backs, partial writes, and "     \
-	  "modified lines an I/O agent's snoop hit)")                                             \
-	X(BUS_DATA_OWN, "bus-data-read", "bus clocks carrying data this processor reads")         \
-	X(BUS_DATA_OTHER, "bus-data-other",                                                       \
-	  "bus clocks carrying data of an I/O agent's transaction, which this processor does "    \
-	  "not sample")                                                                           \
-	X(L2_WB_MISS, "l2-writeback-misses",                                                      \
-	  "dirty lines the L1 data cache wrote back whose lookup missed L2 (none when it writes " \
-	  "through)")                                                                             \
-	X(L3_RD_HIT_CLEAN, "l3-read-hits-clean",                                                  \
-	  "reads (loads, fetches, page walks) hitting an unmodified L3 line")                     \
-	X(L3_RD_HIT_DIRTY, "l3-read-hits-modified",                                               \
-	  "reads (loads, fetches, page walks) hitting a modified L3 line")                        \
-	X(BUS_IO_RD, "bus-io-reads",                                                              \
-	  "I/O agents' bus transactions reading memory: the data syscalls write out (bus-io's "   \
-	  "share)")                                                                               \
-	X(BUS_IO_WR, "bus-io-writes",                                                             \
-	  "I/O agents' bus transactions writing memory: the data syscalls read in (bus-io's "     \
-	  "share)")                                                                               \
-	X(FP_X87, "x87-uops", "x87 floating-point µops, not data movement, retired")              \
-	X(FP_MMX, "mmx-uops", "integer SIMD µops on MMX registers retired")                       \
-	X(FP_INT, "simd-int-uops", "integer SIMD µops on XMM registers retired")                  \
-	X(FP_PS, "packed-single-uops", "packed single-precision µops retired")                    \
-	X(FP_PD, "packed-double-uops", "packed double-precision µops retired")                    \
-	X(FP_SS, "scalar-single-uops", "scalar single-precision µops retired")                    \
-	X(FP_SD, "scalar-double-uops", "scalar double-precision µops retired")                    \
-	X(FP_MOVE, "fp-move-uops", "x87 and SIMD store-data and register-move µops retired")      \
-	X(FP_LOAD, "fp-load-uops", "x87 and SIMD load µops retired")                              \
-	X(FP_X87_WP, "x87-uops-wrong-path",                                                       \
-	  "x87 floating-point µops, not data movement, on a mispredicted path")                   \
-	X(FP_MMX_WP, "mmx-uops-wrong-path",                                                       \
-	  "integer SIMD µops on MMX registers on a mispredicted path")                            \
-	X(FP_INT_WP, "simd-int-uops-wrong-path",                                                  \
-	  "integer SIMD µops on XMM registers on a mispredicted path")                            \
-	X(FP_PS_WP, "packed-single-uops-wrong-path",                                              \
-	  "packed single-precision µops on a mispredicted path")                                  \
-	X(FP_PD_WP, "packed-double-uops-wrong-path",                                              \
-	  "packed double-precision µops on a mispredicted path")                                  \
-	X(FP_SS_WP, "scalar-single-uops-wrong-path",                                              \
-	  "scalar single-precision µops on a mispredicted path")                                  \
-	X(FP_SD_WP, "scalar-double-uops-wrong-path",                                              \
-	  "scalar double-precision µops on a mispredicted path")                                  \
-	X(FP_MOVE_WP, "fp-move-uops-wrong-path",                                                  \
-	  "x87 and SIMD store-data and register-move µops on a mispredicted path")                \
-	X(FP_LOAD_WP, "fp-load-uops-wrong-path", "x87 and SIMD load µops on a mispredicted path") \
-	X(UOPQ_BUILD, "uops-tc-build",                                                            \
-	  "µops into the µop queue while the trace cache builds (a line it missed)")              \
-	X(UOPQ_DELIVER, "uops-tc-deliver", "µops into the µop queue the trace cache delivered")   \
-	X(UOPQ_ROM, "uops-rom",                                                                   \
-	  "µops into the µop queue from the microcode ROM (microcoded instructions)")             \
-	X(MS_XFER, "ms-rom-transfers",                                                            \
-	  "switches of µop delivery from the trace cache to the microcode ROM")                   \
-	X(DTLB_L2_XFER, "dTLB-l2-transfers",                                                      \
-	  "first-level DTLB misses the second level translated (every lookup)")                   \
-	X(DTLB_L2_MISS, "dTLB-l2-misses",                                                         \
-	  "DTLB lookups missing both levels, so the page walker translated (every lookup)")       \
-	X(ITLB_L2_XFER, "iTLB-l2-transfers",                                                      \
-	  "first-level ITLB misses the second level translated (every lookup)")                   \
-	X(ITLB_L2_MISS, "iTLB-l2-misses",                                                         \
-	  "ITLB lookups missing both levels, so the page walker translated (every lookup)")
+#define UARCH_EVENTS(X)                                                                                   \
+	X(CYCLES, "cycles", "core cycles")                                                                \
+	X(INSNS, "instructions", "instructions retired")                                                  \
+	X(UOPS, "uops", "µops retired")                                                                   \
+	X(UOPS_SPEC, "uops-spec", "µops executed on a mispredicted path (never retired)")                 \
+	X(BRANCHES, "branches", "branches retired")                                                       \
+	X(BR_TAKEN, "branches-taken", "taken branches retired")                                           \
+	X(BR_MISP, "branch-misses", "mispredicted branches retired")                                      \
+	X(BR_COND, "branches-cond", "conditional branches retired")                                       \
+	X(BR_COND_MISP, "branch-misses-cond", "mispredicted conditional branches retired")                \
+	X(BR_IND, "branches-indirect", "indirect jumps and calls retired")                                \
+	X(BR_CALL, "calls", "calls retired")                                                              \
+	X(BR_RET, "returns", "returns retired")                                                           \
+	X(BR_RET_MISP, "return-misses", "mispredicted returns retired")                                   \
+	X(BTB_MISS, "btb-misses", "taken branches whose target the BTB did not hold")                     \
+	X(LOADS, "loads", "load µops retired")                                                            \
+	X(STORES, "stores", "store µops retired")                                                         \
+	X(L1D_LD_MISS, "L1-dcache-load-misses", "retired loads that missed the L1 data cache")            \
+	X(L1D_LD_MISS_SPEC, "L1-dcache-load-misses-spec",                                                 \
+	  "loads that missed the L1 data cache, wrong path included")                                     \
+	X(L1D_ST_MISS, "L1-dcache-store-misses", "stores that missed the L1 data cache")                  \
+	X(L1I_ACCESS, "L1-icache-loads", "instruction-cache (or trace-cache) lookups")                    \
+	X(L1I_MISS, "L1-icache-load-misses", "instruction-cache (or trace-cache) misses")                 \
+	X(L2_ACCESS, "l2-references", "accesses to the second-level cache")                               \
+	X(L2_MISS, "l2-misses", "second-level cache misses")                                              \
+	X(L3_ACCESS, "l3-references", "accesses to the third-level cache")                                \
+	X(L3_MISS, "l3-misses", "third-level cache misses")                                               \
+	X(LLC_ACCESS, "cache-references", "accesses to the last-level cache")                             \
+	X(LLC_MISS, "cache-misses", "last-level cache misses")                                            \
+	X(DTLB_MISS, "dTLB-load-misses", "data TLB misses")                                               \
+	X(ITLB_MISS, "iTLB-load-misses", "instruction TLB misses")                                        \
+	X(WRITEBACKS, "writebacks", "dirty lines written back from the last-level cache")                 \
+	X(BUS_BRL, "bus-read-line", "bus read-line transactions (BRL)")                                   \
+	X(BUS_BRIL, "bus-read-invalidate", "bus read-invalidate-line transactions (BRIL)")                \
+	X(BUS_BWL, "bus-write-line", "bus write-line transactions (BWL, write-backs)")                    \
+	X(BUS_BRP, "bus-read-partial", "bus partial reads (BRP)")                                         \
+	X(BUS_BWP, "bus-write-partial", "bus partial writes (BWP)")                                       \
+	X(BUS_IO, "bus-io", "bus transactions for I/O (data moved by syscalls)")                          \
+	X(BUS_DATA_CYCLES, "bus-data-cycles", "bus clocks carrying data")                                 \
+	X(BUS_ADDR_CYCLES, "bus-addr-cycles", "bus clocks carrying addresses")                            \
+	X(MEM_READ_LAT, "mem-read-latency", "sum of memory read latencies, cycles")                       \
+	X(MEM_READS, "mem-reads", "memory reads (line fills from memory)")                                \
+	X(REPLAYS, "replays", "µops re-executed because a load they depended on missed")                  \
+	X(STALL_ROB, "stall-rob", "cycles dispatch waited for a free reorder-buffer entry")               \
+	X(STALL_IQ, "stall-issue-queue", "cycles dispatch waited for a free issue-queue entry")           \
+	X(STALL_LQ, "stall-load-queue", "cycles dispatch waited for a free load-queue entry")             \
+	X(STALL_SQ, "stall-store-queue",                                                                  \
+	  "cycles dispatch waited for a free store-queue (store-buffer) entry")                           \
+	X(STALL_WBUF, "stall-write-buffer",                                                               \
+	  "cycles retirement waited for a free write-buffer entry for a store")                           \
+	X(STALL_FETCH, "stall-fetch", "cycles the front end waited on instruction fetch misses")          \
+	X(FP_UOPS, "fp-uops", "floating-point and SIMD µops retired")                                     \
+	X(SYSCALLS, "syscalls", "system calls")                                                           \
+	X(INSNS_WP, "instructions-wrong-path", "instructions fetched on a mispredicted path")             \
+	X(L1D_LD_MISS_WP, "L1-dcache-load-misses-wrong-path",                                             \
+	  "loads on a mispredicted path that missed the L1 data cache")                                   \
+	X(BR_NT_PRED, "branches-not-taken-predicted", "not-taken branches retired, predicted")            \
+	X(BR_NT_MISP, "branches-not-taken-mispredicted",                                                  \
+	  "not-taken branches retired whose direction was mispredicted")                                  \
+	X(BR_T_PRED, "branches-taken-predicted", "taken branches retired, predicted")                     \
+	X(BR_T_MISP, "branches-taken-mispredicted",                                                       \
+	  "taken branches retired whose direction or target was mispredicted")                            \
+	X(BR_CALL_IND, "calls-indirect", "indirect calls retired")                                        \
+	X(BR_JMP_IND, "jumps-indirect", "indirect jumps retired")                                         \
+	X(BR_CALL_IND_MISP, "calls-indirect-misses", "mispredicted indirect calls retired")               \
+	X(BR_JMP_IND_MISP, "jumps-indirect-misses", "mispredicted indirect jumps retired")                \
+	X(ITLB_HIT, "iTLB-load-hits", "instruction TLB lookups that hit the first level")                 \
+	X(L2_RD_HIT_CLEAN, "l2-read-hits-clean",                                                          \
+	  "reads (loads, fetches, page walks) hitting an unmodified L2 line")                             \
+	X(L2_RD_HIT_DIRTY, "l2-read-hits-modified",                                                       \
+	  "reads (loads, fetches, page walks) hitting a modified L2 line")                                \
+	X(LD_DTLB_MISS, "dTLB-load-misses-retired",                                                       \
+	  "retired load µops that missed the first-level data TLB")                                       \
+	X(ST_DTLB_MISS, "dTLB-store-misses-retired",                                                      \
+	  "retired store µops that missed the first-level data TLB")                                      \
+	X(LD_L2_MISS, "l2-load-misses-retired",                                                           \
+	  "retired load µops that missed the second-level cache")                                         \
+	X(LD_SPLIT, "loads-split",                                                                        \
+	  "retired load µops whose access crosses a line of the L1 data cache")                           \
+	X(ST_SPLIT, "stores-split",                                                                       \
+	  "retired store µops whose access crosses a line of the L1 data cache")                          \
+	X(LD_ST_OVERLAP, "loads-store-overlap",                                                           \
+	  "loads partly overlapping an older store still in flight (no forwarding)")                      \
+	X(LOAD_LAT, "load-latency",                                                                       \
+	  "sum of issue-to-data latencies of retired loads, cycles (as a signal: one per load "           \
+	  "µop in program order, n its latency)")                                                         \
+	X(STALL_DATA, "stall-data",                                                                       \
+	  "cycles in-order issue waited for an operand (data-dependency stalls)")                         \
+	X(STALL_FILLBUF, "stall-fill-buffer",                                                             \
+	  "cycles a missing load waited for a free fill buffer (miss-status register)")                   \
+	X(FETCH_LAT, "fetch-latency",                                                                     \
+	  "sum of the latencies of instruction fetches that missed the L1 instruction cache, "            \
+	  "cycles (as a signal: one per miss, n its latency)")                                            \
+	X(ITLB_L2_HIT, "iTLB-l2-hits",                                                                    \
+	  "fetches of retired instructions whose first-level ITLB miss the second level "                 \
+	  "translated")                                                                                   \
+	X(ITLB_WALK, "iTLB-walks",                                                                        \
+	  "fetches of retired instructions whose first-level ITLB miss the page walker "                  \
+	  "translated")                                                                                   \
+	X(DTLB_L2_HIT, "dTLB-l2-hits",                                                                    \
+	  "retired memory µops whose first-level DTLB miss the second level translated (as a "           \
+	  "signal: right after the load's load-latency or the store's stores signal)")                    \
+	X(DTLB_WALK, "dTLB-walks",                                                                        \
+	  "retired memory µops whose first-level DTLB miss the page walker translated (as a "            \
+	  "signal: placed as dTLB-l2-hits)")                                                              \
+	X(BUS_IMPLICIT_WB, "bus-implicit-wb",                                                             \
+	  "modified lines this processor supplied when an I/O agent's transaction snooped "               \
+	  "them (HITM: data a system call moved out of or into a dirty line)")                            \
+	X(L1D_LD_MISS_COMP, "L1-dcache-load-misses-compulsory",                                           \
+	  "L1 data cache lines (sectors) loads missed, wrong path included, that it never held "          \
+	  "before (l1d.classify)")                                                                        \
+	X(L1D_LD_MISS_CAP, "L1-dcache-load-misses-capacity",                                              \
+	  "L1 data cache lines loads missed that a fully associative LRU cache of its size "              \
+	  "would miss too (l1d.classify)")                                                                \
+	X(L1D_LD_MISS_CONF, "L1-dcache-load-misses-conflict",                                             \
+	  "L1 data cache lines loads missed that a fully associative LRU cache of its size "              \
+	  "would hold (l1d.classify)")                                                                    \
+	X(L1I_MISS_COMP, "L1-icache-load-misses-compulsory",                                              \
+	  "instruction-cache misses at a line it never held before (l1i.classify)")                       \
+	X(L1I_MISS_CAP, "L1-icache-load-misses-capacity",                                                 \
+	  "instruction-cache misses a fully associative LRU cache of its size would miss too "            \
+	  "(l1i.classify)")                                                                               \
+	X(L1I_MISS_CONF, "L1-icache-load-misses-conflict",                                                \
+	  "instruction-cache misses a fully associative LRU cache of its size would hit "                 \
+	  "(l1i.classify)")                                                                               \
+	X(L2_MISS_COMP, "l2-misses-compulsory",                                                           \
+	  "second-level cache misses at a line (sector) it never held before (l2.classify)")              \
+	X(L2_MISS_CAP, "l2-misses-capacity",                                                              \
+	  "second-level cache misses a fully associative LRU cache of its size would miss too "           \
+	  "(l2.classify)")                                                                                \
+	X(L2_MISS_CONF, "l2-misses-conflict",                                                             \
+	  "second-level cache misses a fully associative LRU cache of its size would hit "                \
+	  "(l2.classify)")                                                                                \
+	X(L1D_ST_MISS_COMP, "L1-dcache-store-misses-compulsory",                                          \
+	  "L1 data cache lines (sectors) stores missed that it never held before (l1d.classify)")         \
+	X(L1D_ST_MISS_CAP, "L1-dcache-store-misses-capacity",                                             \
+	  "L1 data cache lines stores missed that a fully associative LRU cache of its size "             \
+	  "and write policy would miss too (l1d.classify)")                                               \
+	X(L1D_ST_MISS_CONF, "L1-dcache-store-misses-conflict",                                            \
+	  "L1 data cache lines stores missed that a fully associative LRU cache of its size "             \
+	  "and write policy would hold (l1d.classify)")                                                   \
+	X(L3_MISS_COMP, "l3-misses-compulsory",                                                           \
+	  "third-level cache misses at a line (sector) it never held before (l3.classify)")               \
+	X(L3_MISS_CAP, "l3-misses-capacity",                                                              \
+	  "third-level cache misses a fully associative LRU cache of its size would miss too "            \
+	  "(l3.classify)")                                                                                \
+	X(L3_MISS_CONF, "l3-misses-conflict",                                                             \
+	  "third-level cache misses a fully associative LRU cache of its size would hit "                 \
+	  "(l3.classify)")                                                                                \
+	X(L1D_ALIAS, "L1-dcache-alias-evictions",                                                         \
+	  "L1 data cache lines dropped because a load or store referenced a line alike in the "           \
+	  "address bits the tag compares (l1d.alias, l1d.context)")                                       \
+	X(BUS_DATA_DRV, "bus-data-driven",                                                                \
+	  "bus clocks carrying data this processor drives (write-backs, partial writes, and "             \
+	  "modified lines an I/O agent's snoop hit)")                                                     \
+	X(BUS_DATA_OWN, "bus-data-read", "bus clocks carrying data this processor reads")                 \
+	X(BUS_DATA_OTHER, "bus-data-other",                                                               \
+	  "bus clocks carrying data of an I/O agent's transaction, which this processor does "            \
+	  "not sample")                                                                                   \
+	X(L2_WB_MISS, "l2-writeback-misses",                                                              \
+	  "dirty lines the L1 data cache wrote back whose lookup missed L2 (none when it writes "         \
+	  "through)")                                                                                     \
+	X(L3_RD_HIT_CLEAN, "l3-read-hits-clean",                                                          \
+	  "reads (loads, fetches, page walks) hitting an unmodified L3 line")                             \
+	X(L3_RD_HIT_DIRTY, "l3-read-hits-modified",                                                       \
+	  "reads (loads, fetches, page walks) hitting a modified L3 line")                                \
+	X(BUS_IO_RD, "bus-io-reads",                                                                      \
+	  "I/O agents' bus transactions reading memory: the data syscalls write out (bus-io's "           \
+	  "share)")                                                                                       \
+	X(BUS_IO_WR, "bus-io-writes",                                                                     \
+	  "I/O agents' bus transactions writing memory: the data syscalls read in (bus-io's "             \
+	  "share)")                                                                                       \
+	X(FP_X87, "x87-uops", "x87 floating-point µops, not data movement, retired")                      \
+	X(FP_MMX, "mmx-uops", "integer SIMD µops on MMX registers retired")                               \
+	X(FP_INT, "simd-int-uops", "integer SIMD µops on XMM registers retired")                          \
+	X(FP_PS, "packed-single-uops", "packed single-precision µops retired")                            \
+	X(FP_PD, "packed-double-uops", "packed double-precision µops retired")                            \
+	X(FP_SS, "scalar-single-uops", "scalar single-precision µops retired")                            \
+	X(FP_SD, "scalar-double-uops", "scalar double-precision µops retired")                            \
+	X(FP_MOVE, "fp-move-uops", "x87 and SIMD store-data and register-move µops retired")              \
+	X(FP_LOAD, "fp-load-uops", "x87 and SIMD load µops retired")                                      \
+	X(FP_X87_WP, "x87-uops-wrong-path",                                                               \
+	  "x87 floating-point µops, not data movement, on a mispredicted path")                           \
+	X(FP_MMX_WP, "mmx-uops-wrong-path",                                                               \
+	  "integer SIMD µops on MMX registers on a mispredicted path")                                    \
+	X(FP_INT_WP, "simd-int-uops-wrong-path",                                                          \
+	  "integer SIMD µops on XMM registers on a mispredicted path")                                    \
+	X(FP_PS_WP, "packed-single-uops-wrong-path",                                                      \
+	  "packed single-precision µops on a mispredicted path")                                          \
+	X(FP_PD_WP, "packed-double-uops-wrong-path",                                                      \
+	  "packed double-precision µops on a mispredicted path")                                          \
+	X(FP_SS_WP, "scalar-single-uops-wrong-path",                                                      \
+	  "scalar single-precision µops on a mispredicted path")                                          \
+	X(FP_SD_WP, "scalar-double-uops-wrong-path",                                                      \
+	  "scalar double-precision µops on a mispredicted path")                                          \
+	X(FP_MOVE_WP, "fp-move-uops-wrong-path",                                                          \
+	  "x87 and SIMD store-data and register-move µops on a mispredicted path")                        \
+	X(FP_LOAD_WP, "fp-load-uops-wrong-path", "x87 and SIMD load µops on a mispredicted path")         \
+	X(UOPQ_BUILD, "uops-tc-build",                                                                    \
+	  "µops into the µop queue while the trace cache builds (a line it missed)")                      \
+	X(UOPQ_DELIVER, "uops-tc-deliver", "µops into the µop queue the trace cache delivered")           \
+	X(UOPQ_ROM, "uops-rom",                                                                           \
+	  "µops into the µop queue from the microcode ROM (microcoded instructions)")                     \
+	X(MS_XFER, "ms-rom-transfers",                                                                    \
+	  "switches of µop delivery from the trace cache to the microcode ROM")                           \
+	X(DTLB_L2_XFER, "dTLB-l2-transfers",                                                              \
+	  "first-level DTLB misses the second level translated (every lookup)")                           \
+	X(DTLB_L2_MISS, "dTLB-l2-misses",                                                                 \
+	  "DTLB lookups missing both levels, so the page walker translated (every lookup)")               \
+	X(ITLB_L2_XFER, "iTLB-l2-transfers",                                                              \
+	  "first-level ITLB misses the second level translated (every lookup)")                           \
+	X(ITLB_L2_MISS, "iTLB-l2-misses",                                                                 \
+	  "ITLB lookups missing both levels, so the page walker translated (every lookup)")               \
+	X(MC_SMC, "machine-clears-smc",                                                                   \
+	  "pipeline clears for self-modifying code: a store into a code page the front end fetched from") \
+	X(MC_CYCLES, "machine-clear-cycles", "cycles the pipeline is being cleared and refilled")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -41,6 +41,11 @@ struct uarch_io {
 	int out;       /* memory to the device (write), else into memory (read) */
 };
 void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io);
+/* A store of logical processor th's last retired instruction wrote into
+ * code the front end had fetched, in the len bytes at addr: the pipeline
+ * is cleared and refetches, and the trace cache (or instruction cache)
+ * drops its lines there. */
+void uarch_machine_clear_smc(struct uarch *u, int th, uint64_t addr, uint64_t len);
 /* Logical processor th's clock: the cycle its next instruction is fetched
  * (SMT interleaves the two processors by it). */
 uint64_t uarch_now(const struct uarch *u, int th);

@@ -565,6 +565,33 @@ static void test_dtlb_levels(void **s)
 	rig_free(r);
 }
 
+/* A store into fetched code clears the pipeline: the next instruction is
+ * fetched only after the last one retired and the front end refilled, and
+ * the written code's trace-cache lines are gone. */
+static void test_smc_clear(void **s)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	uint64_t c0, c1, m0;
+	(void)s;
+	decode(nop, sizeof(nop), 0xa000, &i);
+	run(r, &i, 100, 0);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	run(r, &i, 1, 0);
+	c1 = ev(r, UARCH_EV_CYCLES, 0) - c0; /* a nop in the steady state */
+	m0 = ev(r, UARCH_EV_L1I_MISS, 0);
+	uarch_machine_clear_smc(r->u, 0, 0xa000, 4096);
+	assert_int_equal(ev(r, UARCH_EV_MC_SMC, 0), 1);
+	assert_int_equal(ev(r, UARCH_EV_MC_CYCLES, 0), r->m.bp.penalty);
+	c0 = ev(r, UARCH_EV_CYCLES, 0);
+	run(r, &i, 1, 0);
+	/* refilled, and fetched anew from L2 (the line was dropped) */
+	assert_true(ev(r, UARCH_EV_CYCLES, 0) - c0 >= c1 + r->m.bp.penalty);
+	assert_int_equal(ev(r, UARCH_EV_L1I_MISS, 0), m0 + 1);
+	rig_free(r);
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -1006,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_fp_uops_by_kind),
 		cmocka_unit_test(test_uopq_sources),
 		cmocka_unit_test(test_dtlb_levels),
+		cmocka_unit_test(test_smc_clear),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
