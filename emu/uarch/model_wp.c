@@ -32,18 +32,40 @@ static inline void wp_step(unsigned *n, unsigned *slot, uint64_t *when, unsigned
  * predicted direction, a return's or indirect branch's predicted target
  * (the predictors as they stand: the path does not train or advance
  * them); 0 where they name none. */
-/* The x87 and SIMD µops of wrong-path instruction i, its load aside: its
- * operation or register move, and its store data, as uarch_crack() splits
- * it (a move from memory is its load alone). */
-static void fp_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_insn *i,
-			  uint64_t when, int tally)
+/* The counts by kind of wrong-path instruction i, fetched at when with
+ * its load issued or not (loaded), in a line the trace cache missed or not
+ * (build):
+ * - its x87 and SIMD µops: the load, the operation or register move and
+ *   the store data, as uarch_crack() splits it (a move from memory is its
+ *   load alone);
+ * - its µops into the µop queue, as uops-spec counts them (the operation
+ *   and a load): from the microcode ROM or built, or delivered by the
+ *   trace cache, which when tallied the caller derives at the end from
+ *   what this returns, the others. */
+static __attribute__((noinline)) unsigned wp_kinds(struct uarch *u, struct uth *t, int th,
+						   const struct x86_insn *i, uint64_t when,
+						   unsigned loaded, int build, int tally)
 {
-	unsigned op = uarch_fp_event(i, U_OP);
+	unsigned q = 1u + loaded, op = uarch_fp_event(i, U_OP);
+	int rom = uarch_microcoded(i->xclass);
 
-	if (op && !((i->simd & X86_SIMD_MOVE) && (i->mact & 1)))
-		count1(u, t, th, UARCH_FP_WP(op), when, tally);
-	if (i->mact & 2)
-		count1(u, t, th, UARCH_EV_FP_MOVE_WP, when, tally);
+	if (i->simd & X86_SIMD_KIND) {
+		if (loaded)
+			count1(u, t, th, UARCH_EV_FP_LOAD_WP, when + u->m.core.depth, tally);
+		if (op && !((i->simd & X86_SIMD_MOVE) && (i->mact & 1)))
+			count1(u, t, th, UARCH_FP_WP(op), when, tally);
+		if (i->mact & 2)
+			count1(u, t, th, UARCH_EV_FP_MOVE_WP, when, tally);
+	}
+	if (!u->m.l1i_is_tc)
+		return 0;
+	if (rom | build) {
+		uopq_other(u, t, th, q, rom, when);
+		return q;
+	}
+	if (!tally)
+		count(u, t, th, UARCH_EV_UOPQ_DELIVER, q, when);
+	return 0;
 }
 static uint64_t wp_next(const struct uarch *u, int th, const struct x86_insn *i)
 {
@@ -149,9 +171,6 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 				else
 					count1(u, t, th, UARCH_EV_UOPS_SPEC, when + cc->depth,
 					       tally);
-				if (i->simd & X86_SIMD_KIND)
-					count1(u, t, th, UARCH_EV_FP_LOAD_WP, when + cc->depth,
-					       tally);
 				loaded = 1;
 				if (miss) {
 					count(u, t, th, UARCH_EV_L1D_LD_MISS_SPEC, 1,
@@ -160,18 +179,9 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 					      when + cc->depth);
 				}
 			}
-			if (i->simd & X86_SIMD_KIND)
-				fp_wrong_path(u, t, th, i, when, tally);
-			/* µops into the queue as uops-spec counts them: the
-			 * operation and a load (tallied: the trace cache's
-			 * deliveries are what the others leave, at the end) */
-			if (build | (tc & uarch_microcoded(i->xclass))) {
-				uopq_other(u, t, th, 1u + loaded, uarch_microcoded(i->xclass),
-					   when);
-				nother += 1u + loaded;
-			} else if (deliver) {
-				count(u, t, th, UARCH_EV_UOPQ_DELIVER, 1u + loaded, when);
-			}
+			if ((i->simd & X86_SIMD_KIND) | build | deliver |
+			    (tc & uarch_microcoded(i->xclass)))
+				nother += wp_kinds(u, t, th, i, when, loaded, build, tally);
 			if (evaluable(i) && !(i->rd & unknown)) {
 				s->cur = i;
 				i->fn(s, i);
