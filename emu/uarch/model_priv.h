@@ -285,9 +285,6 @@ struct plan {
 /* Crack tr into u[] (room for 8): loads first, the operation, then the
  * store's address and data; returns the number of µops. */
 int uarch_crack(const struct x86_trace *tr, struct uop *u);
-/* The µop class of an operation of class X86_XC_*. */
-extern const uint8_t uarch_uclass_of[X86_NXCLASS];
-
 /* Whether an instruction of class xc is microcoded (the complex µop
  * class): the classes from X86_XC_X87_COMPLEX on. */
 static inline int uarch_microcoded(unsigned xc)

@@ -2,9 +2,10 @@
  * by class of execution unit. */
 #include "model_priv.h"
 
+/* (uarch_microcoded() takes the classes from X86_XC_X87_COMPLEX on) */
 _Static_assert(X86_XC_X87_COMPLEX + 5 == X86_NXCLASS, "the microcoded classes come last");
 
-const uint8_t uarch_uclass_of[X86_NXCLASS] = {
+static const uint8_t uclass_of[X86_NXCLASS] = {
 	[X86_XC_NOP] = UARCH_UC_INT,
 	[X86_XC_INT] = UARCH_UC_INT,
 	[X86_XC_MOVE] = UARCH_UC_INT,
@@ -35,7 +36,7 @@ int uarch_crack(const struct x86_trace *t, struct uop *u)
 	const struct x86_insn *i = t->i;
 	uint64_t ad = t->nmem ? addr_deps(i) : 0;
 	int n = 0, last_load = -1, op = -1;
-	uint8_t cls = uarch_uclass_of[i->xclass];
+	uint8_t cls = uclass_of[i->xclass];
 	int pure_load = i->xclass == X86_XC_MOVE || i->xclass == X86_XC_FMOV ||
 			i->xclass == X86_XC_RET || i->xclass == X86_XC_NOP;
 

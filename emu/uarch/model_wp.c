@@ -27,11 +27,6 @@ static inline void wp_step(unsigned *n, unsigned *slot, uint64_t *when, unsigned
 	}
 }
 
-/* Where the front end goes after branch i on a mispredicted path: a
- * direct jump's or call's encoded target, a conditional branch's
- * predicted direction, a return's or indirect branch's predicted target
- * (the predictors as they stand: the path does not train or advance
- * them); 0 where they name none. */
 /* The counts by kind of wrong-path instruction i, fetched at when with
  * its load issued or not (loaded), in a line the trace cache missed or not
  * (build):
@@ -39,9 +34,9 @@ static inline void wp_step(unsigned *n, unsigned *slot, uint64_t *when, unsigned
  *   the store data, as uarch_crack() splits it (a move from memory is its
  *   load alone);
  * - its µops into the µop queue, as uops-spec counts them (the operation
- *   and a load): from the microcode ROM or built, or delivered by the
- *   trace cache, which when tallied the caller derives at the end from
- *   what this returns, the others. */
+ *   and a load): from the microcode ROM, built, or delivered by the trace
+ *   cache (when tallied, the caller derives those at the end from the
+ *   others, which this returns). */
 static __attribute__((noinline)) unsigned wp_kinds(struct uarch *u, struct uth *t, int th,
 						   const struct x86_insn *i, uint64_t when,
 						   unsigned loaded, int build, int tally)
@@ -67,6 +62,12 @@ static __attribute__((noinline)) unsigned wp_kinds(struct uarch *u, struct uth *
 		count(u, t, th, UARCH_EV_UOPQ_DELIVER, q, when);
 	return 0;
 }
+
+/* Where the front end goes after branch i on a mispredicted path: a
+ * direct jump's or call's encoded target, a conditional branch's
+ * predicted direction, a return's or indirect branch's predicted target
+ * (the predictors as they stand: the path does not train or advance
+ * them); 0 where they name none. */
 static uint64_t wp_next(const struct uarch *u, int th, const struct x86_insn *i)
 {
 	enum uarch_br k = br_kind(i->xclass);
