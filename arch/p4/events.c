@@ -129,7 +129,6 @@ enum {
 #define R_BSQ                                                                                 \
 	"requests are matched on encoded type, length and memory-type fields, which sums of " \
 	"per-bit model signals cannot express"
-#define R_X87 "x87 stack faults and numeric assists are not modelled"
 #define R_UNDOC "its event-mask bits are not documented"
 
 static const struct p4_ebit tc_deliver_mode[] = {
@@ -298,8 +297,8 @@ static const struct p4_ebit bsq_allocation[] = { BSQ_BITS };
 static const struct p4_ebit bsq_active_entries[] = { BSQ_BITS };
 
 static const struct p4_ebit sse_input_assist[] = {
-	U("ALL", 15, "assists for SSE and SSE2 input operands (denormals)",
-	  "denormal operand assists are not modelled"),
+	B("ALL", 15, "assists for SSE and SSE2 input operands (denormals, DAZ clear)",
+	  S(SSE_ASSIST_IN)),
 };
 /* The FLAME µop events (SDM vol. 3B, table A-9): µops by the data they
  * work on, loads, store data and register moves counted apart (by
@@ -436,11 +435,11 @@ static const struct p4_ebit mispred_branch_retired[] = {
 };
 
 static const struct p4_ebit x87_assist[] = {
-	U("FPSU", 0, "x87 stack underflows handled", R_X87),
-	U("FPSO", 1, "x87 stack overflows handled", R_X87),
-	U("POAO", 2, "x87 output overflows handled", R_X87),
-	U("POAU", 3, "x87 output underflows handled", R_X87),
-	U("PREA", 4, "x87 input assists", R_X87),
+	B("FPSU", 0, "x87 stack underflows handled", S(X87_ASSIST_SU)),
+	B("FPSO", 1, "x87 stack overflows handled", S(X87_ASSIST_SO)),
+	B("POAO", 2, "x87 output overflows handled", S(X87_ASSIST_OVER)),
+	B("POAU", 3, "x87 output underflows handled", S(X87_ASSIST_UNDER)),
+	B("PREA", 4, "x87 input assists (denormal operands)", S(X87_ASSIST_IN)),
 };
 
 /* The model's one cause of a clear is self-modifying code: a store into
@@ -490,8 +489,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("BSQ_ACTIVE_ENTRIES", 0x06, 14, BSU1, NO, bsq_active_entries, 0x21, P4_TAG_NONE, 0,
 	   "bus sequence queue entries active, each cycle", R_BSQ),
 	EV("SSE_INPUT_ASSIST", 0x34, 15, FIRM0, FIRM1, sse_input_assist, 0x8000, P4_TAG_NONE, 1,
-	   "assists requested for SSE and SSE2 input operands",
-	   "denormal operand assists are not modelled"),
+	   "assists requested for SSE and SSE2 input operands", NULL),
 	EV("PACKED_SP_UOP", 0x08, 16, FIRM0, FIRM1, packed_sp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
 	   "packed single-precision µops", NULL),
 	EV("PACKED_DP_UOP", 0x0c, 17, FIRM0, FIRM1, packed_dp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
@@ -543,7 +541,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("MISPRED_BRANCH_RETIRED", 0x03, 42, CRU0, CRU1, mispred_branch_retired, 0x01,
 	   P4_TAG_NONE, 0, "mispredicted branches retired", NULL),
 	EV("X87_ASSIST", 0x03, 43, CRU2, CRU3, x87_assist, 0x1f, P4_TAG_NONE, 0,
-	   "retired x87 instructions that needed assistance", R_X87),
+	   "retired x87 instructions that needed assistance", NULL),
 	EV("MACHINE_CLEAR", 0x02, 44, CRU2, CRU3, machine_clear, 0x01, P4_TAG_NONE, 0,
 	   "clears of the whole pipeline", NULL),
 	EV("INSTR_COMPLETED", 0x07, 45, CRU0, CRU1, instr_completed, 0x01, P4_TAG_NONE, 0,

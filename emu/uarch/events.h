@@ -222,7 +222,22 @@
 	  "ITLB lookups missing both levels, so the page walker translated (every lookup)")               \
 	X(MC_SMC, "machine-clears-smc",                                                                   \
 	  "pipeline clears for self-modifying code: a store into a code page the front end fetched from") \
-	X(MC_CYCLES, "machine-clear-cycles", "cycles the pipeline is being cleared and refilled")
+	X(MC_CYCLES, "machine-clear-cycles", "cycles the pipeline is being cleared and refilled")         \
+	X(FP_ASSISTS, "fp-assists",                                                                       \
+	  "floating-point instructions retired that microcode assisted (any cause below)")                \
+	X(SSE_ASSIST_IN, "sse-input-assists",                                                             \
+	  "SSE and SSE2 arithmetic retired with a denormal source, DAZ clear")                            \
+	X(SSE_ASSIST_OUT, "sse-output-assists",                                                           \
+	  "SSE and SSE2 arithmetic retired with a denormal result, FTZ clear")                            \
+	X(X87_ASSIST_IN, "x87-input-assists", "x87 instructions retired with a denormal operand")         \
+	X(X87_ASSIST_UNDER, "x87-underflow-assists",                                                      \
+	  "x87 instructions retired whose result underflowed")                                            \
+	X(X87_ASSIST_OVER, "x87-overflow-assists",                                                        \
+	  "x87 instructions retired whose result overflowed")                                             \
+	X(X87_ASSIST_SU, "x87-stack-underflows",                                                          \
+	  "x87 instructions retired that read an empty register")                                         \
+	X(X87_ASSIST_SO, "x87-stack-overflows",                                                           \
+	  "x87 instructions retired that pushed onto a full stack")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

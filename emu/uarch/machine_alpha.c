@@ -85,6 +85,7 @@ const struct uarch_machine uarch_machine_alpha = {
 		.mhz = 667,
 		.syscall_cycles = 200,    /* (≈) callsys through PALcode, dispatch, return */
 		.syscall_lines = 32,      /* (≈) 2 KB of kernel path, as on the other machines */
+		.assist = 0,             /* denormals trap to PALcode software, not modelled */
 	},
 	.bp = {
 		/* tournament [mach]: 1024 local histories of 10 bits index 1024

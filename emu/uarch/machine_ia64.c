@@ -85,6 +85,7 @@ const struct uarch_machine uarch_machine_ia64 = {
 		.mhz = 1000,
 		.syscall_cycles = 300,    /* (≈) epc/break entry, register-stack switch, rfi */
 		.syscall_lines = 32,      /* (≈) 2 KB of kernel path, as on the other machines */
+		.assist = 0,             /* denormals go to the FP software assist handler, not modelled */
 	},
 	.bp = {
 		/* (≈) Itanium 2 predicts with per-address histories in the L1I

@@ -103,6 +103,10 @@ const struct uarch_machine uarch_machine_p4 = {
 		.mhz = 3600,              /* brand string "Xeon(TM) CPU 3.60GHz" [cpuid] */
 		.syscall_cycles = 450,    /* (≈) a null syscall, from [kml]'s 432 */
 		.syscall_lines = 32,      /* (≈) 2 KB of kernel entry, dispatch and exit code/data */
+		.assist = 150,            /* (≈) no published figure: [opt] ch. 2 calls x87 special
+					   * cases and SSE denormals without DAZ/FTZ costly (masked
+					   * SSE overflow free); microcode routines "might be
+					   * hundreds of instructions long" (VTune's help) */
 	},
 	.bp = {
 		/* (≈) NetBurst's direction predictor is an undisclosed

@@ -77,6 +77,7 @@ const struct uarch_machine uarch_machine_xscale = {
 		.mhz = 400,
 		.syscall_cycles = 300,    /* (≈) swi entry, dispatch, return on ARM Linux */
 		.syscall_lines = 64,      /* (≈) 2 KB of kernel path in 32-byte lines */
+		.assist = 0,             /* no FP hardware: software does it all */
 	},
 	.bp = {
 		/* the BTB is the predictor: 128 direct-mapped entries, each

@@ -822,12 +822,32 @@ void uarch_retire_mode(struct uarch *u)
 	u->retire_block = retire_as[u->kind].block;
 }
 
+/* Instructions of a block in which the emulator noted some that need a
+ * floating-point assist (x86.h): one by one, each such followed by its
+ * clear. */
+static __attribute__((noinline)) void retire_assisted(struct uarch *u, int th,
+						      const struct x86_trace *tr, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		unsigned kinds = x86_assists(tr[k].cpu, tr[k].i);
+		u->retire(u, th, &tr[k]);
+		if (kinds)
+			uarch_assist(u, th, kinds, u->th[th].retire);
+	}
+}
+
 void uarch_retire(struct uarch *u, int th, const struct x86_trace *tr)
 {
-	u->retire(u, th, tr);
+	if (__builtin_expect(tr->cpu && tr->cpu->nassist, 0))
+		retire_assisted(u, th, tr, 1);
+	else
+		u->retire(u, th, tr);
 }
 
 void uarch_retire_block(struct uarch *u, int th, const struct x86_trace *tr, unsigned n)
 {
-	u->retire_block(u, th, tr, n);
+	if (__builtin_expect(n && tr->cpu && tr->cpu->nassist, 0))
+		retire_assisted(u, th, tr, n);
+	else
+		u->retire_block(u, th, tr, n);
 }

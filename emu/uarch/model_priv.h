@@ -221,6 +221,9 @@ void uarch_deliver(struct uarch *u, int th, const struct x86_trace *tr, uint64_t
 void uarch_deliver_held(struct uarch *u, uint64_t frontier);
 /* Choose the case of uarch_retire() for the machine and the sink. */
 void uarch_retire_mode(struct uarch *u);
+/* model_clear.c: the instruction retired at cycle retired needed a
+ * floating-point assist for kinds (X86_ASSIST_*). */
+void uarch_assist(struct uarch *u, int th, unsigned kinds, uint64_t retired);
 /* The front end down a mispredicted path, from cycle from until the branch
  * resolves at until: instructions are fetched (I-cache and ITLB effects)
  * and their loads issued to the memory system, with real cache and TLB

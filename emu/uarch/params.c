@@ -105,6 +105,7 @@ static const struct pfield core_fields[] = {
 	NUM(uarch_core_cfg, mhz, 1, 100000),
 	NUM(uarch_core_cfg, syscall_cycles, 0, U16MAX),
 	NUM(uarch_core_cfg, syscall_lines, 0, 4096),
+	NUM(uarch_core_cfg, assist, 0, U16MAX),
 };
 
 static const struct pfield bp_fields[] = {

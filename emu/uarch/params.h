@@ -50,6 +50,8 @@ struct uarch_core_cfg {
 	uint32_t mhz;		 /* core clock, for seconds and GHz figures */
 	uint16_t syscall_cycles; /* kernel-mode cycles charged per syscall (cost model) */
 	uint16_t syscall_lines;	 /* kernel cache lines touched per syscall (cost model) */
+	uint16_t assist;	 /* cycles from a floating-point assist's retirement to the refetch
+			  * after it (0: the machine takes no assists) */
 };
 
 struct uarch_mem_cfg {

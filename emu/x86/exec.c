@@ -681,6 +681,7 @@ static __attribute__((noinline)) enum x86_exit run_blocks_timed(struct x86_cpu *
 		const struct x86_insn *e = b->insn + b->ninsn;
 		c->blk = b;
 		c->rip = b->end;
+		c->nassist = 0;
 		if (c->trace_block) {
 			/* pend[k] reports b->insn[k] */
 			struct x86_trace *p = c->pend;

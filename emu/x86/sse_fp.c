@@ -12,36 +12,112 @@
 #include "int2.h"
 #include "sse.h"
 
-#define FOP(name, insn, msize)                                            \
+/* ---- assists -------------------------------------------------------------
+ * Which elements an operation works on, and whether its destination is
+ * also a source (FP_DST_IN) and its result can underflow (FP_UNDER: the
+ * SDM's list for #U, vol. 1, 11.5.2.5). */
+enum { FP_SS, FP_SD, FP_PS, FP_PD };
+enum { FP_DST_IN = 1, FP_UNDER = 2 };
+
+static inline int den32(uint32_t x)
+{
+	return (x & 0x7fffffffu) - 1 < 0x007fffffu; /* exponent 0, fraction not */
+}
+
+static inline int den64(uint64_t x)
+{
+	return (x & ~(1ull << 63)) - 1 < 0x000fffffffffffffull;
+}
+
+/* Whether an element of v the form works on is denormal. */
+SSE_INLINE int fp_denormal(__m128i v, int form)
+{
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v), hi;
+
+	if (form == FP_SS)
+		return den32((uint32_t)lo);
+	if (form == FP_SD)
+		return den64(lo);
+	hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+	if (form == FP_PD)
+		return den64(lo) | den64(hi);
+	return den32((uint32_t)lo) | den32((uint32_t)(lo >> 32)) | den32((uint32_t)hi) |
+	       den32((uint32_t)(hi >> 32));
+}
+
+/* A denormal source needs an assist when the processor uses it, as its
+ * denormal-operand flag (DE, MXCSR bit 1) says: not under DAZ (SDM vol.
+ * 1, 10.2.3.4), nor where another exception comes first (a zero divisor);
+ * the operation runs again with DE clear to ask, and MXCSR is restored.
+ * A denormal result means FTZ was clear. */
+static void fp_assist(struct x86_cpu *c, sse_op2_fn f, __m128i a, __m128i s, int in, int out)
+{
+	unsigned kinds = out ? X86_ASSIST_SSE_OUT : 0;
+
+	if (in) {
+		unsigned csr = __builtin_ia32_stmxcsr();
+		__builtin_ia32_ldmxcsr(csr & ~2u);
+		f(a, s);
+		if (__builtin_ia32_stmxcsr() & 2)
+			kinds |= X86_ASSIST_SSE_IN;
+		__builtin_ia32_ldmxcsr(csr);
+	}
+	if (kinds)
+		x86_assist_note(c, kinds);
+}
+
+/* sse_op2 for an arithmetic operation of form, noting its assists. */
+SSE_INLINE void fp_op2(struct x86_cpu *c, const struct x86_insn *i, unsigned msize, sse_op2_fn f,
+		       int form, int io)
+{
+	unsigned d = i->op[0].reg;
+	__m128i s = sse_src(c, i, 1, msize), a = sse_xget(c, d), r = f(a, s);
+	int in = fp_denormal(s, form) | ((io & FP_DST_IN) && fp_denormal(a, form));
+	int out = (io & FP_UNDER) && fp_denormal(r, form);
+
+	sse_xput(c, d, r);
+	if (X86_UNLIKELY(in | out))
+		fp_assist(c, f, a, s, in, out);
+}
+
+#define FOP(name, insn, msize, form, io)                                  \
+	SSE_ASM2(op_##name, insn)                                         \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
+	{                                                                 \
+		fp_op2(c, i, msize, op_##name, form, io);                 \
+	}
+
+#define FOP4(op, io)                         \
+	FOP(op##ss, #op "ss", 4, FP_SS, io)  \
+	FOP(op##sd, #op "sd", 8, FP_SD, io)  \
+	FOP(op##ps, #op "ps", 16, FP_PS, io) \
+	FOP(op##pd, #op "pd", 16, FP_PD, io)
+
+/* the approximations take no assist: they read a denormal as zero */
+#define FOP_APPROX(name, insn, msize)                                     \
 	SSE_ASM2(op_##name, insn)                                         \
 	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
 	{                                                                 \
 		sse_op2(c, i, msize, op_##name);                          \
 	}
 
-#define FOP4(op)                  \
-	FOP(op##ss, #op "ss", 4)  \
-	FOP(op##sd, #op "sd", 8)  \
-	FOP(op##ps, #op "ps", 16) \
-	FOP(op##pd, #op "pd", 16)
-
-FOP4(add)
-FOP4(sub)
-FOP4(mul)
-FOP4(div)
-FOP4(min)
-FOP4(max)
-FOP4(sqrt)
-FOP(rcpss, "rcpss", 4)
-FOP(rcpps, "rcpps", 16)
-FOP(rsqrtss, "rsqrtss", 4)
-FOP(rsqrtps, "rsqrtps", 16)
-FOP(addsubps, "addsubps", 16)
-FOP(addsubpd, "addsubpd", 16)
-FOP(haddps, "haddps", 16)
-FOP(haddpd, "haddpd", 16)
-FOP(hsubps, "hsubps", 16)
-FOP(hsubpd, "hsubpd", 16)
+FOP4(add, FP_DST_IN | FP_UNDER)
+FOP4(sub, FP_DST_IN | FP_UNDER)
+FOP4(mul, FP_DST_IN | FP_UNDER)
+FOP4(div, FP_DST_IN | FP_UNDER)
+FOP4(min, FP_DST_IN)
+FOP4(max, FP_DST_IN)
+FOP4(sqrt, 0)
+FOP_APPROX(rcpss, "rcpss", 4)
+FOP_APPROX(rcpps, "rcpps", 16)
+FOP_APPROX(rsqrtss, "rsqrtss", 4)
+FOP_APPROX(rsqrtps, "rsqrtps", 16)
+FOP(addsubps, "addsubps", 16, FP_PS, FP_DST_IN | FP_UNDER)
+FOP(addsubpd, "addsubpd", 16, FP_PD, FP_DST_IN | FP_UNDER)
+FOP(haddps, "haddps", 16, FP_PS, FP_DST_IN | FP_UNDER)
+FOP(haddpd, "haddpd", 16, FP_PD, FP_DST_IN | FP_UNDER)
+FOP(hsubps, "hsubps", 16, FP_PS, FP_DST_IN | FP_UNDER)
+FOP(hsubpd, "hsubpd", 16, FP_PD, FP_DST_IN | FP_UNDER)
 
 /* cmpps/cmppd/cmpss/cmpsd xmm, xmm/m, imm8: the legacy-SSE encodings use
  * imm8[2:0] only (SDM vol. 2, CMPPS "Operation"); asm needs the predicate

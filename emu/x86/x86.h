@@ -301,6 +301,27 @@ struct x86_fault {
 	uint8_t nbytes;
 };
 
+/* What made an instruction need a floating-point assist, microcode
+ * handling a special operand or result, on processors that take one (the
+ * P4's SSE_INPUT_ASSIST and X87_ASSIST: SDM vol. 3B, tables A-9 and A-10;
+ * IA-32 Intel Architecture Optimization Reference Manual, ch. 2,
+ * "Floating-point Exceptions"). */
+enum {
+	X86_ASSIST_SSE_IN = 1 << 0,    /* SSE/SSE2 denormal source, DAZ clear */
+	X86_ASSIST_SSE_OUT = 1 << 1,   /* SSE/SSE2 denormal result (FTZ clear) */
+	X86_ASSIST_X87_IN = 1 << 2,    /* x87 denormal operand (DE) */
+	X86_ASSIST_X87_UNDER = 1 << 3, /* x87 result underflow (UE) */
+	X86_ASSIST_X87_OVER = 1 << 4,  /* x87 result overflow (OE) */
+	X86_ASSIST_X87_SU = 1 << 5,    /* x87 stack underflow */
+	X86_ASSIST_X87_SO = 1 << 6,    /* x87 stack overflow */
+};
+#define X86_ASSIST_MAX 8 /* assisted instructions a block records */
+
+struct x86_assist {
+	const struct x86_insn *i;
+	unsigned kinds; /* X86_ASSIST_* */
+};
+
 struct x86_cache; /* the block cache, private to exec.c */
 struct x86_model; /* what CPUID reports (cpuid.c) */
 
@@ -356,7 +377,30 @@ struct x86_cpu {
 	unsigned nsent;
 	int drop_last;
 	struct x86_trace pend[X86_BLOCK_MAX];
+
+	/* timed mode: the current block's instructions that needed an
+	 * assist, in order (emptied as each block starts) */
+	unsigned nassist;
+	struct x86_assist assist[X86_ASSIST_MAX];
 };
+
+/* The executing instruction needs an assist for kinds (X86_ASSIST_*). */
+static inline void x86_assist_note(struct x86_cpu *c, unsigned kinds)
+{
+	if (c->nassist && c->assist[c->nassist - 1].i == c->cur)
+		c->assist[c->nassist - 1].kinds |= kinds;
+	else if (c->nassist < X86_ASSIST_MAX)
+		c->assist[c->nassist++] = (struct x86_assist){ c->cur, kinds };
+}
+
+/* The assists instruction i of the current block needed (X86_ASSIST_*). */
+static inline unsigned x86_assists(const struct x86_cpu *c, const struct x86_insn *i)
+{
+	for (unsigned k = 0; k < c->nassist; k++)
+		if (c->assist[k].i == i)
+			return c->assist[k].kinds;
+	return 0;
+}
 
 /* Create an empty block cache; destroy it. */
 struct x86_cache *x86_cache_new(void);

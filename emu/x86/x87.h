@@ -114,6 +114,11 @@ static inline void x87_flags(struct x86_cpu *c, unsigned hsw, unsigned ccmask)
 {
 	c->fpu.fsw = (uint16_t)((c->fpu.fsw & ~ccmask) | (hsw & ccmask) | (hsw & X87_EXC));
 	x87_update_es(c);
+	/* the conditions a processor hands to microcode (x86.h: X86_ASSIST_*) */
+	if (X86_UNLIKELY(hsw & (X87_DE | X87_OE | X87_UE)))
+		x86_assist_note(c, (hsw & X87_DE ? X86_ASSIST_X87_IN : 0) |
+					   (hsw & X87_UE ? X86_ASSIST_X87_UNDER : 0) |
+					   (hsw & X87_OE ? X86_ASSIST_X87_OVER : 0));
 }
 
 /* Whether the host status word hsw reports an unmasked exception of mask. */

@@ -69,6 +69,7 @@ void x86_x87_begin(struct x86_cpu *c, const struct x86_insn *i)
 
 int x86_x87_underflow(struct x86_cpu *c)
 {
+	x86_assist_note(c, X86_ASSIST_X87_SU);
 	c->fpu.fsw = (uint16_t)((c->fpu.fsw | X87_IE | X87_SF) & ~X87_C1);
 	x87_update_es(c);
 	return (c->fpu.fcw & X87_IE) != 0;
@@ -76,6 +77,7 @@ int x86_x87_underflow(struct x86_cpu *c)
 
 int x86_x87_overflow(struct x86_cpu *c)
 {
+	x86_assist_note(c, X86_ASSIST_X87_SO);
 	c->fpu.fsw |= X87_IE | X87_SF | X87_C1;
 	x87_update_es(c);
 	return (c->fpu.fcw & X87_IE) != 0;

@@ -311,6 +311,35 @@ machine_clears() {
 	[ "$(val MACHINE_CLEAR:SMCLEAR)" = 0 ] || fail "bench_qsort: $(val MACHINE_CLEAR:SMCLEAR)"
 }
 
+# Floating-point assists: each operation on a denormal (or an empty x87
+# register) counts once and costs core.assist cycles; DAZ and FTZ take
+# them away; the program prints what it prints natively.
+fp_assists() {
+	local n=2000 base
+	run_vpmu stat --exact -e cycles,SSE_INPUT_ASSIST,MACHINE_CLEAR:CLEAR -- "$PROGS/ua_assist" normal $n
+	expect_rc 0 || return 1
+	base=$(val cycles)
+	[ "$(val SSE_INPUT_ASSIST)" = 0 ] && [ "$(val MACHINE_CLEAR:CLEAR)" = 0 ] ||
+		fail "normal: $(cat err)"
+	for m in sse-in:SSE_INPUT_ASSIST sse-out:MACHINE_CLEAR:CLEAR/150 x87-in:X87_ASSIST:PREA \
+		x87-stack:X87_ASSIST:FPSU sse-daz:SSE_INPUT_ASSIST=0 sse-ftz:MACHINE_CLEAR:CLEAR=0; do
+		local mode=${m%%:*} e=${m#*:} want=$n div=1
+		case $e in *=0) e=${e%=0} want=0 ;; */150) e=${e%/150} div=150 ;; esac
+		run_vpmu stat -v --exact -e cycles,$e -- "$PROGS/ua_assist" $mode $n
+		expect_rc 0 || return 1
+		[ "$(($(val $e) / div))" = "$want" ] && [ "$(model fp-assists)" = "$want" ] ||
+			{ fail "$mode: $e $(val $e), fp-assists $(model fp-assists)"; continue; }
+		[ "$want" = 0 ] || [ "$(val cycles)" -ge $((base + n * 150)) ] ||
+			fail "$mode: $(val cycles) cycles, $base without assists"
+		"$PROGS/ua_assist" $mode $n >native.out
+		cmp -s out native.out || fail "$mode: output $(cat out), native $(cat native.out)"
+	done
+	# a machine that takes none counts the conditions without a clear
+	run_vpmu stat -v --exact --set core.assist=0 -e cycles,SSE_INPUT_ASSIST -- "$PROGS/ua_assist" sse-in $n
+	[ "$(val SSE_INPUT_ASSIST)" = $n ] && [ "$(model fp-assists)" = 0 ] &&
+		[ "$(val cycles)" -lt $((base + n * 20)) ] || fail "core.assist=0: $(cat err)"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -331,5 +360,6 @@ t uop_queue uop_queue
 t shared_events shared_events
 t aliasing_conflicts aliasing_conflicts
 t machine_clears machine_clears
+t fp_assists fp_assists
 t exit_status_kept exit_status_kept
 summary

@@ -592,6 +592,49 @@ static void test_smc_clear(void **s)
 	rig_free(r);
 }
 
+/* An instruction the emulator noted as needing an assist retires, then
+ * the pipeline waits core.assist cycles before the next is fetched; its
+ * conditions count one each; a machine that takes no assists counts them
+ * without a clear. */
+static void test_assist_clears(void **s)
+{
+	static const uint8_t addsd[] = { 0xf2, 0x0f, 0x58, 0xc1 }; /* addsd %xmm1, %xmm0 */
+	static struct x86_cpu cpu;
+	struct x86_insn i;
+	(void)s;
+	decode(addsd, sizeof(addsd), 0x1000, &i);
+	for (int takes = 0; takes < 2; takes++) {
+		struct rig *r = rig_alloc();
+		struct x86_trace t = { .i = &i, .cpu = &cpu, .next = i.pc + i.len };
+		uint64_t c0, c1, c2;
+		if (!takes)
+			r->m.core.assist = 0;
+		rig_start(r);
+		run(r, &i, 100, 0);
+		c0 = ev(r, UARCH_EV_CYCLES, 0);
+		run(r, &i, 10, 0);
+		c1 = ev(r, UARCH_EV_CYCLES, 0) - c0; /* ten adds, steady state */
+		cpu.nassist = 0;
+		cpu.cur = &i;
+		x86_assist_note(&cpu, X86_ASSIST_SSE_IN | X86_ASSIST_SSE_OUT);
+		uarch_retire(r->u, 0, &t);
+		cpu.nassist = 0;
+		c0 = ev(r, UARCH_EV_CYCLES, 0);
+		run(r, &i, 10, 0);
+		c2 = ev(r, UARCH_EV_CYCLES, 0) - c0;
+		assert_int_equal(ev(r, UARCH_EV_SSE_ASSIST_IN, 0), 1);
+		assert_int_equal(ev(r, UARCH_EV_SSE_ASSIST_OUT, 0), 1);
+		assert_int_equal(ev(r, UARCH_EV_X87_ASSIST_IN, 0), 0);
+		assert_int_equal(ev(r, UARCH_EV_FP_ASSISTS, 0), takes);
+		assert_int_equal(ev(r, UARCH_EV_MC_CYCLES, 0), takes ? r->m.core.assist : 0);
+		if (takes)
+			assert_true(c2 >= c1 + r->m.core.assist);
+		else
+			assert_true(c2 < c1 + 20);
+		rig_free(r);
+	}
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -1034,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_uopq_sources),
 		cmocka_unit_test(test_dtlb_levels),
 		cmocka_unit_test(test_smc_clear),
+		cmocka_unit_test(test_assist_clears),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),

@@ -445,6 +445,123 @@ static void test_known_values(void **state)
 		  getx(c, 0), getx(c, 1));
 }
 
+/* ---- assists ------------------------------------------------------------- */
+
+/* An element: denormal, zero, a normal near the bottom of the range (whose
+ * products underflow), an ordinary normal, or a NaN. */
+static uint64_t assist_elem(int dbl)
+{
+	uint64_t v = rnd_raw(), frac = rnd_raw() & (dbl ? 0x000fffffffffffffull : 0x7fffff);
+	uint64_t sign = v & 8 ? (dbl ? 1ull << 63 : 1u << 31) : 0;
+	unsigned bias = dbl ? 1023 : 127, shift = dbl ? 52 : 23;
+
+	switch ((v >> 4) % 5) {
+	case 0:
+		return sign | (frac ? frac : 1);
+	case 1:
+		return sign;
+	case 2:
+		return sign | frac | (uint64_t)(1 + (v >> 8) % 8) << shift;
+	case 3:
+		return sign | frac | (uint64_t)(bias - 8 + (v >> 8) % 16) << shift;
+	default:
+		return (dbl ? 0x7ff8000000000000ull : 0x7fc00000) | frac;
+	}
+}
+
+static __m128i assist_vec(int dbl)
+{
+	if (dbl)
+		return _mm_set_epi64x((long long)assist_elem(1), (long long)assist_elem(1));
+	return _mm_set_epi32((int)assist_elem(0), (int)assist_elem(0), (int)assist_elem(0),
+			     (int)assist_elem(0));
+}
+
+/* Whether one of the first n elements of v (the ones an operation reads)
+ * is denormal. */
+static int denormal(__m128i v, int dbl, int n)
+{
+	uint64_t e[2];
+	uint32_t w[4];
+	int den = 0;
+
+	_mm_storeu_si128((__m128i *)e, v);
+	_mm_storeu_si128((__m128i *)w, v);
+	for (int k = 0; k < n; k++) {
+		uint64_t mag = dbl ? e[k] & ~(1ull << 63) : w[k] & 0x7fffffffu;
+		den |= mag && mag < (dbl ? 1ull << 52 : 1u << 23);
+	}
+	return den;
+}
+
+/* The assists noted (x86.h) for the arithmetic: an input element the form
+ * reads that is denormal and that the host's DE flag says was used (not
+ * where an invalid operation or a division by zero comes first); a result
+ * element that is denormal; none with DAZ and FTZ set, and none for what
+ * the form does not read or, for sqrt, the destination. */
+static void test_assists(void **state)
+{
+	static const struct {
+		const char *hex;
+		ref2 ref;
+		int dbl, scalar, dst_in, under;
+	} t[] = {
+		{ "0f58c1", r_addps, 0, 0, 1, 1 },   { "f30f58c1", r_addss, 0, 1, 1, 1 },
+		{ "660f58c1", r_addpd, 1, 0, 1, 1 }, { "f20f58c1", r_addsd, 1, 1, 1, 1 },
+		{ "0f59c1", r_mulps, 0, 0, 1, 1 },   { "f20f59c1", r_mulsd, 1, 1, 1, 1 },
+		{ "660f5ec1", r_divpd, 1, 0, 1, 1 }, { "f30f5cc1", r_subss, 0, 1, 1, 1 },
+		{ "0f5dc1", r_minps, 0, 0, 1, 0 },   { "f20f5fc1", r_maxsd, 1, 1, 1, 0 },
+		{ "0f51c1", r_sqrtps, 0, 0, 0, 0 },  { "f20f51c1", r_sqrtsd, 1, 1, 0, 0 },
+	};
+	struct x86_cpu *c = *state;
+	int seen_in = 0, seen_out = 0;
+
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct x86_insn i;
+		int n = t[k].scalar ? 1 : t[k].dbl ? 2 : 4;
+
+		dec(t[k].hex, &i);
+		for (int r = 0; r < N_RANDOM; r++) {
+			__m128i a = assist_vec(t[k].dbl), b = assist_vec(t[k].dbl), want;
+			int din = denormal(b, t[k].dbl, n) ||
+				  (t[k].dst_in && denormal(a, t[k].dbl, n));
+			int dout;
+			unsigned de, got;
+
+			_mm_setcsr(0x1f80);
+			want = t[k].ref(a, b);
+			de = _mm_getcsr() & 2;
+			dout = denormal(want, t[k].dbl, n);
+			setx(c, 0, a);
+			setx(c, 1, b);
+			c->nassist = 0;
+			_mm_setcsr(0x1f80);
+			run(c, &i);
+			got = x86_assists(c, &i);
+			assert_int_equal(!!(got & X86_ASSIST_SSE_IN), din && de);
+			assert_true(!de || din);
+			assert_int_equal(!!(got & X86_ASSIST_SSE_OUT), t[k].under && dout);
+			seen_in |= din && de;
+			seen_out |= t[k].under && dout;
+			/* DAZ and FTZ: no denormal read, none written */
+			setx(c, 0, a);
+			c->nassist = 0;
+			_mm_setcsr(0x9fc0);
+			run(c, &i);
+			assert_int_equal(x86_assists(c, &i), 0);
+		}
+	}
+	_mm_setcsr(0x1f80);
+	assert_true(seen_in && seen_out); /* the inputs reach both */
+	/* the approximations read a denormal as zero: no assist */
+	struct x86_insn i;
+	dec("0f53c1", &i); /* rcpps */
+	setx(c, 1, _mm_set1_epi32(1));
+	c->nassist = 0;
+	run(c, &i);
+	assert_int_equal(c->nassist, 0);
+}
+
 /* ---- MXCSR --------------------------------------------------------------- */
 
 static void test_mxcsr(void **state)
@@ -497,6 +614,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_comis, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comis_invalid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_known_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_assists, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mxcsr, setup, teardown),
 	};
 

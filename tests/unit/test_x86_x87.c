@@ -243,6 +243,40 @@ static int run_emulated(struct x86_cpu *c, const struct x86_insn *insn)
 	return 0;
 }
 
+/* The assists the emulator noted (x86.h) against the exception flags the
+ * host raised, where the input image did not have them set already: a
+ * denormal operand, underflow, overflow, and a stack fault by C1 (SDM vol.
+ * 1, 8.5.1.1: 1 overflow, 0 underflow).  Returns 0 when they agree. */
+static int check_assists(const struct x86_cpu *c, const struct x86_insn *insn,
+			 const struct image *in, const struct image *out, const char *text)
+{
+	static const struct {
+		unsigned flag, kind;
+	} f[] = { { X87_DE, X86_ASSIST_X87_IN },
+		  { X87_UE, X86_ASSIST_X87_UNDER },
+		  { X87_OE, X86_ASSIST_X87_OVER } };
+	unsigned fin = in->b[4] | in->b[5] << 8, fout = out->b[4] | out->b[5] << 8;
+	unsigned got = x86_assists(c, insn), want = 0, known = 0;
+
+	for (unsigned k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		if (fin & f[k].flag)
+			continue;
+		known |= f[k].kind;
+		if (fout & f[k].flag)
+			want |= f[k].kind;
+	}
+	if (!(fin & X87_SF)) {
+		known |= X86_ASSIST_X87_SU | X86_ASSIST_X87_SO;
+		if (fout & X87_SF)
+			want |= fout & X87_C1 ? X86_ASSIST_X87_SO : X86_ASSIST_X87_SU;
+	}
+	if ((got & known) == want)
+		return 0;
+	fprintf(stderr, "%s: assists %#x, host flags say %#x (fsw %04x -> %04x)\n", text,
+		got & known, want, fin, fout);
+	return 1;
+}
+
 /* One case: returns 0 when native and emulated agree.  Both runs use the
  * same memory operand address (so AX and FDP can match). */
 static int run_case(const struct x86_insn *insn, const char *text)
@@ -318,6 +352,8 @@ static int run_case(const struct x86_insn *insn, const char *text)
 			(unsigned long long)(x86_rflags(c) & FLAGS6), (unsigned)(uint16_t)out.rax,
 			(unsigned)(uint16_t)c->r[X86_RAX]);
 	}
+	if (!bad)
+		bad = check_assists(c, insn, &in, &out.im, text);
 	ncases++;
 	return bad;
 }

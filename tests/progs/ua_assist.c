@@ -1,0 +1,108 @@
+/* ua_assist.c — floating-point operations that need a microcode assist on
+ * the P4, and the same operations without one.
+ *
+ *   ua_assist MODE ITERATIONS
+ *
+ * Each iteration runs one operation of MODE:
+ *   normal     addsd of two normal numbers (no assist)
+ *   sse-in     addsd with a denormal source
+ *   sse-out    mulsd of two normal numbers with a denormal product
+ *   sse-daz    sse-in with MXCSR.DAZ set (no assist)
+ *   sse-ftz    sse-out with MXCSR.FTZ set (no assist)
+ *   x87-in     fldl of a denormal double
+ *   x87-stack  fadd reading an empty register (a stack underflow)
+ * and prints the last result, so a native run can be compared. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double tiny = 4.9406564584124654e-324; /* the least denormal */
+static const double small = 1e-300, smaller = 1e-10, one = 1.0;
+
+static void set_mxcsr(unsigned v)
+{
+	__asm__ volatile("ldmxcsr %0" : : "m"(v));
+}
+
+/* n additions of b to a, each a fresh (independent) addsd */
+static double adds(long n, double a, double b)
+{
+	double r = 0;
+	for (long k = 0; k < n; k++)
+		__asm__ volatile("movsd %1, %0\n\taddsd %2, %0" : "=&x"(r) : "x"(a), "x"(b));
+	return r;
+}
+
+static double muls(long n, double a, double b)
+{
+	double r = 0;
+	for (long k = 0; k < n; k++)
+		__asm__ volatile("movsd %1, %0\n\tmulsd %2, %0" : "=&x"(r) : "x"(a), "x"(b));
+	return r;
+}
+
+static double x87_loads(long n, const double *p)
+{
+	double r = 0;
+	for (long k = 0; k < n; k++)
+		__asm__ volatile("fldl %1\n\tfstpl %0" : "=m"(r) : "m"(*p));
+	return r;
+}
+
+/* fadd %st(1), %st with only one value on the stack: ST(1) is empty, so
+ * the (masked) stack underflow leaves the indefinite in ST(0) */
+static double x87_underflows(long n)
+{
+	double r = 0;
+	for (long k = 0; k < n; k++)
+		__asm__ volatile("fld1\n\tfadd %%st(1), %%st\n\tfstpl %0" : "=m"(r));
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const modes[] = { "normal",	"sse-in", "sse-out",  "sse-daz",
+					     "sse-ftz", "x87-in", "x87-stack" };
+	int m = -1;
+	long n;
+	double r;
+
+	for (int k = 0; argc == 3 && k < (int)(sizeof(modes) / sizeof(modes[0])); k++)
+		if (!strcmp(argv[1], modes[k]))
+			m = k;
+	if (m < 0) {
+		fprintf(stderr, "usage: ua_assist normal|sse-in|sse-out|sse-daz|sse-ftz|x87-in|"
+				"x87-stack ITERATIONS\n");
+		return 2;
+	}
+	n = strtol(argv[2], NULL, 0);
+	switch (m) {
+	case 0:
+		r = adds(n, one, small);
+		break;
+	case 1:
+		r = adds(n, one, tiny);
+		break;
+	case 2:
+		r = muls(n, small, smaller);
+		break;
+	case 3:
+		set_mxcsr(0x1f80 | 0x40);
+		r = adds(n, one, tiny);
+		set_mxcsr(0x1f80);
+		break;
+	case 4:
+		set_mxcsr(0x1f80 | 0x8000);
+		r = muls(n, small, smaller);
+		set_mxcsr(0x1f80);
+		break;
+	case 5:
+		r = x87_loads(n, &tiny);
+		break;
+	default:
+		r = x87_underflows(n);
+		break;
+	}
+	printf("%s %ld: %a\n", modes[m], n, r);
+	return 0;
+}
