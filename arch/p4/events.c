@@ -442,13 +442,14 @@ static const struct p4_ebit x87_assist[] = {
 	B("PREA", 4, "x87 input assists (denormal operands)", S(X87_ASSIST_IN)),
 };
 
-/* The model's one cause of a clear is self-modifying code: a store into
- * a page the front end fetched code from (vpmu-model(7)). */
+/* The model's clears: self-modifying code (a store into a page the front
+ * end fetched code from), memory ordering (the other logical processor
+ * wrote a line a load in flight had read) and floating-point assists
+ * (vpmu-model(7)). */
 static const struct p4_ebit machine_clear[] = {
 	B("CLEAR", 0, "cycles the whole pipeline is being cleared, any cause (edge: clears)",
 	  S(MC_CYCLES)),
-	U("MOCLEAR", 2, "pipeline clears for memory-ordering conflicts",
-	  "the model does not check loads against the other processor's stores"),
+	B("MOCLEAR", 2, "pipeline clears for memory-ordering conflicts", S(MC_MO)),
 	B("SMCLEAR", 6, "pipeline clears for self-modifying code", S(MC_SMC)),
 };
 

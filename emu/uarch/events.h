@@ -223,6 +223,9 @@
 	X(MC_SMC, "machine-clears-smc",                                                                   \
 	  "pipeline clears for self-modifying code: a store into a code page the front end fetched from") \
 	X(MC_CYCLES, "machine-clear-cycles", "cycles the pipeline is being cleared and refilled")         \
+	X(MC_MO, "machine-clears-mo",                                                                     \
+	  "pipeline clears for memory ordering: the other logical processor wrote a line a load in "      \
+	  "flight had read")                                                                              \
 	X(FP_ASSISTS, "fp-assists",                                                                       \
 	  "floating-point instructions retired that microcode assisted (any cause below)")                \
 	X(SSE_ASSIST_IN, "sse-input-assists",                                                             \

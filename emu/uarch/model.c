@@ -533,6 +533,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			count_mem(u, t, th, UARCH_EV_LD_L2_MISS, 1, r, m);
 		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
 			count_mem(u, t, th, UARCH_EV_LD_SPLIT, 1, r, m);
+		if (u->nthreads > 1)
+			uarch_mo_load(u, th, tr->addr[o->mem], issue, r);
 	} else if (okind == U_STD) {
 		const uint8_t m = o->mem;
 		count1_mem(u, t, th, UARCH_EV_STORES, r, tally, m);
@@ -545,6 +547,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			count_mem(u, t, th, st_dtlb > 1 ? UARCH_EV_DTLB_WALK : UARCH_EV_DTLB_L2_HIT,
 				  1, r, m);
 		}
+		if (u->nthreads > 1)
+			uarch_mo_store(u, th, tr->addr[o->mem], t->drain);
 	}
 	it->rlast = r;
 	take_entry(&t->rob, u->rob, r);
@@ -721,6 +725,14 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	} else if (tr->taken && !tc) {
 		/* a taken branch ends the fetch group */
 		t->fetch++;
+		t->fetched = 0;
+	} else if (xc == X86_XC_PAUSE && it.rlast > t->fetch) {
+		/* the front end waits for a PAUSE to retire, so a spin-wait
+		 * loop has no loads in flight ahead of it to be caught by the
+		 * store that ends the wait (IA-32 Intel Architecture
+		 * Optimization Reference Manual, ch. 7, "Spin-wait and idle
+		 * loops": PAUSE de-pipelines the loop) */
+		t->fetch = it.rlast;
 		t->fetched = 0;
 	}
 	/* everything summed is stamped before the cut: the sink takes it

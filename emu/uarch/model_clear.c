@@ -1,6 +1,6 @@
 /* model_clear.c — machine clears: the whole pipeline emptied and refilled
- * (on the P4, for self-modifying code and for floating-point assists: SDM
- * vol. 3B, table A-10, MACHINE_CLEAR). */
+ * (on the P4, for self-modifying code, memory ordering and floating-point
+ * assists: SDM vol. 3B, table A-10, MACHINE_CLEAR). */
 #include "model_priv.h"
 
 /* Empty thread th's pipeline for cause (an event) once what is in flight
@@ -44,4 +44,59 @@ void uarch_assist(struct uarch *u, int th, unsigned kinds, uint64_t retired)
 			count(u, t, th, ev[k], 1, retired);
 	if (u->m.core.assist)
 		clear(u, t, th, UARCH_EV_FP_ASSISTS, u->m.core.assist);
+}
+
+/* Memory ordering in dual-thread mode.  A load may read its line before
+ * older instructions retire; if the other logical processor writes the
+ * line in between, the value read may break the order of loads, and the
+ * processor clears the pipeline behind the load (MACHINE_CLEAR:MOCLEAR;
+ * the IA-32 Optimization Reference Manual's reason for PAUSE in spin-wait
+ * loops).  The model keeps, per line slot, the loads in flight as one run
+ * (its first issue, its last retirement) and the other processor's last
+ * write to the first level, and checks each against the other as it is
+ * timed, as the processors' clocks stay within a block of each other. */
+static unsigned mo_slot(const struct uarch *u, uint64_t a, uint64_t *line)
+{
+	*line = a >> u->ms.l1_shift;
+	return (unsigned)(*line % MO_SLOTS);
+}
+
+/* Processor th clears behind a load the other processor's store hit. */
+static void mo_clear(struct uarch *u, int th)
+{
+	clear(u, &u->th[th], th, UARCH_EV_MC_MO, u->m.bp.penalty);
+}
+
+void uarch_mo_load(struct uarch *u, int th, uint64_t a, uint64_t issue, uint64_t retire)
+{
+	uint64_t line;
+	unsigned s = mo_slot(u, a, &line);
+	struct uth *t = &u->th[th];
+	const struct uth *o = &u->th[!th];
+
+	if (t->mo_ld[s].line == line && issue <= t->mo_ld[s].retire) {
+		t->mo_ld[s].retire = max64(t->mo_ld[s].retire, retire);
+	} else {
+		t->mo_ld[s].line = line;
+		t->mo_ld[s].issue = issue;
+		t->mo_ld[s].retire = retire;
+	}
+	if (o->mo_st[s].line == line && o->mo_st[s].at > issue && o->mo_st[s].at < retire) {
+		t->mo_ld[s].line = ~0ull; /* executed again */
+		mo_clear(u, th);
+	}
+}
+
+void uarch_mo_store(struct uarch *u, int th, uint64_t a, uint64_t at)
+{
+	uint64_t line;
+	unsigned s = mo_slot(u, a, &line);
+	struct uth *o = &u->th[!th];
+
+	u->th[th].mo_st[s].line = line;
+	u->th[th].mo_st[s].at = at;
+	if (o->mo_ld[s].line == line && o->mo_ld[s].issue < at && at < o->mo_ld[s].retire) {
+		o->mo_ld[s].line = ~0ull;
+		mo_clear(u, !th);
+	}
 }

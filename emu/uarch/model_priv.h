@@ -12,8 +12,9 @@
 #include "memsys.h"
 #include "model.h"
 
-#define NDEP 36 /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
-#define SQ 64	/* store-forwarding table: recent stores by 8-byte chunk */
+#define NDEP 36	    /* X86_DEP_* bits: 16 GPR, 16 XMM, flags, x87, FP control, MMX */
+#define SQ 64	    /* store-forwarding table: recent stores by 8-byte chunk */
+#define MO_SLOTS 64 /* memory-ordering tables: loads in flight and stores, by line */
 #define FLUSH_EVERY 65536
 /* Cycles ahead the issue queue tells issue cycles apart: a µop due to
  * issue later counts as issuing then (it is still queued when it would
@@ -85,6 +86,15 @@ struct uth {
 		uint64_t addr, ready, retire;
 		uint32_t size;
 	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
+	/* dual-thread mode, by data line (direct-mapped): the loads in flight
+	 * (a run of overlapping ones: the first issue, the last retirement),
+	 * and the last store written to the first level (model_clear.c) */
+	struct {
+		uint64_t line, issue, retire;
+	} mo_ld[MO_SLOTS];
+	struct {
+		uint64_t line, at;
+	} mo_st[MO_SLOTS];
 };
 
 struct uarch {
@@ -224,6 +234,11 @@ void uarch_retire_mode(struct uarch *u);
 /* model_clear.c: the instruction retired at cycle retired needed a
  * floating-point assist for kinds (X86_ASSIST_*). */
 void uarch_assist(struct uarch *u, int th, unsigned kinds, uint64_t retired);
+/* model_clear.c, in dual-thread mode: processor th's load of a, issued and
+ * retired at those cycles; its store of a, written to the first level at
+ * cycle at. */
+void uarch_mo_load(struct uarch *u, int th, uint64_t a, uint64_t issue, uint64_t retire);
+void uarch_mo_store(struct uarch *u, int th, uint64_t a, uint64_t at);
 /* The front end down a mispredicted path, from cycle from until the branch
  * resolves at until: instructions are fetched (I-cache and ITLB effects)
  * and their loads issued to the memory system, with real cache and TLB

@@ -3,7 +3,7 @@
 #include "model_priv.h"
 
 /* (uarch_microcoded() takes the classes from X86_XC_X87_COMPLEX on) */
-_Static_assert(X86_XC_X87_COMPLEX + 5 == X86_NXCLASS, "the microcoded classes come last");
+_Static_assert(X86_XC_X87_COMPLEX + 6 == X86_NXCLASS, "the microcoded classes come last");
 
 static const uint8_t uclass_of[X86_NXCLASS] = {
 	[X86_XC_NOP] = UARCH_UC_INT,
@@ -29,6 +29,7 @@ static const uint8_t uclass_of[X86_NXCLASS] = {
 	[X86_XC_SYSCALL] = UARCH_UC_COMPLEX,
 	[X86_XC_COMPLEX] = UARCH_UC_COMPLEX,
 	[X86_XC_FENCE] = UARCH_UC_COMPLEX,
+	[X86_XC_PAUSE] = UARCH_UC_COMPLEX,
 };
 
 int uarch_crack(const struct x86_trace *t, struct uop *u)

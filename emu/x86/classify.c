@@ -257,6 +257,9 @@ void x86_classify(const ZydisDecodedInstruction *zi, const ZydisDecodedOperand *
 	case ZYDIS_MNEMONIC_MFENCE:
 		i->xclass = X86_XC_FENCE;
 		break;
+	case ZYDIS_MNEMONIC_PAUSE:
+		i->xclass = X86_XC_PAUSE;
+		break;
 	case ZYDIS_MNEMONIC_LEA:
 		/* address arithmetic on an integer unit: Zydis files it under
 		 * MISC, beside cpuid and pause */

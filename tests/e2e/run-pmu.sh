@@ -340,6 +340,24 @@ fp_assists() {
 		[ "$(val cycles)" -lt $((base + n * 20)) ] || fail "core.assist=0: $(cat err)"
 }
 
+# Memory-ordering clears (SMT): a spin-wait loop without PAUSE has loads
+# in flight when the other processor's store ends the wait, one clear a
+# hand-over; PAUSE keeps them out, and the pair runs faster; one logical
+# processor clears nothing.
+memory_ordering() {
+	local r=200 c n
+	run_vpmu stat --smt --exact -e cycles,MACHINE_CLEAR:MOCLEAR -- "$PROGS/ua_pingpong" nopause $r 1000
+	expect_rc 0 || return 1
+	c=$(val cycles) n=$(val MACHINE_CLEAR:MOCLEAR)
+	[ "$n" -ge $((2 * r * 9 / 10)) ] && [ "$n" -le $((2 * r)) ] || fail "nopause: $n clears"
+	grep -q "^$r rounds, turn 0$" out || fail "nopause output: $(cat out)"
+	run_vpmu stat --smt --exact -e cycles,MACHINE_CLEAR:MOCLEAR -- "$PROGS/ua_pingpong" pause $r 1000
+	[ "$(val MACHINE_CLEAR:MOCLEAR)" -lt $((n / 10)) ] && [ "$(val cycles)" -lt "$c" ] ||
+		fail "pause: $(val MACHINE_CLEAR:MOCLEAR) clears, $(val cycles) cycles; $c without"
+	run_vpmu stat --exact -e MACHINE_CLEAR:MOCLEAR -- "$PROGS/ua_pingpong" nopause 20 1000
+	[ "$(val MACHINE_CLEAR:MOCLEAR)" = 0 ] || fail "one processor: $(cat err)"
+}
+
 exit_status_kept() {
 	run_vpmu stat -e instructions "$PROGS/e2e_exit3"
 	expect_rc 3 || return 1
@@ -361,5 +379,6 @@ t shared_events shared_events
 t aliasing_conflicts aliasing_conflicts
 t machine_clears machine_clears
 t fp_assists fp_assists
+t memory_ordering memory_ordering
 t exit_status_kept exit_status_kept
 summary

@@ -29,7 +29,13 @@ static void *run(void *arg)
 				 :
 				 : "cc", "xmm0", "xmm1");
 	} else {
+		/* (the accumulators start at zero: what the registers held
+		 * before may be denormal, and each add would need an assist) */
 		__asm__ volatile("xorpd %%xmm0, %%xmm0\n\t"
+				 "xorpd %%xmm1, %%xmm1\n\txorpd %%xmm2, %%xmm2\n\t"
+				 "xorpd %%xmm3, %%xmm3\n\txorpd %%xmm4, %%xmm4\n\t"
+				 "xorpd %%xmm5, %%xmm5\n\txorpd %%xmm6, %%xmm6\n\t"
+				 "xorpd %%xmm7, %%xmm7\n\txorpd %%xmm8, %%xmm8\n\t"
 				 "1:\n\t"
 				 ".rept 2\n\t"
 				 "addsd %%xmm0, %%xmm1\n\taddsd %%xmm0, %%xmm2\n\t"

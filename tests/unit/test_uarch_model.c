@@ -635,6 +635,91 @@ static void test_assist_clears(void **s)
 	}
 }
 
+/* Retire insn on logical processor th with its memory access at addr. */
+static void run_on(struct rig *r, int th, const struct x86_insn *i, uint64_t addr)
+{
+	struct x86_trace t = { .i = i, .next = i->pc + i->len };
+	if (i->mact) {
+		t.nmem = 1;
+		t.addr[0] = addr;
+		t.size[0] = 8;
+		t.load = i->mact & 1;
+		t.store = (uint8_t)(i->mact >> 1);
+	}
+	uarch_retire(r->u, th, &t);
+}
+
+/* Dual-thread mode, both processors' clocks past the cold start: a load
+ * on processor 1, waiting behind a divide to retire, is in flight when
+ * processor 0's store to its line, also behind one, is written; processor 1
+ * clears its pipeline (memory ordering), whichever of the two is timed
+ * first.  A store to another line, or single-thread mode, clears
+ * nothing. */
+static void test_memory_ordering_clear(void **s)
+{
+	static const uint8_t nop[] = { 0x90 };
+	static const uint8_t div[] = { 0x48, 0xf7, 0xf1 };	      /* div %rcx */
+	static const uint8_t load[] = { 0x48, 0x8b, 0x1e };	      /* mov (%rsi), %rbx */
+	static const uint8_t store[] = { 0x48, 0x89, 0x0f };	      /* mov %rcx, (%rdi) */
+	static const uint64_t line[] = { 0x10000, 0x20000, 0x10000 }; /* the store's */
+	struct x86_insn n, d, l, st;
+	(void)s;
+	decode(nop, sizeof(nop), 0x1000, &n);
+	decode(div, sizeof(div), 0x1001, &d);
+	decode(load, sizeof(load), 0x1004, &l);
+	decode(store, sizeof(store), 0x1007, &st);
+	for (int k = 0; k < 3; k++) {
+		struct rig *r = rig_new();
+		uarch_set_threads(r->u, k < 2 ? 2 : 1);
+		for (int th = 0; th < 2; th++)
+			while (uarch_now(r->u, th) < 5000)
+				run_on(r, th, &n, 0);
+		run_on(r, 1, &d, 0);
+		run_on(r, 1, &l, 0x10008);
+		run_on(r, 0, &d, 0);
+		run_on(r, 0, &st, line[k]);
+		uarch_flush(r->u);
+		assert_int_equal(r->cnt.n[UARCH_EV_MC_MO][1][0], k == 0);
+		assert_int_equal(r->cnt.n[UARCH_EV_MC_MO][0][0], 0);
+		assert_int_equal(r->cnt.n[UARCH_EV_MC_CYCLES][1][0], k == 0 ? r->m.bp.penalty : 0);
+		rig_free(r);
+	}
+	/* the store timed first, the load after it: the same */
+	struct rig *r = rig_new();
+	uarch_set_threads(r->u, 2);
+	for (int th = 0; th < 2; th++)
+		while (uarch_now(r->u, th) < 5000)
+			run_on(r, th, &n, 0);
+	run_on(r, 0, &d, 0);
+	run_on(r, 0, &st, 0x10000);
+	run_on(r, 1, &d, 0);
+	run_on(r, 1, &l, 0x10008);
+	uarch_flush(r->u);
+	assert_int_equal(r->cnt.n[UARCH_EV_MC_MO][1][0], 1);
+	rig_free(r);
+}
+
+/* The front end fetches nothing past a PAUSE until it retires: a string of
+ * them takes the pipeline's length each, where lfence, timed alike (a
+ * microcoded µop), overlaps. */
+static void test_pause_depipelines(void **s)
+{
+	static const uint8_t pause[] = { 0xf3, 0x90 }, lfence[] = { 0x0f, 0xae, 0xe8 };
+	uint64_t c[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_new();
+		struct x86_insn i;
+		decode(k ? pause : lfence, k ? sizeof(pause) : sizeof(lfence), 0x1000, &i);
+		run(r, &i, 10, 0);
+		c[k] = ev(r, UARCH_EV_CYCLES, 0);
+		run(r, &i, 100, 0);
+		c[k] = ev(r, UARCH_EV_CYCLES, 0) - c[k];
+		rig_free(r);
+	}
+	assert_true(c[1] >= c[0] + 100 * 19); /* core.depth each */
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -1078,6 +1163,8 @@ int main(void)
 		cmocka_unit_test(test_dtlb_levels),
 		cmocka_unit_test(test_smc_clear),
 		cmocka_unit_test(test_assist_clears),
+		cmocka_unit_test(test_memory_ordering_clear),
+		cmocka_unit_test(test_pause_depipelines),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
