@@ -60,20 +60,25 @@ static void decode(const uint8_t *bytes, size_t n, uint64_t pc, struct x86_insn 
 	assert_int_equal(x86_decode_one(pc, bytes, n, i), (int)n);
 }
 
-/* Retire insn k times in a straight line (pc advancing). */
+/* Retire insn on logical processor th with its memory access at addr. */
+static void run_on(struct rig *r, int th, const struct x86_insn *i, uint64_t addr)
+{
+	struct x86_trace t = { .i = i, .next = i->pc + i->len };
+	if (i->mact) {
+		t.nmem = 1;
+		t.addr[0] = addr;
+		t.size[0] = 8;
+		t.load = i->mact & 1;
+		t.store = (uint8_t)(i->mact >> 1);
+	}
+	uarch_retire(r->u, th, &t);
+}
+
+/* Retire insn k times on processor 0. */
 static void run(struct rig *r, const struct x86_insn *i, int k, uint64_t addr)
 {
-	for (int n = 0; n < k; n++) {
-		struct x86_trace t = { .i = i, .next = i->pc + i->len };
-		if (i->mact) {
-			t.nmem = 1;
-			t.addr[0] = addr;
-			t.size[0] = 8;
-			t.load = i->mact & 1;
-			t.store = (uint8_t)(i->mact >> 1);
-		}
-		uarch_retire(r->u, 0, &t);
-	}
+	for (int n = 0; n < k; n++)
+		run_on(r, 0, i, addr);
 }
 
 static void test_dependent_fp_adds(void **s)
@@ -633,20 +638,6 @@ static void test_assist_clears(void **s)
 			assert_true(c2 < c1 + 20);
 		rig_free(r);
 	}
-}
-
-/* Retire insn on logical processor th with its memory access at addr. */
-static void run_on(struct rig *r, int th, const struct x86_insn *i, uint64_t addr)
-{
-	struct x86_trace t = { .i = i, .next = i->pc + i->len };
-	if (i->mact) {
-		t.nmem = 1;
-		t.addr[0] = addr;
-		t.size[0] = 8;
-		t.load = i->mact & 1;
-		t.store = (uint8_t)(i->mact >> 1);
-	}
-	uarch_retire(r->u, th, &t);
 }
 
 /* Dual-thread mode, both processors' clocks past the cold start: a load
