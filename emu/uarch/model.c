@@ -489,8 +489,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	}
 	for (uint64_t d = o->dst; d; d &= d - 1)
 		t->ready[__builtin_ctzll(d)] = complete;
-	if (okind != U_LOAD)
-		t->tainted &= ~o->dst;
+	if (okind != U_LOAD || !l1miss)
+		t->tainted &= ~o->dst; /* (a load that hits replaces a tainted value) */
 	uint64_t r = retire_at(u, t, th, complete);
 	int st_dtlb = 0; /* a store's first-level DTLB miss: 1, 2 walked */
 	if (okind == U_STD) {

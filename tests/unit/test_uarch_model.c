@@ -711,6 +711,29 @@ static void test_pause_depipelines(void **s)
 	assert_true(c[1] >= c[0] + 100 * 19); /* core.depth each */
 }
 
+/* P4 replay: an add that reads a register a missing load wrote replays;
+ * once a load that hits has written the register again, it does not. */
+static void test_replay_taint_cleared(void **s)
+{
+	static const uint8_t load[] = { 0x48, 0x8b, 0x1e }; /* mov (%rsi), %rbx */
+	static const uint8_t add[] = { 0x48, 0x01, 0xd9 };  /* add %rbx, %rcx */
+	struct rig *r = rig_new();
+	struct x86_insn l, a;
+	uint64_t n0, n1;
+	(void)s;
+	decode(load, sizeof(load), 0x1000, &l);
+	decode(add, sizeof(add), 0x1003, &a);
+	run(r, &l, 1, 0x10000); /* misses: replays until its data comes */
+	n0 = ev(r, UARCH_EV_REPLAYS, 0);
+	run(r, &a, 1, 0);
+	n1 = ev(r, UARCH_EV_REPLAYS, 0);
+	assert_int_equal(n1, n0 + 1);
+	run(r, &l, 1, 0x10000); /* hits */
+	run(r, &a, 1, 0);
+	assert_int_equal(ev(r, UARCH_EV_REPLAYS, 0), n1);
+	rig_free(r);
+}
+
 static void test_mispredict_costs_penalty(void **s)
 {
 	/* je +0 taken/not taken alternately: a bimodal predictor misses every
@@ -1156,6 +1179,7 @@ int main(void)
 		cmocka_unit_test(test_assist_clears),
 		cmocka_unit_test(test_memory_ordering_clear),
 		cmocka_unit_test(test_pause_depipelines),
+		cmocka_unit_test(test_replay_taint_cleared),
 		cmocka_unit_test(test_mispredict_costs_penalty),
 		cmocka_unit_test(test_l2_ports_bound_accesses),
 		cmocka_unit_test(test_l2_width_holds_port),
