@@ -175,8 +175,8 @@ int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory for the timing model");
 		return -1;
 	}
-	if (p->sh->smt)
-		uarch_set_threads(p->uarch, 2);
+	/* (one thread: single-thread mode until lx_schedule() runs two) */
+	uarch_set_threads(p->uarch, p->sh->smt && p->nth > 1 ? 2 : 1);
 	if (lx_timing_pmu(p, err, errsz) < 0)
 		return -1;
 	for (int i = 0; i < p->nth; i++)

@@ -167,6 +167,12 @@ per_thread() {
 	# combined the same as counted without the T0/T1 split
 	run_vpmu stat --smt -e instructions -o plain -- "$PROGS/lx_threads"
 	[ "$(count instructions plain)" = $((a + b)) ] || fail "$(cat plain)"
+	# a lone thread has the core to itself (single-thread mode): the
+	# cycles of a run without --smt
+	run_vpmu stat -x, -e cycles -- "$PROGS/bench_qsort" 2000
+	a=$(awk -F, '$3 == "cycles" { print $1; exit }' err)
+	run_vpmu stat --smt -x, -e cycles -- "$PROGS/bench_qsort" 2000
+	grep -q "^CPU0,$a,,cycles," err || fail "one thread under --smt: $(cat err), $a without"
 	# a machine of one logical processor has no second to run threads on,
 	# unless the model is given one
 	run_vpmu stat -a alpha --smt -e cycles -- "$PROGS/lx_threads"
