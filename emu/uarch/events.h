@@ -240,7 +240,9 @@
 	X(X87_ASSIST_SU, "x87-stack-underflows",                                                          \
 	  "x87 instructions retired that read an empty register")                                         \
 	X(X87_ASSIST_SO, "x87-stack-overflows",                                                           \
-	  "x87 instructions retired that pushed onto a full stack")
+	  "x87 instructions retired that pushed onto a full stack")                                       \
+	X(LD_FWD_WAIT, "loads-forward-wait",                                                              \
+	  "loads whose data an older store forwards, issued before that store's data was ready")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -450,8 +450,13 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		l2miss = u->ms.l2_missed;
 		if (complete < issue + cc->lat[o->cls])
 			complete = issue + cc->lat[o->cls];
-		if (fwd && !miss)
+		if (fwd && !miss) {
+			/* it waits for the store's data (the P4 replays it:
+			 * MOB_LOAD_REPLAY's NO_STD) */
+			if (fwd > issue + cc->lat[o->cls])
+				count(u, t, th, UARCH_EV_LD_FWD_WAIT, 1, issue);
 			complete = max64(issue + cc->lat[o->cls], fwd);
+		}
 		l1miss = miss;
 		if (miss && replays) {
 			/* P4 replay: scheduled for an L1 hit, the load goes

@@ -555,6 +555,19 @@ static void test_memory_signals(void **s)
 	retire(r, &t, t.pc + t.len, 0, 0x700200, 8, 1);
 	retire(r, &l, l.pc + l.len, 0, 0x700200, 8, 0);
 	assert_int_equal(ev(r, UARCH_EV_LD_ST_OVERLAP), 1);
+	assert_int_equal(ev(r, UARCH_EV_LD_FWD_WAIT), 0);
+	/* again, the store's data an imul's result: the covered load issues
+	 * before it is ready, and waits (NO_STD) */
+	static const uint8_t imul[] = { 0x48, 0x0f, 0xaf, 0xc9 }; /* imul %rcx, %rcx */
+	struct x86_insn m;
+	insn(imul, sizeof(imul), 0x1008, &m);
+	retire(r, &l, l.pc + l.len, 0, 0x700300, 8, 0); /* (the line into L1) */
+	retire(r, &m, m.pc + m.len, 0, 0, 0, 0);
+	retire(r, &t, t.pc + t.len, 0, 0x700300, 8, 1);
+	retire(r, &l, l.pc + l.len, 0, 0x700300, 8, 0);
+	assert_int_equal(ev(r, UARCH_EV_LD_FWD_WAIT), 1);
+	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x08), 1);
+	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x18), 2);
 	rig_free(r);
 }
 
