@@ -316,8 +316,6 @@ enum {
 	X86_ASSIST_X87_SU = 1 << 5,    /* x87 stack underflow */
 	X86_ASSIST_X87_SO = 1 << 6,    /* x87 stack overflow */
 };
-#define X86_ASSIST_MAX 8 /* assisted instructions a block records */
-
 struct x86_assist {
 	const struct x86_insn *i;
 	unsigned kinds; /* X86_ASSIST_* */
@@ -380,9 +378,10 @@ struct x86_cpu {
 	struct x86_trace pend[X86_BLOCK_MAX];
 
 	/* timed mode: the current block's instructions that needed an
-	 * assist, in order (emptied as each block starts) */
+	 * assist, in order (emptied as each block starts: each of its
+	 * instructions has one entry at most) */
 	unsigned nassist;
-	struct x86_assist assist[X86_ASSIST_MAX];
+	struct x86_assist assist[X86_BLOCK_MAX];
 };
 
 /* The executing instruction needs an assist for kinds (X86_ASSIST_*). */
@@ -390,7 +389,7 @@ static inline void x86_assist_note(struct x86_cpu *c, unsigned kinds)
 {
 	if (c->nassist && c->assist[c->nassist - 1].i == c->cur)
 		c->assist[c->nassist - 1].kinds |= kinds;
-	else if (c->nassist < X86_ASSIST_MAX)
+	else if (c->nassist < X86_BLOCK_MAX)
 		c->assist[c->nassist++] = (struct x86_assist){ c->cur, kinds };
 }
 

@@ -334,6 +334,10 @@ fp_assists() {
 		"$PROGS/ua_assist" $mode $n >native.out
 		cmp -s out native.out || fail "$mode: output $(cat out), native $(cat native.out)"
 	done
+	# sixteen in one block, each counted and cleared
+	run_vpmu stat --exact -e SSE_INPUT_ASSIST,MACHINE_CLEAR:CLEAR -- "$PROGS/ua_assist" sse-in16 $n
+	[ "$(val SSE_INPUT_ASSIST)" = $((16 * n)) ] && [ "$(val MACHINE_CLEAR:CLEAR)" = $((16 * n * 150)) ] ||
+		fail "sse-in16: $(cat err)"
 	# a machine that takes none counts the conditions without a clear
 	run_vpmu stat -v --exact --set core.assist=0 -e cycles,SSE_INPUT_ASSIST -- "$PROGS/ua_assist" sse-in $n
 	[ "$(val SSE_INPUT_ASSIST)" = $n ] && [ "$(model fp-assists)" = 0 ] &&

@@ -11,6 +11,7 @@
  *   sse-ftz    sse-out with MXCSR.FTZ set (no assist)
  *   x87-in     fldl of a denormal double
  *   x87-stack  fadd reading an empty register (a stack underflow)
+ *   sse-in16   16 dependent addsd with a denormal source, in one block
  * and prints the last result, so a native run can be compared. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,13 @@ static double adds(long n, double a, double b)
 	for (long k = 0; k < n; k++)
 		__asm__ volatile("movsd %1, %0\n\taddsd %2, %0" : "=&x"(r) : "x"(a), "x"(b));
 	return r;
+}
+
+static double adds16(long n, double a, double b)
+{
+	for (long k = 0; k < n; k++)
+		__asm__ volatile(".rept 16\n\taddsd %1, %0\n\t.endr" : "+x"(a) : "x"(b));
+	return a;
 }
 
 static double muls(long n, double a, double b)
@@ -61,8 +69,8 @@ static double x87_underflows(long n)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "normal",	"sse-in", "sse-out",  "sse-daz",
-					     "sse-ftz", "x87-in", "x87-stack" };
+	static const char *const modes[] = { "normal",	"sse-in", "sse-out",   "sse-daz",
+					     "sse-ftz", "x87-in", "x87-stack", "sse-in16" };
 	int m = -1;
 	long n;
 	double r;
@@ -72,7 +80,7 @@ int main(int argc, char **argv)
 			m = k;
 	if (m < 0) {
 		fprintf(stderr, "usage: ua_assist normal|sse-in|sse-out|sse-daz|sse-ftz|x87-in|"
-				"x87-stack ITERATIONS\n");
+				"x87-stack|sse-in16 ITERATIONS\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 0);
@@ -99,8 +107,11 @@ int main(int argc, char **argv)
 	case 5:
 		r = x87_loads(n, &tiny);
 		break;
-	default:
+	case 6:
 		r = x87_underflows(n);
+		break;
+	default:
+		r = adds16(n, one, tiny);
 		break;
 	}
 	printf("%s %ld: %a\n", modes[m], n, r);
