@@ -218,6 +218,67 @@ SSE_INLINE void sse_iop2(struct x86_cpu *c, const struct x86_insn *i, int mmx_mo
 		return d;                                            \
 	}
 
+/* ---- assists (x86.h: X86_ASSIST_SSE_*) ----------------------------------
+ * The elements a floating-point operation reads or writes: a single, a
+ * double, the low two singles, four singles, two doubles. */
+enum { SSE_FP_SS, SSE_FP_SD, SSE_FP_PS2, SSE_FP_PS, SSE_FP_PD };
+
+SSE_INLINE int sse_den32(uint32_t x)
+{
+	return (x & 0x7fffffffu) - 1 < 0x007fffffu; /* exponent 0, fraction not */
+}
+
+SSE_INLINE int sse_den64(uint64_t x)
+{
+	return (x & ~(1ull << 63)) - 1 < 0x000fffffffffffffull;
+}
+
+/* Whether an element of v that form covers is denormal. */
+SSE_INLINE int sse_denormal(__m128i v, int form)
+{
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v), hi;
+
+	switch (form) {
+	case SSE_FP_SS:
+		return sse_den32((uint32_t)lo);
+	case SSE_FP_SD:
+		return sse_den64(lo);
+	case SSE_FP_PS2:
+		return sse_den32((uint32_t)lo) | sse_den32((uint32_t)(lo >> 32));
+	}
+	hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+	if (form == SSE_FP_PD)
+		return sse_den64(lo) | sse_den64(hi);
+	return sse_den32((uint32_t)lo) | sse_den32((uint32_t)(lo >> 32)) | sse_den32((uint32_t)hi) |
+	       sse_den32((uint32_t)(hi >> 32));
+}
+
+/* Whether the processor used a denormal source: its denormal-operand flag
+ * (DE, MXCSR bit 1) says so, not under DAZ (SDM vol. 1, 10.2.3.4), nor
+ * where another exception comes first (a zero divisor).  The caller runs
+ * the operation again between sse_de_clear() and sse_de_raised(), which
+ * restores MXCSR as the first run left it. */
+SSE_INLINE unsigned sse_de_clear(void)
+{
+	unsigned csr = __builtin_ia32_stmxcsr();
+
+	__builtin_ia32_ldmxcsr(csr & ~2u);
+	return csr;
+}
+
+SSE_INLINE int sse_de_raised(unsigned csr)
+{
+	int de = (__builtin_ia32_stmxcsr() & 2) != 0;
+
+	__builtin_ia32_ldmxcsr(csr);
+	return de;
+}
+
+/* Note the assists of f(a, s), which has run: in, a source element was
+ * denormal (used, if f run again with DE clear raises it); out, a result
+ * element was (FTZ clear). */
+void x86_sse_fp_assist(struct x86_cpu *c, sse_op2_fn f, __m128i a, __m128i s, int in, int out);
+
 /* ---- per-file registration (called by x86_sse_register) ---------------- */
 void x86_sse_move_register(x86_fn *tab);
 void x86_sse_int_register(x86_fn *tab);

@@ -14,10 +14,27 @@
 		sse_op2(c, i, msize, op_##name);                          \
 	}
 
-CVT(cvtss2sd, "cvtss2sd", 4)
-CVT(cvtsd2ss, "cvtsd2ss", 8)
-CVT(cvtps2pd, "cvtps2pd", 8)
-CVT(cvtpd2ps, "cvtpd2ps", 16)
+/* Between single and double precision: a denormal source the processor
+ * uses may need an assist, and so may a denormal result of a narrowing
+ * one (out: its form, SSE_FP_*; -1: widening, no result is denormal). The
+ * conversions to integers raise no denormal-operand exception (SDM vol.
+ * 2, CVTPS2DQ and the others: invalid and precision only). */
+#define CVT_FP(name, insn, msize, in, out)                                                    \
+	SSE_ASM2(op_##name, insn)                                                             \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)                     \
+	{                                                                                     \
+		unsigned d = i->op[0].reg;                                                    \
+		__m128i s = sse_src(c, i, 1, msize), a = sse_xget(c, d), r = op_##name(a, s); \
+		int den_in = sse_denormal(s, in), den_out = out >= 0 && sse_denormal(r, out); \
+		sse_xput(c, d, r);                                                            \
+		if (X86_UNLIKELY(den_in | den_out))                                           \
+			x86_sse_fp_assist(c, op_##name, a, s, den_in, den_out);               \
+	}
+
+CVT_FP(cvtss2sd, "cvtss2sd", 4, SSE_FP_SS, -1)
+CVT_FP(cvtsd2ss, "cvtsd2ss", 8, SSE_FP_SD, SSE_FP_SS)
+CVT_FP(cvtps2pd, "cvtps2pd", 8, SSE_FP_PS2, -1)
+CVT_FP(cvtpd2ps, "cvtpd2ps", 16, SSE_FP_PD, SSE_FP_PS2)
 CVT(cvtdq2ps, "cvtdq2ps", 16)
 CVT(cvtps2dq, "cvtps2dq", 16)
 CVT(cvttps2dq, "cvttps2dq", 16)

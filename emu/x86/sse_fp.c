@@ -13,71 +13,38 @@
 #include "sse.h"
 
 /* ---- assists -------------------------------------------------------------
- * Which elements an operation works on, and whether its destination is
- * also a source (FP_DST_IN) and its result can underflow (FP_UNDER: the
- * SDM's list for #U, vol. 1, 11.5.2.5). */
-enum { FP_SS, FP_SD, FP_PS, FP_PD };
+ * Whether an operation's destination is also a source (FP_DST_IN) and its
+ * result can underflow (FP_UNDER: the SDM's list for #U, vol. 1,
+ * 11.5.2.5). */
 enum { FP_DST_IN = 1, FP_UNDER = 2 };
 
-static inline int den32(uint32_t x)
-{
-	return (x & 0x7fffffffu) - 1 < 0x007fffffu; /* exponent 0, fraction not */
-}
-
-static inline int den64(uint64_t x)
-{
-	return (x & ~(1ull << 63)) - 1 < 0x000fffffffffffffull;
-}
-
-/* Whether an element of v the form works on is denormal. */
-SSE_INLINE int fp_denormal(__m128i v, int form)
-{
-	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(v), hi;
-
-	if (form == FP_SS)
-		return den32((uint32_t)lo);
-	if (form == FP_SD)
-		return den64(lo);
-	hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
-	if (form == FP_PD)
-		return den64(lo) | den64(hi);
-	return den32((uint32_t)lo) | den32((uint32_t)(lo >> 32)) | den32((uint32_t)hi) |
-	       den32((uint32_t)(hi >> 32));
-}
-
-/* A denormal source needs an assist when the processor uses it, as its
- * denormal-operand flag (DE, MXCSR bit 1) says: not under DAZ (SDM vol.
- * 1, 10.2.3.4), nor where another exception comes first (a zero divisor);
- * the operation runs again with DE clear to ask, and MXCSR is restored.
- * A denormal result means FTZ was clear. */
-static void fp_assist(struct x86_cpu *c, sse_op2_fn f, __m128i a, __m128i s, int in, int out)
+void x86_sse_fp_assist(struct x86_cpu *c, sse_op2_fn f, __m128i a, __m128i s, int in, int out)
 {
 	unsigned kinds = out ? X86_ASSIST_SSE_OUT : 0;
 
 	if (in) {
-		unsigned csr = __builtin_ia32_stmxcsr();
-		__builtin_ia32_ldmxcsr(csr & ~2u);
+		unsigned csr = sse_de_clear();
 		f(a, s);
-		if (__builtin_ia32_stmxcsr() & 2)
+		if (sse_de_raised(csr))
 			kinds |= X86_ASSIST_SSE_IN;
-		__builtin_ia32_ldmxcsr(csr);
 	}
 	if (kinds)
 		x86_assist_note(c, kinds);
 }
 
-/* sse_op2 for an arithmetic operation of form, noting its assists. */
+/* sse_op2 for an arithmetic operation of form (SSE_FP_*), noting its
+ * assists. */
 SSE_INLINE void fp_op2(struct x86_cpu *c, const struct x86_insn *i, unsigned msize, sse_op2_fn f,
 		       int form, int io)
 {
 	unsigned d = i->op[0].reg;
 	__m128i s = sse_src(c, i, 1, msize), a = sse_xget(c, d), r = f(a, s);
-	int in = fp_denormal(s, form) | ((io & FP_DST_IN) && fp_denormal(a, form));
-	int out = (io & FP_UNDER) && fp_denormal(r, form);
+	int in = sse_denormal(s, form) | ((io & FP_DST_IN) && sse_denormal(a, form));
+	int out = (io & FP_UNDER) && sse_denormal(r, form);
 
 	sse_xput(c, d, r);
 	if (X86_UNLIKELY(in | out))
-		fp_assist(c, f, a, s, in, out);
+		x86_sse_fp_assist(c, f, a, s, in, out);
 }
 
 #define FOP(name, insn, msize, form, io)                                  \
@@ -87,11 +54,11 @@ SSE_INLINE void fp_op2(struct x86_cpu *c, const struct x86_insn *i, unsigned msi
 		fp_op2(c, i, msize, op_##name, form, io);                 \
 	}
 
-#define FOP4(op, io)                         \
-	FOP(op##ss, #op "ss", 4, FP_SS, io)  \
-	FOP(op##sd, #op "sd", 8, FP_SD, io)  \
-	FOP(op##ps, #op "ps", 16, FP_PS, io) \
-	FOP(op##pd, #op "pd", 16, FP_PD, io)
+#define FOP4(op, io)                             \
+	FOP(op##ss, #op "ss", 4, SSE_FP_SS, io)  \
+	FOP(op##sd, #op "sd", 8, SSE_FP_SD, io)  \
+	FOP(op##ps, #op "ps", 16, SSE_FP_PS, io) \
+	FOP(op##pd, #op "pd", 16, SSE_FP_PD, io)
 
 /* the approximations take no assist: they read a denormal as zero */
 #define FOP_APPROX(name, insn, msize)                                     \
@@ -112,12 +79,12 @@ FOP_APPROX(rcpss, "rcpss", 4)
 FOP_APPROX(rcpps, "rcpps", 16)
 FOP_APPROX(rsqrtss, "rsqrtss", 4)
 FOP_APPROX(rsqrtps, "rsqrtps", 16)
-FOP(addsubps, "addsubps", 16, FP_PS, FP_DST_IN | FP_UNDER)
-FOP(addsubpd, "addsubpd", 16, FP_PD, FP_DST_IN | FP_UNDER)
-FOP(haddps, "haddps", 16, FP_PS, FP_DST_IN | FP_UNDER)
-FOP(haddpd, "haddpd", 16, FP_PD, FP_DST_IN | FP_UNDER)
-FOP(hsubps, "hsubps", 16, FP_PS, FP_DST_IN | FP_UNDER)
-FOP(hsubpd, "hsubpd", 16, FP_PD, FP_DST_IN | FP_UNDER)
+FOP(addsubps, "addsubps", 16, SSE_FP_PS, FP_DST_IN | FP_UNDER)
+FOP(addsubpd, "addsubpd", 16, SSE_FP_PD, FP_DST_IN | FP_UNDER)
+FOP(haddps, "haddps", 16, SSE_FP_PS, FP_DST_IN | FP_UNDER)
+FOP(haddpd, "haddpd", 16, SSE_FP_PD, FP_DST_IN | FP_UNDER)
+FOP(hsubps, "hsubps", 16, SSE_FP_PS, FP_DST_IN | FP_UNDER)
+FOP(hsubpd, "hsubpd", 16, SSE_FP_PD, FP_DST_IN | FP_UNDER)
 
 /* cmpps/cmppd/cmpss/cmpsd xmm, xmm/m, imm8: the legacy-SSE encodings use
  * imm8[2:0] only (SDM vol. 2, CMPPS "Operation"); asm needs the predicate
@@ -147,18 +114,26 @@ CMP_FN(cmp_pd, "cmppd")
 CMP_FN(cmp_ss, "cmpss")
 CMP_FN(cmp_sd, "cmpsd")
 
-#define CMP_H(name, fn, msize)                                            \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i) \
-	{                                                                 \
-		unsigned d = i->op[0].reg;                                \
-		__m128i s = sse_src(c, i, 1, msize);                      \
-		sse_xput(c, d, fn(sse_xget(c, d), s, (unsigned)i->imm));  \
+/* A compare reads both operands, so a denormal in either may need an
+ * assist (its result is a mask: none underflows). */
+#define CMP_H(name, fn, msize, form)                                               \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)          \
+	{                                                                          \
+		unsigned d = i->op[0].reg, p = (unsigned)i->imm;                   \
+		__m128i a = sse_xget(c, d), s = sse_src(c, i, 1, msize);           \
+		sse_xput(c, d, fn(a, s, p));                                       \
+		if (X86_UNLIKELY(sse_denormal(a, form) | sse_denormal(s, form))) { \
+			unsigned csr = sse_de_clear();                             \
+			fn(a, s, p);                                               \
+			if (sse_de_raised(csr))                                    \
+				x86_assist_note(c, X86_ASSIST_SSE_IN);             \
+		}                                                                  \
 	}
 
-CMP_H(cmpps, cmp_ps, 16)
-CMP_H(cmppd, cmp_pd, 16)
-CMP_H(cmpss, cmp_ss, 4)
-CMP_H(cmpsd, cmp_sd, 8)
+CMP_H(cmpps, cmp_ps, 16, SSE_FP_PS)
+CMP_H(cmppd, cmp_pd, 16, SSE_FP_PD)
+CMP_H(cmpss, cmp_ss, 4, SSE_FP_SS)
+CMP_H(cmpsd, cmp_sd, 8, SSE_FP_SD)
 
 void x86_sse_cmpsd(struct x86_cpu *c, const struct x86_insn *i)
 {
@@ -170,24 +145,34 @@ void x86_sse_cmpsd(struct x86_cpu *c, const struct x86_insn *i)
 }
 
 /* comiss/ucomiss/comisd/ucomisd xmm, xmm/m: ZF, PF, CF from the compare
- * (unordered sets all three), OF, SF, AF cleared (SDM vol. 2, COMISS). */
-#define COMI(name, insn, msize)                                                         \
-	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)               \
-	{                                                                               \
-		__m128i a = sse_xget(c, i->op[0].reg), b = sse_src(c, i, 1, msize);     \
-		uint8_t z, p, cf;                                                       \
-		__asm__ volatile(insn " %4, %3\n\tsetz %0\n\tsetp %1\n\tsetc %2"        \
-				 : "=r"(z), "=r"(p), "=r"(cf)                           \
-				 : "x"(a), "x"(b)                                       \
-				 : "cc");                                               \
-		x86_set_flags(c, X86_ARITH,                                             \
-			      (z ? X86_ZF : 0) | (p ? X86_PF : 0) | (cf ? X86_CF : 0)); \
+ * (unordered sets all three), OF, SF, AF cleared (SDM vol. 2, COMISS); a
+ * denormal operand may need an assist, as for cmpps. */
+#define COMI(name, insn, msize, form)                                               \
+	SSE_INLINE unsigned op_##name(__m128i a, __m128i b)                         \
+	{                                                                           \
+		uint8_t z, p, cf;                                                   \
+		__asm__ volatile(insn " %4, %3\n\tsetz %0\n\tsetp %1\n\tsetc %2"    \
+				 : "=r"(z), "=r"(p), "=r"(cf)                       \
+				 : "x"(a), "x"(b)                                   \
+				 : "cc");                                           \
+		return (z ? X86_ZF : 0) | (p ? X86_PF : 0) | (cf ? X86_CF : 0);     \
+	}                                                                           \
+	static void h_##name(struct x86_cpu *c, const struct x86_insn *i)           \
+	{                                                                           \
+		__m128i a = sse_xget(c, i->op[0].reg), b = sse_src(c, i, 1, msize); \
+		x86_set_flags(c, X86_ARITH, op_##name(a, b));                       \
+		if (X86_UNLIKELY(sse_denormal(a, form) | sse_denormal(b, form))) {  \
+			unsigned csr = sse_de_clear();                              \
+			op_##name(a, b);                                            \
+			if (sse_de_raised(csr))                                     \
+				x86_assist_note(c, X86_ASSIST_SSE_IN);              \
+		}                                                                   \
 	}
 
-COMI(comiss, "comiss", 4)
-COMI(ucomiss, "ucomiss", 4)
-COMI(comisd, "comisd", 8)
-COMI(ucomisd, "ucomisd", 8)
+COMI(comiss, "comiss", 4, SSE_FP_SS)
+COMI(ucomiss, "ucomiss", 4, SSE_FP_SS)
+COMI(comisd, "comisd", 8, SSE_FP_SD)
+COMI(ucomisd, "ucomisd", 8, SSE_FP_SD)
 
 void x86_sse_fp_register(x86_fn *tab)
 {

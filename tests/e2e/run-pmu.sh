@@ -322,7 +322,8 @@ fp_assists() {
 	[ "$(val SSE_INPUT_ASSIST)" = 0 ] && [ "$(val MACHINE_CLEAR:CLEAR)" = 0 ] ||
 		fail "normal: $(cat err)"
 	for m in sse-in:SSE_INPUT_ASSIST sse-out:MACHINE_CLEAR:CLEAR/150 x87-in:X87_ASSIST:PREA \
-		x87-stack:X87_ASSIST:FPSU sse-daz:SSE_INPUT_ASSIST=0 sse-ftz:MACHINE_CLEAR:CLEAR=0; do
+		x87-stack:X87_ASSIST:FPSU sse-daz:SSE_INPUT_ASSIST=0 sse-ftz:MACHINE_CLEAR:CLEAR=0 \
+		sse-cmp:SSE_INPUT_ASSIST sse-cvt:MACHINE_CLEAR:CLEAR/150; do
 		local mode=${m%%:*} e=${m#*:} want=$n div=1
 		case $e in *=0) e=${e%=0} want=0 ;; */150) e=${e%/150} div=150 ;; esac
 		run_vpmu stat -v --exact -e cycles,$e -- "$PROGS/ua_assist" $mode $n
