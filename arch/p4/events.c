@@ -36,7 +36,11 @@
  *
  * Defaults: oprofile's default mask, less the bits the model cannot
  * produce (so that the default of a supported event is accepted); for
- * events oprofile lacks, the non-bogus bits or the only bit.
+ * events oprofile lacks, the non-bogus bits or the only bit.  The BSQ
+ * events' mask is one encoded request kind: oprofile's 0x21 (input
+ * read-invalidates of no chunks, prefetched, uncacheable) is none the
+ * model makes, and the default is 0x328c, demand reads of 8 chunks from
+ * write-back memory.
  */
 #include <stddef.h>
 
@@ -109,6 +113,9 @@ enum {
 	{                                    \
 		n, b, { UARCH_NEV }, d, NULL \
 	}
+/* a bit of an encoded mask: the whole mask names one request kind and its
+ * signal (P4_TAG_BSQ, bsq.c) */
+#define F(n, b, d) Q(n, b, d)
 /* a bit whose condition the modelled machine never meets: it counts 0,
  * and its description says why, "(0: ...)" */
 #define Z(n, b, d) Q(n, b, d)
@@ -126,9 +133,6 @@ enum {
 /* Reasons shared by several bits. */
 #define R_TCMODE "the model keeps no per-cycle build or deliver mode of the trace cache"
 #define R_MEMTYPE "memory types other than write-back are not modelled"
-#define R_BSQ                                                                                 \
-	"requests are matched on encoded type, length and memory-type fields, which sums of " \
-	"per-bit model signals cannot express"
 #define R_UNDOC "its event-mask bits are not documented"
 
 static const struct p4_ebit tc_deliver_mode[] = {
@@ -277,21 +281,20 @@ static const struct p4_ebit fsb_data_activity[] = {
 	  "the bus model has no data-bus reservation (DBSY) phase"),
 };
 
-#define BSQ_BITS                                                                                 \
-	U("REQ_TYPE0", 0, "request type field bit 0 (read, read-invalidate, write, write-back)", \
-	  R_BSQ),                                                                                \
-		U("REQ_TYPE1", 1, "request type field bit 1", R_BSQ),                            \
-		U("REQ_LEN0", 2, "request length field bit 0 (0, 1 or 8 chunks)", R_BSQ),        \
-		U("REQ_LEN1", 3, "request length field bit 1", R_BSQ),                           \
-		U("REQ_IO_TYPE", 5, "input/output requests", R_BSQ),                             \
-		U("REQ_LOCK_TYPE", 6, "bus-lock requests", R_BSQ),                               \
-		U("REQ_CACHE_TYPE", 7, "cacheable requests", R_BSQ),                             \
-		U("REQ_SPLIT_TYPE", 8, "8-byte chunks split across an 8-byte boundary", R_BSQ),  \
-		U("REQ_DEM_TYPE", 9, "demand requests (clear: prefetches)", R_BSQ),              \
-		U("REQ_ORD_TYPE", 10, "ordered requests", R_BSQ),                                \
-		U("MEM_TYPE0", 11, "memory type field bit 0 (UC, USWC, WT, WP, WB)", R_BSQ),     \
-		U("MEM_TYPE1", 12, "memory type field bit 1", R_BSQ),                            \
-		U("MEM_TYPE2", 13, "memory type field bit 2", R_BSQ)
+#define BSQ_BITS                                                                                  \
+	F("REQ_TYPE0", 0, "request type field bit 0 (read, read-invalidate, write, write-back)"), \
+		F("REQ_TYPE1", 1, "request type field bit 1"),                                    \
+		F("REQ_LEN0", 2, "request length field bit 0 (0, 1 or 8 chunks)"),                \
+		F("REQ_LEN1", 3, "request length field bit 1"),                                   \
+		F("REQ_IO_TYPE", 5, "input/output requests"),                                     \
+		F("REQ_LOCK_TYPE", 6, "bus-lock requests"),                                       \
+		F("REQ_CACHE_TYPE", 7, "cacheable requests"),                                     \
+		F("REQ_SPLIT_TYPE", 8, "8-byte chunks split across an 8-byte boundary"),          \
+		F("REQ_DEM_TYPE", 9, "demand requests (clear: prefetches)"),                      \
+		F("REQ_ORD_TYPE", 10, "ordered requests"),                                        \
+		F("MEM_TYPE0", 11, "memory type field bit 0 (UC, USWC, WT, WP, WB)"),             \
+		F("MEM_TYPE1", 12, "memory type field bit 1"),                                    \
+		F("MEM_TYPE2", 13, "memory type field bit 2")
 
 static const struct p4_ebit bsq_allocation[] = { BSQ_BITS };
 static const struct p4_ebit bsq_active_entries[] = { BSQ_BITS };
@@ -485,10 +488,10 @@ const struct p4_event_desc p4_events[] = {
 	   "in-order queue entries active, each cycle", NULL),
 	EV("FSB_DATA_ACTIVITY", 0x17, 12, FSB0, FSB1, fsb_data_activity, 0x07, P4_TAG_NONE, 1,
 	   "DRDY and DBSY events on the front-side bus", NULL),
-	EV("BSQ_ALLOCATION", 0x05, 13, BSU0, NO, bsq_allocation, 0x21, P4_TAG_NONE, 0,
-	   "allocations in the bus sequence queue", R_BSQ),
-	EV("BSQ_ACTIVE_ENTRIES", 0x06, 14, BSU1, NO, bsq_active_entries, 0x21, P4_TAG_NONE, 0,
-	   "bus sequence queue entries active, each cycle", R_BSQ),
+	EV("BSQ_ALLOCATION", 0x05, 13, BSU0, NO, bsq_allocation, 0x328c, P4_TAG_BSQ, 0,
+	   "allocations in the bus sequence queue", NULL),
+	EV("BSQ_ACTIVE_ENTRIES", 0x06, 14, BSU1, NO, bsq_active_entries, 0x328c, P4_TAG_BSQ_ACTIVE,
+	   0, "bus sequence queue entries active, each cycle", NULL),
 	EV("SSE_INPUT_ASSIST", 0x34, 15, FIRM0, FIRM1, sse_input_assist, 0x8000, P4_TAG_NONE, 1,
 	   "assists requested for SSE and SSE2 input operands", NULL),
 	EV("PACKED_SP_UOP", 0x08, 16, FIRM0, FIRM1, packed_sp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,

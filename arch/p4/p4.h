@@ -7,6 +7,7 @@
  *   escr.c     the 45 ESCRs and 18 counter/CCCR pairs, and their wiring
  *   events.c   the events: ESCR event select, which ESCRs detect them,
  *              event-mask bits and the model signals each bit counts
+ *   bsq.c      the BSQ events' masks: one encoded request kind each
  *   counter.c  counting: threshold, complement, edge, thread mode,
  *              cascade, FORCE_OVF, overflow and PMI, on per-cycle values
  *   pmu.c      the backend (arch.h): encode/decode/assign, tagging,
@@ -95,15 +96,18 @@ int p4_escr_find(const char *name);
 /* The ESCR that counter ctr reads when its CCCR selects sel, or -1. */
 int p4_escr_for(int ctr, unsigned sel);
 
-/* Tagging roles (seed 004, "Obtaining nonspeculative event counts"). */
+/* Tagging roles (seed 004, "Obtaining nonspeculative event counts"), and
+ * the events whose mask bits do not each count on their own. */
 enum p4_tag {
 	P4_TAG_NONE,
-	P4_TAG_FRONT_END, /* front_end_event: counts µops the front end tagged */
-	P4_TAG_EXECUTION, /* execution_event: counts µops with execution tag bits */
-	P4_TAG_REPLAY,	  /* replay_event: counts µops replay tagging marked */
-	P4_TAG_FE_TAGGER, /* uop_type: with tag enable, tags µops at the front end */
-	P4_TAG_EX_TAGGER, /* FLAME µop events: with tag enable, set execution tag bits */
-	P4_TAG_SOURCE,	  /* IOQ events: OWN and OTHER pick whose requests count */
+	P4_TAG_FRONT_END,  /* front_end_event: counts µops the front end tagged */
+	P4_TAG_EXECUTION,  /* execution_event: counts µops with execution tag bits */
+	P4_TAG_REPLAY,	   /* replay_event: counts µops replay tagging marked */
+	P4_TAG_FE_TAGGER,  /* uop_type: with tag enable, tags µops at the front end */
+	P4_TAG_EX_TAGGER,  /* FLAME µop events: with tag enable, set execution tag bits */
+	P4_TAG_SOURCE,	   /* IOQ events: OWN and OTHER pick whose requests count */
+	P4_TAG_BSQ,	   /* BSQ_ALLOCATION: the mask encodes one request kind (bsq.c) */
+	P4_TAG_BSQ_ACTIVE, /* BSQ_ACTIVE_ENTRIES: the same, entries active each cycle */
 };
 
 #define P4_NSIG 5
@@ -132,6 +136,12 @@ struct p4_event_desc {
 
 extern const struct p4_event_desc p4_events[];
 extern const unsigned p4_nevents;
+
+/* The model signal that counts the bus requests a BSQ event's mask
+ * encodes (active: their entries active, each cycle) in *sig: 0; 1 if
+ * the model makes no such request or keeps no entry for it, -1 if the
+ * mask is no encoding, *why saying why. */
+int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why);
 
 /* ---- counting (counter.c) ---- */
 

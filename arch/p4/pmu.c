@@ -170,6 +170,16 @@ static int check(struct arch_evsel *e, unsigned metric, char *err, size_t errsz)
 			return -1;
 		}
 	}
+	if (d->tag == P4_TAG_BSQ || d->tag == P4_TAG_BSQ_ACTIVE) {
+		const char *why;
+		unsigned sig;
+		int rc = p4_bsq_signal(e->umask, d->tag == P4_TAG_BSQ_ACTIVE, &sig, &why);
+		if (rc) {
+			snprintf(err, errsz, "%s:0x%x is %s: %s", d->name, e->umask,
+				 rc < 0 ? "not a mask it takes" : "not supported", why);
+			return rc < 0 ? -1 : ARCH_ENOTSUP;
+		}
+	}
 	if (metric >= P4_NMETRIC) {
 		snprintf(err, errsz, "PEBS metric %u is not one the Pentium 4 defines", metric);
 		return -1;

@@ -237,6 +237,14 @@ static void build_routes(struct arch_pmu *p)
 		 * own processor's level) */
 		if (d->shared)
 			qual = (uint8_t)((qual & 5 ? 5 : 0) | (qual & 10 ? 10 : 0));
+		if (d->tag == P4_TAG_BSQ || d->tag == P4_TAG_BSQ_ACTIVE) {
+			unsigned sig;
+			const char *why;
+			if (!p4_bsq_signal(escr >> P4_ESCR_EMASK_SHIFT & P4_ESCR_EMASK_MASK,
+					   d->tag == P4_TAG_BSQ_ACTIVE, &sig, &why))
+				add_route(p, sig, c, qual);
+			continue;
+		}
 		for (unsigned j = 0; j < d->nbits; j++) {
 			const struct p4_ebit *b = &d->bits[j];
 			if (!(escr >> P4_ESCR_EMASK_SHIFT & 1u << b->bit))

@@ -242,7 +242,11 @@
 	X(X87_ASSIST_SO, "x87-stack-overflows",                                                           \
 	  "x87 instructions retired that pushed onto a full stack")                                       \
 	X(LD_FWD_WAIT, "loads-forward-wait",                                                              \
-	  "loads whose data an older store forwards, issued before that store's data was ready")
+	  "loads whose data an older store forwards, issued before that store's data was ready")          \
+	X(MEM_BRL_LAT, "mem-read-line-latency",                                                           \
+	  "sum of read-line (BRL) latencies, cycles: those outstanding, each cycle")                      \
+	X(MEM_BRIL_LAT, "mem-rfo-latency",                                                                \
+	  "sum of read-invalidate-line (BRIL) latencies, cycles: those outstanding, each cycle")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -214,8 +214,10 @@ static uint64_t from_memory(struct uarch_memsys *ms, const struct uarch_req *r, 
 	uint64_t arrive = bus_line(ms, r, t + ms->m->mem.latency, line,
 				   rfo ? UARCH_EV_BUS_BRIL : UARCH_EV_BUS_BRL);
 	uarch_count(ms, r, UARCH_EV_MEM_READS, 1, t);
-	/* as a signal: one read outstanding in each cycle it waits */
+	/* as a signal: one read outstanding in each cycle it waits (and
+	 * by kind: the P4's BSQ_ACTIVE_ENTRIES tells them apart) */
 	uarch_count_dur(ms, r, UARCH_EV_MEM_READ_LAT, t, arrive - t);
+	uarch_count_dur(ms, r, rfo ? UARCH_EV_MEM_BRIL_LAT : UARCH_EV_MEM_BRL_LAT, t, arrive - t);
 	return arrive;
 }
 

@@ -226,6 +226,34 @@ io_direction() {
 		fail "write(): bus-io-reads $r for $bytes bytes, OTHER reads $(val $ioq:ALL_READ:OTHER)"
 }
 
+# The BSQ events' mask encodes one request kind (SDM: an encoding for each
+# sub-group): each of the model's kinds counts under its own, its entries
+# active each cycle those outstanding; a kind the model does not make is
+# refused with why, a mask that is no encoding is an error
+bsq_kinds() {
+	local c=:REQ_CACHE_TYPE:REQ_DEM_TYPE:MEM_TYPE1:MEM_TYPE2
+	local rfo=BSQ_ALLOCATION:REQ_TYPE0:REQ_LEN0:REQ_LEN1$c
+	local wb=BSQ_ALLOCATION:REQ_TYPE0:REQ_TYPE1:REQ_LEN0:REQ_LEN1$c
+	run_vpmu stat -v --exact -e BSQ_ALLOCATION,BSQ_ACTIVE_ENTRIES -- "$PROGS/fsb_stream" read 4 1
+	expect_rc 0 || return 1
+	local n=$(val BSQ_ALLOCATION) a=$(val BSQ_ACTIVE_ENTRIES)
+	[ "$n" -gt 32768 ] && [ "$n" = "$(model bus-read-line)" ] &&
+		[ "$a" -gt $((n * 100)) ] && [ "$a" = "$(model mem-read-line-latency)" ] ||
+		fail "reads: BSQ_ALLOCATION $n, BSQ_ACTIVE_ENTRIES $a: $(grep -E 'bus-read-line|mem-read-line' err)"
+	run_vpmu stat -v --exact -e "$rfo,$wb" -- "$PROGS/fsb_stream" write 4 1
+	expect_rc 0 || return 1
+	[ "$(val "$rfo")" -gt 32768 ] && [ "$(val "$rfo")" = "$(model bus-read-invalidate)" ] &&
+		[ "$(val "$wb")" -gt 8192 ] && [ "$(val "$wb")" = "$(model bus-write-line)" ] ||
+		fail "RFO $(val "$rfo"), write-backs $(val "$wb"): $(grep -E 'bus-read-inv|bus-write-line' err)"
+	run_vpmu stat -e BSQ_ALLOCATION:REQ_TYPE0:REQ_IO_TYPE,BSQ_ACTIVE_ENTRIES:${wb#*:} -- "$PROGS/e2e_exit3"
+	expect_rc 3 && grep -q "<not supported>.*BSQ_ALLOCATION:0x21 is not supported: memory types" err &&
+		grep -q "<not supported>.*BSQ_ACTIVE_ENTRIES:0x328f is not supported: .* no queue residency" err ||
+		fail "refused kinds: $(cat err)"
+	run_vpmu stat -e BSQ_ALLOCATION:REQ_LEN1 -- "$PROGS/e2e_exit3"
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] && grep -q "request length 2 is not an encoding" err ||
+		fail "no encoding: $(cat err)"
+}
+
 # Execution tagging: SCALAR_DP_UOP with tag enable and tag value 1 (a raw
 # image: event 19, mask bit 15, tag 1, tag enable) marks the 16 dependent
 # addsd of each of ua_fpadd's iterations; EXECUTION_EVENT:NBOGUS0 counts
@@ -378,6 +406,7 @@ t user_kernel user_kernel
 t bus_data bus_data
 t cache_misses cache_misses
 t io_direction io_direction
+t bsq_kinds bsq_kinds
 t execution_tagging execution_tagging
 t uop_queue uop_queue
 t shared_events shared_events

@@ -4,7 +4,8 @@
  * A-9: OWN this processor's, OTHER the I/O agents', neither nothing), and
  * execution tagging (a FLAME event with tag enable marks its µops;
  * EXECUTION_EVENT's NBOGUSn count the retired ones, BOGUSn those on a
- * mispredicted path). */
+ * mispredicted path), and the BSQ events' mask, one encoded request kind
+ * (SDM: "specify an encoding for each sub-group"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "arch/arch.h"
+#include "arch/p4/p4.h"
 #include "core/evspec.h"
 
 enum { BRL = 5, BWL = 3, IO_RD = 7, IO_WR = 11 };
@@ -107,12 +109,88 @@ static void execution_tagging(void **state)
 	assert_int_equal(v[1], 0);
 }
 
+/* The encodings of the model's four request kinds: type, length (8
+ * chunks, or 1), cacheable, demand, write-back memory. */
+#define BSQ_COMMON ":REQ_CACHE_TYPE:REQ_DEM_TYPE:MEM_TYPE1:MEM_TYPE2"
+#define BSQ_RFO "REQ_TYPE0:REQ_LEN0:REQ_LEN1" BSQ_COMMON
+#define BSQ_WB "REQ_TYPE0:REQ_TYPE1:REQ_LEN0:REQ_LEN1" BSQ_COMMON
+#define BSQ_PARTIAL "REQ_TYPE1:REQ_LEN0" BSQ_COMMON
+enum { RFO = 9, BWP = 2 };
+
+static void bsq_kinds(void **state)
+{
+	static const struct uarch_sig sig[7] = {
+		{ 2, 1, 8, UARCH_EV_MEM_BRL_LAT, 0, 0, UARCH_SIG_NOMEM },
+		{ 4, 1, 6, UARCH_EV_MEM_BRL_LAT, 0, 0, UARCH_SIG_NOMEM },
+		{ 5, 1, 9, UARCH_EV_MEM_BRIL_LAT, 0, 0, UARCH_SIG_NOMEM },
+		{ 10, BRL, 1, UARCH_EV_BUS_BRL, 0, 0, UARCH_SIG_NOMEM },
+		{ 11, RFO, 1, UARCH_EV_BUS_BRIL, 0, 0, UARCH_SIG_NOMEM },
+		{ 12, BWL, 1, UARCH_EV_BUS_BWL, 0, 0, UARCH_SIG_NOMEM },
+		{ 13, BWP, 1, UARCH_EV_BUS_BWP, 0, 0, UARCH_SIG_NOMEM },
+	};
+	uint64_t v[8] = { 0 };
+	(void)state;
+
+	/* the default is the reads; each kind counts under its own mask only
+	 * (one ESCR each: one mask at a time) */
+	count("BSQ_ALLOCATION,BSQ_ACTIVE_ENTRIES", 2, sig, 7, v);
+	assert_int_equal(v[0], BRL);
+	assert_int_equal(v[1], 8 + 6);
+	count("BSQ_ALLOCATION:" BSQ_RFO ",BSQ_ACTIVE_ENTRIES:" BSQ_RFO, 2, sig, 7, v);
+	assert_int_equal(v[0], RFO);
+	assert_int_equal(v[1], 9);
+	count("BSQ_ALLOCATION:" BSQ_WB, 1, sig, 7, v);
+	assert_int_equal(v[0], BWL);
+	count("BSQ_ALLOCATION:" BSQ_PARTIAL, 1, sig, 7, v);
+	assert_int_equal(v[0], BWP);
+}
+
+/* What the model does not make is refused, with the field that says so;
+ * what no encoding names is an error. */
+static void bsq_refused(void **state)
+{
+	static const struct {
+		uint32_t mask;
+		int active, rc;
+		const char *why;
+	} t[] = {
+		{ 0x328c, 0, 0, NULL },
+		{ 0x328f, 1, 1, "residency" },
+		{ 0x3286, 1, 1, "residency" },
+		{ 0x21, 0, 1, "memory types" },
+		{ 0x308c, 0, 1, "prefetch" },
+		{ 0x32ac, 0, 1, "input/output" },
+		{ 0x32cc, 0, 1, "bus locks" },
+		{ 0x338c, 0, 1, "split" },
+		{ 0x368c, 0, 1, "ordered" },
+		{ 0x320c, 0, 1, "uncacheable" },
+		{ 0x3284, 0, 1, "partial writes of 1" }, /* a partial read */
+		{ 0x328e, 0, 1, "partial writes of 1" }, /* a full-line write */
+		{ 0x3288, 0, -1, "length 2" },
+		{ 0x128c, 0, -1, "memory types 2" },
+		{ 0x3a8c, 0, -1, "memory types 2" },
+	};
+	(void)state;
+
+	for (unsigned k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		unsigned sig = 0;
+		const char *why = NULL;
+		assert_int_equal(p4_bsq_signal(t[k].mask, t[k].active, &sig, &why), t[k].rc);
+		if (t[k].rc) {
+			assert_int_equal(sig, UARCH_NEV);
+			assert_non_null(strstr(why, t[k].why));
+		} else {
+			assert_int_equal(sig, UARCH_EV_BUS_BRL);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(own_and_other),
-		cmocka_unit_test(one_bit_of_each_field),
-		cmocka_unit_test(execution_tagging),
+		cmocka_unit_test(own_and_other),     cmocka_unit_test(one_bit_of_each_field),
+		cmocka_unit_test(execution_tagging), cmocka_unit_test(bsq_kinds),
+		cmocka_unit_test(bsq_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

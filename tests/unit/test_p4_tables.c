@@ -157,6 +157,12 @@ static void test_escr_for(void **s)
 
 /* ---- the event table ---- */
 
+/* The BSQ events, whose whole mask names the request kind (bsq.c). */
+static int bsq(const struct p4_event_desc *d)
+{
+	return d->tag == P4_TAG_BSQ || d->tag == P4_TAG_BSQ_ACTIVE;
+}
+
 /* Bits that count nothing of their own and need no reason: the IOQ
  * qualifiers (every modelled request meets DEFAULT and MEM_WB; OWN and
  * OTHER pick the type bits' signals by source), and INSTR_RETIRED's
@@ -178,7 +184,8 @@ static int qualifier(const struct p4_event_desc *d, const struct p4_ebit *b)
 
 static int tag_counted(const struct p4_event_desc *d)
 {
-	return d->tag == P4_TAG_FRONT_END || d->tag == P4_TAG_EXECUTION || d->tag == P4_TAG_REPLAY;
+	return d->tag == P4_TAG_FRONT_END || d->tag == P4_TAG_EXECUTION ||
+	       d->tag == P4_TAG_REPLAY || bsq(d);
 }
 
 static void test_event_consistency(void **s)
@@ -193,7 +200,7 @@ static void test_event_consistency(void **s)
 		assert_non_null(d->name);
 		assert_non_null(d->desc);
 		assert_true(d->code <= P4_ESCR_EVENT_MASK);
-		assert_true(d->tag <= P4_TAG_SOURCE);
+		assert_true(d->tag <= P4_TAG_BSQ_ACTIVE);
 		/* ESCRs exist, a second one differs and answers the same CCCR select */
 		assert_true(d->escr[0] >= 0 && d->escr[0] < P4_NESCR);
 		if (d->escr[1] >= 0) {
@@ -256,6 +263,13 @@ static void test_event_consistency(void **s)
 		} else {
 			assert_null(d->unsupported);
 			assert_int_equal(d->defmask & unsup, 0);
+		}
+		if (bsq(d)) {
+			unsigned sig;
+			const char *why;
+			assert_int_equal(p4_bsq_signal(d->defmask, d->tag == P4_TAG_BSQ_ACTIVE,
+						       &sig, &why),
+					 0);
 		}
 		(void)sup;
 	}
