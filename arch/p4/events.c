@@ -116,6 +116,9 @@ enum {
 /* a bit of an encoded mask: the whole mask names one request kind and its
  * signal (P4_TAG_BSQ, bsq.c) */
 #define F(n, b, d) Q(n, b, d)
+/* a bit counting the cycles its pair of trace-cache modes holds
+ * (P4_TAG_TC_MODE, tcmode.c) */
+#define M(n, b, d) Q(n, b, d)
 /* a bit whose condition the modelled machine never meets: it counts 0,
  * and its description says why, "(0: ...)" */
 #define Z(n, b, d) Q(n, b, d)
@@ -131,21 +134,19 @@ enum {
 	}
 
 /* Reasons shared by several bits. */
-#define R_TCMODE "the model keeps no per-cycle build or deliver mode of the trace cache"
 #define R_MEMTYPE "memory types other than write-back are not modelled"
 #define R_UNDOC "its event-mask bits are not documented"
 
 static const struct p4_ebit tc_deliver_mode[] = {
-	U("DD", 0, "both logical processors in deliver mode", R_TCMODE),
-	U("DB", 1, "processor 0 delivering, processor 1 building", R_TCMODE),
-	U("DI", 2,
-	  "processor 0 delivering, processor 1 inactive (halted, clearing or in microcode)",
-	  R_TCMODE),
-	U("BD", 3, "processor 0 building, processor 1 delivering", R_TCMODE),
-	U("BB", 4, "both logical processors in build mode", R_TCMODE),
-	U("BI", 5, "processor 0 building, processor 1 inactive", R_TCMODE),
-	U("ID", 6, "processor 0 inactive, processor 1 delivering", R_TCMODE),
-	U("IB", 7, "processor 0 inactive, processor 1 building", R_TCMODE),
+	M("DD", 0, "both logical processors in deliver mode"),
+	M("DB", 1, "processor 0 delivering, processor 1 building"),
+	M("DI", 2,
+	  "processor 0 delivering, processor 1 inactive (halted, clearing or in microcode)"),
+	M("BD", 3, "processor 0 building, processor 1 delivering"),
+	M("BB", 4, "both logical processors in build mode"),
+	M("BI", 5, "processor 0 building, processor 1 inactive"),
+	M("ID", 6, "processor 0 inactive, processor 1 delivering"),
+	M("IB", 7, "processor 0 inactive, processor 1 building"),
 };
 
 static const struct p4_ebit bpu_fetch_request[] = {
@@ -462,8 +463,8 @@ static const struct p4_ebit instr_completed[] = {
 };
 
 const struct p4_event_desc p4_events[] = {
-	EV("TC_DELIVER_MODE", 0x01, 0, TC0, TC1, tc_deliver_mode, 0x04, P4_TAG_NONE, 1,
-	   "cycles the trace cache and decoder spend in each combination of modes", R_TCMODE),
+	EV("TC_DELIVER_MODE", 0x01, 0, TC0, TC1, tc_deliver_mode, 0x04, P4_TAG_TC_MODE, 1,
+	   "cycles the trace cache and decoder spend in each combination of modes", NULL),
 	EV("BPU_FETCH_REQUEST", 0x03, 1, BPU0, BPU1, bpu_fetch_request, 0x01, P4_TAG_NONE, 0,
 	   "instruction fetch requests from the branch prediction unit", NULL),
 	EV("ITLB_REFERENCE", 0x18, 2, ITLB0, ITLB1, itlb_reference, 0x03, P4_TAG_NONE, 0,

@@ -8,6 +8,7 @@
  *   events.c   the events: ESCR event select, which ESCRs detect them,
  *              event-mask bits and the model signals each bit counts
  *   bsq.c      the BSQ events' masks: one encoded request kind each
+ *   tcmode.c   TC_DELIVER_MODE: both processors' trace-cache modes, per cycle
  *   counter.c  counting: threshold, complement, edge, thread mode,
  *              cascade, FORCE_OVF, overflow and PMI, on per-cycle values
  *   pmu.c      the backend (arch.h): encode/decode/assign, tagging,
@@ -108,6 +109,7 @@ enum p4_tag {
 	P4_TAG_SOURCE,	   /* IOQ events: OWN and OTHER pick whose requests count */
 	P4_TAG_BSQ,	   /* BSQ_ALLOCATION: the mask encodes one request kind (bsq.c) */
 	P4_TAG_BSQ_ACTIVE, /* BSQ_ACTIVE_ENTRIES: the same, entries active each cycle */
+	P4_TAG_TC_MODE,	   /* TC_DELIVER_MODE: each bit a pair of modes (tcmode.c) */
 };
 
 #define P4_NSIG 5
@@ -142,6 +144,42 @@ extern const unsigned p4_nevents;
  * the model makes no such request or keeps no entry for it, -1 if the
  * mask is no encoding, *why saying why. */
 int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why);
+
+/* ---- TC_DELIVER_MODE (tcmode.c) ---- */
+
+#define P4_TCM_SPANS 1024
+/* What a processor's spans tell: active (counting cycles), in kernel
+ * mode, building traces, inactive though active (microcode ROM, clearing). */
+enum { P4_TCM_ACTIVE, P4_TCM_KERNEL, P4_TCM_BUILD, P4_TCM_IDLE, P4_TCM_NKIND };
+
+struct p4_tcm_span {
+	uint64_t from, to;
+};
+
+struct p4_tcm_list {
+	struct p4_tcm_span s[P4_TCM_SPANS];
+	unsigned head, n;
+};
+
+struct p4_tcm {
+	struct p4_tcm_list l[2][P4_TCM_NKIND];
+	uint64_t done; /* cycles before this are handed out */
+};
+
+/* A stretch of cycles in which both processors keep their modes. */
+struct p4_tcm_seg {
+	uint64_t from, dur;
+	int bit;    /* TC_DELIVER_MODE's mask bit for the pair; -1: both inactive */
+	int kernel; /* processor 0's privilege (processor 1's if 0 is inactive) */
+};
+
+/* Whether model signal ev tells a processor's mode. */
+int p4_tcm_source(unsigned ev);
+/* Take such a signal. */
+void p4_tcm_note(struct p4_tcm *m, const struct uarch_sig *s);
+/* The next stretch before cycle to, into *g: 0 when none is left (every
+ * signal for the cycles before to must have been noted). */
+int p4_tcm_next(struct p4_tcm *m, uint64_t to, struct p4_tcm_seg *g);
 
 /* ---- counting (counter.c) ---- */
 

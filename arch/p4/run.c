@@ -119,6 +119,11 @@ struct arch_pmu {
 	uint8_t trig_known[P4_NCTR];
 	struct trig_ring *trig[P4_NCTR];
 	uint64_t cur_ip;
+	/* TC_DELIVER_MODE: the counters counting it, each one's mask, and
+	 * the processors' modes on their way to them */
+	uint32_t tcm_ctrs;
+	uint8_t tcm_mask[P4_NCTR], tcm_qual[P4_NCTR];
+	struct p4_tcm *tcm;
 };
 
 static const struct p4_event_desc *event_of_escr(int x, uint32_t escr)
@@ -237,6 +242,12 @@ static void build_routes(struct arch_pmu *p)
 		 * own processor's level) */
 		if (d->shared)
 			qual = (uint8_t)((qual & 5 ? 5 : 0) | (qual & 10 ? 10 : 0));
+		if (d->tag == P4_TAG_TC_MODE) {
+			p->tcm_ctrs |= 1u << c;
+			p->tcm_mask[c] = (uint8_t)(escr >> P4_ESCR_EMASK_SHIFT);
+			p->tcm_qual[c] = qual;
+			continue;
+		}
 		if (d->tag == P4_TAG_BSQ || d->tag == P4_TAG_BSQ_ACTIVE) {
 			unsigned sig;
 			const char *why;
@@ -476,6 +487,43 @@ static void plan_budget(struct arch_pmu *p)
 	p->cut = ~0ull;
 }
 
+/* An input to counter c for its cycles [cycle, cycle + dur). */
+static void input(struct arch_pmu *p, int c, uint64_t cycle, uint32_t n, uint32_t dur)
+{
+	struct trig_ring *t = p->trig[c];
+
+	if (p4_engine_at_once(&p->eng, c, cycle, n, dur))
+		return;
+	/* only an input kept for its cycles can raise the PMI */
+	if (t)
+		t->in[t->n++ % TRIG_HIST] =
+			(struct trig_in){ cycle, cycle + dur, p->cur_ip, p->nretired };
+	p4_engine_queue(&p->eng, c, cycle, n, dur);
+}
+
+/* TC_DELIVER_MODE's cycles before to, to the counters whose mask has
+ * their pair of modes (the event is thread-independent: the ESCR's
+ * privilege bits of either processor, taken as processor 0's). */
+static void tc_modes_out(struct arch_pmu *p, uint64_t to)
+{
+	struct p4_tcm_seg g;
+
+	while (p->tcm && p4_tcm_next(p->tcm, to, &g)) {
+		uint8_t bit = (uint8_t)(1u << g.kernel);
+		for (uint32_t m = p->tcm_ctrs; g.bit >= 0 && m; m &= m - 1) {
+			int c = __builtin_ctz(m);
+			if (p->tcm_mask[c] >> g.bit & 1 && p->tcm_qual[c] & bit)
+				for (uint64_t at = g.from, left = g.dur; left;) {
+					uint32_t d = left > UINT32_MAX ? UINT32_MAX :
+									 (uint32_t)left;
+					input(p, c, at, 1, d);
+					at += d;
+					left -= d;
+				}
+		}
+	}
+}
+
 static void deliver(void *ctx, const struct uarch_delivery *d)
 {
 	struct arch_pmu *p = ctx;
@@ -487,26 +535,22 @@ static void deliver(void *ctx, const struct uarch_delivery *d)
 		const struct uarch_sig *s = &d->sig[k];
 		uint8_t bit = (uint8_t)(1u << (s->th * 2 + s->kernel));
 		uint64_t end = s->cycle + s->dur;
+		if (p->tcm && p4_tcm_source(s->ev))
+			p4_tcm_note(p->tcm, s);
 		for (unsigned r = 0; r < p->nroute[s->ev]; r++) {
 			int c = p->route[s->ev][r].ctr;
-			struct trig_ring *t = p->trig[c];
 
 			if (p->sum[s->ev])
 				touched |= 1u << c;
-			if (!(p->route[s->ev][r].qual & bit) ||
-			    p4_engine_at_once(&p->eng, c, s->cycle, s->n, s->dur))
-				continue;
-			/* only an input kept for its cycles can raise the PMI */
-			if (t)
-				t->in[t->n++ % TRIG_HIST] =
-					(struct trig_in){ s->cycle, end, p->cur_ip, p->nretired };
-			p4_engine_queue(&p->eng, c, s->cycle, s->n, s->dur);
+			if (p->route[s->ev][r].qual & bit)
+				input(p, c, s->cycle, s->n, s->dur);
 		}
 		if (end > p->last)
 			p->last = end;
 	}
 	if (d->retire > p->last)
 		p->last = d->retire;
+	tc_modes_out(p, d->frontier);
 	p4_engine_advance(&p->eng, d->frontier);
 	if (d->tr && p->sampling) {
 		p->retired[p->nretired++ % RETIRED_HIST] =
@@ -569,7 +613,8 @@ static void plan_sums(struct arch_pmu *p)
 			p->quiet = 0;
 	}
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++) {
-		p->sum[ev] = p->nroute[ev] > 0;
+		/* (the trace-cache modes need their cycles) */
+		p->sum[ev] = p->nroute[ev] > 0 && !(p->tcm && p4_tcm_source(ev));
 		for (unsigned r = 0; r < p->nroute[ev]; r++) {
 			int c = p->route[ev][r].ctr;
 			if (!p4_engine_addonly(&p->eng, c) && !(p->budgeted & (1u << c)))
@@ -670,6 +715,10 @@ struct arch_pmu *p4_pmu_new(const struct arch_evsel *e, unsigned n, const int *c
 	p->eng.threads = 1;
 	p4_engine_start(&p->eng);
 	build_routes(p);
+	if (p->tcm_ctrs && !(p->tcm = calloc(1, sizeof(*p->tcm)))) {
+		p4_pmu_free(p);
+		return NULL;
+	}
 	plan_sums(p);
 	return p;
 }
@@ -680,7 +729,8 @@ void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 	s->ctx = p;
 	memset(s->want, 0, sizeof(s->want));
 	for (unsigned ev = 0; ev < UARCH_NEV; ev++)
-		s->want[ev] = p->nroute[ev] > 0 || ev == p->tagged[0] || ev == p->tagged[1];
+		s->want[ev] = p->nroute[ev] > 0 || ev == p->tagged[0] || ev == p->tagged[1] ||
+			      (p->tcm && p4_tcm_source(ev));
 	s->sums = take_sums;
 	memcpy(s->sum, p->sum, sizeof(s->sum));
 	s->sum_max = P4_DETECTOR_MAX;
@@ -692,6 +742,7 @@ void p4_pmu_sink(struct arch_pmu *p, struct uarch_sink *s)
 void p4_pmu_read(struct arch_pmu *p, uint64_t *val)
 {
 	/* every cycle seen is complete now */
+	tc_modes_out(p, p->last + 1);
 	p4_engine_advance(&p->eng, p->last + 1);
 	drain(p);
 	for (unsigned i = 0; i < p->n; i++)
@@ -709,5 +760,7 @@ void p4_pmu_free(struct arch_pmu *p)
 {
 	for (int c = 0; p && c < P4_NCTR; c++)
 		free(p->trig[c]);
+	if (p)
+		free(p->tcm);
 	free(p);
 }

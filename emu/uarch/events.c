@@ -103,6 +103,8 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 	case UARCH_EV_UOPQ_DELIVER:
 	case UARCH_EV_UOPQ_ROM:
 	case UARCH_EV_MS_XFER:
+	case UARCH_EV_TC_BUILD_CYCLES:
+	case UARCH_EV_TC_ROM_CYCLES:
 		return m->l1i_is_tc ? NULL : "the machine has no trace cache";
 	default:
 		return NULL;

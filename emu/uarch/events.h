@@ -246,7 +246,11 @@
 	X(MEM_BRL_LAT, "mem-read-line-latency",                                                           \
 	  "sum of read-line (BRL) latencies, cycles: those outstanding, each cycle")                      \
 	X(MEM_BRIL_LAT, "mem-rfo-latency",                                                                \
-	  "sum of read-invalidate-line (BRIL) latencies, cycles: those outstanding, each cycle")
+	  "sum of read-invalidate-line (BRIL) latencies, cycles: those outstanding, each cycle")          \
+	X(TC_BUILD_CYCLES, "tc-build-cycles",                                                             \
+	  "cycles the trace cache waits for a miss or delivers instructions it builds")                   \
+	X(TC_ROM_CYCLES, "tc-rom-cycles",                                                                 \
+	  "cycles the front end delivers microcode-ROM instructions instead of the trace cache")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

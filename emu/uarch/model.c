@@ -216,6 +216,12 @@ static inline __attribute__((always_inline)) uint64_t fetch(struct uarch *u, str
 		t->ibuild = u->ms.l1i_missed;
 		if (avail > t->fetch) {
 			count_span(u, t, th, UARCH_EV_STALL_FETCH, t->fetch, avail);
+			/* a trace-cache miss switches it to build mode */
+			if (tc && u->ms.l1i_missed) {
+				count_span(u, t, th, UARCH_EV_TC_BUILD_CYCLES,
+					   max64(t->fetch, t->tc_mode_at), avail);
+				t->tc_mode_at = avail;
+			}
 			t->fetch = avail;
 			t->fetched = 0;
 		}
@@ -619,9 +625,16 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 	it.f = fetch(u, t, th, i->pc, (unsigned)n, tc);
 	if (tc) {
 		int rom = uarch_microcoded(xc);
-		if (rom | t->ibuild)
+		if (rom | t->ibuild) {
 			uopq_other(u, t, th, (unsigned)n, rom, it.f);
-		else if (tally)
+			/* the cycle's mode (TC_DELIVER_MODE), once a cycle */
+			if (it.f >= t->tc_mode_at) {
+				count(u, t, th,
+				      rom ? UARCH_EV_TC_ROM_CYCLES : UARCH_EV_TC_BUILD_CYCLES, 1,
+				      it.f);
+				t->tc_mode_at = it.f + 1;
+			}
+		} else if (tally)
 			t->ev[UARCH_EV_UOPQ_DELIVER] += (unsigned)n;
 		else
 			count(u, t, th, UARCH_EV_UOPQ_DELIVER, (unsigned)n, it.f);

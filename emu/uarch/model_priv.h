@@ -50,10 +50,11 @@ struct iqueue {
 };
 
 struct uth {
-	uint64_t fetch;	  /* cycle the next instruction is fetched */
-	uint32_t fetched; /* instructions (trace cache: µops) fetched in that cycle */
-	uint64_t iline;	  /* line of the last fetch */
-	uint8_t ibuild;	  /* trace cache: it missed that line, so traces are built */
+	uint64_t fetch;	     /* cycle the next instruction is fetched */
+	uint32_t fetched;    /* instructions (trace cache: µops) fetched in that cycle */
+	uint64_t iline;	     /* line of the last fetch */
+	uint8_t ibuild;	     /* trace cache: it missed that line, so traces are built */
+	uint64_t tc_mode_at; /* trace cache: cycles before this have had their mode counted */
 	uint64_t ready[NDEP];
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
 	struct window rob, ldq, stq; /* µops; loads; stores */

@@ -95,8 +95,8 @@ spec_errors() {
 	run_vpmu stat -e instructions:pp "$PROGS/e2e_exit3"
 	expect_rc 1 && grep -q "no precise" err || fail "$(cat err)"
 	# what the model cannot produce is a row, as perf prints it; the rest counts
-	run_vpmu stat -e TC_DELIVER_MODE:DD,instructions "$PROGS/e2e_exit3"
-	expect_rc 3 && grep -q "<not supported> *TC_DELIVER_MODE:DD *# .*trace cache" err &&
+	run_vpmu stat -e TC_MISC,instructions "$PROGS/e2e_exit3"
+	expect_rc 3 && grep -q "<not supported> *TC_MISC *# .*trace cache" err &&
 		[ "$(count instructions err)" -gt 1000 ] || fail "$(cat err)"
 	run_vpmu stat -e rzz "$PROGS/e2e_exit3"
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "$(cat err)"
@@ -254,6 +254,31 @@ bsq_kinds() {
 		fail "no encoding: $(cat err)"
 }
 
+# TC_DELIVER_MODE: each bit the cycles a pair of the processors' modes
+# holds.  Alone, processor 1 is inactive: processor 0's cycles are DI and
+# BI but for those in microcode or clearing (no bit counts both
+# inactive), BI its build cycles.  Two threads deliver together.
+tc_modes() {
+	local all=TC_DELIVER_MODE:DD:DB:DI:BD:BB:BI:ID:IB
+	run_vpmu stat -v --exact -e TC_DELIVER_MODE,TC_DELIVER_MODE:BI,$all,cycles -- "$PROGS/bench_qsort" 20000
+	expect_rc 0 || return 1
+	local di=$(val TC_DELIVER_MODE) bi=$(val TC_DELIVER_MODE:BI) c=$(model cycles)
+	local idle=$(($(model tc-rom-cycles) + $(model machine-clear-cycles)))
+	[ "$bi" -gt 0 ] && [ "$bi" = "$(model tc-build-cycles)" ] && [ $((di + bi + idle)) = "$c" ] &&
+		[ "$(val $all)" = $((di + bi)) ] ||
+		fail "alone: DI $di, BI $bi, all $(val $all), cycles $c, in microcode or clearing $idle"
+	run_vpmu stat --smt -v --exact -e TC_DELIVER_MODE:DD,$all -- "$PROGS/ua_fpadd" dep 20000 2
+	expect_rc 0 || return 1
+	local dd=$(val TC_DELIVER_MODE:DD) n=$(val $all)
+	local c0 c1 i0 i1
+	read -r c0 c1 < <(awk '$1 == "cycles" && NF == 3 { gsub(",", ""); print $2, $3 }' err)
+	read -r i0 i1 < <(awk '$1 ~ /^(tc-rom-cycles|machine-clear-cycles)$/ && NF == 3 {
+		gsub(",", ""); a += $2; b += $3 } END { print a, b }' err)
+	c=$((c0 > c1 ? c0 : c1))
+	[ "$dd" -gt $((c1 / 2)) ] && [ "$n" -le "$c" ] && [ "$n" -ge $((c - i0 - i1)) ] ||
+		fail "two threads: DD $dd, all $n, cycles $c0 and $c1, in microcode or clearing $i0 and $i1"
+}
+
 # Execution tagging: SCALAR_DP_UOP with tag enable and tag value 1 (a raw
 # image: event 19, mask bit 15, tag 1, tag enable) marks the 16 dependent
 # addsd of each of ua_fpadd's iterations; EXECUTION_EVENT:NBOGUS0 counts
@@ -407,6 +432,7 @@ t bus_data bus_data
 t cache_misses cache_misses
 t io_direction io_direction
 t bsq_kinds bsq_kinds
+t tc_modes tc_modes
 t execution_tagging execution_tagging
 t uop_queue uop_queue
 t shared_events shared_events

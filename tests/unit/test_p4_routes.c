@@ -4,8 +4,9 @@
  * A-9: OWN this processor's, OTHER the I/O agents', neither nothing), and
  * execution tagging (a FLAME event with tag enable marks its µops;
  * EXECUTION_EVENT's NBOGUSn count the retired ones, BOGUSn those on a
- * mispredicted path), and the BSQ events' mask, one encoded request kind
- * (SDM: "specify an encoding for each sub-group"). */
+ * mispredicted path), the BSQ events' mask, one encoded request kind
+ * (SDM: "specify an encoding for each sub-group"), and TC_DELIVER_MODE's
+ * bits, each a pair of the processors' modes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -185,12 +186,65 @@ static void bsq_refused(void **state)
 	}
 }
 
+/* TC_DELIVER_MODE: the pair of both processors' modes, cycle by cycle,
+ * from each one's cycles (active), build, ROM and clearing spans. */
+#define SPAN(from, to, ev, th, k)                                             \
+	{                                                                     \
+		from, 1, (to) - (from), UARCH_EV_##ev, th, k, UARCH_SIG_NOMEM \
+	}
+
+static void tc_modes_one(void **state)
+{
+	static const struct uarch_sig sig[5] = {
+		SPAN(0, 50, CYCLES, 0, 1),	     SPAN(50, 100, CYCLES, 0, 0),
+		SPAN(10, 20, TC_BUILD_CYCLES, 0, 1), SPAN(30, 31, TC_ROM_CYCLES, 0, 1),
+		SPAN(55, 65, MC_CYCLES, 0, 0),
+	};
+	uint64_t v[8] = { 0 };
+	(void)state;
+
+	/* processor 1 is inactive throughout; ROM and clearing make 0 so */
+	count("TC_DELIVER_MODE,TC_DELIVER_MODE:BI", 2, sig, 5, v);
+	assert_int_equal(v[0], 100 - 10 - 1 - 10);
+	assert_int_equal(v[1], 10);
+	count("TC_DELIVER_MODE:DD:DB:DI:BD:BB:BI:ID:IB,TC_DELIVER_MODE:DI:u", 2, sig, 5, v);
+	assert_int_equal(v[0], 100 - 1 - 10);
+	assert_int_equal(v[1], 50 - 10);
+}
+
+static void tc_modes_two(void **state)
+{
+	static const struct uarch_sig sig[5] = {
+		SPAN(0, 100, CYCLES, 0, 0),	     SPAN(20, 100, CYCLES, 1, 0),
+		SPAN(10, 30, TC_BUILD_CYCLES, 0, 0), SPAN(25, 40, TC_BUILD_CYCLES, 1, 0),
+		SPAN(60, 62, TC_ROM_CYCLES, 1, 0),
+	};
+	static const struct {
+		const char *spec;
+		uint64_t want[2];
+	} t[] = {
+		{ "TC_DELIVER_MODE:DD,TC_DELIVER_MODE:DI", { 20 + 38, 10 + 2 } },
+		{ "TC_DELIVER_MODE:BI,TC_DELIVER_MODE:BD", { 10, 5 } },
+		{ "TC_DELIVER_MODE:BB,TC_DELIVER_MODE:DB", { 5, 10 } },
+		{ "TC_DELIVER_MODE:ID:IB,TC_DELIVER_MODE:DD:DB:DI:BD:BB:BI:ID:IB", { 0, 100 } },
+	};
+	(void)state;
+
+	for (unsigned k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		uint64_t v[8] = { 0 };
+		count(t[k].spec, 2, sig, 5, v);
+		assert_int_equal(v[0], t[k].want[0]);
+		assert_int_equal(v[1], t[k].want[1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(own_and_other),     cmocka_unit_test(one_bit_of_each_field),
 		cmocka_unit_test(execution_tagging), cmocka_unit_test(bsq_kinds),
-		cmocka_unit_test(bsq_refused),
+		cmocka_unit_test(bsq_refused),	     cmocka_unit_test(tc_modes_one),
+		cmocka_unit_test(tc_modes_two),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

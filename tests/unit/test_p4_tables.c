@@ -185,7 +185,7 @@ static int qualifier(const struct p4_event_desc *d, const struct p4_ebit *b)
 static int tag_counted(const struct p4_event_desc *d)
 {
 	return d->tag == P4_TAG_FRONT_END || d->tag == P4_TAG_EXECUTION ||
-	       d->tag == P4_TAG_REPLAY || bsq(d);
+	       d->tag == P4_TAG_REPLAY || d->tag == P4_TAG_TC_MODE || bsq(d);
 }
 
 static void test_event_consistency(void **s)
@@ -200,7 +200,7 @@ static void test_event_consistency(void **s)
 		assert_non_null(d->name);
 		assert_non_null(d->desc);
 		assert_true(d->code <= P4_ESCR_EVENT_MASK);
-		assert_true(d->tag <= P4_TAG_BSQ_ACTIVE);
+		assert_true(d->tag <= P4_TAG_TC_MODE);
 		/* ESCRs exist, a second one differs and answers the same CCCR select */
 		assert_true(d->escr[0] >= 0 && d->escr[0] < P4_NESCR);
 		if (d->escr[1] >= 0) {
