@@ -71,7 +71,8 @@ static const char R_IA64[] = "counts an IA-64-only instruction kind; the guest e
 			     "instructions";
 static const char R_FP[] = "the model does not simulate the floating-point status (SIR, "
 			   "flush-to-zero) machinery";
-static const char R_STALL[] = "the model does not attribute back-end stall cycles to this cause";
+static const char R_STALL[] = "the model's in-order core has no L1D or FPU pipeline stall of "
+			      "its own: a wait for a load or an FP result is an EXE bubble";
 static const char R_FE[] = "the model does not track instruction-buffer bundle slots";
 static const char R_PREF[] = "the model has no instruction prefetcher, streaming buffer or RAB";
 static const char R_L2Q[] = "the model does not simulate the L2's queues, recirculation or "
@@ -105,9 +106,16 @@ static const struct ia64_umask_desc um_tagged[] = {
 	UX("IBRP2_PMC8", 0x2, "tagged by IBRP2 and PMC8", R_IA64),
 	UX("IBRP3_PMC9", 0x3, "tagged by IBRP3 and PMC9", R_IA64),
 };
+/* The stall accounting: every cycle the main pipe issues nothing is one
+ * of BE_FLUSH_BUBBLE's, BE_L1D_FPU_BUBBLE's, BE_EXE_BUBBLE's,
+ * BE_RSE_BUBBLE's or BACK_END_BUBBLE.FE's (Itanium 2 reference, ch. 4,
+ * "cycle accounting").  The model's in-order core tells the front end,
+ * the flush after a mispredicted branch and the back end's waits
+ * (vpmu-model(7)); it has no L1D or FPU pipeline stall of its own, and
+ * IA-32 code no register stack. */
 static const struct ia64_umask_desc um_back_end_bubble[] = {
-	UX("ALL", 0x0, "every cause", R_STALL),
-	U("FE", 0x1, "front end starved (instruction fetch misses)", P(STALL_FETCH)),
+	U("ALL", 0x0, "every cause", P(BUBBLE_FE), P(BUBBLE_FLUSH), P(BUBBLE_EXE)),
+	U("FE", 0x1, "front end starved (the next instruction not delivered)", P(BUBBLE_FE)),
 	UX("L1D_FPU_RSE", 0x2, "L1D, FPU or RSE", R_STALL),
 };
 static const struct ia64_umask_desc um_be_br_mispred[] = {
@@ -117,9 +125,10 @@ static const struct ia64_umask_desc um_be_br_mispred[] = {
 	UX("PFS", 0x3, "PFS", R_IA64),
 };
 static const struct ia64_umask_desc um_be_flush[] = {
-	UX("ALL", 0x0, "every flush", R_STALL),
-	UX("BRU", 0x1, "branch misprediction flush", R_STALL),
-	UX("XPN", 0x2, "exception flush", R_STALL),
+	U("ALL", 0x0, "every flush (the model's are the mispredicted branches')", P(BUBBLE_FLUSH)),
+	U("BRU", 0x1, "branch misprediction flush", P(BUBBLE_FLUSH)),
+	UX("XPN", 0x2, "exception flush",
+	   "the model does not flush the pipeline for an exception (a signal's delivery)"),
 };
 static const struct ia64_umask_desc um_fe_bubble[] = {
 	UX("ALL", 0x0, "every cause", R_FE),
@@ -343,8 +352,9 @@ const struct ia64_event_desc ia64_events[] = {
 	/* stalls, table 11-6 */
 	EVU("BACK_END_BUBBLE", 0x00, ALL4, um_back_end_bubble, 0x1,
 	    "full pipe bubbles in the main pipe"),
-	UNS("BE_EXE_BUBBLE", 0x02, ALL4, "bubbles from execution-unit stalls", R_STALL),
-	UNSU("BE_FLUSH_BUBBLE", 0x04, ALL4, um_be_flush, 0x0, "bubbles from flushes", R_STALL),
+	EV("BE_EXE_BUBBLE", 0x02, ALL4,
+	   "bubbles from execution-unit stalls (operands, units, entries)", P(BUBBLE_EXE)),
+	EVU("BE_FLUSH_BUBBLE", 0x04, ALL4, um_be_flush, 0x0, "bubbles from flushes"),
 	UNS("BE_L1D_FPU_BUBBLE", 0xca, ALL4, "bubbles from the FPU or L1D", R_STALL),
 	UNS("BE_RSE_BUBBLE", 0x01, ALL4, "bubbles from RSE stalls", R_RSE),
 	EVU("FE_BUBBLE", 0x71, ALL4, um_fe_bubble, 0x6, "bubbles seen by the front end"),

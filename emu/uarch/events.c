@@ -93,6 +93,9 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 	case UARCH_EV_REPLAYS:
 		return m->core.replay ? NULL : "the core does not replay: core.replay=0";
 	case UARCH_EV_STALL_DATA:
+	case UARCH_EV_BUBBLE_FE:
+	case UARCH_EV_BUBBLE_FLUSH:
+	case UARCH_EV_BUBBLE_EXE:
 		return m->core.ooo ? "an out-of-order core does not stall on use: core.ooo=1" :
 				     NULL;
 	case UARCH_EV_L1D_ALIAS:

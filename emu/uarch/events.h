@@ -250,7 +250,13 @@
 	X(TC_BUILD_CYCLES, "tc-build-cycles",                                                             \
 	  "cycles the trace cache waits for a miss or delivers instructions it builds")                   \
 	X(TC_ROM_CYCLES, "tc-rom-cycles",                                                                 \
-	  "cycles the front end delivers microcode-ROM instructions instead of the trace cache")
+	  "cycles the front end delivers microcode-ROM instructions instead of the trace cache")          \
+	X(BUBBLE_FE, "bubbles-frontend",                                                                  \
+	  "cycles an in-order core issues nothing: the next µop has not arrived from the front end")      \
+	X(BUBBLE_FLUSH, "bubbles-flush",                                                                  \
+	  "cycles an in-order core issues nothing: a mispredicted branch flushed the pipeline")           \
+	X(BUBBLE_EXE, "bubbles-exe",                                                                      \
+	  "cycles an in-order core issues nothing: the next µop waits for an operand, unit or entry")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -341,6 +341,27 @@ struct itime {
 	struct uarch_insn rec;
 };
 
+/* An in-order core issues a µop in cycle issue: the cycles since its last
+ * issue in which nothing issued are bubbles (the Itanium 2's stall
+ * accounting, BACK_END_BUBBLE), the front end's until the µop arrived
+ * from it at cycle arrive — the flush's after a mispredicted branch —
+ * then the back end's: operands, units, entries. */
+static inline void bubbles(struct uarch *u, struct uth *t, int th, uint64_t arrive, uint64_t issue)
+{
+	uint64_t from = max64(t->issue + 1, t->bub_from);
+
+	if (issue > from) {
+		uint64_t fe = arrive < from ? from : arrive > issue ? issue : arrive;
+		if (fe > from)
+			count_span(u, t, th,
+				   t->flushing ? UARCH_EV_BUBBLE_FLUSH : UARCH_EV_BUBBLE_FE, from,
+				   fe);
+		if (issue > fe)
+			count_span(u, t, th, UARCH_EV_BUBBLE_EXE, fe, issue);
+	}
+	t->flushing = 0;
+}
+
 /* What uarch_retire()'s case kind (RK_*) fixes: constants for the
  * compiler, but for RK_ANY, which reads them at run time. */
 static inline int kind_ooo(const struct uarch *u, int kind)
@@ -429,6 +450,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	issue = take_unit(u, o->cls, ready);
 	iq_issue(q, issue);
 	if (!ooo) {
+		bubbles(u, t, th, it->f + cc->depth, issue);
 		if (issue == t->issue) {
 			t->icount++;
 		} else {
@@ -733,6 +755,7 @@ static inline __attribute__((always_inline)) void retire(struct uarch *u, int th
 		uint64_t restart = it.branch_done + (pen > depth ? pen - depth : 1);
 
 		u->nwp = 0;
+		t->flushing = 1;
 		uarch_wrong_path(u, t, th, tr, pred.target, it.f + 1, it.branch_done, tally);
 		wrong_path_out(u, th);
 		u->nwp = 0;

@@ -65,11 +65,13 @@ struct uth {
 	/* the issue queues: the integer (or only) one and the floating-point
 	 * one (core.fq) */
 	struct iqueue iq[2];
-	uint64_t retire;  /* cycle the last µop retired */
-	uint32_t rcount;  /* µops retired in that cycle */
-	uint64_t issue;	  /* in-order cores: cycle of the last issue */
-	uint32_t icount;  /* µops issued in that cycle */
-	uint64_t counted; /* cycles already added to CYCLES */
+	uint64_t retire;   /* cycle the last µop retired */
+	uint32_t rcount;   /* µops retired in that cycle */
+	uint64_t issue;	   /* in-order cores: cycle of the last issue */
+	uint32_t icount;   /* µops issued in that cycle */
+	uint64_t bub_from; /* in-order: no bubble is counted before this cycle (a syscall's) */
+	uint8_t flushing;  /* in-order: a mispredicted branch flushed, the right path not issued */
+	uint64_t counted;  /* cycles already added to CYCLES */
 	int kernel;
 	/* events not yet added to the shared counts (at the current
 	 * privilege): flushed at every privilege change, every FLUSH_EVERY

@@ -34,6 +34,7 @@ void uarch_syscall(struct uarch *u, int th, long nr, const struct uarch_io *io)
 	}
 	t->retire = now;
 	t->fetch = now;
+	t->bub_from = now; /* (the kernel's cycles are no in-order core's bubbles) */
 	t->fetched = 0;
 	t->iline = ~0ull;
 	uarch_flush_thread(u, th);

@@ -8,8 +8,8 @@
 # program mixing L2 hits and memory misses and its TLB mode, the
 # instruction EAR on a program bigger than the L1I, and the branch trace
 # buffer's records against the program's code (objdump) and its predictor,
-# the TLB events of both levels and the I/O agents' bus transactions by
-# direction.
+# the TLB events of both levels, the I/O agents' bus transactions by
+# direction and the stall accounting (BACK_END_BUBBLE and its causes).
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -280,6 +280,43 @@ tlb_levels() {
 		fail "ITLB: L1 misses $i1, L2 misses $i2, inserts $(val L1ITLB_INSERTS_HPW)"
 }
 
+# The stall accounting: every cycle the in-order core issues nothing is a
+# bubble of one cause.  ALL is their sum; each mispredicted branch
+# flushes for bp.penalty cycles; a chain of dependent adds waits
+# core.lat.fadd - 1 cycles per add in EXE bubbles, with no flush or
+# front-end bubble in the loop (the second run's extra iterations).
+stall_accounting() {
+	local spec=BACK_END_BUBBLE:ALL,BACK_END_BUBBLE:FE,BE_FLUSH_BUBBLE:BRU,BE_EXE_BUBBLE,CPU_CYCLES
+	local k prog n all fe fl ex m pen lat
+	for prog in ua_shadow ua_fpadd; do
+		for n in 20000 40000; do
+			if [ $prog = ua_fpadd ]; then
+				run_vpmu stat -a ia64 -v --exact -e $spec "$PROGS/$prog" dep $n
+			else
+				run_vpmu stat -a ia64 -v --exact -e $spec "$PROGS/$prog" $n
+			fi
+			expect_rc 0 || return 1
+			all[n]=$(val BACK_END_BUBBLE:ALL) fe[n]=$(val BACK_END_BUBBLE:FE)
+			fl[n]=$(val BE_FLUSH_BUBBLE:BRU) ex[n]=$(val BE_EXE_BUBBLE)
+			m[n]=$(awk '$1 == "branch-misses" && NF == 3 { gsub(",", "", $2); print $2 }' err)
+			[ "${all[n]}" = $((fe[n] + fl[n] + ex[n])) ] && [ "${all[n]}" -lt "$(val CPU_CYCLES)" ] ||
+				fail "$prog $n: ALL ${all[n]} = FE ${fe[n]} + flush ${fl[n]} + EXE ${ex[n]}?"
+		done
+		pen=$(awk '$1 == "bp.penalty" { print $2 }' err) lat=$(awk '$1 == "core.lat.fadd" { print $2 }' err)
+		if [ $prog = ua_shadow ]; then
+			k=$(((fl[40000] - fl[20000]) * 100 / (pen * (m[40000] - m[20000]))))
+			[ "$k" -ge 98 ] && [ "$k" -le 102 ] ||
+				fail "flush: $((fl[40000] - fl[20000])) cycles for $((m[40000] - m[20000])) mispredictions, penalty $pen"
+		else
+			# 20000 more iterations of 16 adds
+			k=$(((ex[40000] - ex[20000]) * 100 / 320000))
+			[ "$k" -ge $(((lat - 1) * 95)) ] && [ "$k" -le $(((lat - 1) * 100)) ] &&
+				[ "${fl[40000]}" = "${fl[20000]}" ] && [ "${fe[40000]}" = "${fe[20000]}" ] ||
+				fail "dependent adds: EXE $k/100 a add (latency $lat), flush ${fl[*]}, FE ${fe[*]}"
+		fi
+	done
+}
+
 t plm_user_vs_syscalls plm_user_vs_syscalls
 t ism_instruction_sets ism_instruction_sets
 t threshold_multi_occurrence threshold_multi_occurrence
@@ -291,4 +328,5 @@ t ear_tlb_modes ear_tlb_modes
 t btb_branches btb_branches
 t io_by_direction io_by_direction
 t tlb_levels tlb_levels
+t stall_accounting stall_accounting
 summary
