@@ -92,8 +92,6 @@ static const char R_UNKNOWN[] = "the model's predictor always has a prediction (
 static const char R_ENC[] = "counts IA-64 branches with encoded hints (brp); IA-32 code has none";
 static const char R_TLBFAULT[] = "the model's page walker always finds the translation: no "
 				 "TLB miss reaches the software handler";
-static const char R_L3RW[] = "the model does not split L3 references by reads, writes and "
-			     "write-backs";
 
 static const struct ia64_umask_desc um_alat[] = {
 	UX("INT", 0x1, "integer", R_ALAT),
@@ -188,11 +186,31 @@ static const struct ia64_umask_desc um_itlb_fetch[] = {
 	U("L2ITLB", 0x2, "fetches missing the L1ITLB and the L2ITLB", P(ITLB_L2_MISS)),
 	U("ALL", 0x3, "all ITLB misses (an L2ITLB miss is an L1ITLB miss too)", P(ITLB_MISS)),
 };
+/* L3_READS and L3_WRITES: umask bits 1:0 hit (01), miss (10) or both,
+ * bits 3:2 the kind (libpfm's itanium2 table).  The model prefetches no
+ * instructions, so INST_FETCH is DINST_FETCH; its stores' reads for
+ * ownership are writes, as the reference manual counts them. */
+#define L3_HM(kind, k, d, hit, miss)                               \
+	U(kind ".ALL", (k) << 2 | 3, d, P(hit), P(miss)),          \
+		U(kind ".HIT", (k) << 2 | 1, d " (hits)", P(hit)), \
+		U(kind ".MISS", (k) << 2 | 2, d " (misses)", P(miss))
 static const struct ia64_umask_desc um_l3_reads[] = {
-	UX("ALL.ALL", 0xf, "all reads", R_L3RW),
+	U("ALL.ALL", 0xf, "all reads", P(L3_LOAD_HIT), P(L3_LOAD_MISS), P(L3_IFETCH_HIT),
+	  P(L3_IFETCH_MISS)),
+	U("ALL.HIT", 0xd, "all reads (hits)", P(L3_LOAD_HIT), P(L3_IFETCH_HIT)),
+	U("ALL.MISS", 0xe, "all reads (misses)", P(L3_LOAD_MISS), P(L3_IFETCH_MISS)),
+	L3_HM("DATA_READ", 2, "loads (not reads for ownership)", L3_LOAD_HIT, L3_LOAD_MISS),
+	L3_HM("DINST_FETCH", 0, "demand instruction fetches", L3_IFETCH_HIT, L3_IFETCH_MISS),
+	L3_HM("INST_FETCH", 1, "instruction fetches and prefetches", L3_IFETCH_HIT, L3_IFETCH_MISS),
 };
 static const struct ia64_umask_desc um_l3_writes[] = {
-	UX("ALL.ALL", 0xf, "all writes", R_L3RW),
+	U("ALL.ALL", 0xf, "all writes", P(L3_STORE_HIT), P(L3_STORE_MISS), P(L3_WB_HIT),
+	  P(L3_WB_MISS)),
+	U("ALL.HIT", 0xd, "all writes (hits)", P(L3_STORE_HIT), P(L3_WB_HIT)),
+	U("ALL.MISS", 0xe, "all writes (misses)", P(L3_STORE_MISS), P(L3_WB_MISS)),
+	L3_HM("DATA_WRITE", 1, "stores (their reads for ownership included)", L3_STORE_HIT,
+	      L3_STORE_MISS),
+	L3_HM("L2_WB", 2, "L2 write-backs", L3_WB_HIT, L3_WB_MISS),
 };
 static const struct ia64_umask_desc um_rse_refs[] = {
 	UX("LOAD", 0x1, "fills", R_RSE),
@@ -451,12 +469,11 @@ const struct ia64_event_desc ia64_events[] = {
 	UNS("L2_OZDB_FULL", 0xbd, PMC4, "L2D OZ data buffer full", R_L2Q),
 	UNS("L2_VICTIMB_FULL", 0xbe, PMC4, "L2D victim buffer full", R_L2Q),
 	/* L3, table 11-24 */
-	UNS("L3_LINES_REPLACED", 0xdf, ALL4, "L3 lines replaced",
-	    "the model does not signal L3 replacements"),
+	EV("L3_LINES_REPLACED", 0xdf, ALL4, "L3 lines replaced", P(L3_REPLACED)),
 	EV("L3_MISSES", 0xdc, ALL4, "L3 misses", P(L3_MISS)),
 	EV("L3_REFERENCES", 0xdb, ALL4, "L3 references", P(L3_ACCESS)),
-	UNSU("L3_READS", 0xdd, ALL4, um_l3_reads, 0xf, "L3 reads", R_L3RW),
-	UNSU("L3_WRITES", 0xde, ALL4, um_l3_writes, 0xf, "L3 writes", R_L3RW),
+	EVU("L3_READS", 0xdd, ALL4, um_l3_reads, 0xf, "L3 reads"),
+	EVU("L3_WRITES", 0xde, ALL4, um_l3_writes, 0xf, "L3 writes"),
 	/* system, table 11-26: a system call enters level 0 and returns to 3 */
 	{ "CPU_CPL_CHANGES",
 	  0x13,

@@ -74,6 +74,15 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 	case UARCH_EV_L3_MISS:
 	case UARCH_EV_L3_RD_HIT_CLEAN:
 	case UARCH_EV_L3_RD_HIT_DIRTY:
+	case UARCH_EV_L3_LOAD_HIT:
+	case UARCH_EV_L3_LOAD_MISS:
+	case UARCH_EV_L3_IFETCH_HIT:
+	case UARCH_EV_L3_IFETCH_MISS:
+	case UARCH_EV_L3_STORE_HIT:
+	case UARCH_EV_L3_STORE_MISS:
+	case UARCH_EV_L3_WB_HIT:
+	case UARCH_EV_L3_WB_MISS:
+	case UARCH_EV_L3_REPLACED:
 		return m->cache[UARCH_L3].size ? NULL : "the machine has no such cache";
 	case UARCH_EV_L2_WB_MISS:
 		if (!m->cache[UARCH_L2].size)

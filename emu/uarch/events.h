@@ -256,7 +256,24 @@
 	X(BUBBLE_FLUSH, "bubbles-flush",                                                                  \
 	  "cycles an in-order core issues nothing: a mispredicted branch flushed the pipeline")           \
 	X(BUBBLE_EXE, "bubbles-exe",                                                                      \
-	  "cycles an in-order core issues nothing: the next µop waits for an operand, unit or entry")
+	  "cycles an in-order core issues nothing: the next µop waits for an operand, unit or entry")     \
+	X(L3_LOAD_HIT, "l3-load-hits",                                                                    \
+	  "third-level cache reads for data (not for ownership) that hit")                                \
+	X(L3_LOAD_MISS, "l3-load-misses",                                                                 \
+	  "third-level cache reads for data (not for ownership) that missed")                             \
+	X(L3_IFETCH_HIT, "l3-ifetch-hits",                                                                \
+	  "third-level cache reads for instruction fetches that hit")                                     \
+	X(L3_IFETCH_MISS, "l3-ifetch-misses",                                                             \
+	  "third-level cache reads for instruction fetches that missed")                                  \
+	X(L3_STORE_HIT, "l3-store-hits",                                                                  \
+	  "third-level cache writes for stores (their reads for ownership included) that hit")            \
+	X(L3_STORE_MISS, "l3-store-misses",                                                               \
+	  "third-level cache writes for stores (their reads for ownership included) that missed")         \
+	X(L3_WB_HIT, "l3-writeback-hits",                                                                 \
+	  "lines written back into the third-level cache that hit")                                       \
+	X(L3_WB_MISS, "l3-writeback-misses",                                                              \
+	  "lines written back into the third-level cache that missed")                                    \
+	X(L3_REPLACED, "l3-replacements", "valid lines the third-level cache replaced")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

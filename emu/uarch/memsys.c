@@ -109,6 +109,8 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 			.rd_hit_ev = lvl == UARCH_L2 ? UARCH_EV_L2_RD_HIT_CLEAN :
 				     lvl == UARCH_L3 ? UARCH_EV_L3_RD_HIT_CLEAN :
 						       0,
+			.kind_ev = lvl == UARCH_L3 ? UARCH_EV_L3_LOAD_HIT : 0,
+			.repl_ev = lvl == UARCH_L3 ? UARCH_EV_L3_REPLACED : 0,
 			.wb_alloc = cfg->write == UARCH_WB_ALLOC,
 			.line = cfg->line,
 			.sector = cfg->sector ? cfg->sector : cfg->line,
@@ -253,6 +255,8 @@ static void replaced(struct uarch_memsys *ms, const struct uarch_req *r, int k,
 	const struct uarch_level *lv = &ms->lv[k];
 	int dirty = res->dirty;
 
+	if (lv->repl_ev)
+		uarch_count(ms, r, lv->repl_ev, 1, t);
 	if (k > 0 && lv->inclusive) {
 		dirty |= drop_lines(ms, 0, k, res->victim, lv->line, 0);
 		if (ms->c[UARCH_L1I]) {
@@ -282,6 +286,8 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 	for (int k = li + 1; k < ms->ndata; k++) {
 		t = take_port(&ms->lv[k], t, 1);
 		uarch_cache_access(ms->lv[k].c, victim, 1, &res);
+		if (ms->lv[k].kind_ev) /* (write-backs: the fourth kind) */
+			uarch_count(ms, r, ms->lv[k].kind_ev + 6u + !res.hit, 1, t);
 		if (res.hit)
 			return;
 		if (li == 0 && ms->lv[k].l2)
@@ -344,6 +350,11 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 		if (lv->llc)
 			uarch_count(ms, r, UARCH_EV_LLC_ACCESS, 1, t);
 		uarch_cache_access(lv->c, addr, write != ACC_READ, &res);
+		if (lv->kind_ev) /* loads, fetches, stores: kinds 0, 1, 2 */
+			uarch_count(ms, r,
+				    lv->kind_ev + 2u * (write != ACC_READ ? 2u : ms->ifetch) +
+					    !res.hit,
+				    1, t);
 		if (k == 0) {
 			ms->l1_last = addr >> ms->l1_shift;
 			ms->l1_class = res.miss_class;
@@ -602,7 +613,10 @@ uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	count_class(ms, r, ms->l1i_cls_ev, res.miss_class, now);
 	ms->l1i_missed = 1;
 	/* the rest of the hierarchy is the data side's, below L1D */
-	return hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, ACC_READ, now, &lvl);
+	ms->ifetch = 1;
+	now = hierarchy(ms, r, ms->ndata > 1 ? 1 : ms->ndata, addr, ACC_READ, now, &lvl);
+	ms->ifetch = 0;
+	return now;
 }
 
 /* An I/O agent's transaction on the line at addr (line bytes, the last

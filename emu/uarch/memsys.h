@@ -28,10 +28,13 @@ struct uarch_level {
 	uint8_t llc;		/* the last level, and not the first */
 	uint8_t l2;		/* the L2 */
 	uint16_t rd_hit_ev;	/* L2, L3: its clean read hits' event, the modified ones' next */
-	uint8_t wb_alloc;	/* write-back, write-allocate: a written-back line stays */
-	uint8_t inclusive;	/* holds every line of the levels above: a victim leaves them too */
-	unsigned line;		/* bytes */
-	unsigned sector;	/* bytes (the line when not sectored) */
+	/* L3: its references by kind, hit then miss each (load, fetch, store,
+	 * write-back: UARCH_EV_L3_LOAD_HIT on), and its replacements (0: none) */
+	uint16_t kind_ev, repl_ev;
+	uint8_t wb_alloc;  /* write-back, write-allocate: a written-back line stays */
+	uint8_t inclusive; /* holds every line of the levels above: a victim leaves them too */
+	unsigned line;	   /* bytes */
+	unsigned sector;   /* bytes (the line when not sectored) */
 };
 
 struct uarch_memsys {
@@ -67,6 +70,7 @@ struct uarch_memsys {
 	uint8_t itlb_missed; /* the last uarch_mem_fetch missed the first-level ITLB */
 	uint8_t l1i_missed;  /* the last uarch_mem_fetch missed the instruction cache */
 	uint8_t l2_missed;   /* a line of it missed the second data level */
+	uint8_t ifetch;	     /* the levels walked now serve an instruction fetch */
 	/* where the last uarch_mem_load found its data (model.h UARCH_DSRC_*) */
 	uint8_t ld_dsrc;
 	/* the last uarch_mem_store wrote below the first level: to the next

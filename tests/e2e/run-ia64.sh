@@ -9,7 +9,8 @@
 # instruction EAR on a program bigger than the L1I, and the branch trace
 # buffer's records against the program's code (objdump) and its predictor,
 # the TLB events of both levels, the I/O agents' bus transactions by
-# direction and the stall accounting (BACK_END_BUBBLE and its causes).
+# direction, the stall accounting (BACK_END_BUBBLE and its causes) and the
+# L3's references by kind.
 #
 # Environment: VPMU (binary), PROGS (built tests/progs).  Run by make check.
 set -u
@@ -317,6 +318,28 @@ stall_accounting() {
 	done
 }
 
+# L3_READS and L3_WRITES split the L3's references by kind (reads: loads,
+# instruction fetches; writes: stores, L2 write-backs), each hit or miss:
+# reads and stores are L3_REFERENCES, their misses L3_MISSES.  A read
+# stream misses once a line and, its loads past the L3's lines, replaces
+# one each time; a write stream's dirty lines come back from the L2.
+l3_kinds() {
+	local r=L3_READS w=L3_WRITES lines=$((3145728 / 128))
+	run_vpmu stat -a ia64 --exact -e $r:ALL.ALL,$r:ALL.MISS,$w:DATA_WRITE.ALL,$w:DATA_WRITE.MISS,L3_REFERENCES,L3_MISSES,$r:DATA_READ.MISS,L3_LINES_REPLACED,$w:L2_WB.MISS "$PROGS/fsb_stream" read 8 1
+	expect_rc 0 || return 1
+	local m=$(val L3_MISSES) rep=$(val L3_LINES_REPLACED)
+	[ $(($(val $r:ALL.ALL) + $(val $w:DATA_WRITE.ALL))) = "$(val L3_REFERENCES)" ] &&
+		[ $(($(val $r:ALL.MISS) + $(val $w:DATA_WRITE.MISS))) = "$m" ] ||
+		fail "reads and stores $(val $r:ALL.ALL) + $(val $w:DATA_WRITE.ALL) of $(val L3_REFERENCES), misses $(val $r:ALL.MISS) + $(val $w:DATA_WRITE.MISS) of $m"
+	[ "$(val $r:DATA_READ.MISS)" -ge 65536 ] && [ "$rep" -ge $(($(val $r:DATA_READ.MISS) - lines)) ] &&
+		[ "$rep" -le $((m + $(val $w:L2_WB.MISS))) ] ||
+		fail "read stream: $(val $r:DATA_READ.MISS) load misses, $rep of $m misses replace"
+	run_vpmu stat -a ia64 --exact -e $w:DATA_WRITE.ALL,$w:L2_WB.ALL "$PROGS/fsb_stream" write 8 1
+	expect_rc 0 || return 1
+	[ "$(val $w:DATA_WRITE.ALL)" -ge 65536 ] && [ "$(val $w:L2_WB.ALL)" -ge 60000 ] ||
+		fail "write stream: stores $(val $w:DATA_WRITE.ALL), L2 write-backs $(val $w:L2_WB.ALL)"
+}
+
 t plm_user_vs_syscalls plm_user_vs_syscalls
 t ism_instruction_sets ism_instruction_sets
 t threshold_multi_occurrence threshold_multi_occurrence
@@ -329,4 +352,5 @@ t btb_branches btb_branches
 t io_by_direction io_by_direction
 t tlb_levels tlb_levels
 t stall_accounting stall_accounting
+t l3_kinds l3_kinds
 summary
