@@ -85,8 +85,6 @@ static const char R_DEBUG[] = "the emulated machine has no debug registers or ex
 static const char R_TLB2[] = "the model's page walker reads an x86 four-level page table, not "
 			     "the VHPT, and it never purges a TLB";
 static const char R_UC[] = "the guest has no uncacheable mappings";
-static const char R_MISAL[] = "the model flags line-crossing accesses, not every misaligned "
-			      "one";
 static const char R_UNKNOWN[] = "the model's predictor always has a prediction (no unknown "
 				"component)";
 static const char R_ENC[] = "counts IA-64 branches with encoded hints (brp); IA-32 code has none";
@@ -442,10 +440,14 @@ const struct ia64_event_desc ia64_events[] = {
 	EV("DATA_REFERENCES_SET1", 0xc5, PMC5, "data references", P(LOADS), P(STORES)),
 	EVU("L1D_READ_MISSES", 0xc7, PMC5, um_l1d_read_misses, 0x0, "L1 data cache read misses"),
 	EV("LOADS_RETIRED", 0xcd, PMC5, "retired loads", P(LOADS)),
-	UNS("MISALIGNED_LOADS_RETIRED", 0xce, PMC5, "retired misaligned loads", R_MISAL),
+	EV("MISALIGNED_LOADS_RETIRED", 0xce, PMC5,
+	   "retired misaligned loads (2 to 16 bytes at an address no multiple of their size)",
+	   P(LD_MISALIGNED)),
 	UNS("UC_LOADS_RETIRED", 0xcf, PMC5, "retired uncacheable loads", R_UC),
 	EV("STORES_RETIRED", 0xd1, PMC5, "retired stores", P(STORES)),
-	UNS("MISALIGNED_STORES_RETIRED", 0xd2, PMC5, "retired misaligned stores", R_MISAL),
+	EV("MISALIGNED_STORES_RETIRED", 0xd2, PMC5,
+	   "retired misaligned stores (2 to 16 bytes at an address no multiple of their size)",
+	   P(ST_MISALIGNED)),
 	UNS("UC_STORES_RETIRED", 0xd0, PMC5, "retired uncacheable stores", R_UC),
 	/* L2, tables 11-16 .. 11-23 */
 	UNS("L2_FILLB_FULL", 0xbf, PMC4, "L2D fill buffer full", R_L2Q),

@@ -273,7 +273,11 @@
 	  "lines written back into the third-level cache that hit")                                       \
 	X(L3_WB_MISS, "l3-writeback-misses",                                                              \
 	  "lines written back into the third-level cache that missed")                                    \
-	X(L3_REPLACED, "l3-replacements", "valid lines the third-level cache replaced")
+	X(L3_REPLACED, "l3-replacements", "valid lines the third-level cache replaced")                   \
+	X(LD_MISALIGNED, "loads-misaligned",                                                              \
+	  "loads retired whose address is not a multiple of their size (2 to 16 bytes)")                  \
+	X(ST_MISALIGNED, "stores-misaligned",                                                             \
+	  "stores retired whose address is not a multiple of their size (2 to 16 bytes)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -52,6 +52,15 @@ static inline int split_access(const struct x86_insn *i, uint64_t a, uint32_t si
 	return (a & (line - 1)) + size > line;
 }
 
+/* Whether an access of size bytes at a is misaligned: a power of two up
+ * to 16 bytes at an address no multiple of it (a rep string operation's
+ * report covers all its iterations: never). */
+static inline int misaligned(const struct x86_insn *i, uint64_t a, uint32_t size)
+{
+	return !(i->flags & (X86_I_REP | X86_I_REPNE)) && size <= 16 && !(size & (size - 1)) &&
+	       a & (size - 1);
+}
+
 /* Whether a load of size bytes at a overlaps, without being contained in,
  * an older store that has not retired by cycle issue (its data is not in
  * the cache yet and cannot be forwarded). */
@@ -515,9 +524,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		if (okind == U_STA)
 			it->rec.flags |= UARCH_I_STORE;
 		if ((okind == U_LOAD || okind == U_STA) &&
-		    !(i->flags & (X86_I_REP | X86_I_REPNE)) && tr->size[o->mem] <= 16 &&
-		    !(tr->size[o->mem] & (tr->size[o->mem] - 1)) &&
-		    tr->addr[o->mem] & (tr->size[o->mem] - 1))
+		    misaligned(i, tr->addr[o->mem], tr->size[o->mem]))
 			it->rec.flags |= UARCH_I_UNALIGNED;
 	}
 	for (uint64_t d = o->dst; d; d &= d - 1)
@@ -566,6 +573,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			count_mem(u, t, th, UARCH_EV_LD_L2_MISS, 1, r, m);
 		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
 			count_mem(u, t, th, UARCH_EV_LD_SPLIT, 1, r, m);
+		if (misaligned(i, tr->addr[o->mem], tr->size[o->mem]))
+			count_mem(u, t, th, UARCH_EV_LD_MISALIGNED, 1, r, m);
 		if (u->nthreads > 1)
 			uarch_mo_load(u, th, tr->addr[o->mem], issue, r);
 	} else if (okind == U_STD) {
@@ -573,6 +582,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		count1_mem(u, t, th, UARCH_EV_STORES, r, tally, m);
 		if (split_access(i, tr->addr[o->mem], tr->size[o->mem], l1line))
 			count_mem(u, t, th, UARCH_EV_ST_SPLIT, 1, r, m);
+		if (misaligned(i, tr->addr[o->mem], tr->size[o->mem]))
+			count_mem(u, t, th, UARCH_EV_ST_MISALIGNED, 1, r, m);
 		if (st_dtlb) {
 			count_mem(u, t, th, UARCH_EV_ST_DTLB_MISS, 1, r, m);
 			it->rec.flags |= UARCH_I_DTB_MISS;

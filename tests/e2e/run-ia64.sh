@@ -340,6 +340,20 @@ l3_kinds() {
 		fail "write stream: stores $(val $w:DATA_WRITE.ALL), L2 write-backs $(val $w:L2_WB.ALL)"
 }
 
+# MISALIGNED_LOADS_RETIRED and MISALIGNED_STORES_RETIRED: each of
+# ua_misalign's iterations makes two misaligned loads and one misaligned
+# store (and one aligned of each)
+misaligned() {
+	local n
+	for n in 10000 20000; do
+		run_vpmu stat -a ia64 --exact -e MISALIGNED_LOADS_RETIRED,MISALIGNED_STORES_RETIRED "$PROGS/ua_misalign" $n
+		expect_rc 0 || return 1
+		ld[n]=$(val MISALIGNED_LOADS_RETIRED) st[n]=$(val MISALIGNED_STORES_RETIRED)
+	done
+	[ $((ld[20000] - ld[10000])) = 20000 ] && [ $((st[20000] - st[10000])) = 10000 ] ||
+		fail "10000 more iterations: $((ld[20000] - ld[10000])) loads, $((st[20000] - st[10000])) stores"
+}
+
 t plm_user_vs_syscalls plm_user_vs_syscalls
 t ism_instruction_sets ism_instruction_sets
 t threshold_multi_occurrence threshold_multi_occurrence
@@ -353,4 +367,5 @@ t io_by_direction io_by_direction
 t tlb_levels tlb_levels
 t stall_accounting stall_accounting
 t l3_kinds l3_kinds
+t misaligned misaligned
 summary
