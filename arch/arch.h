@@ -172,6 +172,10 @@ struct arch_backend {
 	 * processor its qualification names (the P4's thread-independent
 	 * events); NULL: none does. */
 	int (*shared)(const struct arch_evsel *e);
+	/* Why e cannot be counted when two programs share the core, each
+	 * process counting with its own copy of the hardware, which sees
+	 * only its own processor's signals; NULL (or no function): it can. */
+	const char *(*unpaired)(const struct arch_evsel *e);
 	/* Whether e's samples carry the registers as they were before the
 	 * instruction (x86_trace.pre, which the emulator then keeps for
 	 * every instruction: the P4's PEBS record); NULL: none does. */

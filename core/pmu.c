@@ -138,6 +138,19 @@ static int samples_wanted(const struct pmu_set *s, const struct lx_pmu_env *env)
 	return 0;
 }
 
+int pmu_check_pair(const struct pmu_set *s, char *err, size_t errsz)
+{
+	for (unsigned i = 0; i < s->n && s->b->unpaired; i++) {
+		const char *why = s->b->unpaired(&s->ev[i]);
+		if (why) {
+			snprintf(err, errsz, "%s cannot be counted for two programs: %s",
+				 s->b->events[s->ev[i].event].name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, size_t len, char *err,
 		    size_t errsz)
 {
@@ -152,6 +165,7 @@ static void *attach(struct uarch *u, struct lx_pmu_env *env, const void *cfg, si
 	if (pmu_unpack(&a->set, cfg, len, err, errsz) < 0)
 		goto fail;
 	a->n = a->set.n;
+
 	if (samples_wanted(&a->set, env)) {
 		a->sampler = pmu_sampler_new(&a->set, env);
 		if (!a->sampler)

@@ -39,6 +39,9 @@ enum { PMU_CG_NONE, PMU_CG_FP, PMU_CG_DWARF };
 size_t pmu_pack(const struct pmu_set *s, void *buf, size_t max);
 /* The reverse; 0, or -1 with a reason. */
 int pmu_unpack(struct pmu_set *s, const void *buf, size_t len, char *err, size_t errsz);
+/* Whether s can be counted when two programs share the core (arch.h
+ * unpaired): 0, or -1 with a one-line reason. */
+int pmu_check_pair(const struct pmu_set *s, char *err, size_t errsz);
 
 /* What emu/linux calls to attach the hardware in a guest process. */
 extern const struct lx_pmu_ops pmu_lx_ops;

@@ -417,6 +417,10 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		fprintf(err, "vpmu: %s\n", msg);
 		return 1;
 	}
+	if (o->prog2 && o->pmu && pmu_check_pair(o->pmu, msg, sizeof(msg)) < 0) {
+		fprintf(err, "vpmu: %s\n", msg);
+		return 1;
+	}
 	/* vpmu sizes its shared area and writes its output files: a file-size limit
 	 * must become EFBIG, reported as a write error that keeps the old
 	 * file, not kill vpmu; the guest gets the disposition vpmu was given. */

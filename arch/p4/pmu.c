@@ -400,6 +400,17 @@ static int shared(const struct arch_evsel *e)
 	return e->event >= 0 && (unsigned)e->event < p4_nevents && p4_events[e->event].shared;
 }
 
+/* TC_DELIVER_MODE pairs both processors' modes, cycle by cycle: a copy
+ * of the counters that sees one processor's signals cannot. */
+static const char *unpaired(const struct arch_evsel *e)
+{
+	if (e->event < 0 || (unsigned)e->event >= p4_nevents ||
+	    p4_events[e->event].tag != P4_TAG_TC_MODE)
+		return NULL;
+	return "each program's counters see only its own logical processor's trace-cache "
+	       "mode (two threads of one program, --smt without ':', count it)";
+}
+
 struct arch_backend arch_p4 = {
 	.name = "p4",
 	.desc = "Pentium 4 Xeon with Hyper-Threading (NetBurst): 45 ESCRs, 18 counters, "
@@ -418,6 +429,7 @@ struct arch_backend arch_p4 = {
 	.pmu_period = p4_pmu_period,
 	.pmu_free = p4_pmu_free,
 	.sample_trigger = sample_trigger,
+	.unpaired = unpaired,
 	.sample_pre = sample_pre,
 	.shared = shared,
 };

@@ -277,6 +277,10 @@ tc_modes() {
 	c=$((c0 > c1 ? c0 : c1))
 	[ "$dd" -gt $((c1 / 2)) ] && [ "$n" -le "$c" ] && [ "$n" -ge $((c - i0 - i1)) ] ||
 		fail "two threads: DD $dd, all $n, cycles $c0 and $c1, in microcode or clearing $i0 and $i1"
+	# two programs count with a copy of the counters each: refused, before running
+	run_vpmu stat --smt -e TC_DELIVER_MODE:DD -- "$PROGS/e2e_exit3" : "$PROGS/e2e_exit3"
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] && ! grep -q "exiting with" out err &&
+		grep -q "TC_DELIVER_MODE cannot be counted for two programs" err || fail "two programs: $(cat err)"
 }
 
 # Execution tagging: SCALAR_DP_UOP with tag enable and tag value 1 (a raw
