@@ -347,8 +347,11 @@ static uint64_t func_of(const struct session_result *r, int f)
 void stat_add(struct stat_report *rep, const uint64_t *val, const uint64_t (*time)[2],
 	      const struct session_result *r, int exact)
 {
-	int kc = session_event_find("cycles");
-	uint64_t c0 = model_of(r, kc, 0), c1 = model_of(r, kc, 1);
+	/* emulated time: the later processor's cycles, those it waited
+	 * halted included */
+	int kc = session_event_find("cycles"), kh = session_event_find("halted-cycles");
+	uint64_t c0 = model_of(r, kc, 0) + model_of(r, kh, 0),
+		 c1 = model_of(r, kc, 1) + model_of(r, kh, 1);
 
 	rep->runs++;
 	rep->wall += r->seconds;

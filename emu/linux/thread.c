@@ -97,6 +97,7 @@ long lx_sys_clone_thread(struct lx_proc *p, uint64_t flags, uint64_t stack, uint
 		n->cpu.seg_base[X86_SEG_FS] = tls;
 	n->tid = p->next_tid++;
 	n->blocked = t->blocked;
+	lx_timing_resume(p, n);
 	tid = n->tid;
 	if ((flags & CLONE_PARENT_SETTID) && lx_copy_out(p, ptid, &tid, 4))
 		goto fault;
@@ -132,6 +133,7 @@ int lx_futex_wake(struct lx_proc *p, uint64_t uaddr, int n, uint32_t bitset)
 			break;
 		best->state = LX_T_RUN;
 		best->cpu.r[X86_RAX] = 0;
+		lx_timing_resume(p, best);
 		woken++;
 	}
 	return woken;

@@ -199,6 +199,18 @@ void lx_timing_attach(struct lx_proc *p, struct lx_thread *t)
 	report_mode(p, &t->cpu);
 }
 
+void lx_timing_resume(struct lx_proc *p, struct lx_thread *t)
+{
+	struct lx_thread *cur = lx_cur(p);
+
+	if (!p->uarch || !p->sh->smt || t == cur || t->lp == cur->lp)
+		return;
+	for (int i = 0; i < p->nth; i++)
+		if (p->th[i] != t && p->th[i]->lp == t->lp && p->th[i]->state == LX_T_RUN)
+			return; /* its processor is busy: it waits its turn there */
+	uarch_resume(p->uarch, t->lp, uarch_now(p->uarch, cur->lp));
+}
+
 void lx_timing_flush(struct lx_proc *p)
 {
 	if (p->uarch)

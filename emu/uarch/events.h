@@ -277,7 +277,9 @@
 	X(LD_MISALIGNED, "loads-misaligned",                                                              \
 	  "loads retired whose address is not a multiple of their size (2 to 16 bytes)")                  \
 	X(ST_MISALIGNED, "stores-misaligned",                                                             \
-	  "stores retired whose address is not a multiple of their size (2 to 16 bytes)")
+	  "stores retired whose address is not a multiple of their size (2 to 16 bytes)")                 \
+	X(HALTED, "halted-cycles",                                                                        \
+	  "cycles a logical processor waited halted, no thread of its own to run (--smt)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -49,6 +49,11 @@ void uarch_machine_clear_smc(struct uarch *u, int th, uint64_t addr, uint64_t le
 /* Logical processor th's clock: the cycle its next instruction is fetched
  * (SMT interleaves the two processors by it). */
 uint64_t uarch_now(const struct uarch *u, int th);
+/* Logical processor th, halted (no thread of its own to run), resumes at
+ * cycle: its front end starts there; the cycles it was halted are not
+ * its own (a thread created or woken by one on the other processor
+ * starts no earlier than that processor's clock). */
+void uarch_resume(struct uarch *u, int th, uint64_t cycle);
 /* Whether both logical processors are active (dual-thread mode: the
  * reorder buffer and queues are partitioned). */
 void uarch_set_threads(struct uarch *u, int n);

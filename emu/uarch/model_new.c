@@ -140,6 +140,25 @@ uint64_t uarch_now(const struct uarch *u, int th)
 	return u->th[th].fetch;
 }
 
+void uarch_resume(struct uarch *u, int th, uint64_t cycle)
+{
+	struct uth *t = &u->th[th];
+
+	if (cycle <= t->fetch)
+		return;
+	t->fetch = cycle;
+	t->fetched = 0;
+	t->retire = max64(t->retire, cycle);
+	t->rcount = 0;
+	if (cycle > t->counted) {
+		count_span(u, t, th, UARCH_EV_HALTED, t->counted, cycle);
+		t->counted = cycle;
+	}
+	t->issue = max64(t->issue, cycle);
+	t->icount = 0;
+	t->bub_from = max64(t->bub_from, cycle);
+}
+
 void uarch_flush_tlbs(struct uarch *u)
 {
 	uarch_mem_flush_tlbs(&u->ms);

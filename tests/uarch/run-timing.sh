@@ -164,6 +164,22 @@ smt() {
 	else
 		bad smt_l1miss "vpmu failed"
 	fi
+	# the second thread's processor is halted until the thread is
+	# created: its cycles are the thread's own 320,000 dependent adds
+	# (5 cycles each, and its start and exit), the time before are
+	# halted cycles, and the emulated time is the later processor's
+	# cycles and halted cycles
+	local a=$WORK/sh c1 h1 end
+	stat "$a" -a p4 --smt "$PROGS/ua_fpadd" dep 20000 2 || { bad smt_halted "vpmu failed"; return; }
+	c1=$(ev cycles "$a" 1) h1=$(ev halted-cycles "$a" 1)
+	end=$(awk -v mhz="$(param core.mhz "$a")" '/seconds emulated time/ { printf "%.0f", $1 * mhz * 1e6 }' "$a")
+	[ -n "$c1" ] && [ -n "$h1" ] && [ -n "$end" ] || { bad smt_halted "no cycles or halted cycles"; return; }
+	local e0=$(($(ev cycles "$a" 0) + $(ev halted-cycles "$a" 0))) e1=$((c1 + h1))
+	if within "$c1" 1600000 8 && [ "$h1" -gt 0 ] && within "$end" $((e0 > e1 ? e0 : e1)) 0.01; then
+		ok smt_halted "processor 1: $c1 cycles, $h1 halted before its thread; emulated $end cycles"
+	else
+		bad smt_halted "processor 1: $c1 cycles (want 1.6M), $h1 halted; emulated $end, processors $e0 $e1"
+	fi
 }
 
 # ---- branch predictors ----------------------------------------------------
