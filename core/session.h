@@ -50,7 +50,7 @@ enum { SESSION_RAN, SESSION_TIMEOUT_INSNS, SESSION_TIMEOUT_WALL };
 
 /* Timing-model events (session_event_name), per logical processor and
  * privilege level (0 user, 1 kernel). */
-#define SESSION_MAX_EVENTS 160
+#define SESSION_MAX_EVENTS 192
 struct session_events {
 	int n;
 	uint64_t v[SESSION_MAX_EVENTS][2][2];

@@ -120,6 +120,27 @@ static const struct ia64_umask_desc um_be_br_mispred[] = {
 	UX("ROT", 0x2, "rotation", R_IA64),
 	UX("PFS", 0x3, "PFS", R_IA64),
 };
+/* BE_EXE_BUBBLE by what the stalled instruction waits for (libpfm's
+ * itanium2 table): an integer register (GRALL; GRGR when an operation,
+ * not a load, writes it), a floating-point register (FRALL; IA-32's MMX
+ * and SSE registers too), a predicate (PR: IA-32's flags), an application
+ * or control register (ARCR: the FP control and status). */
+static const struct ia64_umask_desc um_be_exe[] = {
+	U("ALL", 0x0, "every cause (operands, units, entries)", P(BUBBLE_EXE)),
+	U("GRALL", 0x1, "integer register dependencies (on a load or an operation)",
+	  P(BUBBLE_EXE_GR)),
+	U("FRALL", 0x2, "floating-point register dependencies", P(BUBBLE_EXE_FR)),
+	U("PR", 0x3, "predicate dependencies (the flags)", P(BUBBLE_EXE_PR)),
+	U("ARCR", 0x4, "application and control register dependencies (FP control)",
+	  P(BUBBLE_EXE_ARCR)),
+	U("GRGR", 0x5, "integer register dependencies on an operation (not a load)",
+	  P(BUBBLE_EXE_GRGR)),
+	UX("CANCEL", 0x6, "canceled loads", "the model cancels no load"),
+	UX("BANK_SWITCH", 0x7, "register bank switches",
+	   "IA-64 register banks: IA-32 code switches none"),
+	UX("ARCR_PR_CANCEL_BANK", 0x8, "ARCR, PR, CANCEL or BANK_SWITCH",
+	   "the model cancels no load"),
+};
 static const struct ia64_umask_desc um_be_flush[] = {
 	U("ALL", 0x0, "every flush (the model's are the mispredicted branches')", P(BUBBLE_FLUSH)),
 	U("BRU", 0x1, "branch misprediction flush", P(BUBBLE_FLUSH)),
@@ -368,8 +389,7 @@ const struct ia64_event_desc ia64_events[] = {
 	/* stalls, table 11-6 */
 	EVU("BACK_END_BUBBLE", 0x00, ALL4, um_back_end_bubble, 0x1,
 	    "full pipe bubbles in the main pipe"),
-	EV("BE_EXE_BUBBLE", 0x02, ALL4,
-	   "bubbles from execution-unit stalls (operands, units, entries)", P(BUBBLE_EXE)),
+	EVU("BE_EXE_BUBBLE", 0x02, ALL4, um_be_exe, 0x0, "bubbles from execution-unit stalls"),
 	EVU("BE_FLUSH_BUBBLE", 0x04, ALL4, um_be_flush, 0x0, "bubbles from flushes"),
 	UNS("BE_L1D_FPU_BUBBLE", 0xca, ALL4, "bubbles from the FPU or L1D", R_STALL),
 	UNS("BE_RSE_BUBBLE", 0x01, ALL4, "bubbles from RSE stalls", R_RSE),

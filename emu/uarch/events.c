@@ -105,6 +105,11 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 	case UARCH_EV_BUBBLE_FE:
 	case UARCH_EV_BUBBLE_FLUSH:
 	case UARCH_EV_BUBBLE_EXE:
+	case UARCH_EV_BUBBLE_EXE_GR:
+	case UARCH_EV_BUBBLE_EXE_GRGR:
+	case UARCH_EV_BUBBLE_EXE_FR:
+	case UARCH_EV_BUBBLE_EXE_PR:
+	case UARCH_EV_BUBBLE_EXE_ARCR:
 		return m->core.ooo ? "an out-of-order core does not stall on use: core.ooo=1" :
 				     NULL;
 	case UARCH_EV_L1D_ALIAS:

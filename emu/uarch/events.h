@@ -279,7 +279,15 @@
 	X(ST_MISALIGNED, "stores-misaligned",                                                             \
 	  "stores retired whose address is not a multiple of their size (2 to 16 bytes)")                 \
 	X(HALTED, "halted-cycles",                                                                        \
-	  "cycles a logical processor waited halted, no thread of its own to run (--smt)")
+	  "cycles a logical processor waited halted, no thread of its own to run (--smt)")                \
+	X(BUBBLE_EXE_GR, "bubbles-exe-gr", "bubbles-exe waiting for an integer register")                 \
+	X(BUBBLE_EXE_GRGR, "bubbles-exe-gr-op",                                                           \
+	  "bubbles-exe waiting for an integer register an operation (not a load) writes")                 \
+	X(BUBBLE_EXE_FR, "bubbles-exe-fr",                                                                \
+	  "bubbles-exe waiting for a floating-point, MMX or SSE register")                                \
+	X(BUBBLE_EXE_PR, "bubbles-exe-flags", "bubbles-exe waiting for the flags")                        \
+	X(BUBBLE_EXE_ARCR, "bubbles-exe-fpctl",                                                           \
+	  "bubbles-exe waiting for the floating-point control and status (MXCSR, x87)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

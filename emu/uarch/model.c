@@ -350,23 +350,55 @@ struct itime {
 	struct uarch_insn rec;
 };
 
+/* The kind of operand an in-order core's issue waited for last: an
+ * X86_DEP_* bit, or the µop before it in its instruction (-2; ld: that
+ * one loads, fp: this one is a floating-point operation) — the
+ * BUBBLE_EXE_* event of the wait and, for an integer register an
+ * operation wrote, BUBBLE_EXE_GRGR too. */
+static inline unsigned exe_wait(const struct uth *t, int crit, int ld, int fp, int *grgr)
+{
+	*grgr = 0;
+	if (crit == -2) {
+		*grgr = !fp && !ld;
+		return fp ? UARCH_EV_BUBBLE_EXE_FR : UARCH_EV_BUBBLE_EXE_GR;
+	}
+	if (crit < 16) {
+		*grgr = !(t->loaded >> crit & 1);
+		return UARCH_EV_BUBBLE_EXE_GR;
+	}
+	if (1ull << crit == X86_DEP_FLAGS)
+		return UARCH_EV_BUBBLE_EXE_PR;
+	if (1ull << crit == X86_DEP_FPCTL)
+		return UARCH_EV_BUBBLE_EXE_ARCR;
+	return UARCH_EV_BUBBLE_EXE_FR;
+}
+
 /* An in-order core issues a µop in cycle issue: the cycles since its last
  * issue in which nothing issued are bubbles (the Itanium 2's stall
  * accounting, BACK_END_BUBBLE), the front end's until the µop arrived
  * from it at cycle arrive — the flush's after a mispredicted branch —
- * then the back end's: operands, units, entries. */
-static inline void bubbles(struct uarch *u, struct uth *t, int th, uint64_t arrive, uint64_t issue)
+ * then the back end's: operands (until cycle ready, crit the last one,
+ * -1 none: exe_wait()), units, entries. */
+static inline void bubbles(struct uarch *u, struct uth *t, int th, uint64_t arrive, uint64_t ready,
+			   uint64_t issue, int crit, int ld, int fp)
 {
 	uint64_t from = max64(t->issue + 1, t->bub_from);
 
 	if (issue > from) {
 		uint64_t fe = arrive < from ? from : arrive > issue ? issue : arrive;
+		uint64_t opnd = ready < fe ? fe : ready > issue ? issue : ready;
 		if (fe > from)
 			count_span(u, t, th,
 				   t->flushing ? UARCH_EV_BUBBLE_FLUSH : UARCH_EV_BUBBLE_FE, from,
 				   fe);
 		if (issue > fe)
 			count_span(u, t, th, UARCH_EV_BUBBLE_EXE, fe, issue);
+		if (opnd > fe && crit != -1) {
+			int grgr;
+			count_span(u, t, th, exe_wait(t, crit, ld, fp, &grgr), fe, opnd);
+			if (grgr)
+				count_span(u, t, th, UARCH_EV_BUBBLE_EXE_GRGR, fe, opnd);
+		}
 	}
 	t->flushing = 0;
 }
@@ -432,14 +464,20 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	if (k == 0 && want_insn)
 		it->rec.map = disp - cc->depth + (cc->depth < 2 ? cc->depth : 2);
 	ready = disp;
+	int crit = -1; /* (in order: what issue waited for last, exe_wait()) */
 	for (uint64_t s = o->src; s; s &= s - 1) {
 		int b = __builtin_ctzll(s);
-		if (t->ready[b] > ready)
+		if (t->ready[b] > ready) {
 			ready = t->ready[b];
+			crit = b;
+		}
 	}
 	replay = (o->src & t->tainted) != 0;
-	if (o->prev >= 0 && it->done[o->prev] > ready)
+	if (o->prev >= 0 && it->done[o->prev] > ready) {
 		ready = it->done[o->prev];
+		crit = -2;
+	}
+	const uint64_t opnd_ready = ready;
 	if (!ooo) {
 		/* in order, issue waits for the operands: the cycles
 		 * past the one it could otherwise issue in stall */
@@ -459,7 +497,9 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	issue = take_unit(u, o->cls, ready);
 	iq_issue(q, issue);
 	if (!ooo) {
-		bubbles(u, t, th, it->f + cc->depth, issue);
+		bubbles(u, t, th, it->f + cc->depth, opnd_ready, issue, crit,
+			crit == -2 && o[o->prev - k].kind == U_LOAD,
+			o->cls >= UARCH_UC_FADD && o->cls <= UARCH_UC_SIMD_MUL);
 		if (issue == t->issue) {
 			t->icount++;
 		} else {
@@ -529,6 +569,8 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	}
 	for (uint64_t d = o->dst; d; d &= d - 1)
 		t->ready[__builtin_ctzll(d)] = complete;
+	if (!ooo)
+		t->loaded = okind == U_LOAD ? t->loaded | o->dst : t->loaded & ~o->dst;
 	if (okind != U_LOAD || !l1miss)
 		t->tainted &= ~o->dst; /* (a load that hits replaces a tainted value) */
 	uint64_t r = retire_at(u, t, th, complete);

@@ -57,6 +57,7 @@ struct uth {
 	uint64_t tc_mode_at; /* trace cache: cycles before this have had their mode counted */
 	uint64_t ready[NDEP];
 	uint64_t tainted; /* X86_DEP_* bits produced by a load that missed L1 (P4 replay) */
+	uint64_t loaded;  /* in-order: X86_DEP_* bits a load produced last */
 	struct window rob, ldq, stq; /* µops; loads; stores */
 	struct window wbq;	     /* the write buffer: stores retired, not yet written */
 	struct wbent *wbe;	     /* [mem.wbuf] what each entry of wbq holds */

@@ -282,7 +282,7 @@ tlb_levels() {
 }
 
 # The stall accounting: every cycle the in-order core issues nothing is a
-# bubble of one cause.  ALL is their sum; each mispredicted branch
+# bubble of one cause, an EXE bubble by what it waits for.  ALL is their sum; each mispredicted branch
 # flushes for bp.penalty cycles; a chain of dependent adds waits
 # core.lat.fadd - 1 cycles per add in EXE bubbles, with no flush or
 # front-end bubble in the loop (the second run's extra iterations).
@@ -315,6 +315,26 @@ stall_accounting() {
 				[ "${fl[40000]}" = "${fl[20000]}" ] && [ "${fe[40000]}" = "${fe[20000]}" ] ||
 				fail "dependent adds: EXE $k/100 a add (latency $lat), flush ${fl[*]}, FE ${fe[*]}"
 		fi
+	done
+	# what EXE bubbles wait for: the chase's loads for the load before
+	# (GRALL, not GRGR), the adds for the add before (FRALL)
+	local gr gg fr
+	for prog in "ua_chase 4194304" "ua_fpadd dep"; do
+		for n in 20000 40000; do
+			run_vpmu stat -a ia64 --exact -e BE_EXE_BUBBLE,BE_EXE_BUBBLE:GRALL,BE_EXE_BUBBLE:GRGR,BE_EXE_BUBBLE:FRALL $PROGS/$prog $n
+			expect_rc 0 || return 1
+			ex[n]=$(val BE_EXE_BUBBLE) gr[n]=$(val BE_EXE_BUBBLE:GRALL)
+			gg[n]=$(val BE_EXE_BUBBLE:GRGR) fr[n]=$(val BE_EXE_BUBBLE:FRALL)
+		done
+		local dex=$((ex[40000] - ex[20000])) dgr=$((gr[40000] - gr[20000]))
+		local dgg=$((gg[40000] - gg[20000])) dfr=$((fr[40000] - fr[20000]))
+		# (within 0.1%: the runs' ends differ a little too)
+		case $prog in
+		ua_chase*) [ "$dex" -gt 1000000 ] && [ $(((dgr - dex) * (dgr - dex))) -le $((dex * dex / 1000000)) ] &&
+			[ "$dgg" -le $((dex / 1000)) ] ;;
+		*) [ "$dex" -gt 900000 ] && [ $(((dfr - dex) * (dfr - dex))) -le $((dex * dex / 1000000)) ] &&
+			[ "$dgr" -le $((dex / 1000)) ] ;;
+		esac || fail "$prog: 20000 more iterations, EXE $dex: GRALL $dgr (GRGR $dgg), FRALL $dfr"
 	done
 }
 
