@@ -147,7 +147,6 @@ int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why);
 
 /* ---- TC_DELIVER_MODE (tcmode.c) ---- */
 
-#define P4_TCM_SPANS 1024
 /* What a processor's spans tell: active (counting cycles), in kernel
  * mode, building traces, inactive though active (microcode ROM, clearing). */
 enum { P4_TCM_ACTIVE, P4_TCM_KERNEL, P4_TCM_BUILD, P4_TCM_IDLE, P4_TCM_NKIND };
@@ -156,9 +155,10 @@ struct p4_tcm_span {
 	uint64_t from, to;
 };
 
+/* A ring of spans, grown as a processor runs ahead of the other. */
 struct p4_tcm_list {
-	struct p4_tcm_span s[P4_TCM_SPANS];
-	unsigned head, n;
+	struct p4_tcm_span *s;
+	unsigned cap, head, n;
 };
 
 struct p4_tcm {
@@ -175,6 +175,8 @@ struct p4_tcm_seg {
 
 /* Whether model signal ev tells a processor's mode. */
 int p4_tcm_source(unsigned ev);
+/* Free m's lists (not m). */
+void p4_tcm_free(struct p4_tcm *m);
 /* Take such a signal. */
 void p4_tcm_note(struct p4_tcm *m, const struct uarch_sig *s);
 /* The next stretch before cycle to, into *g: 0 when none is left (every

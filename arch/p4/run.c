@@ -760,7 +760,9 @@ void p4_pmu_free(struct arch_pmu *p)
 {
 	for (int c = 0; p && c < P4_NCTR; c++)
 		free(p->trig[c]);
-	if (p)
+	if (p) {
+		p4_tcm_free(p->tcm);
 		free(p->tcm);
+	}
 	free(p);
 }

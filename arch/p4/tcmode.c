@@ -32,24 +32,53 @@ int p4_tcm_source(unsigned ev)
 	       ev == UARCH_EV_TC_ROM_CYCLES || ev == UARCH_EV_MC_CYCLES;
 }
 
+/* Make room for one more span in f: 0, or -1 out of memory. */
+static int grow(struct p4_tcm_list *f)
+{
+	unsigned cap = f->cap ? f->cap * 2 : 64;
+	struct p4_tcm_span *s;
+
+	if (f->n < f->cap)
+		return 0;
+	s = malloc(cap * sizeof(*s));
+	if (!s)
+		return -1;
+	for (unsigned k = 0; k < f->n; k++)
+		s[k] = f->s[(f->head + k) % f->cap];
+	free(f->s);
+	f->s = s;
+	f->cap = cap;
+	f->head = 0;
+	return 0;
+}
+
 /* Add [from, to) to f: signals of one kind come in the order of their
  * cycles, so a span joins the last one or follows it.  Cycles already
- * handed out (before done) are dropped; a full list (≈) stretches its
- * last span. */
+ * handed out (before done) are dropped; out of memory, (≈) the last span
+ * stretches. */
 static void push(struct p4_tcm_list *f, uint64_t from, uint64_t to, uint64_t done)
 {
-	struct p4_tcm_span *last = f->n ? &f->s[(f->head + f->n - 1) % P4_TCM_SPANS] : NULL;
+	struct p4_tcm_span *last = f->n ? &f->s[(f->head + f->n - 1) % f->cap] : NULL;
 
 	if (from < done)
 		from = done;
 	if (to <= from)
 		return;
-	if (last && (from <= last->to || f->n == P4_TCM_SPANS)) {
+	if (last && (from <= last->to || grow(f) < 0)) {
 		if (to > last->to)
 			last->to = to;
 		return;
 	}
-	f->s[(f->head + f->n++) % P4_TCM_SPANS] = (struct p4_tcm_span){ from, to };
+	if (!last && grow(f) < 0)
+		return;
+	f->s[(f->head + f->n++) % f->cap] = (struct p4_tcm_span){ from, to };
+}
+
+void p4_tcm_free(struct p4_tcm *m)
+{
+	for (int lp = 0; m && lp < 2; lp++)
+		for (int k = 0; k < P4_TCM_NKIND; k++)
+			free(m->l[lp][k].s);
 }
 
 void p4_tcm_note(struct p4_tcm *m, const struct uarch_sig *s)
@@ -76,7 +105,7 @@ void p4_tcm_note(struct p4_tcm *m, const struct uarch_sig *s)
 static int has(struct p4_tcm_list *f, uint64_t c, uint64_t *end)
 {
 	while (f->n && f->s[f->head].to <= c) {
-		f->head = (f->head + 1) % P4_TCM_SPANS;
+		f->head = (f->head + 1) % f->cap;
 		f->n--;
 	}
 	if (!f->n)

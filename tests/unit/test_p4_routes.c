@@ -238,13 +238,30 @@ static void tc_modes_two(void **state)
 	}
 }
 
+/* Processor 0 builds in every other cycle, 5,000 times, before the
+ * frontier lets any out: each span is kept (the lists grow). */
+static void tc_modes_many(void **state)
+{
+	enum { N = 5000 };
+	static struct uarch_sig sig[N + 1];
+	uint64_t v[8] = { 0 };
+	(void)state;
+
+	sig[0] = (struct uarch_sig)SPAN(0, 4 * N, CYCLES, 0, 0);
+	for (unsigned k = 0; k < N; k++)
+		sig[k + 1] = (struct uarch_sig)SPAN(2 * k, 2 * k + 1, TC_BUILD_CYCLES, 0, 0);
+	count("TC_DELIVER_MODE:BI,TC_DELIVER_MODE:DI", 2, sig, N + 1, v);
+	assert_int_equal(v[0], N);
+	assert_int_equal(v[1], 4 * N - N);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(own_and_other),     cmocka_unit_test(one_bit_of_each_field),
 		cmocka_unit_test(execution_tagging), cmocka_unit_test(bsq_kinds),
 		cmocka_unit_test(bsq_refused),	     cmocka_unit_test(tc_modes_one),
-		cmocka_unit_test(tc_modes_two),
+		cmocka_unit_test(tc_modes_two),	     cmocka_unit_test(tc_modes_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
