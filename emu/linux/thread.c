@@ -404,6 +404,9 @@ static int wake_waiters(struct lx_proc *p, int64_t now, int poll_values)
 			continue;
 		}
 		t->state = LX_T_RUN;
+		/* what the others ran ended the wait: its halted processor
+		 * resumes where the running one stands */
+		lx_timing_resume(p, t);
 		any = 1;
 	}
 	return any;

@@ -1,23 +1,29 @@
 /* ua_fpadd.c — floating-point add latency and throughput (seed 004's
  * fp_add_latency benchmark).
  *
- *   ua_fpadd dep|indep ITERATIONS [THREADS]
+ *   ua_fpadd dep|indep ITERATIONS [THREADS [SLEEP_US]]
  *
  * dep: each iteration is 16 serially dependent addsd; indep: 16 addsd into
  * 8 independent accumulators.  THREADS (1 or 2) copies run concurrently
- * (two logical processors with vpmu stat --smt). */
+ * (two logical processors with vpmu stat --smt); the second sleeps
+ * SLEEP_US microseconds first. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int indep;
-static long iters;
+static long iters, sleep_us;
+static int second; /* the address run() is given in the second thread */
 
 static void *run(void *arg)
 {
 	long n = iters;
-	(void)arg;
+	if (arg == &second && sleep_us) {
+		struct timespec ts = { sleep_us / 1000000, sleep_us % 1000000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
 	if (!indep) {
 		__asm__ volatile("xorpd %%xmm0, %%xmm0\n\t"
 				 "xorpd %%xmm1, %%xmm1\n\t"
@@ -56,14 +62,15 @@ static void *run(void *arg)
 int main(int argc, char **argv)
 {
 	if (argc < 3 || (strcmp(argv[1], "dep") && strcmp(argv[1], "indep"))) {
-		fprintf(stderr, "usage: ua_fpadd dep|indep ITERATIONS [THREADS]\n");
+		fprintf(stderr, "usage: ua_fpadd dep|indep ITERATIONS [THREADS [SLEEP_US]]\n");
 		return 2;
 	}
 	indep = !strcmp(argv[1], "indep");
 	iters = strtol(argv[2], NULL, 0);
 	int threads = argc > 3 ? atoi(argv[3]) : 1;
+	sleep_us = argc > 4 ? strtol(argv[4], NULL, 0) : 0;
 	pthread_t t;
-	if (threads > 1 && pthread_create(&t, NULL, run, NULL))
+	if (threads > 1 && pthread_create(&t, NULL, run, &second))
 		return 2;
 	run(NULL);
 	if (threads > 1)

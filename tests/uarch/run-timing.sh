@@ -7,7 +7,8 @@
 #     reach the adder's throughput (one per cycle);
 #   - SMT (seed 004, "Benchmark results"): two copies of fp_add_latency in
 #     dual-thread mode about double the combined µops per cycle; two copies
-#     of l1_miss lose combined throughput;
+#     of l1_miss lose combined throughput; a thread's halted processor
+#     resumes where the other stands when its thread is created or wakes;
 #   - branch predictors on guest programs: an alternating branch defeats a
 #     2-bit counter and not gshare;
 #   - wrong-path execution: loads shadowed by a mispredicted branch miss
@@ -179,6 +180,20 @@ smt() {
 		ok smt_halted "processor 1: $c1 cycles, $h1 halted before its thread; emulated $end cycles"
 	else
 		bad smt_halted "processor 1: $c1 cycles (want 1.6M), $h1 halted; emulated $end, processors $e0 $e1"
+	fi
+	# the second thread first sleeps 100 µs of emulated time (--vtime:
+	# an instruction a nanosecond), which end when the main thread has
+	# run 100,000 more instructions of 4.44 cycles (18 instructions in
+	# 80 cycles): its processor resumes where the main thread's stands,
+	# 444,444 cycles later than without the sleep; its cycles stay
+	local b=$WORK/sl c1s h1s
+	stat "$a" -a p4 --smt --vtime "$PROGS/ua_fpadd" dep 20000 2 &&
+		stat "$b" -a p4 --smt --vtime "$PROGS/ua_fpadd" dep 20000 2 100 || { bad smt_sleep "vpmu failed"; return; }
+	c1=$(ev cycles "$a" 1) h1=$(ev halted-cycles "$a" 1) c1s=$(ev cycles "$b" 1) h1s=$(ev halted-cycles "$b" 1)
+	if within $((h1s - h1)) 444444 10 && within "$c1s" "$c1" 1; then
+		ok smt_sleep "processor 1: $((h1s - h1)) more halted cycles while its thread slept (want 444,444), $c1s cycles"
+	else
+		bad smt_sleep "processor 1: $((h1s - h1)) more halted cycles (want 444,444), $c1s cycles (want $c1)"
 	fi
 }
 
