@@ -36,16 +36,16 @@ enum { BSQ_MEM_WB = 6 };
 static const struct {
 	uint16_t mask;	 /* its encoding */
 	uint16_t alloc;	 /* the signal of its allocations */
-	uint16_t active; /* the signal of its entries active, each cycle (UARCH_NEV: none) */
+	uint16_t active; /* the signal of its entries active, each cycle */
 } kinds[] = {
 	/* a sector read on a load's or an instruction fetch's miss */
 	{ BSQ_ENC(0, BSQ_LINE), UARCH_EV_BUS_BRL, UARCH_EV_MEM_BRL_LAT },
 	/* a read for ownership on a store's miss */
 	{ BSQ_ENC(1, BSQ_LINE), UARCH_EV_BUS_BRIL, UARCH_EV_MEM_BRIL_LAT },
 	/* a modified line evicted */
-	{ BSQ_ENC(3, BSQ_LINE), UARCH_EV_BUS_BWL, UARCH_NEV },
+	{ BSQ_ENC(3, BSQ_LINE), UARCH_EV_BUS_BWL, UARCH_EV_MEM_BWL_LAT },
 	/* a store's bytes written through with no level below the first */
-	{ BSQ_ENC(2, BSQ_CHUNK), UARCH_EV_BUS_BWP, UARCH_NEV },
+	{ BSQ_ENC(2, BSQ_CHUNK), UARCH_EV_BUS_BWP, UARCH_EV_MEM_BWP_LAT },
 };
 
 int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why)
@@ -64,10 +64,6 @@ int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why)
 	for (unsigned k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		if (kinds[k].mask != mask)
 			continue;
-		if (active && kinds[k].active == UARCH_NEV) {
-			*why = "the model gives write transactions no queue residency";
-			return 1;
-		}
 		*sig = active ? kinds[k].active : kinds[k].alloc;
 		return 0;
 	}

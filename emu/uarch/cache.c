@@ -485,6 +485,13 @@ int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr)
 	return find(c, addr) != NULL;
 }
 
+int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr)
+{
+	const struct uarch_cache_way *w = find(c, addr);
+
+	return w && (w->sect & 1u << ((addr >> c->sector_shift) & c->sect_mask));
+}
+
 uint8_t uarch_cache_miss_class(struct uarch_cache *c, uint64_t addr)
 {
 	return c->cls ? classify_miss(c, addr >> c->sector_shift, 0) : UARCH_HIT;

@@ -84,6 +84,8 @@ struct uarch_cache *uarch_cache_new(const struct uarch_cache_cfg *cfg, uint64_t 
 void uarch_cache_free(struct uarch_cache *c);
 /* Whether addr's line is present, without touching replacement state. */
 int uarch_cache_probe(const struct uarch_cache *c, uint64_t addr);
+/* Whether addr's sector is (a read of it would hit), likewise. */
+int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr);
 /* The miss class (enum uarch_miss) of a write to addr that missed and
  * does not fill (no-allocate), shown to the classifying shadows as such
  * a write; UARCH_HIT if the cache does not classify. */

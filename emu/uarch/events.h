@@ -287,7 +287,11 @@
 	  "bubbles-exe waiting for a floating-point, MMX or SSE register")                                \
 	X(BUBBLE_EXE_PR, "bubbles-exe-flags", "bubbles-exe waiting for the flags")                        \
 	X(BUBBLE_EXE_ARCR, "bubbles-exe-fpctl",                                                           \
-	  "bubbles-exe waiting for the floating-point control and status (MXCSR, x87)")
+	  "bubbles-exe waiting for the floating-point control and status (MXCSR, x87)")                   \
+	X(MEM_BWL_LAT, "mem-write-line-latency",                                                          \
+	  "sum of write-back (BWL) latencies, cycles: those outstanding, each cycle")                     \
+	X(MEM_BWP_LAT, "mem-write-partial-latency",                                                       \
+	  "sum of partial-write (BWP) latencies, cycles: those outstanding, each cycle")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

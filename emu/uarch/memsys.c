@@ -298,7 +298,10 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 			return; /* allocated there, dirty */
 	}
 	uarch_count(ms, r, UARCH_EV_WRITEBACKS, 1, t);
-	bus_line(ms, r, t, ms->lv[ms->ndata - 1].line, UARCH_EV_BUS_BWL);
+	/* outstanding (the P4's BSQ_ACTIVE_ENTRIES) until its data has
+	 * crossed the bus */
+	uint64_t done = bus_line(ms, r, t, ms->lv[ms->ndata - 1].line, UARCH_EV_BUS_BWL);
+	uarch_count_dur(ms, r, UARCH_EV_MEM_BWL_LAT, t, done - t);
 }
 
 /* Take a miss-status register at cycle t: returns when one is free. */
@@ -469,7 +472,7 @@ uint64_t uarch_mem_load_lines(struct uarch_memsys *ms, const struct uarch_req *r
 		if (ms->ndata && uarch_cache_mru_hit(ms->lv[0].c, a)) {
 			/* what hierarchy() would find, without its walk */
 			got = t + ms->lv[0].latency;
-		} else if (r->spec || (ms->ndata && uarch_cache_probe(ms->lv[0].c, a))) {
+		} else if (r->spec || (ms->ndata && uarch_cache_holds(ms->lv[0].c, a))) {
 			/* (wrong-path loads take no miss-status register either) */
 			got = hierarchy(ms, r, 0, a, ACC_READ, t, &lvl);
 			*l1miss |= lvl > 0;
@@ -559,8 +562,19 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 		if ((ms->st_through || below) && !carried) {
 			ms->st_below = 1;
 			if (ms->ndata > 1) {
-				/* posted: done when the next level takes it */
-				hierarchy(ms, r, 1, a, ACC_WRITE, now, &lvl);
+				/* posted: done when the next level takes it;
+				 * one that misses there first holds a
+				 * miss-status register until its line arrives,
+				 * as a load's miss does, so stores cannot have
+				 * more reads for ownership outstanding than
+				 * there are registers */
+				uint64_t t = now, got;
+				int slot = -1;
+				if (!uarch_cache_holds(ms->lv[1].c, a))
+					t = mshr_take(ms, now, &slot);
+				got = hierarchy(ms, r, 1, a, ACC_WRITE, t, &lvl);
+				if (slot >= 0 && lvl > 1)
+					ms->mshr[slot] = got;
 				done = max64(done, ms->port_at + 1);
 			} else {
 				/* the bytes of this line (a rep string store
@@ -570,9 +584,12 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 						      a + (1u << ms->l1_shift) - 1 :
 						      last;
 				unsigned n = (unsigned)(to - from + 1);
-				/* done when its bytes have crossed the bus */
-				done = max64(done, bus_line(ms, r, now + bus_xfer(&ms->m->mem, n),
-							    n, UARCH_EV_BUS_BWP));
+				/* done, and no longer outstanding, when its
+				 * bytes have crossed the bus */
+				uint64_t crossed = bus_line(ms, r, now + bus_xfer(&ms->m->mem, n),
+							    n, UARCH_EV_BUS_BWP);
+				uarch_count_dur(ms, r, UARCH_EV_MEM_BWP_LAT, now, crossed - now);
+				done = max64(done, crossed);
 				ms->st_bus = 1;
 			}
 		}
@@ -592,6 +609,8 @@ void uarch_mem_bus_grow(struct uarch_memsys *ms, const struct uarch_req *r, uint
 		ms->bus_free = max64(ms->bus_free, at) + bus_xfer(mc, has) - bus_xfer(mc, had);
 	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_CYCLES, at, extra);
 	uarch_count_dur(ms, r, UARCH_EV_BUS_DATA_DRV, at, extra); /* a partial write grown */
+	/* outstanding while its added bytes cross */
+	uarch_count_dur(ms, r, UARCH_EV_MEM_BWP_LAT, at, bus_xfer(mc, has) - bus_xfer(mc, had));
 }
 
 uint64_t uarch_mem_fetch(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr,

@@ -240,14 +240,25 @@ bsq_kinds() {
 	[ "$n" -gt 32768 ] && [ "$n" = "$(model bus-read-line)" ] &&
 		[ "$a" -gt $((n * 100)) ] && [ "$a" = "$(model mem-read-line-latency)" ] ||
 		fail "reads: BSQ_ALLOCATION $n, BSQ_ACTIVE_ENTRIES $a: $(grep -E 'bus-read-line|mem-read-line' err)"
-	run_vpmu stat -v --exact -e "$rfo,$wb" -- "$PROGS/fsb_stream" write 4 1
+	# a store stream: its reads for ownership, each waiting the memory
+	# latency (360) and its turn on the bus, behind no more than the
+	# eight miss-status registers let out (36 cycles a sector), and its
+	# write-backs, outstanding until their data has crossed the bus
+	local rfoa=BSQ_ACTIVE_ENTRIES:${rfo#*:} wba=BSQ_ACTIVE_ENTRIES:${wb#*:}
+	local ioqw=IOQ_ACTIVE_ENTRIES:ALL_WRITE:OWN:MEM_WB
+	run_vpmu stat -v --exact -e "$rfo,$wb,$rfoa,$wba,$ioqw" -- "$PROGS/fsb_stream" write 4 1
 	expect_rc 0 || return 1
-	[ "$(val "$rfo")" -gt 32768 ] && [ "$(val "$rfo")" = "$(model bus-read-invalidate)" ] &&
-		[ "$(val "$wb")" -gt 8192 ] && [ "$(val "$wb")" = "$(model bus-write-line)" ] ||
-		fail "RFO $(val "$rfo"), write-backs $(val "$wb"): $(grep -E 'bus-read-inv|bus-write-line' err)"
-	run_vpmu stat -e BSQ_ALLOCATION:REQ_TYPE0:REQ_IO_TYPE,BSQ_ACTIVE_ENTRIES:${wb#*:} -- "$PROGS/e2e_exit3"
-	expect_rc 3 && grep -q "<not supported>.*BSQ_ALLOCATION:0x21 is not supported: memory types" err &&
-		grep -q "<not supported>.*BSQ_ACTIVE_ENTRIES:0x328f is not supported: .* no queue residency" err ||
+	local r=$(val "$rfo") w=$(val "$wb") ra=$(val "$rfoa") wa=$(val "$wba")
+	[ "$(val $ioqw)" = $((wa + $(model mem-write-partial-latency))) ] ||
+		fail "$ioqw $(val $ioqw), write-backs $wa active: $(grep -E 'mem-write' err)"
+	[ "$r" -gt 32768 ] && [ "$r" = "$(model bus-read-invalidate)" ] &&
+		[ "$w" -gt 8192 ] && [ "$w" = "$(model bus-write-line)" ] &&
+		[ "$ra" = "$(model mem-rfo-latency)" ] && [ "$ra" -ge $((r * 360)) ] &&
+		[ "$ra" -le $((r * (360 + 8 * 36))) ] &&
+		[ "$wa" = "$(model mem-write-line-latency)" ] && [ "$wa" -gt "$w" ] ||
+		fail "RFO $r, $ra active; write-backs $w, $wa active: $(grep -E 'bus-read-inv|bus-write-line|mem-rfo|mem-write' err)"
+	run_vpmu stat -e BSQ_ALLOCATION:REQ_TYPE0:REQ_IO_TYPE -- "$PROGS/e2e_exit3"
+	expect_rc 3 && grep -q "<not supported>.*BSQ_ALLOCATION:0x21 is not supported: memory types" err ||
 		fail "refused kinds: $(cat err)"
 	run_vpmu stat -e BSQ_ALLOCATION:REQ_LEN1 -- "$PROGS/e2e_exit3"
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] && grep -q "request length 2 is not an encoding" err ||

@@ -59,6 +59,13 @@ static void test_mru_hit(void **state)
 	hit(c, 0x000);
 	assert_true(uarch_cache_mru_hit(c, 0x000));
 	assert_false(uarch_cache_mru_hit(c, 0x040)); /* sector not filled */
+	/* the line is there, the sector not: a read would miss */
+	assert_true(uarch_cache_probe(c, 0x040));
+	assert_true(uarch_cache_holds(c, 0x03f));
+	assert_false(uarch_cache_holds(c, 0x040));
+	hit(c, 0x100); /* the same set: 0x000 no longer first */
+	assert_true(uarch_cache_holds(c, 0x000));
+	assert_false(uarch_cache_holds(c, 0x200));
 	uarch_cache_free(c);
 
 	cfg = geom(128, 2, 64, UARCH_REPL_LRU);

@@ -995,6 +995,29 @@ static void test_write_buffer_holds_store_misses(void **s)
 	rig_free(r);
 }
 
+/* p4's stores write through the L1D into L2; one that misses L2 holds a
+ * miss-status register until its read for ownership brings the line, so
+ * a stream of them has no more than mem.mshr reads on the bus at once:
+ * each waits the memory latency and at most its turn behind the others. */
+static void test_store_misses_bounded_by_mshr(void **s)
+{
+	static const uint8_t st[] = { 0x89, 0x10 }; /* mov %edx, (%rax) */
+	struct rig *r = rig_new();
+	struct x86_insn i;
+	const unsigned n = 64, per = 36; /* a 64-byte sector: 2 bus clocks of 18 cycles */
+	(void)s;
+	decode(st, sizeof(st), 0x3000, &i);
+	for (unsigned k = 0; k < n; k++)
+		run(r, &i, 1, 0x10000000 + (uint64_t)k * 128); /* (in two pages) */
+	uint64_t rfo = ev(r, UARCH_EV_BUS_BRIL, 0), lat = ev(r, UARCH_EV_MEM_BRIL_LAT, 0);
+	assert_int_equal(rfo, n);
+	assert_true(lat >= n * r->m.mem.latency);
+	assert_true(lat <= n * (r->m.mem.latency + r->m.mem.mshr * per));
+	/* the stores waited for the registers, in the write buffer */
+	assert_true(ev(r, UARCH_EV_STALL_WBUF, 0) > (n - r->m.mem.mshr) * per / 2);
+	rig_free(r);
+}
+
 /* xscale's write-back L1D does not allocate on a write: a store that
  * misses goes to memory as a partial write, reading nothing. */
 static void test_store_miss_no_allocate_writes(void **s)
@@ -1188,6 +1211,7 @@ int main(void)
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
+		cmocka_unit_test(test_store_misses_bounded_by_mshr),
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),
 		cmocka_unit_test(test_write_buffer_coalesces),
