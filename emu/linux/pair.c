@@ -132,7 +132,7 @@ void lx_pair_leave(struct lx_proc *p)
 		return;
 	p->pair_left = 1;
 	/* the other runs alone from now on: single-thread mode */
-	uarch_set_threads(pr->u, 1);
+	uarch_set_active(pr->u, 1u << !p->pair_lp);
 	__atomic_store_n(&pr->done[p->pair_lp], 1, __ATOMIC_SEQ_CST);
 	give_turn(pr, !p->pair_lp);
 }
@@ -191,7 +191,7 @@ static void build(struct lx_pair *pr, struct lx_shared *sh, const struct lx_conf
 	pr->u = uarch_new(&m, &sh->slot[pr->slot[0]].ev, a->seed);
 	if (!pr->u)
 		fail("out of memory for the timing model");
-	uarch_set_threads(pr->u, 2);
+	uarch_set_active(pr->u, 3);
 	if (!a->pmu || !sh->pmu_len)
 		return;
 	/* counting only: without a period nothing asks for a thread's state */

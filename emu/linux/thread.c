@@ -452,17 +452,18 @@ void lx_schedule(struct lx_proc *p, int rotate)
 		/* two logical processors: run next the runnable thread whose
 		 * processor is furthest behind, so their clocks stay within a
 		 * block of each other; dual-thread mode while two run */
-		int best = -1, nrun = 0;
+		int best = -1;
+		unsigned lps = 0;
 		for (int i = 0; i < p->nth; i++) {
 			struct lx_thread *t = p->th[i];
 			if (t->state != LX_T_RUN)
 				continue;
-			nrun++;
+			lps |= 1u << t->lp;
 			if (best < 0 ||
 			    uarch_now(p->uarch, t->lp) < uarch_now(p->uarch, p->th[best]->lp))
 				best = i;
 		}
-		uarch_set_threads(p->uarch, nrun > 1 ? 2 : 1);
+		uarch_set_active(p->uarch, lps);
 		if (best >= 0) {
 			at = best;
 			rotate = 0;

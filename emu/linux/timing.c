@@ -176,7 +176,7 @@ int lx_timing_init(struct lx_proc *p, char *err, size_t errsz)
 		return -1;
 	}
 	/* (one thread: single-thread mode until lx_schedule() runs two) */
-	uarch_set_threads(p->uarch, p->sh->smt && p->nth > 1 ? 2 : 1);
+	uarch_set_active(p->uarch, p->sh->smt && p->nth > 1 ? 3 : 1);
 	if (lx_timing_pmu(p, err, errsz) < 0)
 		return -1;
 	for (int i = 0; i < p->nth; i++)

@@ -54,9 +54,10 @@ uint64_t uarch_now(const struct uarch *u, int th);
  * its own (a thread created or woken by one on the other processor
  * starts no earlier than that processor's clock). */
 void uarch_resume(struct uarch *u, int th, uint64_t cycle);
-/* Whether both logical processors are active (dual-thread mode: the
- * reorder buffer and queues are partitioned). */
-void uarch_set_threads(struct uarch *u, int n);
+/* The logical processors that have a thread to run, a bit each (0: no
+ * change): both make dual-thread mode (the reorder buffer and queues are
+ * partitioned); signals wait only for those. */
+void uarch_set_active(struct uarch *u, unsigned mask);
 /* Translations changed (munmap, mprotect): drop TLB contents. */
 void uarch_flush_tlbs(struct uarch *u);
 

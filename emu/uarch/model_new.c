@@ -25,12 +25,11 @@ struct uarch *uarch_new(const struct uarch_machine *m, struct uarch_counts *cnt,
 		u->units[c] = m->core.units[c] ? m->core.units[c] : 1;
 		u->occupy[c] = m->core.occupy[c] ? m->core.occupy[c] : 1;
 	}
-	u->nthreads = 1;
 	memset(u->sig_at, 0xff, sizeof(u->sig_at));
 	u->sum_cut = ~0ull;
 	memset(u->th[0].lim, 0xff, sizeof(u->th[0].lim));
 	memset(u->th[1].lim, 0xff, sizeof(u->th[1].lim));
-	uarch_set_threads(u, 1);
+	uarch_set_active(u, 1);
 	if (uarch_memsys_init(&u->ms, &u->m, cnt, seed) < 0)
 		goto fail;
 	u->bp = uarch_bp_new(&u->m.bp);
@@ -105,18 +104,26 @@ static unsigned share(unsigned n, int threads)
 	return n ? n : 1;
 }
 
-void uarch_set_threads(struct uarch *u, int n)
+void uarch_set_active(struct uarch *u, unsigned mask)
 {
+	const int n = (mask & 3) == 3 ? 2 : 1;
+
+	mask &= 3;
+	if (!mask)
+		return; /* none runs: the processors stay as they were */
+	/* the frontier follows the processors that run: one halted keeps
+	 * no signal waiting */
+	u->active = (uint8_t)mask;
 	/* dual-thread mode partitions the reorder buffer, the issue queue
 	 * and the load and store buffers (P4: statically, in halves — Marr
 	 * et al., Intel Technology Journal 6(1), 2002), and (≈) the write
 	 * buffer; the shares are set once (rob 0) and when the mode changes
 	 * (a scheduler asks before every block) */
-	if (u->rob && u->nthreads == (n > 1 ? 2 : 1))
+	if (u->rob && u->nthreads == n)
 		return;
 	if (u->sig)
 		uarch_sums_out(u); /* raised with the old number active */
-	u->nthreads = n > 1 ? 2 : 1;
+	u->nthreads = n;
 	u->rob = share(u->m.core.rob, u->nthreads);
 	u->iq = share(u->m.core.iq, u->nthreads);
 	u->fq = u->m.core.fq ? share(u->m.core.fq, u->nthreads) : 0;
@@ -144,6 +151,8 @@ void uarch_resume(struct uarch *u, int th, uint64_t cycle)
 {
 	struct uth *t = &u->th[th];
 
+	/* it has a thread to run from now on: its signals come from cycle */
+	u->active |= (uint8_t)(1u << th);
 	if (cycle <= t->fetch)
 		return;
 	t->fetch = cycle;

@@ -112,7 +112,8 @@ struct uarch {
 	struct uarch_bp *bp;
 	struct uarch_counts *cnt;
 	struct uarch_cal *cal; /* [UARCH_NUCLASS]: which cycles each class of units is busy */
-	int nthreads;
+	int nthreads;	       /* 2 in dual-thread mode, else 1 */
+	uint8_t active;	       /* the logical processors with a thread to run, a bit each */
 	unsigned rob, iq, fq, lq, sq, wb; /* per-thread shares (fq 0: one issue queue; wb 0:
 					   * no write buffer) */
 	unsigned wb_line, wb_shift;	  /* mem.wbuf_line and its log2 (0: no coalescing) */
@@ -216,9 +217,9 @@ static inline uint64_t uarch_frontier(const struct uarch *u)
 {
 	uint64_t fr = ~0ull;
 
-	for (int k = 0; k < u->nthreads; k++) {
+	for (int k = 0; k < 2; k++) {
 		uint64_t f = u->th[k].fetch < u->th[k].counted ? u->th[k].fetch : u->th[k].counted;
-		if (f < fr)
+		if (u->active >> k & 1 && f < fr)
 			fr = f;
 	}
 	return fr;

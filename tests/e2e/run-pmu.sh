@@ -278,7 +278,10 @@ tc_modes() {
 	[ "$bi" -gt 0 ] && [ "$bi" = "$(model tc-build-cycles)" ] && [ $((di + bi + idle)) = "$c" ] &&
 		[ "$(val $all)" = $((di + bi)) ] ||
 		fail "alone: DI $di, BI $bi, all $(val $all), cycles $c, in microcode or clearing $idle"
-	run_vpmu stat --smt -v --exact -e TC_DELIVER_MODE:DD,$all -- "$PROGS/ua_fpadd" dep 20000 2
+	local act1=TC_DELIVER_MODE:DD:DB:BD:BB:ID:IB act0=TC_DELIVER_MODE:DD:DB:DI:BD:BB:BI
+	local b1=TC_DELIVER_MODE:DB:BB:IB b0=TC_DELIVER_MODE:BD:BB:BI
+	run_vpmu stat --smt -v --exact -e TC_DELIVER_MODE:DD,$all,$act0,$act1,$b0,$b1 -- \
+		"$PROGS/ua_fpadd" dep 20000 2
 	expect_rc 0 || return 1
 	local dd=$(val TC_DELIVER_MODE:DD) n=$(val $all)
 	local c0 c1 i0 i1
@@ -290,6 +293,14 @@ tc_modes() {
 	c=$((c0 > c1 ? c0 : c1))
 	[ "$dd" -gt $((c1 / 2)) ] && [ "$n" -le $((c0 + c1)) ] && [ "$n" -ge $((c - i0 - i1)) ] ||
 		fail "two threads: DD $dd, all $n, cycles $c0 and $c1, in microcode or clearing $i0 and $i1"
+	# each processor is active in every cycle it counts, but for those in
+	# microcode or clearing, and builds in its build cycles: none lost
+	# while the other runs alone or before the one woken has run
+	local t0 t1
+	read -r t0 t1 < <(awk '$1 == "tc-build-cycles" && NF == 3 { gsub(",", ""); print $2, $3 }' err)
+	[ "$(val $act0)" = $((c0 - i0)) ] && [ "$(val $act1)" = $((c1 - i1)) ] &&
+		[ "$(val $b0)" = "$t0" ] && [ "$(val $b1)" = "$t1" ] ||
+		fail "per processor: active $(val $act0) and $(val $act1) of $((c0 - i0)) and $((c1 - i1)), building $(val $b0) and $(val $b1) of $t0 and $t1"
 	# two programs count with a copy of the counters each: refused, before running
 	run_vpmu stat --smt -e TC_DELIVER_MODE:DD -- "$PROGS/e2e_exit3" : "$PROGS/e2e_exit3"
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] && ! grep -q "exiting with" out err &&

@@ -661,7 +661,7 @@ static void test_memory_ordering_clear(void **s)
 	decode(store, sizeof(store), 0x1007, &st);
 	for (int k = 0; k < 3; k++) {
 		struct rig *r = rig_new();
-		uarch_set_threads(r->u, k < 2 ? 2 : 1);
+		uarch_set_active(r->u, k < 2 ? 3 : 1);
 		for (int th = 0; th < 2; th++)
 			while (uarch_now(r->u, th) < 5000)
 				run_on(r, th, &n, 0);
@@ -677,7 +677,7 @@ static void test_memory_ordering_clear(void **s)
 	}
 	/* the store timed first, the load after it: the same */
 	struct rig *r = rig_new();
-	uarch_set_threads(r->u, 2);
+	uarch_set_active(r->u, 3);
 	for (int th = 0; th < 2; th++)
 		while (uarch_now(r->u, th) < 5000)
 			run_on(r, th, &n, 0);
