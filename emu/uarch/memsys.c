@@ -298,9 +298,11 @@ static void write_back(struct uarch_memsys *ms, const struct uarch_req *r, int l
 			return; /* allocated there, dirty */
 	}
 	uarch_count(ms, r, UARCH_EV_WRITEBACKS, 1, t);
-	/* outstanding (the P4's BSQ_ACTIVE_ENTRIES) until its data has
-	 * crossed the bus */
-	uint64_t done = bus_line(ms, r, t, ms->lv[ms->ndata - 1].line, UARCH_EV_BUS_BWL);
+	/* its data crosses the bus from t at the earliest (bus_line() takes
+	 * the end of a transfer), and it is outstanding (the P4's
+	 * BSQ_ACTIVE_ENTRIES) until then */
+	unsigned line = ms->lv[ms->ndata - 1].line;
+	uint64_t done = bus_line(ms, r, t + bus_xfer(&ms->m->mem, line), line, UARCH_EV_BUS_BWL);
 	uarch_count_dur(ms, r, UARCH_EV_MEM_BWL_LAT, t, done - t);
 }
 

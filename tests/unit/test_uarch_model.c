@@ -977,6 +977,36 @@ static void test_write_buffer_absorbs_stores(void **s)
 	assert_true(stall[2] > stall[1]);
 }
 
+/* A modified line evicted from the last level goes out over the bus: it
+ * is outstanding (mem-write-line-latency) from the eviction until its
+ * data has crossed, on an idle bus its transfer time. */
+static void test_writeback_crosses_bus(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 };  /* mov %rdx, (%rax) */
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 };  /* mov (%rax), %rcx */
+	static const uint8_t add[] = { 0x48, 0x01, 0xd8 }; /* add %rbx, %rax */
+	struct rig *r = rig_alloc();
+	struct x86_insn i, j, k;
+	(void)s;
+	/* alpha's write-back L1D alone, direct-mapped: the last level */
+	r->m = *uarch_machine_find("alpha");
+	r->m.cache[UARCH_L2].size = 0;
+	r->m.cache[UARCH_L1D].assoc = 1;
+	rig_start(r);
+	decode(st, sizeof(st), 0x3000, &i);
+	decode(ld, sizeof(ld), 0x3003, &j);
+	decode(add, sizeof(add), 0x3006, &k);
+	const struct uarch_mem_cfg *mc = &r->m.mem;
+	unsigned line = r->m.cache[UARCH_L1D].line, per = mc->bus_width * (mc->pump ? mc->pump : 1);
+	uint64_t xfer = (line + per - 1) / per * mc->bus_ratio;
+	run(r, &i, 1, 0x10000000);
+	run(r, &k, 4000, 0); /* long after its read for ownership: the bus idle */
+	run(r, &j, 1, 0x10000000 + r->m.cache[UARCH_L1D].size);
+	assert_int_equal(ev(r, UARCH_EV_BUS_BWL, 0), 1);
+	assert_int_equal(ev(r, UARCH_EV_MEM_BWL_LAT, 0), xfer);
+	rig_free(r);
+}
+
 /* A write-allocate store miss holds its entry until the line arrives:
  * alpha's eight entries take eight misses, the ninth store waits about a
  * memory latency. */
@@ -1211,6 +1241,7 @@ int main(void)
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
+		cmocka_unit_test(test_writeback_crosses_bus),
 		cmocka_unit_test(test_store_misses_bounded_by_mshr),
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),
