@@ -440,6 +440,7 @@ static void wake(struct lx_thread *t, int sig)
 	if (t->state != LX_T_IO)
 		t->cpu.r[X86_RAX] = (uint64_t)-EINTR;
 	t->state = LX_T_RUN;
+	lx_timing_resume(t->p, t); /* (at the sender's clock) */
 }
 
 static struct lx_thread *thread_of(struct lx_proc *p, int tid)

@@ -424,8 +424,10 @@ static void retry_io(struct lx_proc *p, int after)
 	}
 	if (io && (run || after))
 		for (int i = 0; i < p->nth; i++)
-			if (p->th[i]->state == LX_T_IO)
+			if (p->th[i]->state == LX_T_IO) {
 				p->th[i]->state = LX_T_RUN;
+				lx_timing_resume(p, p->th[i]);
+			}
 }
 
 void lx_schedule(struct lx_proc *p, int rotate)

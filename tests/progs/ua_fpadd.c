@@ -1,13 +1,17 @@
 /* ua_fpadd.c — floating-point add latency and throughput (seed 004's
  * fp_add_latency benchmark).
  *
- *   ua_fpadd dep|indep ITERATIONS [THREADS [SLEEP_US]]
+ *   ua_fpadd dep|indep ITERATIONS [THREADS [SLEEP_US|signal]]
  *
  * dep: each iteration is 16 serially dependent addsd; indep: 16 addsd into
  * 8 independent accumulators.  THREADS (1 or 2) copies run concurrently
  * (two logical processors with vpmu stat --smt); the second sleeps
- * SLEEP_US microseconds first. */
+ * SLEEP_US microseconds first, or (signal) waits on a semaphore until the
+ * main thread, its own adds done, interrupts it with SIGUSR1 (or a second
+ * has passed). */
 #include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,13 @@
 static int indep;
 static long iters, sleep_us;
 static int second; /* the address run() is given in the second thread */
+static int by_signal;
+static sem_t never; /* (posted by no one) */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
 
 static void *run(void *arg)
 {
@@ -23,6 +34,12 @@ static void *run(void *arg)
 	if (arg == &second && sleep_us) {
 		struct timespec ts = { sleep_us / 1000000, sleep_us % 1000000 * 1000 };
 		nanosleep(&ts, NULL);
+	}
+	if (arg == &second && by_signal) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec++;
+		sem_timedwait(&never, &ts); /* EINTR at the signal */
 	}
 	if (!indep) {
 		__asm__ volatile("xorpd %%xmm0, %%xmm0\n\t"
@@ -62,17 +79,26 @@ static void *run(void *arg)
 int main(int argc, char **argv)
 {
 	if (argc < 3 || (strcmp(argv[1], "dep") && strcmp(argv[1], "indep"))) {
-		fprintf(stderr, "usage: ua_fpadd dep|indep ITERATIONS [THREADS [SLEEP_US]]\n");
+		fprintf(stderr,
+			"usage: ua_fpadd dep|indep ITERATIONS [THREADS [SLEEP_US|signal]]\n");
 		return 2;
 	}
 	indep = !strcmp(argv[1], "indep");
 	iters = strtol(argv[2], NULL, 0);
 	int threads = argc > 3 ? atoi(argv[3]) : 1;
-	sleep_us = argc > 4 ? strtol(argv[4], NULL, 0) : 0;
+	by_signal = argc > 4 && !strcmp(argv[4], "signal");
+	sleep_us = argc > 4 && !by_signal ? strtol(argv[4], NULL, 0) : 0;
+	if (by_signal) {
+		struct sigaction sa = { .sa_handler = on_usr1 }; /* (no SA_RESTART) */
+		sem_init(&never, 0, 0);
+		sigaction(SIGUSR1, &sa, NULL);
+	}
 	pthread_t t;
 	if (threads > 1 && pthread_create(&t, NULL, run, &second))
 		return 2;
 	run(NULL);
+	if (threads > 1 && by_signal)
+		pthread_kill(t, SIGUSR1);
 	if (threads > 1)
 		pthread_join(t, NULL);
 	return 0;

@@ -8,7 +8,8 @@
 #   - SMT (seed 004, "Benchmark results"): two copies of fp_add_latency in
 #     dual-thread mode about double the combined µops per cycle; two copies
 #     of l1_miss lose combined throughput; a thread's halted processor
-#     resumes where the other stands when its thread is created or wakes;
+#     resumes where the other stands when its thread is created or wakes
+#     (woken, timed out or interrupted by a signal);
 #   - branch predictors on guest programs: an alternating branch defeats a
 #     2-bit counter and not gshare;
 #   - wrong-path execution: loads shadowed by a mispredicted branch miss
@@ -194,6 +195,15 @@ smt() {
 		ok smt_sleep "processor 1: $((h1s - h1)) more halted cycles while its thread slept (want 444,444), $c1s cycles"
 	else
 		bad smt_sleep "processor 1: $((h1s - h1)) more halted cycles (want 444,444), $c1s cycles (want $c1)"
+	fi
+	# the second thread waits instead until the main thread, its 320,000
+	# dependent adds done (5 cycles each), interrupts it with a signal
+	stat "$b" -a p4 --smt --vtime "$PROGS/ua_fpadd" dep 20000 2 signal || { bad smt_signal "vpmu failed"; return; }
+	h1s=$(ev halted-cycles "$b" 1)
+	if within $((h1s - h1)) 1600000 5; then
+		ok smt_signal "processor 1: $((h1s - h1)) more halted cycles until the signal (want 1,600,000)"
+	else
+		bad smt_signal "processor 1: $((h1s - h1)) more halted cycles until the signal (want 1,600,000)"
 	fi
 }
 
