@@ -308,9 +308,10 @@ void lx_syscall(struct x86_cpu *c);
 int lx_timing_init(struct lx_proc *p, char *err, size_t errsz);
 void lx_timing_attach(struct lx_proc *p, struct lx_thread *t);
 /* Thread t, created or woken by the current thread (or its wait ended
- * by a timeout or a signal while the current one ran), starts on its
- * logical processor no earlier than the current thread's clock when no
- * other thread keeps that processor running (--smt). */
+ * by a timeout, a signal or a call to try again while the current one
+ * ran), starts on its logical processor no earlier than the current
+ * thread's clock when no other thread keeps that processor running
+ * (--smt). */
 void lx_timing_resume(struct lx_proc *p, struct lx_thread *t);
 void lx_timing_counts(struct lx_proc *p);
 void lx_timing_flush(struct lx_proc *p); /* before the process ends */
