@@ -661,16 +661,19 @@ void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t a
 	/* data going out the agent reads from memory, data coming in it
 	 * writes, each a full line (BRL or BWL) */
 	unsigned dir = out ? UARCH_EV_BUS_IO_RD : UARCH_EV_BUS_IO_WR;
+	/* (bus_line() takes the end of a transfer: each line crosses once
+	 * the one before it has, the first after the request) */
+	const uint64_t xfer = bus_xfer(&ms->m->mem, line);
 
 	if (!addr) {
 		for (uint64_t done = 0; done < n; done += line) {
-			now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+			now = bus_line(ms, r, now + xfer, line, UARCH_EV_BUS_IO);
 			uarch_count(ms, r, dir, 1, now);
 		}
 		return;
 	}
 	for (uint64_t a = first; a < addr + n; a += line) {
-		now = bus_line(ms, r, now, line, UARCH_EV_BUS_IO);
+		now = bus_line(ms, r, now + xfer, line, UARCH_EV_BUS_IO);
 		uarch_count(ms, r, dir, 1, now);
 		now = snoop(ms, r, a, out, line, now);
 	}

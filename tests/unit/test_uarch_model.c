@@ -226,6 +226,32 @@ static void test_syscall_is_kernel_time(void **s)
 	rig_free(r);
 }
 
+/* An I/O agent's line crosses the bus after the system call asks for it:
+ * with memory answering at once (latency 1), a load that misses right
+ * after the call waits for that line's transfer (72 cycles) and then its
+ * own sector's (36) — with the agent's line taken as done at the request,
+ * it waited for its own only. */
+static void test_io_line_crosses_after_request(void **s)
+{
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	struct rig *r = rig_alloc();
+	struct x86_insn j;
+	uint64_t lat;
+	(void)s;
+	r->m.mem.latency = 1;
+	rig_start(r);
+	decode(ld, sizeof(ld), 0x3000, &j);
+	run(r, &j, 1, 0x600000); /* (the fetch, the translation, a first miss) */
+	run(r, &j, 2000, 0x600000);
+	uarch_syscall(r->u, 0, 0, &(struct uarch_io){ 0, r->m.cache[UARCH_L2].line, 0 });
+	lat = ev(r, UARCH_EV_MEM_READ_LAT, 0);
+	run(r, &j, 1, 0x600800); /* the same page, another line */
+	lat = ev(r, UARCH_EV_MEM_READ_LAT, 0) - lat;
+	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 1);
+	assert_true(lat > 36);
+	rig_free(r);
+}
+
 /* An I/O agent's snoop of a modified line: the line is supplied on the
  * bus (an implicit write-back) once; written out it stays, clean, read into
  * it is dropped. */
@@ -1217,6 +1243,7 @@ int main(void)
 		cmocka_unit_test(test_lea_is_integer_work),
 		cmocka_unit_test(test_gpr_only_flag),
 		cmocka_unit_test(test_syscall_is_kernel_time),
+		cmocka_unit_test(test_io_line_crosses_after_request),
 		cmocka_unit_test(test_io_snoops_modified_lines),
 		cmocka_unit_test(test_io_read_drops_every_l1_line),
 		cmocka_unit_test(test_sectored_l1d),
