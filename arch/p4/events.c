@@ -262,11 +262,11 @@ static const struct p4_ebit ioq_allocation[] = {
 };
 
 static const struct p4_ebit ioq_active_entries[] = {
-	IOQ_BITS(B("ALL_READ", 5, "memory reads outstanding, each cycle", S(MEM_READ_LAT)),
+	IOQ_BITS(B("ALL_READ", 5, "memory reads outstanding, each cycle", S(MEM_READ_LAT),
+		   S(MEM_IO_RD_LAT)),
 		 B("ALL_WRITE", 6, "write transactions outstanding, each cycle", S(MEM_BWL_LAT),
-		   S(MEM_BWP_LAT)),
-		 U("OTHER", 14, "requests driven by other processors or DMA",
-		   "the model gives I/O agents' transactions no queue residency")),
+		   S(MEM_BWP_LAT), S(MEM_IO_WR_LAT)),
+		 Q("OTHER", 14, "requests driven by other processors or DMA (the I/O agents')")),
 };
 
 static const struct p4_ebit fsb_data_activity[] = {

@@ -162,7 +162,8 @@ static void add_route(struct arch_pmu *p, unsigned sig, int ctr, uint8_t qual)
  * processor's (the IOQ events' OWN and OTHER bits). */
 static int from_io_agent(unsigned sig)
 {
-	return sig == UARCH_EV_BUS_IO_RD || sig == UARCH_EV_BUS_IO_WR;
+	return sig == UARCH_EV_BUS_IO_RD || sig == UARCH_EV_BUS_IO_WR ||
+	       sig == UARCH_EV_MEM_IO_RD_LAT || sig == UARCH_EV_MEM_IO_WR_LAT;
 }
 
 /* Whether signal sig counts µops on a mispredicted path (bogus ones). */

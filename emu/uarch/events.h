@@ -291,7 +291,11 @@
 	X(MEM_BWL_LAT, "mem-write-line-latency",                                                          \
 	  "sum of write-back (BWL) latencies, cycles: those outstanding, each cycle")                     \
 	X(MEM_BWP_LAT, "mem-write-partial-latency",                                                       \
-	  "sum of partial-write (BWP) latencies, cycles: those outstanding, each cycle")
+	  "sum of partial-write (BWP) latencies, cycles: those outstanding, each cycle")                  \
+	X(MEM_IO_RD_LAT, "mem-io-read-latency",                                                           \
+	  "sum of I/O agents' memory-read latencies (data syscalls write out), cycles")                   \
+	X(MEM_IO_WR_LAT, "mem-io-write-latency",                                                          \
+	  "sum of I/O agents' memory-write latencies (data syscalls read in), cycles")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

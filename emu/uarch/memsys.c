@@ -653,28 +653,37 @@ static uint64_t snoop(struct uarch_memsys *ms, const struct uarch_req *r, uint64
 	return dirty ? bus_line(ms, r, now, line, UARCH_EV_BUS_IMPLICIT_WB) : now;
 }
 
+/* One line of an I/O agent's transfer (out: the agent reads memory),
+ * asked for at cycle now: returns when its data has crossed the bus
+ * (bus_line() takes the end of a transfer: after the request, and after
+ * the transfers before it). */
+static uint64_t io_line(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t now,
+			unsigned line, int out)
+{
+	uint64_t end = bus_line(ms, r, now + bus_xfer(&ms->m->mem, line), line, UARCH_EV_BUS_IO);
+
+	uarch_count(ms, r, out ? UARCH_EV_BUS_IO_RD : UARCH_EV_BUS_IO_WR, 1, end);
+	/* outstanding until then (the P4's IOQ_ACTIVE_ENTRIES, OTHER) */
+	uarch_count_dur(ms, r, out ? UARCH_EV_MEM_IO_RD_LAT : UARCH_EV_MEM_IO_WR_LAT, now,
+			end - now);
+	return end;
+}
+
 void uarch_mem_io(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t addr, uint64_t n,
 		  int out, uint64_t now)
 {
 	unsigned line = ms->ndata ? ms->m->cache[ms->order[ms->ndata - 1]].line : 64;
 	uint64_t first = addr / line * line;
-	/* data going out the agent reads from memory, data coming in it
-	 * writes, each a full line (BRL or BWL) */
-	unsigned dir = out ? UARCH_EV_BUS_IO_RD : UARCH_EV_BUS_IO_WR;
-	/* (bus_line() takes the end of a transfer: each line crosses once
-	 * the one before it has, the first after the request) */
-	const uint64_t xfer = bus_xfer(&ms->m->mem, line);
 
+	/* data going out the agent reads from memory, data coming in it
+	 * writes, each a full line (BRL or BWL), one after another */
 	if (!addr) {
-		for (uint64_t done = 0; done < n; done += line) {
-			now = bus_line(ms, r, now + xfer, line, UARCH_EV_BUS_IO);
-			uarch_count(ms, r, dir, 1, now);
-		}
+		for (uint64_t done = 0; done < n; done += line)
+			now = io_line(ms, r, now, line, out);
 		return;
 	}
 	for (uint64_t a = first; a < addr + n; a += line) {
-		now = bus_line(ms, r, now + xfer, line, UARCH_EV_BUS_IO);
-		uarch_count(ms, r, dir, 1, now);
+		now = io_line(ms, r, now, line, out);
 		now = snoop(ms, r, a, out, line, now);
 	}
 }

@@ -215,6 +215,14 @@ io_direction() {
 	[ "$(val $ioq:ALL_READ:ALL_WRITE:OWN)" = "$own" ] && [ "$(val IOQ_ALLOCATION)" = $((own + io)) ] ||
 		fail "OWN $(val $ioq:ALL_READ:ALL_WRITE:OWN) of $own, default $(val IOQ_ALLOCATION)"
 	[ "$(val $ioq:ALL_READ:ALL_WRITE)" = 0 ] || fail "no source bit: $(val $ioq:ALL_READ:ALL_WRITE)"
+	# the agents' transactions are outstanding in the in-order queue
+	# until their line has crossed the bus: 72 cycles each at least
+	local act=IOQ_ACTIVE_ENTRIES:DEFAULT:MEM_WB:ALL_READ:ALL_WRITE:OTHER
+	run_vpmu stat -v --exact -e "$act" -- "$PROGS/fsb_stream" io data 4
+	expect_rc 0 || return 1
+	local ia=$(val $act) il=$(($(model mem-io-read-latency) + $(model mem-io-write-latency)))
+	[ "$ia" = "$il" ] && [ "$ia" -ge $((72 * $(model bus-io))) ] ||
+		fail "$act $ia, I/O agents' latencies $il for $(model bus-io) transactions"
 	# 100000 numbers written out 4096 bytes a call, each call's buffer
 	# on one line more when it is not line-aligned
 	local bytes=$(seq 1 100000 | wc -c)

@@ -249,6 +249,9 @@ static void test_io_line_crosses_after_request(void **s)
 	lat = ev(r, UARCH_EV_MEM_READ_LAT, 0) - lat;
 	assert_int_equal(ev(r, UARCH_EV_BUS_IO, 1), 1);
 	assert_true(lat > 36);
+	/* the agent's write was outstanding while its line crossed */
+	assert_int_equal(ev(r, UARCH_EV_MEM_IO_WR_LAT, 1), 72);
+	assert_int_equal(ev(r, UARCH_EV_MEM_IO_RD_LAT, 1), 0);
 	rig_free(r);
 }
 
