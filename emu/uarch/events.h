@@ -89,7 +89,7 @@
 	X(ST_SPLIT, "stores-split",                                                                       \
 	  "retired store µops whose access crosses a line of the L1 data cache")                          \
 	X(LD_ST_OVERLAP, "loads-store-overlap",                                                           \
-	  "loads partly overlapping an older store still in flight (no forwarding)")                      \
+	  "loads partly overlapping an older store not yet written (no forwarding: they wait for it)")    \
 	X(LOAD_LAT, "load-latency",                                                                       \
 	  "sum of issue-to-data latencies of retired loads, cycles (as a signal: one per load "           \
 	  "µop in program order, n its latency)")                                                         \

@@ -62,22 +62,25 @@ static inline int misaligned(const struct x86_insn *i, uint64_t a, uint32_t size
 }
 
 /* Whether a load of size bytes at a overlaps, without being contained in,
- * an older store that has not retired by cycle issue (its data is not in
- * the cache yet and cannot be forwarded). */
-static inline __attribute__((always_inline)) int store_overlap(const struct uth *t, uint64_t a,
-							       uint32_t size, uint64_t issue)
+ * an older store not yet written to the first level by cycle issue (its
+ * data is in no cache yet and cannot be forwarded): the cycle the last
+ * such store is written, 0 if none. */
+static inline __attribute__((always_inline)) uint64_t store_overlap(const struct uth *t, uint64_t a,
+								    uint32_t size, uint64_t issue)
 {
+	uint64_t written = 0;
+
 	if (!size || size > 64)
 		return 0;
 	for (uint64_t c = a >> 3; c <= (a + size - 1) >> 3; c++) {
 		unsigned e = (unsigned)c % SQ;
 		uint64_t sa = t->sq[e].addr, ss = t->sq[e].size;
-		if (!ss || t->sq[e].retire <= issue)
+		if (!ss || t->sq[e].written <= issue)
 			continue;
 		if (a < sa + ss && sa < a + size && !(a >= sa && a + size <= sa + ss))
-			return 1;
+			written = max64(written, t->sq[e].written);
 	}
-	return 0;
+	return written;
 }
 
 /* tr's µops: its plan's, or cracked into tmp. */
@@ -510,24 +513,30 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	complete = issue + cc->lat[o->cls];
 	if (okind == U_LOAD) {
 		int miss = 0;
-		uint64_t a = tr->addr[o->mem];
+		uint64_t a = tr->addr[o->mem], at = issue, blocked;
 		uint64_t fwd = 0;
 		/* store-to-load forwarding from a covering older store */
 		unsigned e = (unsigned)(a >> 3) % SQ;
 		if (t->sq[e].size && a >= t->sq[e].addr &&
 		    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
 			fwd = t->sq[e].ready + 1;
-		if (store_overlap(t, a, tr->size[o->mem], issue)) {
+		/* one that only partly overlaps a store cannot take its data:
+		 * it reads the first level once the store has written it (the
+		 * bytes loaded must be a subset of those stored: IA-32 Intel
+		 * Architecture Optimization Reference Manual, ch. 1, "Store
+		 * Forwarding") */
+		if ((blocked = store_overlap(t, a, tr->size[o->mem], issue))) {
 			count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
 			it->rec.flags |= UARCH_I_REPLAY;
+			at = blocked;
 		}
-		complete = uarch_mem_load(&u->ms, &it->req, a, tr->size[o->mem], issue, &miss);
+		complete = uarch_mem_load(&u->ms, &it->req, a, tr->size[o->mem], at, &miss);
 		u->dsrc = dsrc_merge(u->dsrc, u->ms.ld_dsrc);
 		dtlbmiss = u->ms.dtlb_missed ? 1 + u->ms.dtlb_walked : 0;
 		l2miss = u->ms.l2_missed;
-		if (complete < issue + cc->lat[o->cls])
-			complete = issue + cc->lat[o->cls];
-		if (fwd && !miss) {
+		if (complete < at + cc->lat[o->cls])
+			complete = at + cc->lat[o->cls];
+		if (fwd && !miss && !blocked) {
 			/* it waits for the store's data (the P4 replays it:
 			 * MOB_LOAD_REPLAY's NO_STD) */
 			if (fwd > issue + cc->lat[o->cls])
@@ -543,9 +552,9 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			 * the loop is taken as the load latency plus the 3-cycle
 			 * check (≈) */
 			uint64_t loop = cc->lat[UARCH_UC_LOAD] + 3;
-			for (uint64_t at = issue + loop; at < complete; at += loop) {
-				at = take_unit(u, UARCH_UC_LOAD, at);
-				count(u, t, th, UARCH_EV_REPLAYS, 1, at);
+			for (uint64_t trip = at + loop; trip < complete; trip += loop) {
+				trip = take_unit(u, UARCH_UC_LOAD, trip);
+				count(u, t, th, UARCH_EV_REPLAYS, 1, trip);
 			}
 		}
 		if (miss && replays)
@@ -587,7 +596,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			t->sq[e].addr = a;
 			t->sq[e].size = sz;
 			t->sq[e].ready = complete;
-			t->sq[e].retire = r;
+			t->sq[e].written = t->drain;
 		}
 	}
 	/* retirement events carry the cycle the µop retires */

@@ -87,7 +87,7 @@ struct uth {
 	uint64_t lim[UARCH_NEV];
 	uint32_t unflushed;
 	struct {
-		uint64_t addr, ready, retire;
+		uint64_t addr, ready, written; /* data ready; written to the first level */
 		uint32_t size;
 	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
 	/* dual-thread mode, by data line (direct-mapped): the loads in flight

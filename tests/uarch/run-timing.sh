@@ -14,6 +14,8 @@
 #     2-bit counter and not gshare;
 #   - wrong-path execution: loads shadowed by a mispredicted branch miss
 #     the cache speculatively far more often than retired loads do;
+#   - store forwarding on p4 and alpha: a load only partly overlapping the
+#     store before it waits for the store's write, once per iteration;
 #   - the same run twice gives identical counts;
 #   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
 #     draw): each is refused with one line or runs the program as natively,
@@ -232,6 +234,27 @@ shadow() {
 	fi
 }
 
+# store forwarding: a load inside the bytes of the store before it takes
+# its data; one that only partly overlaps it (a 4-byte store, an 8-byte
+# load) waits until the store has been written, and counts once
+stfwd() {
+	local m cov part n
+	for m in p4 alpha; do
+		for k in covered partial; do
+			stat "$WORK/a" -a $m "$PROGS/ua_stfwd" $k 10000 &&
+				stat "$WORK/b" -a $m "$PROGS/ua_stfwd" $k 20000 || { bad stfwd_$m "vpmu failed"; continue 2; }
+			local per=$(awk -v c="$(delta cycles "$WORK/a" "$WORK/b")" 'BEGIN { printf "%.2f", c / 10000 }')
+			if [ $k = covered ]; then cov=$per; else part=$per; fi
+			[ $k = partial ] && n=$(delta loads-store-overlap "$WORK/a" "$WORK/b")
+		done
+		if [ "$n" -eq 10000 ] && awk -v c="$cov" -v p="$part" 'BEGIN { exit !(p > c + 1) }'; then
+			ok stfwd_$m "cycles per iteration: forwarded $cov, partly overlapping $part; $n overlapping loads of 10,000"
+		else
+			bad stfwd_$m "cycles per iteration: forwarded $cov, partly overlapping $part; $n overlapping loads of 10,000"
+		fi
+	done
+}
+
 determinism() {
 	stat "$WORK/a" -a p4 "$PROGS/ua_chase" 262144 10000 && stat "$WORK/b" -a p4 "$PROGS/ua_chase" 262144 10000 || {
 		bad determinism "vpmu failed"
@@ -260,6 +283,7 @@ fpadd
 smt
 predictors
 shadow
+stfwd
 determinism
 descriptions
 [ -z "$failed" ] || echo "failed:$failed"

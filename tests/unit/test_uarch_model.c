@@ -60,18 +60,26 @@ static void decode(const uint8_t *bytes, size_t n, uint64_t pc, struct x86_insn 
 	assert_int_equal(x86_decode_one(pc, bytes, n, i), (int)n);
 }
 
-/* Retire insn on logical processor th with its memory access at addr. */
-static void run_on(struct rig *r, int th, const struct x86_insn *i, uint64_t addr)
+/* Retire insn on logical processor th with its memory access of size
+ * bytes at addr. */
+static void run_access(struct rig *r, int th, const struct x86_insn *i, uint64_t addr,
+		       uint32_t size)
 {
 	struct x86_trace t = { .i = i, .next = i->pc + i->len };
 	if (i->mact) {
 		t.nmem = 1;
 		t.addr[0] = addr;
-		t.size[0] = 8;
+		t.size[0] = size;
 		t.load = i->mact & 1;
 		t.store = (uint8_t)(i->mact >> 1);
 	}
 	uarch_retire(r->u, th, &t);
+}
+
+/* The same, an access of 8 bytes. */
+static void run_on(struct rig *r, int th, const struct x86_insn *i, uint64_t addr)
+{
+	run_access(r, th, i, addr, 8);
 }
 
 /* Retire insn k times on processor 0. */
@@ -1006,6 +1014,39 @@ static void test_write_buffer_absorbs_stores(void **s)
 	assert_true(stall[2] > stall[1]);
 }
 
+/* A load the store before it covers takes the store's data; one that
+ * only partly overlaps it reads the first level once the store has been
+ * written there: later by as much as the store waits in a full write
+ * buffer. */
+static void test_partial_overlap_waits_for_write(void **s)
+{
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
+	uint64_t lat[3];
+	(void)s;
+	for (int k = 0; k < 3; k++) {
+		struct rig *r = rig_alloc();
+		struct x86_insn i, j;
+		r->m.mem.wbuf = 1;
+		r->m.mem.wbuf_line = 0;
+		rig_start(r);
+		decode(st, sizeof(st), 0x3000, &i);
+		decode(ld, sizeof(ld), 0x3003, &j);
+		run_access(r, 0, &i, 0x500000, 8); /* the line and page in */
+		run_access(r, 0, &j, 0x500000, 8);
+		if (k == 2) /* a store miss holds the only write-buffer entry */
+			run_access(r, 0, &i, 0x10000000, 8);
+		uint64_t l0 = ev(r, UARCH_EV_LOAD_LAT, 0);
+		run_access(r, 0, &i, 0x500000, k ? 4 : 8);
+		run_access(r, 0, &j, 0x500000, 8);
+		lat[k] = ev(r, UARCH_EV_LOAD_LAT, 0) - l0;
+		assert_int_equal(ev(r, UARCH_EV_LD_ST_OVERLAP, 0), k != 0);
+		rig_free(r);
+	}
+	assert_true(lat[1] > lat[0]);
+	assert_true(lat[2] > lat[1] + 100);
+}
+
 /* A modified line evicted from the last level goes out over the bus: it
  * is outstanding (mem-write-line-latency) from the eviction until its
  * data has crossed, on an idle bus its transfer time. */
@@ -1270,6 +1311,7 @@ int main(void)
 		cmocka_unit_test(test_l3_read_hits_by_state),
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
+		cmocka_unit_test(test_partial_overlap_waits_for_write),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_writeback_crosses_bus),
 		cmocka_unit_test(test_store_misses_bounded_by_mshr),
