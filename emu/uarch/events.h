@@ -295,7 +295,10 @@
 	X(MEM_IO_RD_LAT, "mem-io-read-latency",                                                           \
 	  "sum of I/O agents' memory-read latencies (data syscalls write out), cycles")                   \
 	X(MEM_IO_WR_LAT, "mem-io-write-latency",                                                          \
-	  "sum of I/O agents' memory-write latencies (data syscalls read in), cycles")
+	  "sum of I/O agents' memory-write latencies (data syscalls read in), cycles")                    \
+	X(LD_FWD_SPLIT, "loads-forward-split",                                                            \
+	  "loads an older store not yet written covers, which it cannot forward: it crosses a line "      \
+	  "(they wait for it)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

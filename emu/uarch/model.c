@@ -42,14 +42,18 @@ static const uint8_t tallied[] = {
 	UARCH_EV_FP_LOAD_WP, UARCH_EV_UOPQ_DELIVER,
 };
 
-/* Whether a single access of size bytes at a crosses a line of line bytes
- * (a split access; rep string operations report all their iterations as
- * one access, which is no single µop's). */
+/* Whether size bytes at a cross a line of line bytes. */
+static inline int crosses_line(uint64_t a, uint32_t size, unsigned line)
+{
+	return line && size <= line && (a & (line - 1)) + size > line;
+}
+
+/* Whether i's single access of size bytes at a crosses a line (a split
+ * access; rep string operations report all their iterations as one
+ * access, which is no single µop's). */
 static inline int split_access(const struct x86_insn *i, uint64_t a, uint32_t size, unsigned line)
 {
-	if (!line || size > line || i->flags & (X86_I_REP | X86_I_REPNE))
-		return 0;
-	return (a & (line - 1)) + size > line;
+	return !(i->flags & (X86_I_REP | X86_I_REPNE)) && crosses_line(a, size, line);
 }
 
 /* Whether an access of size bytes at a is misaligned: a power of two up
@@ -515,20 +519,27 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		int miss = 0;
 		uint64_t a = tr->addr[o->mem], at = issue, blocked;
 		uint64_t fwd = 0;
-		/* store-to-load forwarding from a covering older store */
+		/* store-to-load forwarding from a covering older store; a load
+		 * that only partly overlaps a store, or one a store crossing a
+		 * line covers, cannot take its data: it reads the first level
+		 * once the store has written it (IA-32 Intel Architecture
+		 * Optimization Reference Manual, ch. 1, "Store Forwarding":
+		 * the bytes loaded must be a subset of those stored, and the
+		 * store must not wrap around a cache line boundary) */
 		unsigned e = (unsigned)(a >> 3) % SQ;
 		if (t->sq[e].size && a >= t->sq[e].addr &&
-		    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size)
-			fwd = t->sq[e].ready + 1;
-		/* one that only partly overlaps a store cannot take its data:
-		 * it reads the first level once the store has written it (the
-		 * bytes loaded must be a subset of those stored: IA-32 Intel
-		 * Architecture Optimization Reference Manual, ch. 1, "Store
-		 * Forwarding") */
+		    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size) {
+			if (!crosses_line(t->sq[e].addr, t->sq[e].size, l1line))
+				fwd = t->sq[e].ready + 1;
+			else if (t->sq[e].written > issue) {
+				count(u, t, th, UARCH_EV_LD_FWD_SPLIT, 1, issue);
+				at = t->sq[e].written;
+			}
+		}
 		if ((blocked = store_overlap(t, a, tr->size[o->mem], issue))) {
 			count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
 			it->rec.flags |= UARCH_I_REPLAY;
-			at = blocked;
+			at = max64(at, blocked);
 		}
 		complete = uarch_mem_load(&u->ms, &it->req, a, tr->size[o->mem], at, &miss);
 		u->dsrc = dsrc_merge(u->dsrc, u->ms.ld_dsrc);

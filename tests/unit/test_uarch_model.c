@@ -1015,16 +1015,27 @@ static void test_write_buffer_absorbs_stores(void **s)
 }
 
 /* A load the store before it covers takes the store's data; one that
- * only partly overlaps it reads the first level once the store has been
- * written there: later by as much as the store waits in a full write
- * buffer. */
-static void test_partial_overlap_waits_for_write(void **s)
+ * only partly overlaps it, or that a store crossing a line covers, reads
+ * the first level once the store has been written there: later by as
+ * much as the store waits in a full write buffer. */
+static void test_blocked_forward_waits_for_write(void **s)
 {
 	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
 	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
-	uint64_t lat[3];
+	static const struct {
+		uint64_t addr;	 /* the store's and the load's */
+		uint32_t size;	 /* the store's (the load's: 8) */
+		int miss_before; /* a store miss holds the write buffer first */
+		int overlap, split;
+	} c[] = {
+		{ 0x500000, 8, 0, 0, 0 },
+		{ 0x500000, 4, 0, 1, 0 },
+		{ 0x500000, 4, 1, 1, 0 },
+		{ 0x50003c, 8, 0, 0, 1 },
+	};
+	uint64_t lat[4];
 	(void)s;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		struct rig *r = rig_alloc();
 		struct x86_insn i, j;
 		r->m.mem.wbuf = 1;
@@ -1032,19 +1043,23 @@ static void test_partial_overlap_waits_for_write(void **s)
 		rig_start(r);
 		decode(st, sizeof(st), 0x3000, &i);
 		decode(ld, sizeof(ld), 0x3003, &j);
-		run_access(r, 0, &i, 0x500000, 8); /* the line and page in */
+		/* the lines and the page in */
+		run_access(r, 0, &i, 0x500000, 8);
 		run_access(r, 0, &j, 0x500000, 8);
-		if (k == 2) /* a store miss holds the only write-buffer entry */
+		run_access(r, 0, &j, 0x500040, 8);
+		if (c[k].miss_before)
 			run_access(r, 0, &i, 0x10000000, 8);
 		uint64_t l0 = ev(r, UARCH_EV_LOAD_LAT, 0);
-		run_access(r, 0, &i, 0x500000, k ? 4 : 8);
-		run_access(r, 0, &j, 0x500000, 8);
+		run_access(r, 0, &i, c[k].addr, c[k].size);
+		run_access(r, 0, &j, c[k].addr, 8);
 		lat[k] = ev(r, UARCH_EV_LOAD_LAT, 0) - l0;
-		assert_int_equal(ev(r, UARCH_EV_LD_ST_OVERLAP, 0), k != 0);
+		assert_int_equal(ev(r, UARCH_EV_LD_ST_OVERLAP, 0), c[k].overlap);
+		assert_int_equal(ev(r, UARCH_EV_LD_FWD_SPLIT, 0), c[k].split);
 		rig_free(r);
 	}
 	assert_true(lat[1] > lat[0]);
 	assert_true(lat[2] > lat[1] + 100);
+	assert_true(lat[3] > lat[0]);
 }
 
 /* A modified line evicted from the last level goes out over the bus: it
@@ -1311,7 +1326,7 @@ int main(void)
 		cmocka_unit_test(test_l3_read_hits_by_state),
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
-		cmocka_unit_test(test_partial_overlap_waits_for_write),
+		cmocka_unit_test(test_blocked_forward_waits_for_write),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_writeback_crosses_bus),
 		cmocka_unit_test(test_store_misses_bounded_by_mshr),
