@@ -453,7 +453,8 @@ void lx_schedule(struct lx_proc *p, int rotate)
 	if (p->uarch && p->sh->smt) {
 		/* two logical processors: run next the runnable thread whose
 		 * processor is furthest behind, so their clocks stay within a
-		 * block of each other; dual-thread mode while two run */
+		 * block of each other; dual-thread mode while both processors
+		 * have a runnable thread */
 		int best = -1;
 		unsigned lps = 0;
 		for (int i = 0; i < p->nth; i++) {
