@@ -16,7 +16,8 @@
 #     the cache speculatively far more often than retired loads do;
 #   - store forwarding on p4 and alpha: a load only partly overlapping the
 #     store before it waits for the store's write, once per iteration;
-#   - the same run twice gives identical counts;
+#   - the same run twice gives identical counts, also for a shell running
+#     processes one after another (in a pid namespace, with --vtime);
 #   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
 #     draw): each is refused with one line or runs the program as natively,
 #     retiring its functional instruction count, the same way twice; a
@@ -264,6 +265,22 @@ determinism() {
 		ok determinism "two runs, identical counts"
 	else
 		bad determinism "counts differ between two runs"
+	fi
+	# processes run one after another, with the same process IDs each run
+	# (a pid namespace) and the emulated clock, give the same counts
+	if ! unshare --pid --fork true 2>/dev/null; then
+		echo "skip determinism_fork: no pid namespace here (unshare --pid needs root)"
+		return
+	fi
+	local script='for i in 1 2 3; do /bin/true; done; (exit 3); echo "$$ $?" >/dev/null'
+	for f in a b; do
+		unshare --pid --fork "$VPMU" stat --vtime -v -o "$WORK/$f" /bin/sh -c "$script" >/dev/null 2>&1 ||
+			{ bad determinism_fork "vpmu failed"; return; }
+	done
+	if diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null; then
+		ok determinism_fork "a shell running five processes one after another, twice: identical counts"
+	else
+		bad determinism_fork "a shell running five processes one after another: counts differ between two runs"
 	fi
 }
 
