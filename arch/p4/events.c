@@ -197,7 +197,7 @@ static const struct p4_ebit mob_load_replay[] = {
 	  S(LD_ST_OVERLAP)),
 	U("UNALGN_ADDR", 5,
 	  "loads replayed because their low 4 address bits differ from the store's",
-	  "the model forwards from any covering store, with no alignment condition"),
+	  "the model forwards from a store at any offset inside it, with no alignment condition"),
 };
 
 static const struct p4_ebit page_walk_type[] = {
