@@ -297,8 +297,8 @@
 	X(MEM_IO_WR_LAT, "mem-io-write-latency",                                                          \
 	  "sum of I/O agents' memory-write latencies (data syscalls read in), cycles")                    \
 	X(LD_FWD_SPLIT, "loads-forward-split",                                                            \
-	  "loads an older store not yet written covers, which it cannot forward: it crosses a line "      \
-	  "(they wait for it)")
+	  "loads covered by an older store not yet written that crosses a line and cannot forward "       \
+	  "to them (they wait for its write)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,
