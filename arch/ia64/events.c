@@ -238,10 +238,13 @@ static const struct ia64_umask_desc um_rse_refs[] = {
 };
 
 /* The bus: this processor's transactions (SELF) are its line reads (BRL),
- * reads for ownership (BRIL), write-backs (BWL) and partials (BRP, BWP);
+ * reads for ownership (BRIL), on demand or by the prefetcher (none by
+ * default: the machine has none, mem.pf_streams=0), write-backs (BWL) and
+ * partials (BRP, BWP);
  * I/O agents' (IO) are the transfers system calls move, full lines read
  * (BRL: data written out) or written (BWL: data read in); ANY is both. */
-#define SELF_ALL P(BUS_BRL), P(BUS_BRIL), P(BUS_BWL), P(BUS_BRP), P(BUS_BWP)
+#define SELF_RD P(BUS_BRL), P(BUS_BRIL), P(PF_BRL), P(PF_BRIL)
+#define SELF_ALL SELF_RD, P(BUS_BWL), P(BUS_BRP), P(BUS_BWP)
 static const struct ia64_umask_desc um_bus_all[] = {
 	U("IO", 0x1, "I/O agents' transactions", P(BUS_IO)),
 	U("SELF", 0x2, "this processor's transactions", SELF_ALL),
@@ -249,8 +252,8 @@ static const struct ia64_umask_desc um_bus_all[] = {
 };
 static const struct ia64_umask_desc um_bus_memory[] = {
 	U("EQ_128BYTE_IO", 0x5, "full-line, I/O agents", P(BUS_IO)),
-	U("EQ_128BYTE_SELF", 0x6, "full-line, self", P(BUS_BRL), P(BUS_BRIL), P(BUS_BWL)),
-	U("EQ_128BYTE_ANY", 0x7, "full-line, any", P(BUS_BRL), P(BUS_BRIL), P(BUS_BWL), P(BUS_IO)),
+	U("EQ_128BYTE_SELF", 0x6, "full-line, self", SELF_RD, P(BUS_BWL)),
+	U("EQ_128BYTE_ANY", 0x7, "full-line, any", SELF_RD, P(BUS_BWL), P(BUS_IO)),
 	UZ("LT_128BYTE_IO", 0x9, "partial, I/O agents (0: the model moves I/O in lines)"),
 	U("LT_128BYTE_SELF", 0xa, "partial, self", P(BUS_BRP), P(BUS_BWP)),
 	U("LT_128BYTE_ANY", 0xb, "partial, any", P(BUS_BRP), P(BUS_BWP)),
@@ -263,19 +266,19 @@ static const struct ia64_umask_desc um_bus_mem_read[] = {
 	UZ("BIL_SELF", 0x2, "BIL, self (0: Itanium 2 uses BRIL, not BIL; seed 003)"),
 	UZ("BIL_ANY", 0x3, "BIL, any (0: neither issues BIL)"),
 	U("BRL_IO", 0x5, "BRL, I/O", P(BUS_IO_RD)),
-	U("BRL_SELF", 0x6, "BRL, self", P(BUS_BRL)),
-	U("BRL_ANY", 0x7, "BRL, any", P(BUS_BRL), P(BUS_IO_RD)),
+	U("BRL_SELF", 0x6, "BRL, self", P(BUS_BRL), P(PF_BRL)),
+	U("BRL_ANY", 0x7, "BRL, any", P(BUS_BRL), P(PF_BRL), P(BUS_IO_RD)),
 	UZ("BRIL_IO", 0x9, "BRIL, I/O (0: the model's I/O agents read without ownership)"),
-	U("BRIL_SELF", 0xa, "BRIL, self", P(BUS_BRIL)),
-	U("BRIL_ANY", 0xb, "BRIL, any", P(BUS_BRIL)),
+	U("BRIL_SELF", 0xa, "BRIL, self", P(BUS_BRIL), P(PF_BRIL)),
+	U("BRIL_ANY", 0xb, "BRIL, any", P(BUS_BRIL), P(PF_BRIL)),
 	U("ALL_IO", 0xd, "all full-line reads, I/O", P(BUS_IO_RD)),
-	U("ALL_SELF", 0xe, "all full-line reads, self", P(BUS_BRL), P(BUS_BRIL)),
-	U("ALL_ANY", 0xf, "all full-line reads, any", P(BUS_BRL), P(BUS_BRIL), P(BUS_IO_RD)),
+	U("ALL_SELF", 0xe, "all full-line reads, self", SELF_RD),
+	U("ALL_ANY", 0xf, "all full-line reads, any", SELF_RD, P(BUS_IO_RD)),
 };
 static const struct ia64_umask_desc um_bus_rd[] = {
 	U("IO", 0x1, "I/O agents", P(BUS_IO_RD)),
-	U("SELF", 0x2, "self", P(BUS_BRL), P(BUS_BRIL), P(BUS_BRP)),
-	U("ANY", 0x3, "any", P(BUS_BRL), P(BUS_BRIL), P(BUS_BRP), P(BUS_IO_RD)),
+	U("SELF", 0x2, "self", SELF_RD, P(BUS_BRP)),
+	U("ANY", 0x3, "any", SELF_RD, P(BUS_BRP), P(BUS_IO_RD)),
 };
 static const struct ia64_umask_desc um_bus_rd_prtl[] = {
 	UZ("IO", 0x1, "I/O agents (0: the model moves I/O in lines)"),

@@ -189,7 +189,7 @@ unsigned ia64_btb_read(const struct ia64_btb *b, struct arch_branch *out, unsign
 
 /* ---- the event table (events.c) ---- */
 
-#define IA64_NSIG 8
+#define IA64_NSIG 10
 /* A model signal counted with a weight (+1, or -1 to subtract a subset
  * raised in the same cycle, e.g. correctly predicted = all - mispredicted). */
 struct ia64_sig {

@@ -11,9 +11,10 @@
  * chunk is any request less than 64 bytes" (note 5).
  *
  * The model's own bus requests (the I/O agents' are not this processor's
- * to queue) are of four kinds, all to write-back memory, cacheable and on
- * demand; a mask that encodes any other kind asks for something the model
- * does not make, and is refused with the reason rather than counted as 0.
+ * to queue) are of six kinds, all to write-back memory and cacheable: four
+ * on demand, and the hardware prefetcher's reads and reads for ownership;
+ * a mask that encodes any other kind asks for something the model does
+ * not make, and is refused with the reason rather than counted as 0.
  */
 #include "p4.h"
 
@@ -46,6 +47,10 @@ static const struct {
 	{ BSQ_ENC(3, BSQ_LINE), UARCH_EV_BUS_BWL, UARCH_EV_MEM_BWL_LAT },
 	/* a store's bytes written through with no level below the first */
 	{ BSQ_ENC(2, BSQ_CHUNK), UARCH_EV_BUS_BWP, UARCH_EV_MEM_BWP_LAT },
+	/* the hardware prefetcher's sector reads, for ownership on a store
+	 * stream */
+	{ BSQ_ENC(0, BSQ_LINE) & ~BSQ_DEMAND, UARCH_EV_PF_BRL, UARCH_EV_MEM_PF_BRL_LAT },
+	{ BSQ_ENC(1, BSQ_LINE) & ~BSQ_DEMAND, UARCH_EV_PF_BRIL, UARCH_EV_MEM_PF_BRIL_LAT },
 };
 
 int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why)
@@ -69,9 +74,8 @@ int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why)
 	}
 	if (mem != BSQ_MEM_WB)
 		*why = "memory types other than write-back are not modelled";
-	else if (!(mask & BSQ_DEMAND))
-		*why = "the model makes no prefetch requests (not the P4's adjacent-sector "
-		       "prefetch either)";
+	else if (!(mask & BSQ_DEMAND) && (BSQ_TYPE(mask) > 1 || BSQ_LEN(mask) != BSQ_LINE))
+		*why = "the model's prefetches are reads and reads for ownership of 8 chunks";
 	else if (mask & BSQ_IO)
 		*why = "the model makes no input/output requests of its own";
 	else if (mask & BSQ_LOCK)
@@ -84,6 +88,7 @@ int p4_bsq_signal(uint32_t mask, int active, unsigned *sig, const char **why)
 		*why = "write-back memory is cacheable: the model makes no uncacheable requests";
 	else
 		*why = "the model's requests to write-back memory are reads and reads for "
-		       "ownership of 8 chunks, write-backs of 8 and partial writes of 1";
+		       "ownership of 8 chunks (on demand or prefetched), write-backs of 8 and "
+		       "partial writes of 1";
 	return 1;
 }

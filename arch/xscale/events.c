@@ -104,8 +104,9 @@ const struct xs_event_desc xs_events[] = {
 	{ "BCU_REQUEST",
 	  0x10,
 	  XS_K_COUNT,
-	  { UARCH_EV_BUS_BRL, UARCH_EV_BUS_BRIL, UARCH_EV_BUS_BWL, UARCH_EV_BUS_IO },
-	  { 1, 1, 1, 1 },
+	  { UARCH_EV_BUS_BRL, UARCH_EV_BUS_BRIL, UARCH_EV_PF_BRL, UARCH_EV_PF_BRIL,
+	    UARCH_EV_BUS_BWL, UARCH_EV_BUS_IO },
+	  { 1, 1, 1, 1, 1, 1 },
 	  "new memory requests from the core to the bus controller (line fills, write-backs, "
 	  "I/O)",
 	  NULL },

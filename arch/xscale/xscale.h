@@ -115,7 +115,7 @@ enum xs_kind {
 	XS_K_CLOCK,  /* CCNT: core cycles */
 };
 
-#define XS_NSIG 4
+#define XS_NSIG 6
 struct xs_event_desc {
 	const char *name; /* oprofile's name */
 	uint8_t code;	  /* evtCount value; 0xFE: CCNT (not a hardware code, as Linux) */

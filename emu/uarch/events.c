@@ -99,6 +99,14 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 	case UARCH_EV_DTLB_L2_XFER:
 	case UARCH_EV_DTLB_L2_MISS:
 		return m->tlb[UARCH_DTLB2].entries ? NULL : "the machine has no second-level DTLB";
+	case UARCH_EV_PF_BRL:
+	case UARCH_EV_PF_BRIL:
+	case UARCH_EV_MEM_PF_BRL_LAT:
+	case UARCH_EV_MEM_PF_BRIL_LAT:
+	case UARCH_EV_PF_LATE:
+		return m->mem.pf_streams && m->mem.pf_ahead ?
+			       NULL :
+			       "the machine has no hardware prefetcher: mem.pf_streams=0";
 	case UARCH_EV_REPLAYS:
 		return m->core.replay ? NULL : "the core does not replay: core.replay=0";
 	case UARCH_EV_STALL_DATA:

@@ -39,8 +39,9 @@
 	X(DTLB_MISS, "dTLB-load-misses", "data TLB misses")                                               \
 	X(ITLB_MISS, "iTLB-load-misses", "instruction TLB misses")                                        \
 	X(WRITEBACKS, "writebacks", "dirty lines written back from the last-level cache")                 \
-	X(BUS_BRL, "bus-read-line", "bus read-line transactions (BRL)")                                   \
-	X(BUS_BRIL, "bus-read-invalidate", "bus read-invalidate-line transactions (BRIL)")                \
+	X(BUS_BRL, "bus-read-line", "bus read-line transactions (BRL) on demand")                         \
+	X(BUS_BRIL, "bus-read-invalidate",                                                                \
+	  "bus read-invalidate-line transactions (BRIL) on demand")                                       \
 	X(BUS_BWL, "bus-write-line", "bus write-line transactions (BWL, write-backs)")                    \
 	X(BUS_BRP, "bus-read-partial", "bus partial reads (BRP)")                                         \
 	X(BUS_BWP, "bus-write-partial", "bus partial writes (BWP)")                                       \
@@ -244,9 +245,10 @@
 	X(LD_FWD_WAIT, "loads-forward-wait",                                                              \
 	  "loads whose data an older store forwards, issued before that store's data was ready")          \
 	X(MEM_BRL_LAT, "mem-read-line-latency",                                                           \
-	  "sum of read-line (BRL) latencies, cycles: those outstanding, each cycle")                      \
+	  "sum of demand read-line (BRL) latencies, cycles: those outstanding, each cycle")               \
 	X(MEM_BRIL_LAT, "mem-rfo-latency",                                                                \
-	  "sum of read-invalidate-line (BRIL) latencies, cycles: those outstanding, each cycle")          \
+	  "sum of demand read-invalidate-line (BRIL) latencies, cycles: those outstanding, each "         \
+	  "cycle")                                                                                        \
 	X(TC_BUILD_CYCLES, "tc-build-cycles",                                                             \
 	  "cycles the trace cache waits for a miss or delivers instructions it builds")                   \
 	X(TC_ROM_CYCLES, "tc-rom-cycles",                                                                 \
@@ -298,7 +300,18 @@
 	  "sum of I/O agents' memory-write latencies (data syscalls read in), cycles")                    \
 	X(LD_FWD_SPLIT, "loads-forward-split",                                                            \
 	  "loads covered by an older store not yet written that crosses a line and cannot forward "       \
-	  "to them (they wait for its write)")
+	  "to them (they wait for its write)")                                                            \
+	X(PF_BRL, "bus-read-line-prefetch",                                                               \
+	  "bus read-line transactions (BRL) of the hardware prefetcher (bus-read-line: on demand)")       \
+	X(PF_BRIL, "bus-read-invalidate-prefetch",                                                        \
+	  "bus read-invalidate-line transactions (BRIL) of the hardware prefetcher, on store streams")    \
+	X(MEM_PF_BRL_LAT, "mem-read-line-prefetch-latency",                                               \
+	  "sum of the prefetcher's read-line latencies, cycles: those outstanding, each cycle")           \
+	X(MEM_PF_BRIL_LAT, "mem-rfo-prefetch-latency",                                                    \
+	  "sum of the prefetcher's read-invalidate-line latencies, cycles: those outstanding, each "      \
+	  "cycle")                                                                                        \
+	X(PF_LATE, "prefetch-late",                                                                       \
+	  "last-level hits whose sector the prefetcher is still fetching (they wait for it)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -174,6 +174,15 @@ const struct uarch_machine uarch_machine_p4 = {
 		.bus_ratio = 18,          /* 3600 MHz core / 200 MHz bus clock (800 MT/s) */
 		.pump = 4,                /* quad-pumped data [opt] ch. 1 */
 		.addr_cycles = 2,         /* (≈) request phase of two sub-phases */
+		/* the hardware data prefetcher: 8 streams [opt] ch. 2 "Software
+		 * and Hardware Cache Line Fetching"; two L2 lines (256 bytes)
+		 * ahead [opt] ch. 6 "Hardware Prefetch"; (≈) started by two
+		 * misses within 256 bytes (ch. 1: a threshold that depends on
+		 * the implementation, Table 1-2; at least twice the 64 bytes
+		 * between the misses of a sequential stream) */
+		.pf_streams = 8,
+		.pf_trigger = 256,
+		.pf_ahead = 256,
 	},
 	.l1i_is_tc = 1,
 };

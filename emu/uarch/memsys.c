@@ -132,6 +132,10 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 	} else {
 		ms->l1_shift = 6;
 	}
+	if (ms->ndata)
+		uarch_pf_init(&ms->pf, m->mem.pf_streams,
+			      (unsigned)__builtin_ctz(ms->lv[ms->ndata - 1].sector),
+			      m->mem.pf_trigger, m->mem.pf_ahead);
 	ms->l1i_ports = m->cache[UARCH_L1I].ports ? m->cache[UARCH_L1I].ports : 1;
 	ms->l1i_cls_ev = cls_event(&m->cache[UARCH_L1I], UARCH_L1I);
 	if (ms->ndata && ms->order[0] == UARCH_L1D && ms->l1_classify)
@@ -209,17 +213,23 @@ static uint64_t bus_line(struct uarch_memsys *ms, const struct uarch_req *r, uin
 	return ready;
 }
 
-/* A line fill from memory requested at cycle t. */
+/* A line fill from memory requested at cycle t, on demand or by the
+ * prefetcher (pf). */
 static uint64_t from_memory(struct uarch_memsys *ms, const struct uarch_req *r, uint64_t t,
-			    unsigned line, int rfo)
+			    unsigned line, int rfo, int pf)
 {
-	uint64_t arrive = bus_line(ms, r, t + ms->m->mem.latency, line,
-				   rfo ? UARCH_EV_BUS_BRIL : UARCH_EV_BUS_BRL);
+	static const uint16_t bus_ev[2][2] = { { UARCH_EV_BUS_BRL, UARCH_EV_BUS_BRIL },
+					       { UARCH_EV_PF_BRL, UARCH_EV_PF_BRIL } };
+	static const uint16_t lat_ev[2][2] = { { UARCH_EV_MEM_BRL_LAT, UARCH_EV_MEM_BRIL_LAT },
+					       { UARCH_EV_MEM_PF_BRL_LAT,
+						 UARCH_EV_MEM_PF_BRIL_LAT } };
+	uint64_t arrive = bus_line(ms, r, t + ms->m->mem.latency, line, bus_ev[pf][rfo != 0]);
+
 	uarch_count(ms, r, UARCH_EV_MEM_READS, 1, t);
 	/* as a signal: one read outstanding in each cycle it waits (and
 	 * by kind: the P4's BSQ_ACTIVE_ENTRIES tells them apart) */
 	uarch_count_dur(ms, r, UARCH_EV_MEM_READ_LAT, t, arrive - t);
-	uarch_count_dur(ms, r, rfo ? UARCH_EV_MEM_BRIL_LAT : UARCH_EV_MEM_BRL_LAT, t, arrive - t);
+	uarch_count_dur(ms, r, lat_ev[pf][rfo != 0], t, arrive - t);
 	return arrive;
 }
 
@@ -332,6 +342,53 @@ static uint64_t mshr_take(struct uarch_memsys *ms, uint64_t t, int *slot)
  * moves a line up as a read does and writes it. */
 enum { ACC_READ, ACC_WRITE, ACC_RFO };
 
+/* A demand access at cycle t reached the last level (index k) for addr,
+ * missing there or not: the prefetcher fetches the sectors it runs ahead
+ * to, each a read from memory (for ownership on a store stream) whose
+ * sector the level holds from now and whose data arrives when the read
+ * is done.  Wrong-path accesses and page walks do not train it. */
+static void prefetch(struct uarch_memsys *ms, const struct uarch_req *r, int k, uint64_t addr,
+		     int miss, int rfo, uint64_t t)
+{
+	struct uarch_cache_res res;
+	uint64_t s;
+	int dir;
+	unsigned n;
+
+	if (r->spec || ms->walking)
+		return;
+	/* (≈) no more reads of its own outstanding than the first level
+	 * has misses: the P4's bus queue holds 16 requests, demand and
+	 * prefetch (its BSQ_ACTIVE_ENTRIES counts up to 15) */
+	unsigned limit = ms->m->mem.mshr < UARCH_PF_FILLS ? ms->m->mem.mshr : UARCH_PF_FILLS;
+	unsigned busy = uarch_pf_inflight(&ms->pf, t), room = busy < limit ? limit - busy : 0;
+	for (n = uarch_pf_access(&ms->pf, addr, miss, room, &s, &dir); n; n--, s += (uint64_t)dir) {
+		uint64_t a = s << ms->pf.shift;
+		if (uarch_cache_holds(ms->lv[k].c, a))
+			continue;
+		uarch_cache_access(ms->lv[k].c, a, 0, &res);
+		if (res.evicted)
+			replaced(ms, r, k, &res, t);
+		uarch_pf_fetched(&ms->pf, s, from_memory(ms, r, t, 1u << ms->pf.shift, rfo, 1));
+	}
+}
+
+/* A hit at the last level (index k) at cycle t for addr (write: ACC_*),
+ * its data there at cycle got: later if the prefetch that brought its
+ * sector is still in flight. */
+static uint64_t pf_hit(struct uarch_memsys *ms, const struct uarch_req *r, int k, uint64_t addr,
+		       int write, uint64_t t, uint64_t got)
+{
+	uint64_t arrive = uarch_pf_pending(&ms->pf, addr, t);
+
+	if (arrive > got) {
+		uarch_count(ms, r, UARCH_EV_PF_LATE, 1, t);
+		got = arrive;
+	}
+	prefetch(ms, r, k, addr, 0, write != ACC_READ, t);
+	return got;
+}
+
 /* Walk the data levels from index first for the line of addr at cycle t
  * (write: ACC_*), each below the first level waiting for a port: returns
  * the cycle the data arrives, counting events and filling levels. */
@@ -374,6 +431,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			if (lv->rd_hit_ev && !write)
 				uarch_count(ms, r, lv->rd_hit_ev + (res.modified != 0), 1, t);
 			*hit_level = k;
+			if (ms->pf.n && k == ms->ndata - 1)
+				return pf_hit(ms, r, k, addr, write, t, t + lv->latency);
 			return t + lv->latency;
 		}
 		if (lv->miss_ev)
@@ -386,7 +445,11 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 	*hit_level = ms->ndata;
 	/* a miss fills one sector of the last level (P4: a 64-byte bus
 	 * transaction into one half of a 128-byte L2 line) */
-	return from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].sector : 64, write);
+	uint64_t got =
+		from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].sector : 64, write, 0);
+	if (ms->pf.n)
+		prefetch(ms, r, ms->ndata - 1, addr, 1, write != ACC_READ, t);
+	return got;
 }
 
 /* A translation the first-level TLB l1 missed: returns the extra cycles. */
@@ -417,10 +480,12 @@ static __attribute__((noinline)) uint64_t translate_miss(struct uarch_memsys *ms
 	/* page walk: four dependent table reads through the caches, below L1 */
 	extra = ms->m->tlb[l1].walk;
 	uint64_t vpn = addr >> 12, when = t + extra;
+	ms->walking = 1;
 	for (int level = 3; level >= 0; level--) {
 		uint64_t pte = PT_BASE + ((vpn >> (9 * level)) << 3) + ((uint64_t)level << 36);
 		when = hierarchy(ms, r, ms->ndata > 1 ? 1 : 0, pte, ACC_READ, when, &lvl);
 	}
+	ms->walking = 0;
 	return when - t;
 }
 
@@ -572,10 +637,14 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 				 * there are registers */
 				uint64_t t = now, got;
 				int slot = -1;
-				if (!uarch_cache_holds(ms->lv[1].c, a))
+				/* (a sector the prefetcher is still reading
+				 * is not there yet either) */
+				int pend = ms->pf.n && ms->ndata == 2 &&
+					   uarch_pf_pending(&ms->pf, a, now);
+				if (pend || !uarch_cache_holds(ms->lv[1].c, a))
 					t = mshr_take(ms, now, &slot);
 				got = hierarchy(ms, r, 1, a, ACC_WRITE, t, &lvl);
-				if (slot >= 0 && lvl > 1)
+				if (slot >= 0 && (lvl > 1 || pend))
 					ms->mshr[slot] = got;
 				done = max64(done, ms->port_at + 1);
 			} else {

@@ -10,6 +10,7 @@
 #include "cal.h"
 #include "events.h"
 #include "params.h"
+#include "prefetch.h"
 #include "tlb.h"
 
 #define UARCH_MAX_MSHR 64
@@ -55,6 +56,8 @@ struct uarch_memsys {
 	uint64_t port_at;    /* the cycle hierarchy() took a port of its first level (below L1D) */
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
+	struct uarch_pf pf;	       /* the hardware data prefetcher (mem.pf_streams) */
+	uint8_t walking;	       /* the levels walked now serve a page walk */
 	/* The line (sector) the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */
 	uint64_t l1_last;

@@ -157,6 +157,8 @@ static const struct pfield mem_fields[] = {
 	NUM(uarch_mem_cfg, wbuf_line, 0, 64),	NUM(uarch_mem_cfg, latency, 1, U16MAX),
 	NUM(uarch_mem_cfg, bus_width, 1, 1024), NUM(uarch_mem_cfg, bus_ratio, 1, 1000),
 	NUM(uarch_mem_cfg, pump, 1, 16),	NUM(uarch_mem_cfg, addr_cycles, 1, 64),
+	NUM(uarch_mem_cfg, pf_streams, 0, 64),	NUM(uarch_mem_cfg, pf_trigger, 0, 4096),
+	NUM(uarch_mem_cfg, pf_ahead, 0, 4096),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -64,6 +64,10 @@ struct uarch_mem_cfg {
 	uint16_t bus_ratio;  /* core cycles per bus clock */
 	uint8_t pump;	     /* transfers per bus clock (4: quad-pumped) */
 	uint8_t addr_cycles; /* bus clocks of address phase per transaction */
+	/* the hardware data prefetcher in front of the last level (prefetch.h):
+	 * streams it follows (0: none), the distance in bytes within which two
+	 * misses start one, and the bytes it runs ahead of the accesses */
+	uint16_t pf_streams, pf_trigger, pf_ahead;
 };
 
 #define UARCH_NCACHE 6

@@ -242,24 +242,35 @@ bsq_kinds() {
 	local c=:REQ_CACHE_TYPE:REQ_DEM_TYPE:MEM_TYPE1:MEM_TYPE2
 	local rfo=BSQ_ALLOCATION:REQ_TYPE0:REQ_LEN0:REQ_LEN1$c
 	local wb=BSQ_ALLOCATION:REQ_TYPE0:REQ_TYPE1:REQ_LEN0:REQ_LEN1$c
-	run_vpmu stat -v --exact -e BSQ_ALLOCATION,BSQ_ACTIVE_ENTRIES -- "$PROGS/fsb_stream" read 4 1
+	# a read stream, one load a 128-byte line (32768 lines): its reads on
+	# demand (the default mask) and the hardware prefetcher's
+	# (REQ_DEM_TYPE clear), which also reads sectors no load touches:
+	# together at least one a line
+	local pf=BSQ_ALLOCATION:REQ_LEN0:REQ_LEN1:REQ_CACHE_TYPE:MEM_TYPE1:MEM_TYPE2
+	local pfa=BSQ_ACTIVE_ENTRIES:${pf#*:}
+	run_vpmu stat -v --exact -e "BSQ_ALLOCATION,BSQ_ACTIVE_ENTRIES,$pf,$pfa" -- "$PROGS/fsb_stream" read 4 1
 	expect_rc 0 || return 1
-	local n=$(val BSQ_ALLOCATION) a=$(val BSQ_ACTIVE_ENTRIES)
-	[ "$n" -gt 32768 ] && [ "$n" = "$(model bus-read-line)" ] &&
-		[ "$a" -gt $((n * 100)) ] && [ "$a" = "$(model mem-read-line-latency)" ] ||
-		fail "reads: BSQ_ALLOCATION $n, BSQ_ACTIVE_ENTRIES $a: $(grep -E 'bus-read-line|mem-read-line' err)"
+	local n=$(val BSQ_ALLOCATION) a=$(val BSQ_ACTIVE_ENTRIES) p=$(val "$pf") pa=$(val "$pfa")
+	[ "$n" -gt 0 ] && [ "$n" = "$(model bus-read-line)" ] &&
+		[ "$a" -gt $((n * 100)) ] && [ "$a" = "$(model mem-read-line-latency)" ] &&
+		[ "$p" -gt 8192 ] && [ $((n + p)) -ge 32768 ] && [ "$p" = "$(model bus-read-line-prefetch)" ] &&
+		[ "$pa" -gt $((p * 360)) ] && [ "$pa" = "$(model mem-read-line-prefetch-latency)" ] ||
+		fail "reads: BSQ_ALLOCATION $n and $p prefetched, BSQ_ACTIVE_ENTRIES $a and $pa: $(grep -E 'bus-read-line|mem-read-line' err)"
 	# a store stream: its reads for ownership, each waiting the memory
 	# latency (360) and its turn on the bus, behind no more than the
 	# eight miss-status registers let out (36 cycles a sector), and its
 	# write-backs, outstanding until their data has crossed the bus
 	local rfoa=BSQ_ACTIVE_ENTRIES:${rfo#*:} wba=BSQ_ACTIVE_ENTRIES:${wb#*:}
-	local ioqw=IOQ_ACTIVE_ENTRIES:ALL_WRITE:OWN:MEM_WB
-	run_vpmu stat -v --exact -e "$rfo,$wb,$rfoa,$wba,$ioqw" -- "$PROGS/fsb_stream" write 4 1
+	local ioqw=IOQ_ACTIVE_ENTRIES:ALL_WRITE:OWN:MEM_WB pfo=${rfo/:REQ_DEM_TYPE/}
+	run_vpmu stat -v --exact -e "$rfo,$wb,$rfoa,$wba,$ioqw,$pfo" -- "$PROGS/fsb_stream" write 4 1
 	expect_rc 0 || return 1
-	local r=$(val "$rfo") w=$(val "$wb") ra=$(val "$rfoa") wa=$(val "$wba")
+	local r=$(val "$rfo") w=$(val "$wb") ra=$(val "$rfoa") wa=$(val "$wba") pr=$(val "$pfo")
+	# every word stored: 65536 sectors, most read for ownership ahead
+	[ "$pr" = "$(model bus-read-invalidate-prefetch)" ] && [ $((r + pr)) -ge 65536 ] ||
+		fail "RFO $r on demand, $pr prefetched: $(grep -E 'bus-read-inv' err)"
 	[ "$(val $ioqw)" = $((wa + $(model mem-write-partial-latency))) ] ||
 		fail "$ioqw $(val $ioqw), write-backs $wa active: $(grep -E 'mem-write' err)"
-	[ "$r" -gt 32768 ] && [ "$r" = "$(model bus-read-invalidate)" ] &&
+	[ "$r" -gt 0 ] && [ "$r" = "$(model bus-read-invalidate)" ] &&
 		[ "$w" -gt 8192 ] && [ "$w" = "$(model bus-write-line)" ] &&
 		[ "$ra" = "$(model mem-rfo-latency)" ] && [ "$ra" -ge $((r * 360)) ] &&
 		[ "$ra" -le $((r * (360 + 8 * 36))) ] &&

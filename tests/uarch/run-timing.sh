@@ -16,6 +16,8 @@
 #     the cache speculatively far more often than retired loads do;
 #   - store forwarding on p4 and alpha: a load only partly overlapping the
 #     store before it waits for the store's write, once per iteration;
+#   - p4's hardware prefetcher reads a sequential stream ahead, faster than
+#     on demand, and reads nothing for a stride past its trigger distance;
 #   - the same run twice gives identical counts, also for a shell running
 #     processes one after another (in a pid namespace, with --vtime);
 #   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
@@ -256,6 +258,44 @@ stfwd() {
 	done
 }
 
+# p4's hardware prefetcher on a stream of loads, one per 64-byte sector,
+# over 8 MB (four times the L2): with it, the sectors are read ahead
+# instead of on demand and a sector costs fewer cycles; with a stride
+# longer than the distance that starts a stream (512 bytes apart against
+# 256), it reads nothing and the cycles are those with no prefetcher.
+prefetch() {
+	local pf s c=() r=() d=() sectors=131072
+	for s in 64 512; do
+		for pf in 0 8; do
+			stat "$WORK/a" -a p4 --set mem.pf_streams=$pf "$PROGS/ua_l1miss" 8388608 1 1 $s &&
+				stat "$WORK/b" -a p4 --set mem.pf_streams=$pf "$PROGS/ua_l1miss" 8388608 2 1 $s ||
+				{ bad prefetch "vpmu failed"; return; }
+			c+=("$(delta cycles "$WORK/a" "$WORK/b")")
+			# (with none, the machine does not count its reads)
+			if [ $pf = 0 ]; then
+				grep -q 'bus-read-line-prefetch.*not counted' "$WORK/b" && r+=(0) || r+=(-1)
+			else
+				r+=("$(delta bus-read-line-prefetch "$WORK/a" "$WORK/b")")
+			fi
+			d+=("$(delta bus-read-line "$WORK/a" "$WORK/b")")
+		done
+	done
+	local msg="8 MB stream: $(awk -v a="${c[0]}" -v b="${c[1]}" -v n=$sectors \
+		'BEGIN { printf "%.1f cycles a sector without the prefetcher, %.1f with", a / n, b / n }'), ${r[1]} of $sectors sectors prefetched, ${d[1]} on demand"
+	if [ "${r[0]}" -eq 0 ] && [ "${r[1]}" -ge $((sectors * 9 / 10)) ] && [ "${d[1]}" -le $((sectors / 10)) ] &&
+		awk -v a="${c[0]}" -v b="${c[1]}" 'BEGIN { exit !(b < 0.9 * a) }'; then
+		ok prefetch "$msg"
+	else
+		bad prefetch "$msg"
+	fi
+	msg="every 512 bytes: ${r[3]} sectors prefetched, cycles ${c[2]} without the prefetcher, ${c[3]} with"
+	if [ "${r[3]}" -eq 0 ] && [ "${c[2]}" -eq "${c[3]}" ]; then
+		ok prefetch_stride "$msg"
+	else
+		bad prefetch_stride "$msg"
+	fi
+}
+
 determinism() {
 	stat "$WORK/a" -a p4 "$PROGS/ua_chase" 262144 10000 && stat "$WORK/b" -a p4 "$PROGS/ua_chase" 262144 10000 || {
 		bad determinism "vpmu failed"
@@ -301,6 +341,7 @@ smt
 predictors
 shadow
 stfwd
+prefetch
 determinism
 descriptions
 [ -z "$failed" ] || echo "failed:$failed"

@@ -1110,17 +1110,56 @@ static void test_write_buffer_holds_store_misses(void **s)
 	rig_free(r);
 }
 
+/* p4's prefetcher: two loads missing L2 a sector apart start a stream;
+ * the 14 loads after them find their sectors read ahead by the prefetcher
+ * instead of on demand, still in flight, so they wait for them.
+ * With mem.pf_streams=0 every sector is a demand read (as are, in both,
+ * the instruction's line and the page walks' reads). */
+static void test_prefetch_stream(void **s)
+{
+	static const uint8_t ld[] = { 0x8b, 0x08 }; /* mov (%rax), %ecx */
+	struct x86_insn i;
+	uint64_t brl[2], pf[2], late[2], reads[2];
+	(void)s;
+	decode(ld, sizeof(ld), 0x3000, &i);
+	for (int on = 0; on < 2; on++) {
+		struct rig *r = rig_alloc();
+		if (!on)
+			r->m.mem.pf_streams = 0;
+		rig_start(r);
+		for (uint64_t k = 0; k < 16; k++)
+			run(r, &i, 1, 0x10000000 + k * 64);
+		brl[on] = ev(r, UARCH_EV_BUS_BRL, 0);
+		pf[on] = ev(r, UARCH_EV_PF_BRL, 0);
+		late[on] = ev(r, UARCH_EV_PF_LATE, 0);
+		reads[on] = ev(r, UARCH_EV_MEM_READS, 0);
+		rig_free(r);
+	}
+	assert_int_equal(pf[0], 0);
+	assert_int_equal(late[0], 0);
+	assert_int_equal(brl[1], brl[0] - 14);
+	/* and up to the four sectors (256 bytes) past the last load, as
+	 * many as its limit of reads in flight lets out: a stream runs past
+	 * the end of an array ([opt] ch. 6 "Hardware Prefetch") */
+	assert_true(pf[1] > 14 && pf[1] <= 14 + 4);
+	assert_int_equal(reads[1], reads[0] + pf[1] - 14);
+	assert_true(late[1] >= 1);
+}
+
 /* p4's stores write through the L1D into L2; one that misses L2 holds a
  * miss-status register until its read for ownership brings the line, so
  * a stream of them has no more than mem.mshr reads on the bus at once:
- * each waits the memory latency and at most its turn behind the others. */
+ * each waits the memory latency and at most its turn behind the others
+ * (with no prefetcher reading the stream's lines ahead of it). */
 static void test_store_misses_bounded_by_mshr(void **s)
 {
 	static const uint8_t st[] = { 0x89, 0x10 }; /* mov %edx, (%rax) */
-	struct rig *r = rig_new();
+	struct rig *r = rig_alloc();
 	struct x86_insn i;
 	const unsigned n = 64, per = 36; /* a 64-byte sector: 2 bus clocks of 18 cycles */
 	(void)s;
+	r->m.mem.pf_streams = 0;
+	rig_start(r);
 	decode(st, sizeof(st), 0x3000, &i);
 	for (unsigned k = 0; k < n; k++)
 		run(r, &i, 1, 0x10000000 + (uint64_t)k * 128); /* (in two pages) */
@@ -1329,6 +1368,7 @@ int main(void)
 		cmocka_unit_test(test_blocked_forward_waits_for_write),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_writeback_crosses_bus),
+		cmocka_unit_test(test_prefetch_stream),
 		cmocka_unit_test(test_store_misses_bounded_by_mshr),
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),

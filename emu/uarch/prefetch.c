@@ -1,0 +1,122 @@
+/* prefetch.c — which sectors the hardware data prefetcher fetches
+ * (prefetch.h).
+ *
+ * IA-32 Intel Architecture Optimization Reference Manual (248966-013):
+ * ch. 1 "Hardware Prefetching": started by two successive misses in the
+ * last level whose distance is within a trigger threshold, forward or
+ * backward; ch. 6 "Hardware Prefetch": it then runs ahead of the stream,
+ * follows one stream per 4 KB region and never crosses into the next
+ * (a program's demand misses there start a new one), tracks up to 8
+ * streams, and follows load and store streams alike. */
+#include <string.h>
+
+#include "prefetch.h"
+
+void uarch_pf_init(struct uarch_pf *pf, unsigned streams, unsigned shift, unsigned trigger,
+		   unsigned ahead)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->n = streams < UARCH_PF_MAX ? streams : UARCH_PF_MAX;
+	pf->shift = shift;
+	pf->trigger = trigger;
+	pf->ahead = ahead;
+}
+
+/* The stream following addr's region, or NULL with *victim the one to
+ * replace (unused first, then the least recently accessed). */
+static struct uarch_pf_stream *find(struct uarch_pf *pf, uint64_t region,
+				    struct uarch_pf_stream **victim)
+{
+	*victim = &pf->s[0];
+	for (unsigned k = 0; k < pf->n; k++) {
+		struct uarch_pf_stream *s = &pf->s[k];
+		if (s->used && s->region == region)
+			return s;
+		if (s->used < (*victim)->used)
+			*victim = s;
+	}
+	return NULL;
+}
+
+unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, unsigned room,
+			 uint64_t *first, int *dir)
+{
+	const unsigned per = UARCH_PF_PAGE - pf->shift; /* log2 of sectors per region */
+	uint64_t region = addr >> UARCH_PF_PAGE, sec = addr >> pf->shift;
+	uint64_t lo = region << per, hi = lo + (1ull << per) - 1, n = pf->ahead >> pf->shift;
+	struct uarch_pf_stream *victim, *s;
+
+	if (!pf->n || !n)
+		return 0;
+	s = find(pf, region, &victim);
+	if (!s) {
+		/* only a miss starts following a region */
+		if (miss)
+			*victim = (struct uarch_pf_stream){ .region = region,
+							    .last = sec,
+							    .used = ++pf->clock };
+		return 0;
+	}
+	s->used = ++pf->clock;
+	if (!s->dir) {
+		if (!miss || sec == s->last)
+			return 0;
+		uint64_t dist = (sec > s->last ? sec - s->last : s->last - sec) << pf->shift;
+		if (dist > pf->trigger) {
+			s->last = sec;
+			return 0;
+		}
+		s->dir = sec > s->last ? 1 : -1;
+		s->next = sec > s->last ? sec + 1 : sec - 1;
+	}
+	*dir = s->dir;
+	uint64_t from, count;
+	if (s->dir > 0) {
+		uint64_t to = hi - sec > n ? sec + n : hi;
+		from = s->next > sec + 1 ? s->next : sec + 1;
+		if (sec == hi || from > to)
+			return 0;
+		count = to - from + 1 < room ? to - from + 1 : room;
+		s->next = from + count;
+	} else {
+		uint64_t to = sec - lo > n ? sec - n : lo;
+		from = s->next < sec - 1 ? s->next : sec - 1;
+		if (sec == lo || from < to)
+			return 0;
+		count = from - to + 1 < room ? from - to + 1 : room;
+		s->next = from - count;
+	}
+	*first = from;
+	return (unsigned)count;
+}
+
+void uarch_pf_fetched(struct uarch_pf *pf, uint64_t sector, uint64_t arrive)
+{
+	pf->fill[pf->fill_i] = (struct uarch_pf_fill){ sector, arrive };
+	pf->fill_i = (pf->fill_i + 1) % UARCH_PF_FILLS;
+	if (arrive > pf->fill_until)
+		pf->fill_until = arrive;
+}
+
+unsigned uarch_pf_inflight(const struct uarch_pf *pf, uint64_t t)
+{
+	unsigned n = 0;
+
+	if (t >= pf->fill_until)
+		return 0;
+	for (unsigned k = 0; k < UARCH_PF_FILLS; k++)
+		n += pf->fill[k].arrive > t;
+	return n;
+}
+
+uint64_t uarch_pf_pending(const struct uarch_pf *pf, uint64_t addr, uint64_t t)
+{
+	uint64_t sec = addr >> pf->shift, at = 0;
+
+	if (t >= pf->fill_until)
+		return 0;
+	for (unsigned k = 0; k < UARCH_PF_FILLS; k++)
+		if (pf->fill[k].sector == sec && pf->fill[k].arrive > t && pf->fill[k].arrive > at)
+			at = pf->fill[k].arrive;
+	return at;
+}
