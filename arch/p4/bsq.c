@@ -12,7 +12,8 @@
  *
  * The model's own bus requests (the I/O agents' are not this processor's
  * to queue) are of six kinds, all to write-back memory and cacheable: four
- * on demand, and the hardware prefetcher's reads and reads for ownership;
+ * on demand, and the reads and reads for ownership of the hardware
+ * prefetcher and of the adjacent-line fetch;
  * a mask that encodes any other kind asks for something the model does
  * not make, and is refused with the reason rather than counted as 0.
  */
@@ -47,8 +48,8 @@ static const struct {
 	{ BSQ_ENC(3, BSQ_LINE), UARCH_EV_BUS_BWL, UARCH_EV_MEM_BWL_LAT },
 	/* a store's bytes written through with no level below the first */
 	{ BSQ_ENC(2, BSQ_CHUNK), UARCH_EV_BUS_BWP, UARCH_EV_MEM_BWP_LAT },
-	/* the hardware prefetcher's sector reads, for ownership on a store
-	 * stream */
+	/* the sector reads of the prefetcher and the adjacent-line fetch,
+	 * for ownership on a store's miss */
 	{ BSQ_ENC(0, BSQ_LINE) & ~BSQ_DEMAND, UARCH_EV_PF_BRL, UARCH_EV_MEM_PF_BRL_LAT },
 	{ BSQ_ENC(1, BSQ_LINE) & ~BSQ_DEMAND, UARCH_EV_PF_BRIL, UARCH_EV_MEM_PF_BRIL_LAT },
 };

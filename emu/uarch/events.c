@@ -104,9 +104,10 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 	case UARCH_EV_MEM_PF_BRL_LAT:
 	case UARCH_EV_MEM_PF_BRIL_LAT:
 	case UARCH_EV_PF_LATE:
-		return m->mem.pf_streams && m->mem.pf_ahead ?
+		return (m->mem.pf_streams && m->mem.pf_ahead) || m->mem.pf_adjacent ?
 			       NULL :
-			       "the machine has no hardware prefetcher: mem.pf_streams=0";
+			       "the machine has no hardware prefetcher: mem.pf_streams=0, "
+			       "mem.pf_adjacent=0";
 	case UARCH_EV_REPLAYS:
 		return m->core.replay ? NULL : "the core does not replay: core.replay=0";
 	case UARCH_EV_STALL_DATA:

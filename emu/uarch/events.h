@@ -302,16 +302,16 @@
 	  "loads covered by an older store not yet written that crosses a line and cannot forward "       \
 	  "to them (they wait for its write)")                                                            \
 	X(PF_BRL, "bus-read-line-prefetch",                                                               \
-	  "bus read-line transactions (BRL) of the hardware prefetcher (bus-read-line: on demand)")       \
+	  "bus read-line transactions (BRL) of the hardware prefetchers (bus-read-line: on demand)")      \
 	X(PF_BRIL, "bus-read-invalidate-prefetch",                                                        \
-	  "bus read-invalidate-line transactions (BRIL) of the hardware prefetcher, on store streams")    \
+	  "bus read-invalidate-line transactions (BRIL) of the hardware prefetchers, for stores")         \
 	X(MEM_PF_BRL_LAT, "mem-read-line-prefetch-latency",                                               \
-	  "sum of the prefetcher's read-line latencies, cycles: those outstanding, each cycle")           \
+	  "sum of the prefetchers' read-line latencies, cycles: those outstanding, each cycle")           \
 	X(MEM_PF_BRIL_LAT, "mem-rfo-prefetch-latency",                                                    \
-	  "sum of the prefetcher's read-invalidate-line latencies, cycles: those outstanding, each "      \
+	  "sum of the prefetchers' read-invalidate-line latencies, cycles: those outstanding, each "      \
 	  "cycle")                                                                                        \
 	X(PF_LATE, "prefetch-late",                                                                       \
-	  "last-level hits whose sector the prefetcher is still fetching (they wait for it)")
+	  "last-level hits whose sector a prefetch is still fetching (they wait for it)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

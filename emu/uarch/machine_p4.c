@@ -183,6 +183,10 @@ const struct uarch_machine uarch_machine_p4 = {
 		.pf_streams = 8,
 		.pf_trigger = 256,
 		.pf_ahead = 256,
+		/* a read that misses L2 fetches both 64-byte halves of the
+		 * 128-byte line, the other as an adjacent-line prefetch [opt]
+		 * ch. 1, Table 1-1 note 1 and "Data Prefetch" */
+		.pf_adjacent = 1,
 	},
 	.l1i_is_tc = 1,
 };

@@ -132,6 +132,7 @@ int uarch_memsys_init(struct uarch_memsys *ms, const struct uarch_machine *m,
 	} else {
 		ms->l1_shift = 6;
 	}
+	ms->pf_on = ms->ndata && ((m->mem.pf_streams && m->mem.pf_ahead) || m->mem.pf_adjacent);
 	if (ms->ndata)
 		uarch_pf_init(&ms->pf, m->mem.pf_streams,
 			      (unsigned)__builtin_ctz(ms->lv[ms->ndata - 1].sector),
@@ -373,6 +374,31 @@ static void prefetch(struct uarch_memsys *ms, const struct uarch_req *r, int k, 
 	}
 }
 
+/* A data read at cycle t missed the last level (index k) for addr: the
+ * rest of its line is read too, sector by sector, as prefetches (the
+ * P4's adjacent cache line prefetch: "each read due to a cache miss
+ * fetches a sector, consisting of two adjacent cache lines", IA-32 Intel
+ * Architecture Optimization Reference Manual, ch. 1, Table 1-1). */
+static void adjacent(struct uarch_memsys *ms, const struct uarch_req *r, int k, uint64_t addr,
+		     int rfo, uint64_t t)
+{
+	const struct uarch_level *lv = &ms->lv[k];
+	uint64_t line = addr / lv->line * lv->line, own = addr / lv->sector * lv->sector;
+	struct uarch_cache_res res;
+
+	if (r->spec || ms->walking || ms->ifetch)
+		return;
+	for (uint64_t a = line; a < line + lv->line; a += lv->sector) {
+		if (a == own || uarch_cache_holds(lv->c, a))
+			continue;
+		uarch_cache_access(lv->c, a, 0, &res);
+		if (res.evicted)
+			replaced(ms, r, k, &res, t);
+		uarch_pf_fetched(&ms->pf, a >> ms->pf.shift,
+				 from_memory(ms, r, t, lv->sector, rfo, 1));
+	}
+}
+
 /* A hit at the last level (index k) at cycle t for addr (write: ACC_*),
  * its data there at cycle got: later if the prefetch that brought its
  * sector is still in flight. */
@@ -431,7 +457,7 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 			if (lv->rd_hit_ev && !write)
 				uarch_count(ms, r, lv->rd_hit_ev + (res.modified != 0), 1, t);
 			*hit_level = k;
-			if (ms->pf.n && k == ms->ndata - 1)
+			if (ms->pf_on && k == ms->ndata - 1)
 				return pf_hit(ms, r, k, addr, write, t, t + lv->latency);
 			return t + lv->latency;
 		}
@@ -447,6 +473,8 @@ static uint64_t hierarchy(struct uarch_memsys *ms, const struct uarch_req *r, in
 	 * transaction into one half of a 128-byte L2 line) */
 	uint64_t got =
 		from_memory(ms, r, t, ms->ndata ? ms->lv[ms->ndata - 1].sector : 64, write, 0);
+	if (ms->m->mem.pf_adjacent && ms->ndata)
+		adjacent(ms, r, ms->ndata - 1, addr, write != ACC_READ, t);
 	if (ms->pf.n)
 		prefetch(ms, r, ms->ndata - 1, addr, 1, write != ACC_READ, t);
 	return got;
@@ -639,7 +667,7 @@ uint64_t uarch_mem_store(struct uarch_memsys *ms, const struct uarch_req *r, uin
 				int slot = -1;
 				/* (a sector the prefetcher is still reading
 				 * is not there yet either) */
-				int pend = ms->pf.n && ms->ndata == 2 &&
+				int pend = ms->pf_on && ms->ndata == 2 &&
 					   uarch_pf_pending(&ms->pf, a, now);
 				if (pend || !uarch_cache_holds(ms->lv[1].c, a))
 					t = mshr_take(ms, now, &slot);

@@ -57,6 +57,7 @@ struct uarch_memsys {
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
 	struct uarch_pf pf;	       /* the hardware data prefetcher (mem.pf_streams) */
+	uint8_t pf_on;		       /* it or adjacent-line fetches read anything */
 	uint8_t walking;	       /* the levels walked now serve a page walk */
 	/* The line (sector) the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */

@@ -158,7 +158,7 @@ static const struct pfield mem_fields[] = {
 	NUM(uarch_mem_cfg, bus_width, 1, 1024), NUM(uarch_mem_cfg, bus_ratio, 1, 1000),
 	NUM(uarch_mem_cfg, pump, 1, 16),	NUM(uarch_mem_cfg, addr_cycles, 1, 64),
 	NUM(uarch_mem_cfg, pf_streams, 0, 64),	NUM(uarch_mem_cfg, pf_trigger, 0, 4096),
-	NUM(uarch_mem_cfg, pf_ahead, 0, 4096),
+	NUM(uarch_mem_cfg, pf_ahead, 0, 4096),	NUM(uarch_mem_cfg, pf_adjacent, 0, 1),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

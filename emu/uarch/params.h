@@ -68,6 +68,7 @@ struct uarch_mem_cfg {
 	 * streams it follows (0: none), the distance in bytes within which two
 	 * misses start one, and the bytes it runs ahead of the accesses */
 	uint16_t pf_streams, pf_trigger, pf_ahead;
+	uint8_t pf_adjacent; /* a data read missing the last level reads the rest of its line */
 };
 
 #define UARCH_NCACHE 6

@@ -40,7 +40,7 @@ ENUMS = {
     "context": ["adaptive", "shared"],
     "kind": ["static", "bimodal", "gshare", "tournament"],
 }
-FLAGS = {"ooo", "replay", "inclusive", "classify", "tc"}
+FLAGS = {"ooo", "replay", "inclusive", "classify", "tc", "pf_adjacent"}
 SAMPLED = {
     "p4": ["cycles", "instructions:u", "uops", "L1-dcache-load-misses:pp"],
     "ia64": ["cycles", "instructions", "DATA_EAR_EVENTS:CACHE_LAT4"],

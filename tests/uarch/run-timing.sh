@@ -16,8 +16,9 @@
 #     the cache speculatively far more often than retired loads do;
 #   - store forwarding on p4 and alpha: a load only partly overlapping the
 #     store before it waits for the store's write, once per iteration;
-#   - p4's hardware prefetcher reads a sequential stream ahead, faster than
-#     on demand, and reads nothing for a stride past its trigger distance;
+#   - p4's hardware prefetchers read a sequential stream ahead, faster
+#     than on demand; for a stride past the trigger distance the stream
+#     prefetcher reads nothing, the adjacent-line fetch a sector a miss;
 #   - the same run twice gives identical counts, also for a shell running
 #     processes one after another (in a pid namespace, with --vtime);
 #   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
@@ -258,38 +259,42 @@ stfwd() {
 	done
 }
 
-# p4's hardware prefetcher on a stream of loads, one per 64-byte sector,
-# over 8 MB (four times the L2): with it, the sectors are read ahead
-# instead of on demand and a sector costs fewer cycles; with a stride
-# longer than the distance that starts a stream (512 bytes apart against
-# 256), it reads nothing and the cycles are those with no prefetcher.
+# p4's hardware prefetchers on a stream of loads over 8 MB (four times
+# the L2).  One load per 64-byte sector: with the prefetchers, the sectors
+# are read ahead instead of on demand and a sector costs fewer cycles.
+# One load every 512 bytes, longer than the distance that starts a stream
+# (256): the stream prefetcher reads nothing (the cycles are those
+# without it), the adjacent-line fetch reads the other half of each
+# 128-byte line a load misses, one sector per miss.
 prefetch() {
-	local pf s c=() r=() d=() sectors=131072
-	for s in 64 512; do
-		for pf in 0 8; do
-			stat "$WORK/a" -a p4 --set mem.pf_streams=$pf "$PROGS/ua_l1miss" 8388608 1 1 $s &&
-				stat "$WORK/b" -a p4 --set mem.pf_streams=$pf "$PROGS/ua_l1miss" 8388608 2 1 $s ||
-				{ bad prefetch "vpmu failed"; return; }
-			c+=("$(delta cycles "$WORK/a" "$WORK/b")")
-			# (with none, the machine does not count its reads)
-			if [ $pf = 0 ]; then
-				grep -q 'bus-read-line-prefetch.*not counted' "$WORK/b" && r+=(0) || r+=(-1)
-			else
-				r+=("$(delta bus-read-line-prefetch "$WORK/a" "$WORK/b")")
-			fi
-			d+=("$(delta bus-read-line "$WORK/a" "$WORK/b")")
-		done
+	local none=mem.pf_streams=0,mem.pf_adjacent=0 streams=mem.pf_adjacent=0
+	local run s set c=() r=() d=() n=131072
+	for run in "64 $none" "64 " "512 $none" "512 $streams" "512 "; do
+		s=${run%% *} set=${run#* }
+		stat "$WORK/a" -a p4 ${set:+--set $set} "$PROGS/ua_l1miss" 8388608 1 1 $s &&
+			stat "$WORK/b" -a p4 ${set:+--set $set} "$PROGS/ua_l1miss" 8388608 2 1 $s ||
+			{ bad prefetch "vpmu failed"; return; }
+		c+=("$(delta cycles "$WORK/a" "$WORK/b")")
+		d+=("$(delta bus-read-line "$WORK/a" "$WORK/b")")
+		# (with neither, the machine does not count their reads)
+		if [ "$set" = "$none" ]; then
+			grep -q 'bus-read-line-prefetch.*not counted' "$WORK/b" && r+=(0) || r+=(-1)
+		else
+			r+=("$(delta bus-read-line-prefetch "$WORK/a" "$WORK/b")")
+		fi
 	done
-	local msg="8 MB stream: $(awk -v a="${c[0]}" -v b="${c[1]}" -v n=$sectors \
-		'BEGIN { printf "%.1f cycles a sector without the prefetcher, %.1f with", a / n, b / n }'), ${r[1]} of $sectors sectors prefetched, ${d[1]} on demand"
-	if [ "${r[0]}" -eq 0 ] && [ "${r[1]}" -ge $((sectors * 9 / 10)) ] && [ "${d[1]}" -le $((sectors / 10)) ] &&
+	local msg="8 MB stream: $(awk -v a="${c[0]}" -v b="${c[1]}" -v n=$n \
+		'BEGIN { printf "%.1f cycles a sector without prefetching, %.1f with", a / n, b / n }'), ${r[1]} of $n sectors prefetched, ${d[1]} on demand"
+	if [ "${r[0]}" -eq 0 ] && [ "${r[1]}" -ge $((n * 9 / 10)) ] && [ "${d[1]}" -le $((n / 10)) ] &&
 		awk -v a="${c[0]}" -v b="${c[1]}" 'BEGIN { exit !(b < 0.9 * a) }'; then
 		ok prefetch "$msg"
 	else
 		bad prefetch "$msg"
 	fi
-	msg="every 512 bytes: ${r[3]} sectors prefetched, cycles ${c[2]} without the prefetcher, ${c[3]} with"
-	if [ "${r[3]}" -eq 0 ] && [ "${c[2]}" -eq "${c[3]}" ]; then
+	# (the demand reads include the page walks')
+	msg="every 512 bytes: streams ${r[3]} sectors, cycles ${c[2]} without, ${c[3]} with; adjacent lines ${r[4]} sectors for $((n / 8)) loads, ${d[4]} demand reads"
+	if [ "${r[3]}" -eq 0 ] && [ "${c[2]}" -eq "${c[3]}" ] && [ "${r[4]}" -eq $((n / 8)) ] &&
+		[ "${d[4]}" -ge $((n / 8)) ]; then
 		ok prefetch_stride "$msg"
 	else
 		bad prefetch_stride "$msg"

@@ -1110,40 +1110,71 @@ static void test_write_buffer_holds_store_misses(void **s)
 	rig_free(r);
 }
 
-/* p4's prefetcher: two loads missing L2 a sector apart start a stream;
- * the 14 loads after them find their sectors read ahead by the prefetcher
- * instead of on demand, still in flight, so they wait for them.
- * With mem.pf_streams=0 every sector is a demand read (as are, in both,
- * the instruction's line and the page walks' reads). */
-static void test_prefetch_stream(void **s)
+/* What p4's prefetchers read: a 4-byte load at each of n addresses on a
+ * p4 with mem.pf_streams streams and mem.pf_adjacent adjacent; the
+ * demand line reads, the prefetched ones, the loads that waited for a
+ * prefetch and all memory reads, into c[0..3]. */
+static void prefetch_counts(uint16_t streams, uint8_t adjacent, const uint64_t *addr, unsigned n,
+			    uint64_t c[4])
 {
 	static const uint8_t ld[] = { 0x8b, 0x08 }; /* mov (%rax), %ecx */
+	struct rig *r = rig_alloc();
 	struct x86_insn i;
-	uint64_t brl[2], pf[2], late[2], reads[2];
-	(void)s;
+
 	decode(ld, sizeof(ld), 0x3000, &i);
-	for (int on = 0; on < 2; on++) {
-		struct rig *r = rig_alloc();
-		if (!on)
-			r->m.mem.pf_streams = 0;
-		rig_start(r);
-		for (uint64_t k = 0; k < 16; k++)
-			run(r, &i, 1, 0x10000000 + k * 64);
-		brl[on] = ev(r, UARCH_EV_BUS_BRL, 0);
-		pf[on] = ev(r, UARCH_EV_PF_BRL, 0);
-		late[on] = ev(r, UARCH_EV_PF_LATE, 0);
-		reads[on] = ev(r, UARCH_EV_MEM_READS, 0);
-		rig_free(r);
-	}
-	assert_int_equal(pf[0], 0);
-	assert_int_equal(late[0], 0);
-	assert_int_equal(brl[1], brl[0] - 14);
+	r->m.mem.pf_streams = streams;
+	r->m.mem.pf_adjacent = adjacent;
+	rig_start(r);
+	for (unsigned k = 0; k < n; k++)
+		run(r, &i, 1, addr[k]);
+	c[0] = ev(r, UARCH_EV_BUS_BRL, 0);
+	c[1] = ev(r, UARCH_EV_PF_BRL, 0);
+	c[2] = ev(r, UARCH_EV_PF_LATE, 0);
+	c[3] = ev(r, UARCH_EV_MEM_READS, 0);
+	rig_free(r);
+}
+
+/* The stream prefetcher: two loads missing L2 a sector apart start a
+ * stream; the 14 loads after them find their sectors read ahead instead
+ * of on demand, still in flight, so they wait for them.  With no streams
+ * every sector is a demand read (as are, in both, the instruction's line
+ * and the page walks' reads). */
+static void test_prefetch_stream(void **s)
+{
+	uint64_t a[16], off[4], on[4];
+	(void)s;
+	for (unsigned k = 0; k < 16; k++)
+		a[k] = 0x10000000 + k * 64;
+	prefetch_counts(0, 0, a, 16, off);
+	prefetch_counts(8, 0, a, 16, on);
+	assert_int_equal(off[1], 0);
+	assert_int_equal(off[2], 0);
+	assert_int_equal(on[0], off[0] - 14);
 	/* and up to the four sectors (256 bytes) past the last load, as
 	 * many as its limit of reads in flight lets out: a stream runs past
 	 * the end of an array ([opt] ch. 6 "Hardware Prefetch") */
-	assert_true(pf[1] > 14 && pf[1] <= 14 + 4);
-	assert_int_equal(reads[1], reads[0] + pf[1] - 14);
-	assert_true(late[1] >= 1);
+	assert_true(on[1] > 14 && on[1] <= 14 + 4);
+	assert_int_equal(on[3], off[3] + on[1] - 14);
+	assert_true(on[2] >= 1);
+}
+
+/* The adjacent-line fetch: a load missing L2 reads the other 64-byte half
+ * of its 128-byte line as well, as a prefetch; a load of that half right
+ * after finds it in flight and waits for it (with no stream prefetcher,
+ * which the two misses would start). */
+static void test_prefetch_adjacent(void **s)
+{
+	uint64_t a[8], off[4], on[4];
+	(void)s;
+	for (unsigned k = 0; k < 8; k++)
+		a[k] = 0x10000000 + k / 2 * 4096 + k % 2 * 64;
+	prefetch_counts(0, 0, a, 8, off);
+	prefetch_counts(0, 1, a, 8, on);
+	assert_int_equal(off[1], 0);
+	assert_int_equal(on[1], 4);
+	assert_int_equal(on[0], off[0] - 4);
+	assert_int_equal(on[2], 4);
+	assert_int_equal(on[3], off[3]);
 }
 
 /* p4's stores write through the L1D into L2; one that misses L2 holds a
@@ -1159,6 +1190,7 @@ static void test_store_misses_bounded_by_mshr(void **s)
 	const unsigned n = 64, per = 36; /* a 64-byte sector: 2 bus clocks of 18 cycles */
 	(void)s;
 	r->m.mem.pf_streams = 0;
+	r->m.mem.pf_adjacent = 0;
 	rig_start(r);
 	decode(st, sizeof(st), 0x3000, &i);
 	for (unsigned k = 0; k < n; k++)
@@ -1369,6 +1401,7 @@ int main(void)
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_writeback_crosses_bus),
 		cmocka_unit_test(test_prefetch_stream),
+		cmocka_unit_test(test_prefetch_adjacent),
 		cmocka_unit_test(test_store_misses_bounded_by_mshr),
 		cmocka_unit_test(test_store_miss_no_allocate_writes),
 		cmocka_unit_test(test_rep_store_miss_writes_each_line),

@@ -13,7 +13,7 @@
 #include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 
-#define NKEYS 183 /* core 16+3*15, bp 12, six caches of 13, l1i.tc, four TLBs of 5, mem 11 */
+#define NKEYS 184 /* core 16+3*15, bp 12, six caches of 13, l1i.tc, four TLBs of 5, mem 12 */
 
 /* A machine copied into zeroed storage, so that padding compares equal. */
 static void copy_machine(struct uarch_machine *dst, const char *name)
@@ -422,7 +422,7 @@ static void test_each_order(void **state)
 		list(uarch_machines[k], &a);
 		assert_int_equal(a.n, NKEYS);
 		assert_true(strncmp(a.buf, "core.ooo=", 9) == 0);
-		assert_true(strncmp(strrchr(a.buf, ','), ",mem.pf_ahead=", 14) == 0);
+		assert_true(strncmp(strrchr(a.buf, ','), ",mem.pf_adjacent=", 17) == 0);
 		list(uarch_machines[k], &b);
 		assert_string_equal(a.buf, b.buf); /* stable */
 	}
