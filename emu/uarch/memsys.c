@@ -343,6 +343,21 @@ static uint64_t mshr_take(struct uarch_memsys *ms, uint64_t t, int *slot)
  * moves a line up as a read does and writes it. */
 enum { ACC_READ, ACC_WRITE, ACC_RFO };
 
+/* A prefetch of the sector at a into the last level (index k) at cycle
+ * t, for ownership or not: the level holds it from now on, its data
+ * arrives when the read from memory is done. */
+static void pf_read(struct uarch_memsys *ms, const struct uarch_req *r, int k, uint64_t a, int rfo,
+		    uint64_t t)
+{
+	struct uarch_cache_res res;
+
+	uarch_cache_access(ms->lv[k].c, a, 0, &res);
+	if (res.evicted)
+		replaced(ms, r, k, &res, t);
+	uarch_pf_fetched(&ms->pf, a >> ms->pf.shift,
+			 from_memory(ms, r, t, ms->lv[k].sector, rfo, 1));
+}
+
 /* A demand access at cycle t reached the last level (index k) for addr,
  * missing there or not: the prefetcher fetches the sectors it runs ahead
  * to, each a read from memory (for ownership on a store stream) whose
@@ -351,7 +366,6 @@ enum { ACC_READ, ACC_WRITE, ACC_RFO };
 static void prefetch(struct uarch_memsys *ms, const struct uarch_req *r, int k, uint64_t addr,
 		     int miss, int rfo, uint64_t t)
 {
-	struct uarch_cache_res res;
 	uint64_t s;
 	int dir;
 	unsigned n;
@@ -363,15 +377,9 @@ static void prefetch(struct uarch_memsys *ms, const struct uarch_req *r, int k, 
 	 * prefetch (its BSQ_ACTIVE_ENTRIES counts up to 15) */
 	unsigned limit = ms->m->mem.mshr < UARCH_PF_FILLS ? ms->m->mem.mshr : UARCH_PF_FILLS;
 	unsigned busy = uarch_pf_inflight(&ms->pf, t), room = busy < limit ? limit - busy : 0;
-	for (n = uarch_pf_access(&ms->pf, addr, miss, room, &s, &dir); n; n--, s += (uint64_t)dir) {
-		uint64_t a = s << ms->pf.shift;
-		if (uarch_cache_holds(ms->lv[k].c, a))
-			continue;
-		uarch_cache_access(ms->lv[k].c, a, 0, &res);
-		if (res.evicted)
-			replaced(ms, r, k, &res, t);
-		uarch_pf_fetched(&ms->pf, s, from_memory(ms, r, t, 1u << ms->pf.shift, rfo, 1));
-	}
+	for (n = uarch_pf_access(&ms->pf, addr, miss, room, &s, &dir); n; n--, s += (uint64_t)dir)
+		if (!uarch_cache_holds(ms->lv[k].c, s << ms->pf.shift))
+			pf_read(ms, r, k, s << ms->pf.shift, rfo, t);
 }
 
 /* A data read at cycle t missed the last level (index k) for addr: the
@@ -384,19 +392,12 @@ static void adjacent(struct uarch_memsys *ms, const struct uarch_req *r, int k, 
 {
 	const struct uarch_level *lv = &ms->lv[k];
 	uint64_t line = addr / lv->line * lv->line, own = addr / lv->sector * lv->sector;
-	struct uarch_cache_res res;
 
 	if (r->spec || ms->walking || ms->ifetch)
 		return;
-	for (uint64_t a = line; a < line + lv->line; a += lv->sector) {
-		if (a == own || uarch_cache_holds(lv->c, a))
-			continue;
-		uarch_cache_access(lv->c, a, 0, &res);
-		if (res.evicted)
-			replaced(ms, r, k, &res, t);
-		uarch_pf_fetched(&ms->pf, a >> ms->pf.shift,
-				 from_memory(ms, r, t, lv->sector, rfo, 1));
-	}
+	for (uint64_t a = line; a < line + lv->line; a += lv->sector)
+		if (a != own && !uarch_cache_holds(lv->c, a))
+			pf_read(ms, r, k, a, rfo, t);
 }
 
 /* A hit at the last level (index k) at cycle t for addr (write: ACC_*),

@@ -266,8 +266,10 @@ static int check_core(const struct uarch_core_cfg *c, char *err, size_t errsz)
 	return 0;
 }
 
-static int check_mem(const struct uarch_mem_cfg *m, char *err, size_t errsz)
+static int check_mem(const struct uarch_machine *mach, char *err, size_t errsz)
 {
+	const struct uarch_mem_cfg *m = &mach->mem;
+
 	if (!m->mshr)
 		return fail(err, errsz, "mem.mshr must be at least 1");
 	if (!m->latency)
@@ -280,6 +282,12 @@ static int check_mem(const struct uarch_mem_cfg *m, char *err, size_t errsz)
 	if (!m->bus_ratio || !m->pump || !m->addr_cycles)
 		return fail(err, errsz,
 			    "mem.bus_ratio, mem.pump and mem.addr_cycles must be at least 1");
+	/* the prefetchers fill a level below the first, which the first
+	 * level's accesses wait for while a fill is in flight */
+	if ((m->pf_streams || m->pf_adjacent) && !mach->cache[UARCH_L2].size &&
+	    !mach->cache[UARCH_L3].size && !mach->cache[UARCH_L4].size)
+		return fail(err, errsz,
+			    "mem.pf_streams and mem.pf_adjacent need a cache level below l1d");
 	return 0;
 }
 
@@ -299,5 +307,5 @@ int uarch_params_check(const struct uarch_machine *m, char *err, size_t errsz)
 	for (int i = 0; i < UARCH_NTLB; i++)
 		if (check_tlb(m, i, err, errsz) < 0)
 			return -1;
-	return check_mem(&m->mem, err, errsz);
+	return check_mem(m, err, errsz);
 }

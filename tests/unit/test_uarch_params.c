@@ -411,6 +411,8 @@ static void test_all_or_nothing(void **state)
 		  "at most 47");
 	set_fails("p4", "l1d.context=private",
 		  "bad value 'private' for l1d.context (allowed: adaptive, shared)");
+	set_fails("xscale", "mem.pf_adjacent=1",
+		  "mem.pf_streams and mem.pf_adjacent need a cache level below l1d");
 }
 
 static void test_each_order(void **state)
