@@ -94,29 +94,32 @@ void uarch_pf_fetched(struct uarch_pf *pf, uint64_t sector, uint64_t arrive)
 {
 	pf->fill[pf->fill_i] = (struct uarch_pf_fill){ sector, arrive };
 	pf->fill_i = (pf->fill_i + 1) % UARCH_PF_FILLS;
-	if (arrive > pf->fill_until)
-		pf->fill_until = arrive;
 }
 
+/* The fill made k before the last (0: the last). */
+static inline const struct uarch_pf_fill *fill_back(const struct uarch_pf *pf, unsigned k)
+{
+	return &pf->fill[(pf->fill_i + UARCH_PF_FILLS - 1 - k) % UARCH_PF_FILLS];
+}
+
+/* Both look back from the last fill only while fills are in flight: they
+ * arrive in the order they are made, the bus carrying them one after
+ * another (prefetch.h). */
 unsigned uarch_pf_inflight(const struct uarch_pf *pf, uint64_t t)
 {
 	unsigned n = 0;
 
-	if (t >= pf->fill_until)
-		return 0;
-	for (unsigned k = 0; k < UARCH_PF_FILLS; k++)
-		n += pf->fill[k].arrive > t;
+	while (n < UARCH_PF_FILLS && fill_back(pf, n)->arrive > t)
+		n++;
 	return n;
 }
 
 uint64_t uarch_pf_pending(const struct uarch_pf *pf, uint64_t addr, uint64_t t)
 {
-	uint64_t sec = addr >> pf->shift, at = 0;
+	uint64_t sec = addr >> pf->shift;
 
-	if (t >= pf->fill_until)
-		return 0;
-	for (unsigned k = 0; k < UARCH_PF_FILLS; k++)
-		if (pf->fill[k].sector == sec && pf->fill[k].arrive > t && pf->fill[k].arrive > at)
-			at = pf->fill[k].arrive;
-	return at;
+	for (unsigned k = 0; k < UARCH_PF_FILLS && fill_back(pf, k)->arrive > t; k++)
+		if (fill_back(pf, k)->sector == sec)
+			return fill_back(pf, k)->arrive;
+	return 0;
 }

@@ -37,9 +37,10 @@ struct uarch_pf {
 	unsigned ahead;	  /* bytes a started stream runs ahead of the accesses */
 	uint64_t clock;
 	struct uarch_pf_stream s[UARCH_PF_MAX];
-	struct uarch_pf_fill fill[UARCH_PF_FILLS]; /* a ring */
+	/* a ring, in the order the fills were made, which is the order they
+	 * arrive in (uarch_pf_fetched()) */
+	struct uarch_pf_fill fill[UARCH_PF_FILLS];
 	unsigned fill_i;
-	uint64_t fill_until; /* no fill arrives after this cycle */
 };
 
 /* A prefetcher of streams streams (capped at UARCH_PF_MAX) fetching units
@@ -52,7 +53,9 @@ void uarch_pf_init(struct uarch_pf *pf, unsigned streams, unsigned shift, unsign
  * (addresses: sector << shift); those past room wait for a later access. */
 unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, unsigned room,
 			 uint64_t *first, int *dir);
-/* Sector fetched by the prefetcher, its data arriving at cycle arrive. */
+/* Sector fetched by the prefetcher, its data arriving at cycle arrive,
+ * no earlier than the fills before it (the bus carries one after the
+ * other). */
 void uarch_pf_fetched(struct uarch_pf *pf, uint64_t sector, uint64_t arrive);
 /* Prefetches in flight at cycle t. */
 unsigned uarch_pf_inflight(const struct uarch_pf *pf, uint64_t t);
