@@ -376,8 +376,8 @@ static void prefetch(struct uarch_memsys *ms, const struct uarch_req *r, int k, 
 	 * has misses: the P4's bus queue holds 16 requests, demand and
 	 * prefetch (its BSQ_ACTIVE_ENTRIES counts up to 15) */
 	unsigned limit = ms->m->mem.mshr < UARCH_PF_FILLS ? ms->m->mem.mshr : UARCH_PF_FILLS;
-	unsigned busy = uarch_pf_inflight(&ms->pf, t), room = busy < limit ? limit - busy : 0;
-	for (n = uarch_pf_access(&ms->pf, addr, miss, room, &s, &dir); n; n--, s += (uint64_t)dir)
+	for (n = uarch_pf_access(&ms->pf, addr, miss, t, limit, &s, &dir); n;
+	     n--, s += (uint64_t)dir)
 		if (!uarch_cache_holds(ms->lv[k].c, s << ms->pf.shift))
 			pf_read(ms, r, k, s << ms->pf.shift, rfo, t);
 }

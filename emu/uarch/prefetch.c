@@ -20,41 +20,52 @@ void uarch_pf_init(struct uarch_pf *pf, unsigned streams, unsigned shift, unsign
 	pf->shift = shift;
 	pf->trigger = trigger;
 	pf->ahead = ahead;
+	for (unsigned k = 0; k < UARCH_PF_MAX; k++)
+		pf->s[k].region = ~0ull; /* no region's: addresses have 64 bits */
 }
 
-/* The stream following addr's region, or NULL with *victim the one to
- * replace (unused first, then the least recently accessed). */
-static struct uarch_pf_stream *find(struct uarch_pf *pf, uint64_t region,
-				    struct uarch_pf_stream **victim)
+/* The stream following region, or NULL: the one accessed last first
+ * (a stream's accesses come in runs). */
+static inline struct uarch_pf_stream *find(struct uarch_pf *pf, uint64_t region)
 {
-	*victim = &pf->s[0];
-	for (unsigned k = 0; k < pf->n; k++) {
-		struct uarch_pf_stream *s = &pf->s[k];
-		if (s->used && s->region == region)
-			return s;
-		if (s->used < (*victim)->used)
-			*victim = s;
-	}
+	if (pf->s[pf->mru].region == region)
+		return &pf->s[pf->mru];
+	for (unsigned k = 0; k < pf->n; k++)
+		if (pf->s[k].region == region) {
+			pf->mru = k;
+			return &pf->s[k];
+		}
 	return NULL;
 }
 
-unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, unsigned room,
+/* The stream to replace: unused first, then the least recently accessed. */
+static struct uarch_pf_stream *victim(struct uarch_pf *pf)
+{
+	struct uarch_pf_stream *v = &pf->s[0];
+
+	for (unsigned k = 1; k < pf->n; k++)
+		if (pf->s[k].used < v->used)
+			v = &pf->s[k];
+	return v;
+}
+
+unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, uint64_t t, unsigned limit,
 			 uint64_t *first, int *dir)
 {
 	const unsigned per = UARCH_PF_PAGE - pf->shift; /* log2 of sectors per region */
 	uint64_t region = addr >> UARCH_PF_PAGE, sec = addr >> pf->shift;
 	uint64_t lo = region << per, hi = lo + (1ull << per) - 1, n = pf->ahead >> pf->shift;
-	struct uarch_pf_stream *victim, *s;
+	struct uarch_pf_stream *s;
 
 	if (!pf->n || !n)
 		return 0;
-	s = find(pf, region, &victim);
+	s = find(pf, region);
 	if (!s) {
 		/* only a miss starts following a region */
 		if (miss)
-			*victim = (struct uarch_pf_stream){ .region = region,
-							    .last = sec,
-							    .used = ++pf->clock };
+			*victim(pf) = (struct uarch_pf_stream){ .region = region,
+								.last = sec,
+								.used = ++pf->clock };
 		return 0;
 	}
 	s->used = ++pf->clock;
@@ -70,6 +81,7 @@ unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, unsigned 
 		s->next = sec > s->last ? sec + 1 : sec - 1;
 	}
 	*dir = s->dir;
+	unsigned busy = uarch_pf_inflight(pf, t), room = busy < limit ? limit - busy : 0;
 	uint64_t from, count;
 	if (s->dir > 0) {
 		uint64_t to = hi - sec > n ? sec + n : hi;

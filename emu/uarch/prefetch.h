@@ -36,7 +36,8 @@ struct uarch_pf {
 	unsigned trigger; /* two misses at most this many bytes apart start a stream */
 	unsigned ahead;	  /* bytes a started stream runs ahead of the accesses */
 	uint64_t clock;
-	struct uarch_pf_stream s[UARCH_PF_MAX];
+	struct uarch_pf_stream s[UARCH_PF_MAX]; /* unused: region ~0 */
+	unsigned mru;				/* the stream accessed last */
 	/* a ring, in the order the fills were made, which is the order they
 	 * arrive in (uarch_pf_fetched()) */
 	struct uarch_pf_fill fill[UARCH_PF_FILLS];
@@ -47,11 +48,12 @@ struct uarch_pf {
  * of 1 << shift bytes. */
 void uarch_pf_init(struct uarch_pf *pf, unsigned streams, unsigned shift, unsigned trigger,
 		   unsigned ahead);
-/* A demand access at the last level to addr, which missed there or not,
- * with room for that many more reads: returns how many sectors to fetch
- * (room at most), the first at *first, each next one *dir sectors on
- * (addresses: sector << shift); those past room wait for a later access. */
-unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, unsigned room,
+/* A demand access at the last level to addr at cycle t, which missed
+ * there or not, with at most limit prefetches to be in flight: returns
+ * how many sectors to fetch, the first at *first, each next one *dir
+ * sectors on (addresses: sector << shift); those past the limit wait for
+ * a later access. */
+unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, uint64_t t, unsigned limit,
 			 uint64_t *first, int *dir);
 /* Sector fetched by the prefetcher, its data arriving at cycle arrive,
  * no earlier than the fills before it (the bus carries one after the

@@ -13,13 +13,13 @@
 
 static struct uarch_pf pf;
 
-/* An access with room for up to room reads; returns the sectors asked
- * for, the first in *first. */
-static unsigned acc_room(uint64_t addr, int miss, unsigned room, uint64_t *first, int *dir)
+/* An access at cycle 0 with up to limit reads to be in flight; returns
+ * the sectors asked for, the first in *first. */
+static unsigned acc_room(uint64_t addr, int miss, unsigned limit, uint64_t *first, int *dir)
 {
 	*first = 0;
 	*dir = 0;
-	return uarch_pf_access(&pf, addr, miss, room, first, dir);
+	return uarch_pf_access(&pf, addr, miss, 0, limit, first, dir);
 }
 
 static unsigned acc(uint64_t addr, int miss, uint64_t *first, int *dir)
@@ -122,7 +122,7 @@ static void replaces_least_recent(void **state)
 }
 
 /* With room for fewer reads than it wants, a stream asks for what fits
- * and the rest at its next access. */
+ * and the rest at its next access; reads still in flight take room. */
 static void waits_for_room(void **state)
 {
 	uint64_t f;
@@ -134,8 +134,12 @@ static void waits_for_room(void **state)
 	assert_int_equal(acc_room(PAGE + 64, 1, 1, &f, &d), 1);
 	assert_int_equal(f, (PAGE >> 6) + 2);
 	assert_int_equal(acc_room(PAGE + 64, 0, 0, &f, &d), 0);
-	assert_int_equal(acc_room(PAGE + 64, 0, 8, &f, &d), 3);
+	uarch_pf_fetched(&pf, (PAGE >> 6) + 2, 100);
+	uarch_pf_fetched(&pf, (PAGE >> 6) + 3, 136);
+	assert_int_equal(uarch_pf_access(&pf, PAGE + 64, 0, 99, 3, &f, &d), 1);
 	assert_int_equal(f, (PAGE >> 6) + 3);
+	assert_int_equal(uarch_pf_access(&pf, PAGE + 64, 0, 136, 8, &f, &d), 2);
+	assert_int_equal(f, (PAGE >> 6) + 4);
 }
 
 /* A fetched sector is pending until its data arrives. */
