@@ -56,8 +56,6 @@ struct uarch_memsys {
 	uint64_t port_at;    /* the cycle hierarchy() took a port of its first level (below L1D) */
 	uint64_t mshr[UARCH_MAX_MSHR]; /* cycle each outstanding miss completes */
 	uint64_t bus_free;	       /* first cycle the data bus is idle */
-	struct uarch_pf pf;	       /* the hardware data prefetcher (mem.pf_streams) */
-	uint8_t pf_on;		       /* it or adjacent-line fetches read anything */
 	uint8_t walking;	       /* the levels walked now serve a page walk */
 	/* The line (sector) the last L1D access touched: it is the most recently used
 	 * of its set, so another load of it hits and changes no state. */
@@ -84,6 +82,10 @@ struct uarch_memsys {
 	 * went past the second level to the page walker (valid when
 	 * dtlb_missed or itlb_missed is set). */
 	uint8_t dtlb_walked, itlb_walked;
+	uint8_t pf_on; /* the prefetcher or adjacent-line fetches read anything */
+	/* the hardware data prefetcher (mem.pf_streams): last, being large,
+	 * away from what every load reads */
+	struct uarch_pf pf;
 };
 
 /* Who asks, for event attribution. */

@@ -80,25 +80,27 @@ unsigned uarch_pf_access(struct uarch_pf *pf, uint64_t addr, int miss, uint64_t 
 		s->dir = sec > s->last ? 1 : -1;
 		s->next = sec > s->last ? sec + 1 : sec - 1;
 	}
-	*dir = s->dir;
-	unsigned busy = uarch_pf_inflight(pf, t), room = busy < limit ? limit - busy : 0;
-	uint64_t from, count;
+	/* the sectors up to ahead past the access, inside the region, from
+	 * the first not yet asked for: want of them, in the direction dir */
+	uint64_t from, want;
 	if (s->dir > 0) {
 		uint64_t to = hi - sec > n ? sec + n : hi;
 		from = s->next > sec + 1 ? s->next : sec + 1;
 		if (sec == hi || from > to)
 			return 0;
-		count = to - from + 1 < room ? to - from + 1 : room;
-		s->next = from + count;
+		want = to - from + 1;
 	} else {
 		uint64_t to = sec - lo > n ? sec - n : lo;
 		from = s->next < sec - 1 ? s->next : sec - 1;
 		if (sec == lo || from < to)
 			return 0;
-		count = from - to + 1 < room ? from - to + 1 : room;
-		s->next = from - count;
+		want = from - to + 1;
 	}
+	unsigned busy = uarch_pf_inflight(pf, t), room = busy < limit ? limit - busy : 0;
+	uint64_t count = want < room ? want : room;
+	s->next = s->dir > 0 ? from + count : from - count;
 	*first = from;
+	*dir = s->dir;
 	return (unsigned)count;
 }
 
