@@ -373,8 +373,8 @@ static void prefetch(struct uarch_memsys *ms, const struct uarch_req *r, int k, 
 	if (r->spec || ms->walking)
 		return;
 	/* (≈) no more reads of its own outstanding than the first level
-	 * has misses: the P4's bus queue holds 16 requests, demand and
-	 * prefetch (its BSQ_ACTIVE_ENTRIES counts up to 15) */
+	 * has misses: the P4's bus queue holds demand and prefetch requests
+	 * alike, and BSQ_ACTIVE_ENTRIES counts up to 15 of them */
 	unsigned limit = ms->m->mem.mshr < UARCH_PF_FILLS ? ms->m->mem.mshr : UARCH_PF_FILLS;
 	for (n = uarch_pf_access(&ms->pf, addr, miss, t, limit, &s, &dir); n;
 	     n--, s += (uint64_t)dir)
