@@ -231,32 +231,32 @@ static const struct p4_ebit bsq_cache_reference[] = {
 /* IOQ_ALLOCATION and IOQ_ACTIVE_ENTRIES: the bits are qualifiers, a
  * request counting when it meets one bit of each field (SDM vol. 3B,
  * table A-9, IOQ_allocation). ALL_READ and ALL_WRITE list the signals of
- * both sources; OWN routes this processor's, OTHER the I/O agents'
- * (P4_TAG_SOURCE, run.c). DEFAULT and MEM_WB are met by every modelled
- * request and count nothing of their own. */
-#define IOQ_BITS(rd, wr, other)                                                           \
-	Q("DEFAULT", 0, "bus request type field: the default (all types)"),               \
-		U("TYPE_BIT1", 1, "bus request type field, bit 1",                        \
-		  "request-type encodings other than the default are not documented"),    \
-		U("TYPE_BIT2", 2, "bus request type field, bit 2",                        \
-		  "request-type encodings other than the default are not documented"),    \
-		U("TYPE_BIT3", 3, "bus request type field, bit 3",                        \
-		  "request-type encodings other than the default are not documented"),    \
-		U("TYPE_BIT4", 4, "bus request type field, bit 4",                        \
-		  "request-type encodings other than the default are not documented"),    \
-		rd, wr, U("MEM_UC", 7, "uncacheable memory requests", R_MEMTYPE),         \
-		U("MEM_WC", 8, "write-combining memory requests", R_MEMTYPE),             \
-		U("MEM_WT", 9, "write-through memory requests", R_MEMTYPE),               \
-		U("MEM_WP", 10, "write-protected memory requests", R_MEMTYPE),            \
-		Q("MEM_WB", 11, "write-back memory requests (all modelled memory)"),      \
-		Q("OWN", 13, "requests driven by this processor"), other,                 \
-		U("PREFETCH", 15, "hardware and software prefetch requests",              \
-		  "IOQ qualification by prefetch is not modelled (BSQ_ALLOCATION counts " \
-		  "the prefetcher's reads: REQ_DEM_TYPE clear)")
+ * both sources; OWN routes this processor's, OTHER the I/O agents', and
+ * PREFETCH adds the hardware prefetchers' reads (P4_TAG_SOURCE, run.c).
+ * DEFAULT and MEM_WB are met by every modelled request and count nothing
+ * of their own. */
+#define IOQ_BITS(rd, wr, other)                                                        \
+	Q("DEFAULT", 0, "bus request type field: the default (all types)"),            \
+		U("TYPE_BIT1", 1, "bus request type field, bit 1",                     \
+		  "request-type encodings other than the default are not documented"), \
+		U("TYPE_BIT2", 2, "bus request type field, bit 2",                     \
+		  "request-type encodings other than the default are not documented"), \
+		U("TYPE_BIT3", 3, "bus request type field, bit 3",                     \
+		  "request-type encodings other than the default are not documented"), \
+		U("TYPE_BIT4", 4, "bus request type field, bit 4",                     \
+		  "request-type encodings other than the default are not documented"), \
+		rd, wr, U("MEM_UC", 7, "uncacheable memory requests", R_MEMTYPE),      \
+		U("MEM_WC", 8, "write-combining memory requests", R_MEMTYPE),          \
+		U("MEM_WT", 9, "write-through memory requests", R_MEMTYPE),            \
+		U("MEM_WP", 10, "write-protected memory requests", R_MEMTYPE),         \
+		Q("MEM_WB", 11, "write-back memory requests (all modelled memory)"),   \
+		Q("OWN", 13, "requests driven by this processor"), other,              \
+		Q("PREFETCH", 15,                                                      \
+		  "hardware prefetch requests too (ALL_READ: the prefetchers' reads)")
 
 static const struct p4_ebit ioq_allocation[] = {
 	IOQ_BITS(B("ALL_READ", 5, "read transactions allocated (BRL, BRIL, BRP)", S(BUS_BRL),
-		   S(BUS_BRIL), S(BUS_BRP), S(BUS_IO_RD)),
+		   S(BUS_BRIL), S(BUS_BRP), S(BUS_IO_RD), S(PF_BRL), S(PF_BRIL)),
 		 B("ALL_WRITE", 6, "write transactions allocated (BWL, BWP)", S(BUS_BWL),
 		   S(BUS_BWP), S(BUS_IO_WR)),
 		 Q("OTHER", 14, "requests driven by other processors or DMA (the I/O agents')")),
@@ -264,7 +264,7 @@ static const struct p4_ebit ioq_allocation[] = {
 
 static const struct p4_ebit ioq_active_entries[] = {
 	IOQ_BITS(B("ALL_READ", 5, "memory reads outstanding, each cycle", S(MEM_BRL_LAT),
-		   S(MEM_BRIL_LAT), S(MEM_IO_RD_LAT)),
+		   S(MEM_BRIL_LAT), S(MEM_IO_RD_LAT), S(MEM_PF_BRL_LAT), S(MEM_PF_BRIL_LAT)),
 		 B("ALL_WRITE", 6, "write transactions outstanding, each cycle", S(MEM_BWL_LAT),
 		   S(MEM_BWP_LAT), S(MEM_IO_WR_LAT)),
 		 Q("OTHER", 14, "requests driven by other processors or DMA (the I/O agents')")),

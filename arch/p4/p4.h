@@ -37,6 +37,8 @@ enum p4_group { P4_BPU, P4_MS, P4_FLAME, P4_IQ };
  * bits 13, 14; SDM vol. 3B, table A-9) */
 #define P4_IOQ_OWN (1u << 13)
 #define P4_IOQ_OTHER (1u << 14)
+/* ... and their PREFETCH bit (15): hardware prefetch requests count too */
+#define P4_IOQ_PREFETCH (1u << 15)
 #define P4_ESCR_TAG_SHIFT 5 /* bits 8:5 tag value */
 #define P4_ESCR_TAG_MASK 0xfu
 #define P4_ESCR_TAG_ENABLE (1u << 4)
@@ -112,7 +114,7 @@ enum p4_tag {
 	P4_TAG_TC_MODE,	   /* TC_DELIVER_MODE: each bit a pair of modes (tcmode.c) */
 };
 
-#define P4_NSIG 5
+#define P4_NSIG 7
 /* One event-mask bit. */
 struct p4_ebit {
 	const char *name; /* Linux / SDM mnemonic, upper case */

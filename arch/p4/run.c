@@ -166,6 +166,14 @@ static int from_io_agent(unsigned sig)
 	       sig == UARCH_EV_MEM_IO_RD_LAT || sig == UARCH_EV_MEM_IO_WR_LAT;
 }
 
+/* Whether signal sig is a hardware prefetch request (the IOQ events'
+ * PREFETCH bit). */
+static int prefetch_sig(unsigned sig)
+{
+	return sig == UARCH_EV_PF_BRL || sig == UARCH_EV_PF_BRIL ||
+	       sig == UARCH_EV_MEM_PF_BRL_LAT || sig == UARCH_EV_MEM_PF_BRIL_LAT;
+}
+
 /* Whether signal sig counts µops on a mispredicted path (bogus ones). */
 static int bogus_sig(unsigned sig)
 {
@@ -280,10 +288,14 @@ static void build_routes(struct arch_pmu *p)
 					fe_tagged(p, c, qual);
 				break;
 			case P4_TAG_SOURCE:
-				for (int s = 0; s < P4_NSIG && b->sig[s] != UARCH_NEV; s++)
-					if (escr >> P4_ESCR_EMASK_SHIFT &
-					    (from_io_agent(b->sig[s]) ? P4_IOQ_OTHER : P4_IOQ_OWN))
+				for (int s = 0; s < P4_NSIG && b->sig[s] != UARCH_NEV; s++) {
+					uint32_t need = from_io_agent(b->sig[s]) ? P4_IOQ_OTHER :
+										   P4_IOQ_OWN;
+					if (prefetch_sig(b->sig[s]))
+						need |= P4_IOQ_PREFETCH;
+					if ((escr >> P4_ESCR_EMASK_SHIFT & need) == need)
 						add_route(p, b->sig[s], c, qual);
+				}
 				break;
 			default:
 				for (int s = 0; s < P4_NSIG && b->sig[s] != UARCH_NEV; s++)

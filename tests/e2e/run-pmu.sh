@@ -249,8 +249,14 @@ bsq_kinds() {
 	# together at least one a line
 	local pf=BSQ_ALLOCATION:REQ_LEN0:REQ_LEN1:REQ_CACHE_TYPE:MEM_TYPE1:MEM_TYPE2
 	local pfa=BSQ_ACTIVE_ENTRIES:${pf#*:}
-	run_vpmu stat -v --exact -e "BSQ_ALLOCATION,BSQ_ACTIVE_ENTRIES,$pf,$pfa" -- "$PROGS/fsb_stream" read 4 1
+	local ioq=IOQ_ALLOCATION:DEFAULT:ALL_READ:MEM_WB:OWN
+	run_vpmu stat -v --exact -e "BSQ_ALLOCATION,BSQ_ACTIVE_ENTRIES,$pf,$pfa,$ioq,$ioq:PREFETCH" -- "$PROGS/fsb_stream" read 4 1
 	expect_rc 0 || return 1
+	# IOQ_ALLOCATION's PREFETCH adds the prefetchers' reads, lines and
+	# for ownership
+	[ $(($(val $ioq:PREFETCH) - $(val $ioq))) = \
+		$(($(model bus-read-line-prefetch) + $(model bus-read-invalidate-prefetch))) ] ||
+		fail "IOQ reads $(val $ioq), with PREFETCH $(val $ioq:PREFETCH): $(grep -E 'prefetch' err)"
 	local n=$(val BSQ_ALLOCATION) a=$(val BSQ_ACTIVE_ENTRIES) p=$(val "$pf") pa=$(val "$pfa")
 	[ "$n" -gt 0 ] && [ "$n" = "$(model bus-read-line)" ] &&
 		[ "$a" -gt $((n * 100)) ] && [ "$a" = "$(model mem-read-line-latency)" ] &&

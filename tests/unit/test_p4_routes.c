@@ -85,6 +85,27 @@ static void one_bit_of_each_field(void **state)
 	assert_int_equal(v[1], BRL + BWL + IO_RD + IO_WR);
 }
 
+/* PREFETCH adds the hardware prefetchers' reads to the reads a mask
+ * selects, and to nothing else. */
+static void prefetch_bit(void **state)
+{
+	enum { PF = 13 };
+	static const struct uarch_sig sig[3] = {
+		{ 10, BRL, 1, UARCH_EV_BUS_BRL, 0, 0, UARCH_SIG_NOMEM },
+		{ 11, PF, 1, UARCH_EV_PF_BRL, 0, 0, UARCH_SIG_NOMEM },
+		{ 12, BWL, 1, UARCH_EV_BUS_BWL, 0, 0, UARCH_SIG_NOMEM },
+	};
+	uint64_t v[8] = { 0 };
+	(void)state;
+
+	count(IOQ ":ALL_READ:OWN," IOQ ":ALL_READ:OWN:PREFETCH", 2, sig, 3, v);
+	assert_int_equal(v[0], BRL);
+	assert_int_equal(v[1], BRL + PF);
+	count(IOQ ":ALL_WRITE:OWN:PREFETCH," IOQ ":ALL_READ:OTHER:PREFETCH", 2, sig, 3, v);
+	assert_int_equal(v[0], BWL);
+	assert_int_equal(v[1], 0);
+}
+
 /* X87_FP_UOP:ALL with tag enable and tag value 1 (bit 0), as a raw
  * image (Linux's packing, the ESCR in the high half: event 22, mask bit
  * 15, tag 1, tag enable), and the x87 µops it marks. */
@@ -268,10 +289,11 @@ static void tc_modes_many(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(own_and_other),     cmocka_unit_test(one_bit_of_each_field),
-		cmocka_unit_test(execution_tagging), cmocka_unit_test(bsq_kinds),
-		cmocka_unit_test(bsq_refused),	     cmocka_unit_test(tc_modes_one),
-		cmocka_unit_test(tc_modes_two),	     cmocka_unit_test(tc_modes_many),
+		cmocka_unit_test(own_and_other), cmocka_unit_test(one_bit_of_each_field),
+		cmocka_unit_test(prefetch_bit),	 cmocka_unit_test(execution_tagging),
+		cmocka_unit_test(bsq_kinds),	 cmocka_unit_test(bsq_refused),
+		cmocka_unit_test(tc_modes_one),	 cmocka_unit_test(tc_modes_two),
+		cmocka_unit_test(tc_modes_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,11 +170,12 @@ static int bsq(const struct p4_event_desc *d)
 static int qualifier(const struct p4_event_desc *d, const struct p4_ebit *b)
 {
 	static const char *const q[][2] = {
-		{ "IOQ_ALLOCATION", "DEFAULT" },     { "IOQ_ALLOCATION", "MEM_WB" },
-		{ "IOQ_ALLOCATION", "OWN" },	     { "IOQ_ALLOCATION", "OTHER" },
-		{ "IOQ_ACTIVE_ENTRIES", "DEFAULT" }, { "IOQ_ACTIVE_ENTRIES", "MEM_WB" },
-		{ "IOQ_ACTIVE_ENTRIES", "OWN" },     { "IOQ_ACTIVE_ENTRIES", "OTHER" },
-		{ "INSTR_RETIRED", "NBOGUSTAG" },    { "INSTR_RETIRED", "BOGUSTAG" },
+		{ "IOQ_ALLOCATION", "DEFAULT" },    { "IOQ_ALLOCATION", "MEM_WB" },
+		{ "IOQ_ALLOCATION", "OWN" },	    { "IOQ_ALLOCATION", "OTHER" },
+		{ "IOQ_ALLOCATION", "PREFETCH" },   { "IOQ_ACTIVE_ENTRIES", "DEFAULT" },
+		{ "IOQ_ACTIVE_ENTRIES", "MEM_WB" }, { "IOQ_ACTIVE_ENTRIES", "OWN" },
+		{ "IOQ_ACTIVE_ENTRIES", "OTHER" },  { "IOQ_ACTIVE_ENTRIES", "PREFETCH" },
+		{ "INSTR_RETIRED", "NBOGUSTAG" },   { "INSTR_RETIRED", "BOGUSTAG" },
 	};
 	for (size_t k = 0; k < sizeof(q) / sizeof(q[0]); k++)
 		if (!strcmp(d->name, q[k][0]) && !strcmp(b->name, q[k][1]))
