@@ -288,6 +288,19 @@ static int check_mem(const struct uarch_machine *mach, char *err, size_t errsz)
 	    !mach->cache[UARCH_L3].size && !mach->cache[UARCH_L4].size)
 		return fail(err, errsz,
 			    "mem.pf_streams and mem.pf_adjacent need a cache level below l1d");
+	/* a stream reads sectors inside a 4 KB region */
+	for (int k = UARCH_L4; m->pf_streams && k >= UARCH_L2; k--) {
+		const struct uarch_cache_cfg *c = &mach->cache[k];
+		unsigned sector = c->sector ? c->sector : c->line;
+		if (!c->size)
+			continue;
+		if (sector > 4096)
+			return fail(
+				err, errsz,
+				"mem.pf_streams needs a last-level sector of at most 4096 bytes "
+				"(the region a stream stays in)");
+		break;
+	}
 	return 0;
 }
 

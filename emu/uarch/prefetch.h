@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #define UARCH_PF_MAX 64 /* streams tracked at most (mem.pf_streams) */
-#define UARCH_PF_PAGE \
-	12		  /* log2 of the region a stream stays in: it never crosses 4 KB,
-			   * whatever the paging mode ([opt] ch. 6) */
+/* log2 of the region a stream stays in: it never crosses 4 KB, whatever
+ * the paging mode (the manual's ch. 6) */
+#define UARCH_PF_PAGE 12
 #define UARCH_PF_FILLS 64 /* prefetches remembered in flight */
 
 struct uarch_pf_stream {

@@ -413,6 +413,9 @@ static void test_all_or_nothing(void **state)
 		  "bad value 'private' for l1d.context (allowed: adaptive, shared)");
 	set_fails("xscale", "mem.pf_adjacent=1",
 		  "mem.pf_streams and mem.pf_adjacent need a cache level below l1d");
+	set_fails("p4", "l2.line=8192,l2.sector=8192",
+		  "mem.pf_streams needs a last-level sector of at most 4096 bytes (the region a "
+		  "stream stays in)");
 }
 
 static void test_each_order(void **state)
