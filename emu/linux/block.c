@@ -298,3 +298,46 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
 	}
 	return !ready;
 }
+
+int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a)
+{
+	switch (nr) {
+	case 0:	  /* read */
+	case 19:  /* readv */
+	case 43:  /* accept */
+	case 288: /* accept4 */
+		return !fd_ready((long)a[0], POLLIN);
+	case 45: /* recvfrom */
+	case 47: /* recvmsg */
+		return !(nr == 45 ? (a[3] & MSG_DONTWAIT) : (a[2] & MSG_DONTWAIT)) &&
+		       !fd_ready((long)a[0], POLLIN);
+	case 1:	 /* write */
+	case 20: /* writev */
+		return !fd_ready((long)a[0], POLLOUT);
+	case 44: /* sendto */
+	case 46: /* sendmsg */
+		return !(nr == 44 ? (a[3] & MSG_DONTWAIT) : (a[2] & MSG_DONTWAIT)) &&
+		       !fd_ready((long)a[0], POLLOUT);
+	case 61: /* wait4 */
+		return !wait4_ready((long)(int)a[0], (long)a[2]);
+	case 247: /* waitid */
+		return !child_ready((long)a[0], (long)a[1], (long)a[3]);
+	case 7:	  /* poll */
+	case 23:  /* select */
+	case 128: /* rt_sigtimedwait */
+	case 232: /* epoll_wait */
+	case 270: /* pselect6 */
+	case 271: /* ppoll */
+	case 281: /* epoll_pwait */
+	case 441: /* epoll_pwait2 */
+		return lx_poll_timeout(p, nr, a) != 0;
+	case 34:  /* pause */
+	case 35:  /* nanosleep */
+	case 130: /* rt_sigsuspend */
+	case 202: /* futex */
+	case 230: /* clock_nanosleep */
+		return 1;
+	default:
+		return 0;
+	}
+}

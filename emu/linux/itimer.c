@@ -29,7 +29,6 @@
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
-#include <ucontext.h>
 
 #include "lx_proc.h"
 
@@ -221,16 +220,6 @@ void lx_itimer_host_disarm(struct lx_proc *p)
 	host_settime(p->tm.host_id, 0);
 }
 
-/* Whether the host signal with context uc interrupted a wait in
- * lx_host_syscall (it returns -EINTR there), not the code around it. */
-static int in_wait(void *uc)
-{
-	const ucontext_t *u = uc;
-
-	return u->uc_mcontext.gregs[REG_RIP] == (greg_t)(uintptr_t)lx_host_syscall_ret &&
-	       u->uc_mcontext.gregs[REG_RAX] == -EINTR;
-}
-
 int lx_itimer_host_signal(struct lx_proc *p, int sig, const siginfo_t *si, void *uc)
 {
 	const struct x86_cpu *c = &lx_cur(p)->cpu;
@@ -241,7 +230,7 @@ int lx_itimer_host_signal(struct lx_proc *p, int sig, const siginfo_t *si, void 
 		return 0;
 	if (!p->tm.host_armed)
 		return 1; /* went off as it was disarmed */
-	if (!in_wait(uc)) {
+	if (!lx_host_syscall_interrupted(uc)) {
 		/* before the call began to wait, or after it ended: the
 		 * expiry is the wait's only if the wait is still to come */
 		host_settime(p->tm.host_id, HOST_AGAIN);

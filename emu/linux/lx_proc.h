@@ -130,6 +130,11 @@ struct lx_proc {
 
 	struct lx_sigaction act[LX_NSIG + 1];
 	struct lx_sigq pend; /* process-directed, queued by the host handler */
+	/* a child's SIGCHLD held back (hold.c): the signal, its siginfo, and
+	 * the instructions when the main loop first saw it (+1; 0: not yet) */
+	volatile uint64_t held;
+	siginfo_t held_info;
+	uint64_t held_seen;
 
 	struct lx_thread **th; /* threads; th[0..nth) */
 	int nth, cap_th, cur;
@@ -173,6 +178,9 @@ static inline struct lx_thread *lx_cur(struct lx_proc *p)
  * lx_host_syscall_ret is where a signal interrupting its wait returns to */
 long lx_host_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
 void lx_host_syscall_ret(void);
+/* Whether the host signal with context uc interrupted a wait in
+ * lx_host_syscall (it returns -EINTR there), not the code around it. */
+int lx_host_syscall_interrupted(const void *uc);
 
 /* guest memory access that turns a fault into -EFAULT */
 int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n);
@@ -290,16 +298,36 @@ _Noreturn void lx_exit_group(struct lx_proc *p, int status);
 /* take a slot in the shared area for this process */
 void lx_take_slot(struct lx_proc *p);
 
-/* block.c: 1 when the blocking call nr should be retried on a later turn,
- * -1 when answered already (*res), 0 to make it now */
 /* Whether path names the process's own executable (/proc/self/exe and
  * the like), which on the host is vpmu. */
 int lx_is_self_exe(const char *path, int pid);
-/* The timeout of a poll-like call (poll, ppoll, select, pselect6,
+/* block.c: the timeout of a poll-like call (poll, ppoll, select, pselect6,
  * epoll_wait, epoll_pwait) with arguments a: ns, -1 none (or not such a
  * call), -2 its time cannot be read. */
 int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a);
+/* 1 when the blocking call nr should be retried on a later turn,
+ * -1 when answered already (*res), 0 to make it now */
 int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res);
+/* 1 when call nr (arguments a) would wait now if made: for a child, a
+ * descriptor, a signal or time; 0 when it would return at once */
+int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a);
+
+/* hold.c: a child's SIGCHLD held back to the parent's next wait */
+/* From the host handler (context uc): 1 when signal sig (info si) is
+ * held, else 0. */
+int lx_hold_take(struct lx_proc *p, int sig, const siginfo_t *si, const void *uc);
+/* Make what is held pending (and leave x86_run); 1 if there was any. */
+int lx_hold_release(struct lx_proc *p);
+/* Before syscall nr (arguments in c's registers): what is held is
+ * released if the call would wait; 1 when the call is then interrupted
+ * (-EINTR, as if the signal had come during it), 0 to make it. */
+int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr);
+/* Call nr came back with r: release after a wait for children, or a call
+ * the signal interrupted. */
+void lx_hold_after(struct lx_proc *p, long nr, long r);
+/* Instructions the process may run before what is held is released
+ * anyway (releasing it when none are left); UINT64_MAX when none held. */
+uint64_t lx_hold_budget(struct lx_proc *p, const struct x86_cpu *c);
 
 /* syscall.c */
 void lx_syscall(struct x86_cpu *c);
@@ -405,6 +433,9 @@ void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
 /* Under --vtime, the process reaped its child pid (wait4, waitid): the
  * child's time and its reaped children's count as its children's time. */
 void lx_vtime_reaped(struct lx_proc *p, int pid);
+/* A SIGCHLD the kernel sent (info si): its child's CPU time on the
+ * emulated clock, as a reaped child's. */
+void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si);
 /* The process's CPU clock under --vtime: its instructions (and its
  * earlier images'), in ns; and whether clk names it or a thread's. */
 int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c);

@@ -185,7 +185,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	for (;;) {
 		struct x86_cpu *c;
 		enum x86_exit e;
-		uint64_t budget;
+		uint64_t budget, hold;
 		int multi;
 
 		t = lx_cur(p);
@@ -195,6 +195,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		lx_pair_turn(p);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		lx_itimer_check(p, c);
+		hold = lx_hold_budget(p, c);
 		if (lx_signal_pending(p))
 			lx_signal_deliver(p);
 		multi = p->nth > 1;
@@ -207,6 +208,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		p->pair_solo = p->pair && !multi;
 		if (lx_itimer_budget(p, c) < budget)
 			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
+		if (hold < budget)
+			budget = hold;
 		p->turn_from = c->cnt->insns;
 		e = x86_run(c, lx_limit_budget(p, budget));
 		t->ran += c->cnt->insns >= p->turn_from ? c->cnt->insns - p->turn_from : 0;

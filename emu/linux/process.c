@@ -100,6 +100,8 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	t->state = LX_T_RUN;
 	t->pend.set = 0;
 	p->pend.set = 0;
+	p->held = 0;
+	p->held_seen = 0;
 	lx_itimer_init(p);
 	t->ran = 0; /* the child's CPU clocks start at zero, counted in its own slot */
 	p->turn_from = 0;

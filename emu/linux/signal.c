@@ -135,9 +135,14 @@ static void on_host_signal(int sig, siginfo_t *si, void *uc)
 			lx_die(p, sig);
 		return;
 	}
-	p->pend.info[sig] = *si;
-	__atomic_or_fetch(&p->pend.set, LX_SIGBIT(sig), __ATOMIC_SEQ_CST);
-	lx_cur(p)->cpu.stop = 1;
+	siginfo_t info = *si;
+
+	lx_vtime_child_info(p, &info);
+	if (!lx_hold_take(p, sig, &info, uc)) {
+		p->pend.info[sig] = info;
+		__atomic_or_fetch(&p->pend.set, LX_SIGBIT(sig), __ATOMIC_SEQ_CST);
+		lx_cur(p)->cpu.stop = 1;
+	}
 	errno = saved;
 }
 
@@ -207,6 +212,7 @@ long lx_sys_rt_sigaction(struct lx_proc *p, int sig, uint64_t act, uint64_t oact
 		    (na.handler == (uint64_t)SIG_DFL && (LX_SIGBIT(sig) & DFL_IGNORE))) {
 			/* discarded when they become ignored (kernel/signal.c) */
 			__atomic_and_fetch(&p->pend.set, ~LX_SIGBIT(sig), __ATOMIC_SEQ_CST);
+			p->held &= ~LX_SIGBIT(sig);
 			for (int i = 0; i < p->nth; i++)
 				p->th[i]->pend.set &= ~LX_SIGBIT(sig);
 		}
@@ -254,7 +260,7 @@ long lx_sys_rt_sigpending(struct lx_proc *p, uint64_t set, uint64_t sz)
 	if (sz > 8)
 		return -EINVAL;
 	lx_host_syscall(127, (long)&host, 8, 0, 0, 0, 0);
-	all = (host | p->pend.set | t->pend.set) & t->blocked;
+	all = (host | p->pend.set | p->held | t->pend.set) & t->blocked;
 	return lx_copy_out(p, set, &all, sz) ? -EFAULT : 0;
 }
 

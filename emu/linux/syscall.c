@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "lx_proc.h"
@@ -39,6 +40,14 @@ __asm__(".text\n"
 	"lx_host_syscall_ret:\n"
 	"\tret\n"
 	".size lx_host_syscall, .-lx_host_syscall\n");
+
+int lx_host_syscall_interrupted(const void *uc)
+{
+	const ucontext_t *u = uc;
+
+	return u->uc_mcontext.gregs[REG_RIP] == (greg_t)(uintptr_t)lx_host_syscall_ret &&
+	       u->uc_mcontext.gregs[REG_RAX] == -EINTR;
+}
 
 int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n)
 {
@@ -596,9 +605,10 @@ void lx_syscall(struct x86_cpu *c)
 		return;
 	}
 	c->cnt->syscalls++;
-	r = dispatch(p, c, nr);
+	r = lx_hold_before(p, c, nr) ? -EINTR : dispatch(p, c, nr);
 	if (nr == 15)
 		return; /* rt_sigreturn restored rax with everything else */
+	lx_hold_after(p, nr, r);
 	if (r == -EINTR && lx_signal_eintr(p, nr, r)) {
 		/* restart: the syscall instruction runs again after any
 		 * handler, as the kernel's -ERESTARTSYS does */

@@ -79,6 +79,7 @@ long lx_sys_clone_thread(struct lx_proc *p, uint64_t flags, uint64_t stack, uint
 
 	/* the parent is inside x86_run: its live MXCSR is the host's */
 	x86_fp_sync_out(&t->cpu);
+	lx_hold_release(p); /* held only while there is one thread */
 	n = lx_thread_new(p);
 	if (!n)
 		return -EAGAIN;

@@ -189,6 +189,18 @@ void lx_vtime_reaped(struct lx_proc *p, int pid)
 	p->slot->children_ns += ran + children;
 }
 
+/* kernel/signal.c do_notify_parent: si_utime and si_stime in ticks */
+void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si)
+{
+	int64_t ran, children;
+
+	if (!p->cfg->vtime || si->si_signo != SIGCHLD || si->si_code <= 0)
+		return;
+	slots_ns(p, si->si_pid, &ran, &children);
+	si->si_utime = (clock_t)(ran / (1000000000 / VTIME_HZ));
+	si->si_stime = 0;
+}
+
 /* The guest ran in user mode all along (the kernel cost model's cycles
  * are the timing model's, not the clock's) and not while it waited; so
  * did the children it reaped. */

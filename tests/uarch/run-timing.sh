@@ -329,6 +329,47 @@ determinism() {
 	fi
 }
 
+# A child's SIGCHLD reaching a parent that computes before it waits
+# (emu/linux/hold.c): its handler runs after the wait, or ends a pause,
+# wherever the host put the child's exit; one the parent spins for comes.
+sigchld() {
+	local m f out msg
+	out=$(timeout 120 "$VPMU" stat --no-timing -o /dev/null "$PROGS/e2e_sigchld" spin 2>&1)
+	if [ "$out" = "spin: handler 1, status 7" ]; then
+		ok sigchld_spin "a parent spinning on its handler's flag gets the signal"
+	else
+		bad sigchld_spin "spin: $out"
+	fi
+	local pidns=1
+	unshare --pid --fork true 2>/dev/null || pidns=0
+	msg=""
+	for m in wait pause; do
+		for f in a b; do
+			if [ $pidns = 1 ]; then
+				out=$(unshare --pid --fork "$VPMU" stat --vtime -v -o "$WORK/$m$f" "$PROGS/e2e_sigchld" $m 2000000 2>&1)
+			else
+				out=$("$VPMU" stat -o /dev/null "$PROGS/e2e_sigchld" $m 2000000 2>&1)
+			fi
+			case "$m:$out" in
+			"wait:wait: handler before 0, after 1, status 7" | "pause:pause: handler 1, status 7") ;;
+			*)
+				bad sigchld_order "$m: $out"
+				return
+				;;
+			esac
+		done
+		[ $pidns = 1 ] || continue
+		diff <(grep -v 'seconds\|MIPS' "$WORK/${m}a") <(grep -v 'seconds\|MIPS' "$WORK/${m}b") >/dev/null ||
+			{
+				bad sigchld_order "$m: counts differ between two runs"
+				return
+			}
+		msg="$msg, $m: identical counts"
+	done
+	[ $pidns = 1 ] || msg=" (no pid namespace here: counts not compared)"
+	ok sigchld_order "the handler runs after waitpid, or ends pause()$msg"
+}
+
 descriptions() {
 	local out
 	if out=$(python3 "$(dirname "$0")/../tools/model_fuzz.py" "$VPMU" "$PROGS" 80 1 2>&1); then
@@ -348,6 +389,7 @@ shadow
 stfwd
 prefetch
 determinism
+sigchld
 descriptions
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $failn failed"

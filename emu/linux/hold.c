@@ -1,0 +1,108 @@
+/* hold.c — a child's SIGCHLD held back to a point of the parent's own
+ * progress, so that where its handler runs does not depend on how the
+ * host scheduled the two processes.
+ *
+ * A shell that forks and then waits gets the child's SIGCHLD during its
+ * wait4 on an idle host (the handler runs after the call), and before
+ * the wait4 on a busy one: the same instructions in another order, and
+ * other counts.  While the process has one thread, a SIGCHLD the kernel
+ * sent (si_code > 0) that does not interrupt a wait is held, and made
+ * pending
+ *   - after a wait4 or waitid returns;
+ *   - when a call would wait (for a child, a descriptor, a signal or
+ *     time): the call is interrupted at once, as if the signal had come
+ *     during it (making it first and delivering the signal before would
+ *     lose the wake-up of `while (!flag) pause();`);
+ *   - after a call that came back with -EINTR;
+ *   - when a second thread starts;
+ *   - after LX_HOLD_INSNS instructions without any of these (a program
+ *     that spins on a flag its handler sets).
+ * signal(7) sets no bound on when a signal is delivered: this is one of
+ * the orders Linux may give.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+
+#include "lx_proc.h"
+
+#define LX_HOLD_INSNS (1ull << 24)
+
+int lx_hold_take(struct lx_proc *p, int sig, const siginfo_t *si, const void *uc)
+{
+	/* one that ends a wait comes as the kernel gives it: the call
+	 * returns -EINTR (a call its own mask lets it through needs it
+	 * pending at once) */
+	if (sig != SIGCHLD || si->si_code <= 0 || p->nth != 1 || lx_host_syscall_interrupted(uc))
+		return 0;
+	if (!p->held)
+		p->held_info = *si;
+	p->held = LX_SIGBIT(SIGCHLD);
+	lx_cur(p)->cpu.stop = 1; /* the main loop starts the count of lx_hold_budget */
+	return 1;
+}
+
+int lx_hold_release(struct lx_proc *p)
+{
+	uint64_t m = LX_SIGBIT(SIGCHLD), old;
+
+	if (!p->held)
+		return 0;
+	/* the host handler writes held and held_info */
+	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
+	if (!(p->pend.set & m)) {
+		p->pend.info[SIGCHLD] = p->held_info;
+		__atomic_or_fetch(&p->pend.set, m, __ATOMIC_SEQ_CST);
+	}
+	p->held = 0;
+	p->held_seen = 0;
+	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+	lx_cur(p)->cpu.stop = 1;
+	return 1;
+}
+
+int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)
+{
+	if (!p->held)
+		return 0;
+	const uint64_t a[6] = { c->r[X86_RDI], c->r[X86_RSI], c->r[X86_RDX],
+				c->r[X86_R10], c->r[X86_R8],  c->r[X86_R9] };
+	if (!lx_block_waits(p, nr, a))
+		return 0;
+	lx_hold_release(p);
+	switch (nr) {
+	case 34:	  /* pause */
+	case 128:	  /* rt_sigtimedwait */
+	case 130:	  /* rt_sigsuspend */
+		return 0; /* they look at what is pending themselves */
+	case 270:	  /* pselect6 */
+	case 271:	  /* ppoll */
+	case 281:	  /* epoll_pwait */
+	case 441:	  /* epoll_pwait2 */
+		/* (a signal their own mask lets through comes under it) */
+		return lx_signal_wait_mask(p, nr, a) || lx_signal_pending(p);
+	default:
+		return lx_signal_pending(p);
+	}
+}
+
+void lx_hold_after(struct lx_proc *p, long nr, long r)
+{
+	if (p->held && (nr == 61 || nr == 247 || r == -EINTR))
+		lx_hold_release(p);
+}
+
+uint64_t lx_hold_budget(struct lx_proc *p, const struct x86_cpu *c)
+{
+	uint64_t now = c->cnt->insns + 1, ran;
+
+	if (!p->held)
+		return UINT64_MAX;
+	if (!p->held_seen)
+		p->held_seen = now;
+	ran = now - p->held_seen;
+	if (ran < LX_HOLD_INSNS)
+		return LX_HOLD_INSNS - ran;
+	lx_hold_release(p);
+	return UINT64_MAX;
+}
