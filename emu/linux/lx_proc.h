@@ -433,6 +433,9 @@ void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
 /* Under --vtime, the process reaped its child pid (wait4, waitid): the
  * child's time and its reaped children's count as its children's time. */
 void lx_vtime_reaped(struct lx_proc *p, int pid);
+/* Under --vtime, the rusage (at guest address buf) wait4 or waitid gave
+ * of its child pid: the child's time and its reaped children's. */
+void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf);
 /* A SIGCHLD the kernel sent (info si): its child's CPU time on the
  * emulated clock, as a reaped child's. */
 void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si);

@@ -357,6 +357,19 @@ static int reaped(struct lx_proc *p, long nr, const uint64_t *a, long r)
 		       0;
 }
 
+/* The child a wait4 or waitid (nr, arguments a, result r) told of,
+ * reaped or not: its pid; 0 when none (or waitid had no siginfo). */
+static int waited(struct lx_proc *p, long nr, const uint64_t *a, long r)
+{
+	siginfo_t si;
+
+	if (nr == 61)
+		return r > 0 ? (int)r : 0;
+	if (r || !a[2] || lx_copy_in(p, &si, a[2], sizeof(si)))
+		return 0;
+	return si.si_pid;
+}
+
 /* Syscalls the host may not run for the guest: they would change vpmu's
  * own state in ways the emulation cannot follow. */
 static int refused(long nr)
@@ -576,8 +589,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_timerfd_dup(p, (long)a0, r); /* a timerfd's duplicate keeps it */
 	if ((!r || (nr == 128 && r == -EAGAIN)) && until >= 0)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
-	if (p->cfg->vtime && (nr == 61 || nr == 247))
+	if (p->cfg->vtime && (nr == 61 || nr == 247)) {
+		lx_vtime_child_rusage(p, waited(p, nr, a, r), nr == 61 ? a[3] : a[4]);
 		lx_vtime_reaped(p, reaped(p, nr, a, r));
+	}
 	if ((nr == 217 || nr == 78) && r > 0) {
 		/* a read of /proc/self/fd shows the guest's descriptors only;
 		 * one that showed nothing else reads on */

@@ -218,21 +218,37 @@ static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 
 /* Usage other than time is the host process's (vpmu's) and would differ
  * from run to run: it reads zero. */
-static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, uint64_t buf)
+static long put_rusage(struct lx_proc *p, int64_t ns, uint64_t buf)
 {
 	struct rusage u;
+
+	memset(&u, 0, sizeof(u));
+	u.ru_utime.tv_sec = ns / 1000000000;
+	u.ru_utime.tv_usec = ns % 1000000000 / 1000;
+	return lx_copy_out(p, buf, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, uint64_t buf)
+{
 	int64_t ns = cpu_ns(p, c);
 
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
-	memset(&u, 0, sizeof(u));
 	if (who == RUSAGE_CHILDREN)
 		ns = children_ns(p);
 	else if (who == RUSAGE_THREAD)
 		ns = thread_ns(p, c, c->os);
-	u.ru_utime.tv_sec = ns / 1000000000;
-	u.ru_utime.tv_usec = ns % 1000000000 / 1000;
-	return lx_copy_out(p, buf, &u, sizeof(u)) ? -EFAULT : 0;
+	return put_rusage(p, ns, buf);
+}
+
+void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf)
+{
+	int64_t ran, children;
+
+	if (!p->cfg->vtime || pid <= 0 || !buf)
+		return;
+	slots_ns(p, pid, &ran, &children);
+	put_rusage(p, ran + children, buf);
 }
 
 /* The emulated system booted when the run began; the load averages, the

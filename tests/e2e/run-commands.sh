@@ -324,6 +324,8 @@ vtime_is_emulated() {
 		$1 == "child:" || $1 == "after" && $2 == "execve:" { n++; if ($NF < at) bad = 1 }
 		END { exit bad || n != 2 }' one || fail "fork, execve: $(tail -4 one)"
 	grep -q '^CPU time after execve: goes on$' one || fail "CPU time: $(tail -1 one)"
+	grep -Eq '^the child.s rusage: utime 0\.000[0-9]{3} stime 0\.000000 maxrss 0$' one ||
+		fail "wait4's rusage: $(grep rusage one)"
 	# a shell's children's times are the instructions of those it reaped
 	"$VPMU" stat -o /dev/null --no-timing --vtime -- /bin/bash -c \
 		'seq 20000 | sort -n >/dev/null; times' >kids 2>err </dev/null || fail "rc: $(cat err)"

@@ -7,7 +7,8 @@
  * 20 and 10 ms, a thread's 1 ms condition-variable timeouts while the main
  * thread works, a 50 ms sleep of a thread the main thread joins, and a
  * 20 ms sleep of the main thread while another times out and ends.
- * Last, the monotonic clock before a fork and in the child, and before the
+ * Last, the monotonic clock before a fork and in the child, the child's
+ * rusage from wait4, and before the
  * program executes itself again through /proc/self/exe and after (and
  * whether its CPU time went on).  Under
  * --vtime all of them tell emulated time, the waits end at the same points
@@ -204,7 +205,12 @@ int main(int argc, char **argv)
 		printf("child: %lld\n", mono_ns());
 		return 0;
 	}
-	waitpid(pid, NULL, 0);
+	struct rusage ru;
+	int st;
+	syscall(SYS_wait4, pid, &st, 0, &ru);
+	printf("the child's rusage: utime %ld.%06ld stime %ld.%06ld maxrss %ld\n",
+	       (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
+	       (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
 	printf("before execve: %lld\n", mono_ns());
 	fflush(stdout);
 	char cpu[32];
