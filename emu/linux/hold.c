@@ -8,7 +8,8 @@
  * other counts.  While the process has one thread, a SIGCHLD the kernel
  * sent (si_code > 0) that does not interrupt a wait is held, and made
  * pending
- *   - after a wait4 or waitid returns;
+ *   - after a wait4 or waitid returns (and one the guest blocks, which
+ *     the host keeps, is taken then: take_blocked());
  *   - when a call would wait (for a child, a descriptor, a signal or
  *     time): the call is interrupted at once, as if the signal had come
  *     during it (making it first and delivering the signal before would
@@ -23,6 +24,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <time.h>
 
 #include "lx_proc.h"
 
@@ -86,8 +88,34 @@ int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)
 	}
 }
 
+/* A SIGCHLD the host keeps pending because the guest blocks it, taken
+ * into held: a child a wait reaped has sent it already (kernel/exit.c
+ * exit_notify signals the parent before the child becomes a zombie), so
+ * it is pending in the guest from that wait on, not from the unblocking
+ * that would let the host deliver it.  (Only with a handler of the
+ * guest's, as one that reads SIGCHLD from a signalfd must find it.) */
+static void take_blocked(struct lx_proc *p)
+{
+	uint64_t m = LX_SIGBIT(SIGCHLD);
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+	uint64_t h = p->act[SIGCHLD].handler;
+
+	if (p->nth != 1 || !(lx_cur(p)->blocked & m) || h == (uint64_t)SIG_DFL ||
+	    h == (uint64_t)SIG_IGN)
+		return;
+	if (lx_host_syscall(128, (long)&m, (long)&si, (long)&zero, 8, 0, 0) != SIGCHLD)
+		return;
+	lx_vtime_child_info(p, &si);
+	if (!p->held)
+		p->held_info = si;
+	p->held = m;
+}
+
 void lx_hold_after(struct lx_proc *p, long nr, long r)
 {
+	if (nr == 61 || nr == 247)
+		take_blocked(p);
 	if (p->held && (nr == 61 || nr == 247 || r == -EINTR))
 		lx_hold_release(p);
 }
