@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -331,10 +332,15 @@ int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a)
 	case 281: /* epoll_pwait */
 	case 441: /* epoll_pwait2 */
 		return lx_poll_timeout(p, nr, a) != 0;
+	case 202: { /* futex: FUTEX_WAIT, FUTEX_WAIT_BITSET on the value it expects */
+		uint32_t v;
+		int cmd = (int)a[1] & FUTEX_CMD_MASK;
+		return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) &&
+		       !lx_copy_in(p, &v, a[0], 4) && v == (uint32_t)a[2];
+	}
 	case 34:  /* pause */
 	case 35:  /* nanosleep */
 	case 130: /* rt_sigsuspend */
-	case 202: /* futex */
 	case 230: /* clock_nanosleep */
 		return 1;
 	default:

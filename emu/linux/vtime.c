@@ -194,7 +194,7 @@ void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si)
 {
 	int64_t ran, children;
 
-	if (!p->cfg->vtime || si->si_signo != SIGCHLD || si->si_code <= 0)
+	if (!p->cfg->vtime || !p->sh || si->si_signo != SIGCHLD || si->si_code <= 0)
 		return;
 	slots_ns(p, si->si_pid, &ran, &children);
 	si->si_utime = (clock_t)(ran / (1000000000 / VTIME_HZ));

@@ -1,6 +1,7 @@
 /* test_lx_timer.h — the fixture of the emulated-clock timer tests
- * (test_lx_itimer.c, test_lx_timerfd.c): one process under --vtime, its
- * first thread running, whose clock the tests move by hand. */
+ * (test_lx_itimer.c, test_lx_timerfd.c) and of test_lx_hold.c: one
+ * process under --vtime, its first thread running, whose clock the tests
+ * move by hand. */
 #ifndef VPMU_TEST_LX_TIMER_H
 #define VPMU_TEST_LX_TIMER_H
 
