@@ -245,7 +245,7 @@ void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf)
 {
 	int64_t ran, children;
 
-	if (!p->cfg->vtime || pid <= 0 || !buf)
+	if (!p->cfg->vtime || !p->sh || pid <= 0 || !buf)
 		return;
 	slots_ns(p, pid, &ran, &children);
 	put_rusage(p, ran + children, buf);
