@@ -312,6 +312,44 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
  * descriptor, a signal or time; 0 when it would return at once */
 int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a);
 
+/* pipe.c: read sizes of pipes between guest processes (--vtime).  The
+ * record of a pipe in the shared area (lx_pipes_of(), on the pages after
+ * the limits): its identity (0: free), the bytes guest writes put in and
+ * guest reads took, and the ends of the last LX_PIPE_ENDS writes (totals
+ * written), a ring; lost once an end was overwritten unread. */
+#define LX_PIPES 64
+#define LX_PIPE_ENDS 512
+struct lx_pipe {
+	uint64_t id, stamp;
+	uint64_t written, taken;
+	uint64_t nends;
+	uint32_t lost;
+	uint64_t ends[LX_PIPE_ENDS];
+};
+struct lx_pipes {
+	uint64_t clock;
+	struct lx_pipe p[LX_PIPES];
+};
+#define LX_PIPES_OFF (lx_page_up(sizeof(struct lx_shared)) + lx_page_up(sizeof(struct lx_limits)))
+struct lx_pipes *lx_pipes_of(struct lx_shared *sh);
+/* The least recorded end past taken, 0 if none. */
+uint64_t lx_pipe_next_end(const struct lx_pipe *e, uint64_t taken);
+/* How much a read of count bytes takes, guest readers having taken taken
+ * bytes, with end the next recorded end (0: none), avail bytes in the
+ * pipe of size bytes, hup whether its writers are gone: the bytes to
+ * read, 0 to wait, -1 to read as the host gives (fewer bytes there than
+ * the records say). */
+long lx_pipe_want(uint64_t taken, uint64_t end, uint64_t count, long avail, long size, int hup);
+/* A read (a: fd, buf, count) of a pipe some guest wrote to: 1 with its
+ * result in *r, 0 to make it as the host does. */
+int lx_pipe_read(struct lx_proc *p, const struct x86_cpu *c, const uint64_t a[3], long *r);
+/* A write (a: fd, buf, count) of more than a page to a pipe: made a page
+ * at a time, each end recorded; 1 with its result in *r, else 0. */
+int lx_pipe_write(struct lx_proc *p, const struct x86_cpu *c, const uint64_t a[3], long *r);
+/* Host call nr (arguments a) came back with r: record a pipe made, a
+ * write's end, or what a read took. */
+void lx_pipe_done(struct lx_proc *p, long nr, const uint64_t a[6], long r);
+
 /* hold.c: a child's SIGCHLD held back to the parent's next wait */
 /* From the host handler (context uc): 1 when signal sig (info si) is
  * held, else 0. */

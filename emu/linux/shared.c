@@ -15,12 +15,13 @@
 #include "linux.h"
 #include "lx_limits.h"
 #include "lx_mm.h"
+#include "lx_proc.h"
 
 #define LX_SHARED_MAGIC 0x7670756du /* "vpum" */
 #define LX_LIMITS_MAGIC 0x766c696du /* "vlim" */
 #define LX_SHARED_FD_MIN 900
 #define LX_LIMITS_OFF lx_page_up(sizeof(struct lx_shared))
-#define LX_SHARED_SIZE (LX_LIMITS_OFF + lx_page_up(sizeof(struct lx_limits)))
+#define LX_SHARED_SIZE (LX_PIPES_OFF + lx_page_up(sizeof(struct lx_pipes)))
 
 struct lx_shared *lx_shared_create(int *fd)
 {

@@ -576,6 +576,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 			return nr;
 		}
 	}
+	if ((nr == 0 && lx_pipe_read(p, c, a, &r)) || (nr == 1 && lx_pipe_write(p, c, a, &r)))
+		return r;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
 	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	lx_itimer_host_disarm(p);
@@ -585,6 +587,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		lx_code_unprotect_all(p);
 		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	}
+	lx_pipe_done(p, nr, a, r);
 	if (nr == 32 || (nr == 72 && ((int)a1 == F_DUPFD || (int)a1 == F_DUPFD_CLOEXEC)))
 		lx_timerfd_dup(p, (long)a0, r); /* a timerfd's duplicate keeps it */
 	if ((!r || (nr == 128 && r == -EAGAIN)) && until >= 0)

@@ -377,6 +377,32 @@ sigchld() {
 	ok sigchld_order "the handler runs after waitpid, or ends pause()$msg"
 }
 
+# a parent reading a pipe its child writes to: under --vtime each read
+# returns one write (emu/linux/pipe.c), whatever the host's scheduling
+pipes() {
+	local pfx=() w out n
+	unshare --pid --fork true 2>/dev/null && pfx=(unshare --pid --fork)
+	for w in 3000 100000; do
+		for f in a b; do
+			out=$("${pfx[@]}" "$VPMU" stat --vtime -v -o "$WORK/$f" "$PROGS/e2e_pipe" 64 $w 2>&1) ||
+				{ bad pipe_reads "vpmu failed: $out"; return; }
+			[ "$f" = a ] && n=$out
+			[ "$out" = "$n" ] || { bad pipe_reads "writes of up to $w bytes: $n, then $out"; return; }
+		done
+		case "$w:$n" in
+		"3000:reads 64, bytes 97696" | "100000:reads 514, bytes 1969696") ;;
+		*)
+			bad pipe_reads "writes of up to $w bytes: $n"
+			return
+			;;
+		esac
+		[ ${#pfx[@]} = 0 ] ||
+			diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null ||
+			{ bad pipe_reads "writes of up to $w bytes: counts differ between two runs"; return; }
+	done
+	ok pipe_reads "one read a write (a page of a larger one), identical counts"
+}
+
 descriptions() {
 	local out
 	if out=$(python3 "$(dirname "$0")/../tools/model_fuzz.py" "$VPMU" "$PROGS" 80 1 2>&1); then
@@ -397,6 +423,7 @@ stfwd
 prefetch
 determinism
 sigchld
+pipes
 descriptions
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $failn failed"

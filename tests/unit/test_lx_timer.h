@@ -34,7 +34,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static void run(uint64_t insns)
+static inline void run(uint64_t insns)
 {
 	f.cnt.insns += insns;
 }
