@@ -8,8 +8,13 @@
  * other counts.  While the process has one thread, a SIGCHLD the kernel
  * sent (si_code > 0) that does not interrupt a wait is held, and made
  * pending
- *   - after a wait4 or waitid returns (and one the guest blocks, which
- *     the host keeps, is taken then: take_blocked());
+ *   - a child's, when the wait4 or waitid that reaps that child returns
+ *     (one the guest blocks, which the host keeps, is taken then:
+ *     take_blocked()); a child whose SIGCHLD the host never sent (two
+ *     ends in a row make one signal) gets one made from the wait's
+ *     report, so that every child reaped sends one, however close
+ *     together the children ended;
+ *   - all, after a wait that reaped none;
  *   - when a call would wait (for a child, a descriptor, a signal or
  *     time): the call is interrupted at once, as if the signal had come
  *     during it (making it first and delivering the signal before would
@@ -24,43 +29,108 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "lx_proc.h"
 
 #define LX_HOLD_INSNS (1ull << 24)
 
+/* Whether si tells of a child's end. */
+static int is_end(const siginfo_t *si)
+{
+	return si->si_code == CLD_EXITED || si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED;
+}
+
+static int told(const struct lx_proc *p, int pid)
+{
+	for (unsigned k = 0; k < LX_HOLD_MAX; k++)
+		if (p->told[k] == pid)
+			return 1;
+	return 0;
+}
+
 int lx_hold_take(struct lx_proc *p, int sig, const siginfo_t *si, const void *uc)
 {
+	if (sig == SIGCHLD && is_end(si) && si->si_pid > 0)
+		p->told[p->ntold++ % LX_HOLD_MAX] = si->si_pid;
 	/* one that ends a wait comes as the kernel gives it: the call
 	 * returns -EINTR (a call its own mask lets it through needs it
 	 * pending at once) */
 	if (sig != SIGCHLD || si->si_code <= 0 || p->nth != 1 || lx_host_syscall_interrupted(uc))
 		return 0;
-	if (!p->held)
-		p->held_info = *si;
+	if (p->nheld < LX_HOLD_MAX)
+		p->held_info[p->nheld++] = *si;
 	p->held = LX_SIGBIT(SIGCHLD);
 	lx_cur(p)->cpu.stop = 1; /* the main loop starts the count of lx_hold_budget */
 	return 1;
 }
 
-int lx_hold_release(struct lx_proc *p)
+/* SIGCHLD with info si pending (one already pending stays: a signal of
+ * the standard set is not queued twice). */
+static void make_pending(struct lx_proc *p, const siginfo_t *si)
+{
+	uint64_t m = LX_SIGBIT(SIGCHLD);
+
+	if (!(p->pend.set & m)) {
+		p->pend.info[SIGCHLD] = *si;
+		__atomic_or_fetch(&p->pend.set, m, __ATOMIC_SEQ_CST);
+	}
+	lx_cur(p)->cpu.stop = 1;
+}
+
+/* The host's SIGCHLD blocked around fn(p, pid, si) (its handler writes
+ * what is held). */
+static void blocked(struct lx_proc *p, void (*fn)(struct lx_proc *, int, const siginfo_t *),
+		    int pid, const siginfo_t *si)
 {
 	uint64_t m = LX_SIGBIT(SIGCHLD), old;
 
+	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
+	fn(p, pid, si);
+	if (!p->nheld) {
+		p->held = 0;
+		p->held_seen = 0;
+	}
+	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
+static void release_all(struct lx_proc *p, int pid, const siginfo_t *si)
+{
+	(void)pid;
+	(void)si;
+	make_pending(p, &p->held_info[0]);
+	p->nheld = 0;
+}
+
+int lx_hold_release(struct lx_proc *p)
+{
 	if (!p->held)
 		return 0;
-	/* the host handler writes held and held_info */
-	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
-	if (!(p->pend.set & m)) {
-		p->pend.info[SIGCHLD] = p->held_info;
-		__atomic_or_fetch(&p->pend.set, m, __ATOMIC_SEQ_CST);
-	}
-	p->held = 0;
-	p->held_seen = 0;
-	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
-	lx_cur(p)->cpu.stop = 1;
+	blocked(p, release_all, 0, NULL);
 	return 1;
+}
+
+/* Child pid was reaped (si: its end as the wait reported it): its SIGCHLD
+ * pending, the held one, or si if the host never sent one. */
+static void release_child(struct lx_proc *p, int pid, const siginfo_t *si)
+{
+	siginfo_t info = *si;
+	int k, n = 0, found = 0;
+
+	for (k = 0; k < p->nheld; k++) {
+		if (p->held_info[k].si_pid != pid)
+			p->held_info[n++] = p->held_info[k];
+		else if (!found++)
+			info = p->held_info[k];
+	}
+	p->nheld = n;
+	if (found || !told(p, pid))
+		make_pending(p, &info);
+	for (k = 0; k < LX_HOLD_MAX; k++)
+		if (p->told[k] == pid)
+			p->told[k] = 0;
 }
 
 int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)
@@ -107,16 +177,56 @@ static void take_blocked(struct lx_proc *p)
 	if (lx_host_syscall(128, (long)&m, (long)&si, (long)&zero, 8, 0, 0) != SIGCHLD)
 		return;
 	lx_vtime_child_info(p, &si);
-	if (!p->held)
-		p->held_info = si;
+	if (is_end(&si) && si.si_pid > 0)
+		p->told[p->ntold++ % LX_HOLD_MAX] = si.si_pid;
+	if (p->nheld < LX_HOLD_MAX)
+		p->held_info[p->nheld++] = si;
 	p->held = m;
+}
+
+int lx_reaped(struct lx_proc *p, long nr, const uint64_t a[6], long r, int wst, siginfo_t *si)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	if (nr == 61 && r > 0) {
+		if (!WIFEXITED(wst) && !WIFSIGNALED(wst))
+			return 0;
+		info.si_code = WIFEXITED(wst) ? CLD_EXITED :
+			       WCOREDUMP(wst) ? CLD_DUMPED :
+						CLD_KILLED;
+		info.si_status = WIFEXITED(wst) ? WEXITSTATUS(wst) : WTERMSIG(wst);
+		info.si_pid = (pid_t)r;
+		info.si_uid = (uid_t)lx_host_syscall(102, 0, 0, 0, 0, 0, 0); /* getuid */
+	} else if (nr != 247 || r || !a[2] || (a[3] & WNOWAIT) ||
+		   lx_copy_in(p, &info, a[2], sizeof(info)) || !is_end(&info)) {
+		return 0;
+	}
+	if (si) {
+		info.si_signo = SIGCHLD;
+		lx_vtime_child_info(p, &info);
+		*si = info;
+	}
+	return info.si_pid;
+}
+
+void lx_hold_waited(struct lx_proc *p, long nr, const uint64_t a[6], long r, int wst)
+{
+	siginfo_t si;
+	int pid;
+
+	take_blocked(p);
+	pid = lx_reaped(p, nr, a, r, wst, &si);
+	if (pid > 0 && p->nth == 1)
+		blocked(p, release_child, pid, &si);
+	else if (p->held)
+		lx_hold_release(p);
 }
 
 void lx_hold_after(struct lx_proc *p, long nr, long r)
 {
-	if (nr == 61 || nr == 247)
-		take_blocked(p);
-	if (p->held && (nr == 61 || nr == 247 || r == -EINTR))
+	(void)nr;
+	if (p->held && r == -EINTR)
 		lx_hold_release(p);
 }
 

@@ -107,6 +107,8 @@ struct lx_thread {
 	uint64_t ran;	  /* instructions it ran before its current turn (its CPU clock) */
 };
 
+#define LX_HOLD_MAX 32 /* children's SIGCHLDs held at once (hold.c) */
+
 struct lx_proc {
 	const struct lx_config *cfg;
 	struct lx_shared *sh;
@@ -130,11 +132,16 @@ struct lx_proc {
 
 	struct lx_sigaction act[LX_NSIG + 1];
 	struct lx_sigq pend; /* process-directed, queued by the host handler */
-	/* a child's SIGCHLD held back (hold.c): the signal, its siginfo, and
-	 * the instructions when the main loop first saw it (+1; 0: not yet) */
+	/* children's SIGCHLDs held back (hold.c): the signal's bit while any
+	 * is, their siginfo in the order they came, and the instructions when
+	 * the main loop first saw one (+1; 0: not yet); the children whose
+	 * end the host signalled (held or not), a ring, until reaped */
 	volatile uint64_t held;
-	siginfo_t held_info;
+	siginfo_t held_info[LX_HOLD_MAX];
+	volatile int nheld;
 	uint64_t held_seen;
+	int told[LX_HOLD_MAX];
+	unsigned ntold;
 
 	struct lx_thread **th; /* threads; th[0..nth) */
 	int nth, cap_th, cur;
@@ -360,9 +367,18 @@ int lx_hold_release(struct lx_proc *p);
  * released if the call would wait; 1 when the call is then interrupted
  * (-EINTR, as if the signal had come during it), 0 to make it. */
 int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr);
-/* Call nr came back with r: release after a wait for children, or a call
- * the signal interrupted. */
+/* Call nr came back with r: release after a call the signal interrupted. */
 void lx_hold_after(struct lx_proc *p, long nr, long r);
+/* A wait4 or waitid (nr, arguments a) came back with r (wst: the status
+ * a wait4 gave): the SIGCHLD of the child it reaped becomes pending, held
+ * or made from the wait's report if the host never sent it (it merged
+ * with another's); a wait that reaped none releases all. */
+void lx_hold_waited(struct lx_proc *p, long nr, const uint64_t a[6], long r, int wst);
+/* The child a wait4 or waitid (nr, arguments a, result r, wst as above)
+ * reaped: its pid, and in *si (unless NULL) the SIGCHLD of its end; 0 when
+ * it reaped none (a child stopped or continued, or left to be waited for
+ * again with WNOWAIT). */
+int lx_reaped(struct lx_proc *p, long nr, const uint64_t a[6], long r, int wst, siginfo_t *si);
 /* Instructions the process may run before what is held is released
  * anyway (releasing it when none are left); UINT64_MAX when none held. */
 uint64_t lx_hold_budget(struct lx_proc *p, const struct x86_cpu *c);

@@ -101,7 +101,9 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	t->pend.set = 0;
 	p->pend.set = 0;
 	p->held = 0;
+	p->nheld = 0;
 	p->held_seen = 0;
+	memset(p->told, 0, sizeof(p->told));
 	lx_itimer_init(p);
 	t->ran = 0; /* the child's CPU clocks start at zero, counted in its own slot */
 	p->turn_from = 0;

@@ -212,7 +212,10 @@ long lx_sys_rt_sigaction(struct lx_proc *p, int sig, uint64_t act, uint64_t oact
 		    (na.handler == (uint64_t)SIG_DFL && (LX_SIGBIT(sig) & DFL_IGNORE))) {
 			/* discarded when they become ignored (kernel/signal.c) */
 			__atomic_and_fetch(&p->pend.set, ~LX_SIGBIT(sig), __ATOMIC_SEQ_CST);
-			p->held &= ~LX_SIGBIT(sig);
+			if (sig == SIGCHLD) {
+				p->held = 0;
+				p->nheld = 0;
+			}
 			for (int i = 0; i < p->nth; i++)
 				p->th[i]->pend.set &= ~LX_SIGBIT(sig);
 		}

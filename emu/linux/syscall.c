@@ -334,29 +334,6 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 	}
 }
 
-/* The child a wait4 or waitid (nr, arguments a, result r) reaped: its
- * pid; 0 when it reaped none (a child stopped or continued, or left to be
- * waited for again with WNOWAIT). */
-static int reaped(struct lx_proc *p, long nr, const uint64_t *a, long r)
-{
-	siginfo_t si;
-	int status;
-
-	if (nr == 61 && r > 0) {
-		if (!(a[2] & (WUNTRACED | WCONTINUED)))
-			return (int)r;
-		return a[1] && !lx_copy_in(p, &status, a[1], sizeof(status)) &&
-				       (WIFEXITED(status) || WIFSIGNALED(status)) ?
-			       (int)r :
-			       0;
-	}
-	if (nr != 247 || r || !a[2] || (a[3] & WNOWAIT) || lx_copy_in(p, &si, a[2], sizeof(si)))
-		return 0;
-	return si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ?
-		       si.si_pid :
-		       0;
-}
-
 /* The child a wait4 or waitid (nr, arguments a, result r) told of,
  * reaped or not: its pid; 0 when none (or waitid had no siginfo). */
 static int waited(struct lx_proc *p, long nr, const uint64_t *a, long r)
@@ -578,6 +555,9 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	}
 	if ((nr == 0 && lx_pipe_read(p, c, a, &r)) || (nr == 1 && lx_pipe_write(p, c, a, &r)))
 		return r;
+	int wst = 0; /* a wait4's status, also when the guest asks for none (hold.c) */
+	if (nr == 61 && !a1)
+		a1 = (uint64_t)(uintptr_t)&wst;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
 	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	lx_itimer_host_disarm(p);
@@ -588,13 +568,17 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
 	}
 	lx_pipe_done(p, nr, a, r);
+	if (nr == 61 && r > 0 && a[1])
+		lx_copy_in(p, &wst, a[1], sizeof(wst));
+	if (nr == 61 || nr == 247)
+		lx_hold_waited(p, nr, a, r, wst);
 	if (nr == 32 || (nr == 72 && ((int)a1 == F_DUPFD || (int)a1 == F_DUPFD_CLOEXEC)))
 		lx_timerfd_dup(p, (long)a0, r); /* a timerfd's duplicate keeps it */
 	if ((!r || (nr == 128 && r == -EAGAIN)) && until >= 0)
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
 	if (p->cfg->vtime && (nr == 61 || nr == 247)) {
 		lx_vtime_child_rusage(p, waited(p, nr, a, r), nr == 61 ? a[3] : a[4]);
-		lx_vtime_reaped(p, reaped(p, nr, a, r));
+		lx_vtime_reaped(p, lx_reaped(p, nr, a, r, wst, NULL));
 	}
 	if ((nr == 217 || nr == 78) && r > 0) {
 		/* a read of /proc/self/fd shows the guest's descriptors only;

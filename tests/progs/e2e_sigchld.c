@@ -4,6 +4,9 @@
  *   wait:  then waitpid; prints whether the handler ran before the call
  *   pause: then pause(), which the handler must end
  *   spin:  then spins until the handler has run (no system call at all)
+ *   two:   a second child too, which also exits at once; then waits for
+ *          any child twice, and prints how often the handler had run
+ *          after each wait (the two SIGCHLDs may merge into one on Linux)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +41,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (pid == 0)
 		_exit(7);
+	if (!strcmp(argv[1], "two") && fork() == 0)
+		_exit(8);
 	for (long i = 0; i < n; i++)
 		x += (unsigned long)i;
 	before = got;
@@ -50,6 +55,15 @@ int main(int argc, char **argv)
 			pause();
 		waitpid(pid, &st, 0);
 		printf("pause: handler %d, status %d\n", got, WEXITSTATUS(st));
+	} else if (!strcmp(argv[1], "two")) {
+		int after[2];
+		for (int k = 0; k < 2; k++) {
+			if (wait(&st) < 0)
+				return 1;
+			after[k] = got;
+		}
+		printf("two: handler before %d, after the waits %d %d\n", before, after[0],
+		       after[1]);
 	} else {
 		while (!got)
 			;

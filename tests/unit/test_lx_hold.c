@@ -53,6 +53,14 @@ static siginfo_t chld_info(int pid)
 	return si;
 }
 
+/* A wait4 for any child reaped pid, which ended with status wst. */
+static void reap(int pid, int wst)
+{
+	const uint64_t a[6] = { (uint64_t)-1, 0, 0, 0, 0, 0 };
+
+	lx_hold_waited(&f.p, 61, a, pid, wst);
+}
+
 static int pending(void)
 {
 	return (f.p.pend.set & LX_SIGBIT(SIGCHLD)) != 0;
@@ -127,6 +135,7 @@ static void test_release_points(void **state)
 	in_wait.uc_mcontext.gregs[REG_RAX] = 4242; /* the wait ended first */
 	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &si, &in_wait), 1);
 	f.p.held = 0;
+	f.p.nheld = 0;
 	assert_int_equal(lx_hold_take(&f.p, SIGUSR1, &si, &(ucontext_t){ 0 }), 0);
 	si.si_code = SI_USER;
 	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &si, &(ucontext_t){ 0 }), 0);
@@ -141,7 +150,7 @@ static void test_release_points(void **state)
 	lx_hold_after(&f.p, 14, 0);
 	lx_hold_after(&f.p, 0, -EAGAIN);
 	assert_false(pending());
-	lx_hold_after(&f.p, 61, 4242);
+	reap(4242, 0);
 	assert_true(pending());
 	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, 4242);
 	assert_int_equal(f.p.held, 0);
@@ -206,6 +215,47 @@ static void test_budget(void **state)
 	assert_true(pending());
 }
 
+/* Each child's SIGCHLD at the wait that reaps it: one of two held, or
+ * one made from the wait's report for a child whose signal the host
+ * never sent (it merged with another's); none for a child whose signal
+ * came already. */
+static void test_each_child_at_its_reap(void **state)
+{
+	siginfo_t a = chld_info(101), b = chld_info(102), c = chld_info(103);
+	ucontext_t in_wait = { 0 };
+
+	(void)state;
+	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &a, &(ucontext_t){ 0 }), 1);
+	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &b, &(ucontext_t){ 0 }), 1);
+	reap(102, 0);
+	assert_true(pending());
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, 102);
+	assert_int_equal(f.p.held, LX_SIGBIT(SIGCHLD)); /* 101's still held */
+	f.p.pend.set = 0;
+	reap(101, 0);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, 101);
+	assert_int_equal(f.p.held, 0);
+	/* never sent: made, its status the wait's */
+	f.p.pend.set = 0;
+	reap(104, 9); /* killed by SIGKILL */
+	assert_true(pending());
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, 104);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_code, CLD_KILLED);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_status, 9);
+	/* one that ended a host wait was pending at once: nothing more */
+	f.p.pend.set = 0;
+	in_wait.uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)lx_host_syscall_ret;
+	in_wait.uc_mcontext.gregs[REG_RAX] = -EINTR;
+	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &c, &in_wait), 0);
+	reap(103, 0);
+	assert_false(pending());
+	/* a wait that reaped none releases what is held */
+	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &a, &(ucontext_t){ 0 }), 1);
+	reap(0, 0);
+	assert_true(pending());
+	assert_int_equal(f.p.held, 0);
+}
+
 /* A SIGCHLD the host keeps pending for a guest that blocks it is taken
  * at the wait that reaps the child. */
 static void test_blocked_taken_at_wait(void **state)
@@ -228,7 +278,7 @@ static void test_blocked_taken_at_wait(void **state)
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	lx_hold_after(&f.p, 0, 1); /* another call takes nothing */
 	assert_false(pending());
-	lx_hold_after(&f.p, 61, pid);
+	reap(pid, 3 << 8);
 	assert_true(pending());
 	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, pid);
 	assert_int_equal(f.p.pend.info[SIGCHLD].si_status, 3);
@@ -247,6 +297,7 @@ int main(void)
 		cmocka_unit_test_setup(test_before_a_wait, setup_hold),
 		cmocka_unit_test_setup(test_budget, setup_hold),
 		cmocka_unit_test_setup(test_blocked_taken_at_wait, setup_hold),
+		cmocka_unit_test_setup(test_each_child_at_its_reap, setup_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
