@@ -184,26 +184,32 @@ static void take_blocked(struct lx_proc *p)
 	p->held = m;
 }
 
+siginfo_t lx_child_end(int pid, int status)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGCHLD;
+	si.si_pid = pid;
+	si.si_uid = (uid_t)lx_host_syscall(102, 0, 0, 0, 0, 0, 0); /* getuid */
+	si.si_code = WIFEXITED(status) ? CLD_EXITED : WCOREDUMP(status) ? CLD_DUMPED : CLD_KILLED;
+	si.si_status = WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status);
+	return si;
+}
+
 int lx_reaped(struct lx_proc *p, long nr, const uint64_t a[6], long r, int wst, siginfo_t *si)
 {
 	siginfo_t info;
 
-	memset(&info, 0, sizeof(info));
 	if (nr == 61 && r > 0) {
 		if (!WIFEXITED(wst) && !WIFSIGNALED(wst))
 			return 0;
-		info.si_code = WIFEXITED(wst) ? CLD_EXITED :
-			       WCOREDUMP(wst) ? CLD_DUMPED :
-						CLD_KILLED;
-		info.si_status = WIFEXITED(wst) ? WEXITSTATUS(wst) : WTERMSIG(wst);
-		info.si_pid = (pid_t)r;
-		info.si_uid = (uid_t)lx_host_syscall(102, 0, 0, 0, 0, 0, 0); /* getuid */
+		info = lx_child_end((int)r, wst);
 	} else if (nr != 247 || r || !a[2] || (a[3] & WNOWAIT) ||
 		   lx_copy_in(p, &info, a[2], sizeof(info)) || !is_end(&info)) {
 		return 0;
 	}
 	if (si) {
-		info.si_signo = SIGCHLD;
 		lx_vtime_child_info(p, &info);
 		*si = info;
 	}

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "../uarch/mem.h"
@@ -108,6 +109,7 @@ struct lx_thread {
 };
 
 #define LX_HOLD_MAX 32 /* children's SIGCHLDs held at once (hold.c) */
+#define LX_KIDS 64     /* children whose fork order is kept (reap.c) */
 
 struct lx_proc {
 	const struct lx_config *cfg;
@@ -142,6 +144,16 @@ struct lx_proc {
 	uint64_t held_seen;
 	int told[LX_HOLD_MAX];
 	unsigned ntold;
+
+	/* reap.c: the children in the order they were forked, and the
+	 * reports of children reaped ahead of their turn, oldest first */
+	int kids[LX_KIDS];
+	int nkids;
+	struct lx_report {
+		int pid, status;
+		struct rusage ru;
+	} stash[LX_KIDS];
+	int nstash;
 
 	struct lx_thread **th; /* threads; th[0..nth) */
 	int nth, cap_th, cur;
@@ -326,11 +338,14 @@ int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a);
  * written), a ring; lost once an end was overwritten unread. */
 #define LX_PIPES 64
 #define LX_PIPE_ENDS 512
+#define LX_PIPE_PIDS 4
 struct lx_pipe {
 	uint64_t id, stamp;
 	uint64_t written, taken;
 	uint64_t nends;
 	uint32_t lost;
+	/* the last processes that wrote to it and read from it */
+	int32_t writer[LX_PIPE_PIDS], reader[LX_PIPE_PIDS];
 	uint64_t ends[LX_PIPE_ENDS];
 };
 struct lx_pipes {
@@ -339,6 +354,8 @@ struct lx_pipes {
 };
 #define LX_PIPES_OFF (lx_page_up(sizeof(struct lx_shared)) + lx_page_up(sizeof(struct lx_limits)))
 struct lx_pipes *lx_pipes_of(struct lx_shared *sh);
+/* Whether process w wrote to a pipe that process r read from. */
+int lx_pipe_feeds(struct lx_shared *sh, int w, int r);
 /* The least recorded end past taken, 0 if none. */
 uint64_t lx_pipe_next_end(const struct lx_pipe *e, uint64_t taken);
 /* How much a read of count bytes takes, guest readers having taken taken
@@ -356,6 +373,20 @@ int lx_pipe_write(struct lx_proc *p, const struct x86_cpu *c, const uint64_t a[3
 /* Host call nr (arguments a) came back with r: record a pipe made, a
  * write's end, or what a read took. */
 void lx_pipe_done(struct lx_proc *p, long nr, const uint64_t a[6], long r);
+
+/* reap.c: which child of a pipeline a wait for any child reports first
+ * (--vtime).
+ * lx_reap_forked: the parent forked child pid.
+ * lx_reap_stashed: before wait nr (wait4 or waitid, arguments a): 1 with
+ * its result in *r (the child's status in *wst) when it reports a child
+ * reaped earlier, else 0.
+ * lx_reap_order: after the host's wait, which came back with r (*wst as
+ * lx_reaped() takes it): an older child that fed the one reaped through
+ * a pipe is reaped and reported instead once it has ended (its status in
+ * *wst), the younger one's report kept; returns the wait's result. */
+void lx_reap_forked(struct lx_proc *p, int pid);
+int lx_reap_stashed(struct lx_proc *p, long nr, const uint64_t a[6], long *r, int *wst);
+long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int *wst);
 
 /* hold.c: a child's SIGCHLD held back to the parent's next wait */
 /* From the host handler (context uc): 1 when signal sig (info si) is
@@ -379,6 +410,9 @@ void lx_hold_waited(struct lx_proc *p, long nr, const uint64_t a[6], long r, int
  * it reaped none (a child stopped or continued, or left to be waited for
  * again with WNOWAIT). */
 int lx_reaped(struct lx_proc *p, long nr, const uint64_t a[6], long r, int wst, siginfo_t *si);
+/* The SIGCHLD of child pid's end, its wait status status (exited or
+ * killed). */
+siginfo_t lx_child_end(int pid, int status);
 /* Instructions the process may run before what is held is released
  * anyway (releasing it when none are left); UINT64_MAX when none held. */
 uint64_t lx_hold_budget(struct lx_proc *p, const struct x86_cpu *c);

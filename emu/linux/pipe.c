@@ -91,6 +91,8 @@ static struct lx_pipe *find(struct lx_pipes *t, uint64_t id, int create)
 	old->written = old->taken = 0;
 	old->nends = 0;
 	old->lost = 0;
+	for (unsigned k = 0; k < LX_PIPE_PIDS; k++)
+		old->writer[k] = old->reader[k] = 0;
 	for (unsigned k = 0; k < LX_PIPE_ENDS; k++)
 		old->ends[k] = 0;
 	old->stamp = __atomic_add_fetch(&t->clock, 1, __ATOMIC_RELAXED);
@@ -110,13 +112,48 @@ uint64_t lx_pipe_next_end(const struct lx_pipe *e, uint64_t taken)
 	return best;
 }
 
-/* n bytes written to pipe id: record the end of the write. */
-static void wrote(struct lx_pipes *t, uint64_t id, long n)
+/* Note process pid among those of set (LX_PIPE_PIDS, the oldest going). */
+static void note(int32_t *set, int pid)
+{
+	for (unsigned k = 0; k < LX_PIPE_PIDS; k++)
+		if (__atomic_load_n(&set[k], __ATOMIC_RELAXED) == pid)
+			return;
+	for (unsigned k = LX_PIPE_PIDS - 1; k > 0; k--)
+		__atomic_store_n(&set[k], __atomic_load_n(&set[k - 1], __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&set[0], pid, __ATOMIC_RELEASE);
+}
+
+static int noted(const int32_t *set, int pid)
+{
+	for (unsigned k = 0; k < LX_PIPE_PIDS; k++)
+		if (__atomic_load_n(&set[k], __ATOMIC_ACQUIRE) == pid)
+			return 1;
+	return 0;
+}
+
+int lx_pipe_feeds(struct lx_shared *sh, int w, int r)
+{
+	const struct lx_pipes *t = lx_pipes_of(sh);
+
+	for (unsigned k = 0; k < LX_PIPES; k++) {
+		const struct lx_pipe *e = &t->p[k];
+		uint64_t id = __atomic_load_n(&e->id, __ATOMIC_ACQUIRE);
+		if (id && id != LX_PIPE_BUSY && noted(e->writer, w) && noted(e->reader, r))
+			return 1;
+	}
+	return 0;
+}
+
+/* n bytes written to pipe id by process pid: record the end of the
+ * write. */
+static void wrote(struct lx_pipes *t, uint64_t id, long n, int pid)
 {
 	struct lx_pipe *e = find(t, id, 1);
 
 	if (!e)
 		return;
+	note(e->writer, pid);
 	uint64_t end = __atomic_add_fetch(&e->written, (uint64_t)n, __ATOMIC_ACQ_REL);
 	uint64_t k = __atomic_fetch_add(&e->nends, 1, __ATOMIC_ACQ_REL);
 	/* the slot's end must have been read past, or it is lost */
@@ -151,7 +188,7 @@ int lx_pipe_write(struct lx_proc *p, const struct x86_cpu *c, const uint64_t a[3
 			*r = done ? (long)done : w;
 			return 1;
 		}
-		wrote(t, id, w);
+		wrote(t, id, w, p->pid);
 		done += (uint64_t)w;
 	}
 	*r = (long)done;
@@ -218,6 +255,8 @@ int lx_pipe_read(struct lx_proc *p, const struct x86_cpu *c, const uint64_t a[3]
 				lx_code_unprotect_all(p);
 				*r = lx_host_syscall(0, fd, (long)a[1], want, 0, 0, 0);
 			}
+			if (*r >= 0)
+				note(e->reader, p->pid);
 			if (*r > 0)
 				__atomic_add_fetch(&e->taken, (uint64_t)*r, __ATOMIC_ACQ_REL);
 			return 1;
@@ -283,11 +322,13 @@ void lx_pipe_done(struct lx_proc *p, long nr, const uint64_t a[6], long r)
 		break;
 	}
 	if (out >= 0 && (id = pipe_id(out)))
-		wrote(t, id, r);
+		wrote(t, id, r, p->pid);
 	/* what guest readers took without lx_pipe_read: readv, splice */
 	if ((nr == 0 || nr == 19 || nr == 275) && (id = pipe_id((long)a[0]))) {
 		struct lx_pipe *e = find(t, id, 0);
-		if (e)
+		if (e) {
+			note(e->reader, p->pid);
 			__atomic_add_fetch(&e->taken, (uint64_t)r, __ATOMIC_ACQ_REL);
+		}
 	}
 }

@@ -84,6 +84,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 
 		if (flags & CLONE_PARENT_SETTID)
 			lx_copy_out(p, ptid, &v, 4);
+		lx_reap_forked(p, pid);
 		return pid;
 	}
 	/* child: only the calling thread survives (fork(2)) */
@@ -104,6 +105,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	p->nheld = 0;
 	p->held_seen = 0;
 	memset(p->told, 0, sizeof(p->told));
+	p->nkids = p->nstash = 0;
 	lx_itimer_init(p);
 	t->ran = 0; /* the child's CPU clocks start at zero, counted in its own slot */
 	p->turn_from = 0;

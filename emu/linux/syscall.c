@@ -556,6 +556,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	if ((nr == 0 && lx_pipe_read(p, c, a, &r)) || (nr == 1 && lx_pipe_write(p, c, a, &r)))
 		return r;
 	int wst = 0; /* a wait4's status, also when the guest asks for none (hold.c) */
+	if ((nr == 61 || nr == 247) && lx_reap_stashed(p, nr, a, &r, &wst))
+		goto waited;
 	if (nr == 61 && !a1)
 		a1 = (uint64_t)(uintptr_t)&wst;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
@@ -570,6 +572,9 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	lx_pipe_done(p, nr, a, r);
 	if (nr == 61 && r > 0 && a[1])
 		lx_copy_in(p, &wst, a[1], sizeof(wst));
+	if (nr == 61 || nr == 247)
+		r = lx_reap_order(p, nr, a, r, &wst);
+waited:
 	if (nr == 61 || nr == 247)
 		lx_hold_waited(p, nr, a, r, wst);
 	if (nr == 32 || (nr == 72 && ((int)a1 == F_DUPFD || (int)a1 == F_DUPFD_CLOEXEC)))

@@ -319,7 +319,9 @@ determinism() {
 	fi
 	# (dash lets SIGCHLD in while it waits; bash blocks it around its
 	# waits, so that it comes at the unblocking after: emu/linux/hold.c)
-	local script='for i in 1 2 3; do /bin/true; done; (exit 3); x=$(echo "$$ $?"); echo "$x" >/dev/null'
+	# (and a pipeline: its reads, emu/linux/pipe.c; the order its two
+	# processes are reaped in, reap.c)
+	local script='for i in 1 2 3; do /bin/true; done; (exit 3); x=$(echo "$$ $?"); echo "$x" >/dev/null; seq 3000 | wc -l >/dev/null'
 	local sh shells=/bin/sh
 	[ -x /bin/bash ] && shells="$shells /bin/bash"
 	for sh in $shells; do
@@ -329,11 +331,11 @@ determinism() {
 		done
 		diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null ||
 			{
-				bad determinism_fork "$sh running five processes one after another: counts differ between two runs"
+				bad determinism_fork "$sh running seven processes: counts differ between two runs"
 				return
 			}
 	done
-	ok determinism_fork "$shells, each running five processes one after another, twice: identical counts"
+	ok determinism_fork "$shells, each running seven processes, two of them a pipeline, twice: identical counts"
 }
 
 # A child's SIGCHLD reaching a parent that computes before it waits
