@@ -195,9 +195,10 @@ static const struct p4_ebit mob_load_replay[] = {
 	  S(LD_FWD_WAIT)),
 	B("PARTIAL_DATA", 4, "loads replayed because they partly overlap an older store",
 	  S(LD_ST_OVERLAP)),
-	U("UNALGN_ADDR", 5,
-	  "loads replayed because their low 4 address bits differ from the store's",
-	  "the model forwards from a store at any offset inside it, with no alignment condition"),
+	B("UNALGN_ADDR", 5,
+	  "loads replayed because they start elsewhere than the store that covers them, whose "
+	  "low 4 address bits then differ (or, 16-byte loads, are not 16-byte aligned)",
+	  S(LD_FWD_ALIGN)),
 };
 
 static const struct p4_ebit page_walk_type[] = {

@@ -110,6 +110,10 @@ const char *uarch_event_uncounted(const struct uarch_machine *m, unsigned ev)
 			       "mem.pf_adjacent=0";
 	case UARCH_EV_REPLAYS:
 		return m->core.replay ? NULL : "the core does not replay: core.replay=0";
+	case UARCH_EV_LD_FWD_ALIGN:
+		return m->core.fwd_start ?
+			       NULL :
+			       "a store forwards to any load it covers: core.fwd_start=0";
 	case UARCH_EV_STALL_DATA:
 	case UARCH_EV_BUBBLE_FE:
 	case UARCH_EV_BUBBLE_FLUSH:

@@ -311,7 +311,10 @@
 	  "sum of the prefetchers' read-invalidate-line latencies, cycles: those outstanding, each "      \
 	  "cycle")                                                                                        \
 	X(PF_LATE, "prefetch-late",                                                                       \
-	  "last-level hits whose sector a prefetch is still fetching (they wait for it)")
+	  "last-level hits whose sector a prefetch is still fetching (they wait for it)")                 \
+	X(LD_FWD_ALIGN, "loads-forward-unaligned",                                                        \
+	  "loads covered by an older store not yet written that starts elsewhere (or, 16-byte loads, "    \
+	  "not 16-byte aligned) and cannot forward to them (core.fwd_start=1; they wait for its write)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -100,6 +100,9 @@ const struct uarch_machine uarch_machine_p4 = {
 			[UARCH_UC_COMPLEX] = 20, /* (≈) the microcode sequencer serialises */
 		},
 		.replay = 1,              /* loads scheduled as hits, dependents replayed [mach] */
+		.fwd_start = 1,           /* "the linear address of the load must be the same as
+					   * that of the store" [opt] ch. 1 "Store Forwarding";
+					   * a 128-bit forward 16-byte aligned, ch. 2 Figure 2-2 */
 		.mhz = 3600,              /* brand string "Xeon(TM) CPU 3.60GHz" [cpuid] */
 		.syscall_cycles = 450,    /* (≈) a null syscall, from [kml]'s 432 */
 		.syscall_lines = 32,      /* (≈) 2 KB of kernel entry, dispatch and exit code/data */

@@ -65,6 +65,15 @@ static inline int misaligned(const struct x86_insn *i, uint64_t a, uint32_t size
 	       a & (size - 1);
 }
 
+/* Whether a store at sa may forward to a load of size bytes at a that it
+ * covers, where forwarding needs the same start (core.fwd_start): at sa,
+ * and a 16-byte load 16-byte aligned (IA-32 Intel Architecture
+ * Optimization Reference Manual, ch. 2, Figure 2-2). */
+static inline int fwd_aligned(uint64_t sa, uint64_t a, uint32_t size)
+{
+	return a == sa && (size != 16 || !(a & 15));
+}
+
 /* Whether a load of size bytes at a overlaps, without being contained in,
  * an older store not yet written to the first level by cycle issue (its
  * data is in no cache yet and cannot be forwarded): the cycle the last
@@ -525,14 +534,21 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		 * once the store has written it (IA-32 Intel Architecture
 		 * Optimization Reference Manual, ch. 1, "Store Forwarding":
 		 * the bytes loaded must be a subset of those stored, and the
-		 * store must not wrap around a cache line boundary) */
+		 * store must not wrap around a cache line boundary; with
+		 * core.fwd_start the load starts where the store does) */
 		unsigned e = (unsigned)(a >> 3) % SQ;
+		uint32_t lsz = tr->size[o->mem];
 		if (t->sq[e].size && a >= t->sq[e].addr &&
-		    a + tr->size[o->mem] <= t->sq[e].addr + t->sq[e].size) {
-			if (!crosses_line(t->sq[e].addr, t->sq[e].size, l1line))
+		    a + lsz <= t->sq[e].addr + t->sq[e].size) {
+			int split = crosses_line(t->sq[e].addr, t->sq[e].size, l1line);
+			int unaligned = cc->fwd_start && !fwd_aligned(t->sq[e].addr, a, lsz);
+			if (!split && !unaligned)
 				fwd = t->sq[e].ready + 1;
 			else if (t->sq[e].written > issue) {
-				count(u, t, th, UARCH_EV_LD_FWD_SPLIT, 1, issue);
+				if (split)
+					count(u, t, th, UARCH_EV_LD_FWD_SPLIT, 1, issue);
+				if (unaligned)
+					count(u, t, th, UARCH_EV_LD_FWD_ALIGN, 1, issue);
 				at = t->sq[e].written;
 			}
 		}

@@ -102,6 +102,7 @@ static const struct pfield core_fields[] = {
 	ARR(uarch_core_cfg, units, 1, 64),
 	ARR(uarch_core_cfg, occupy, 1, 10000),
 	NUM(uarch_core_cfg, replay, 0, 1),
+	NUM(uarch_core_cfg, fwd_start, 0, 1),
 	NUM(uarch_core_cfg, mhz, 1, 100000),
 	NUM(uarch_core_cfg, syscall_cycles, 0, U16MAX),
 	NUM(uarch_core_cfg, syscall_lines, 0, 4096),

@@ -47,6 +47,8 @@ struct uarch_core_cfg {
 	uint16_t units[UARCH_NUCLASS];	/* units that can start one per cycle */
 	uint16_t occupy[UARCH_NUCLASS]; /* cycles a unit stays busy (1 = pipelined; divides > 1) */
 	uint8_t replay;		 /* P4 replay: dependents of a missing load are re-executed */
+	uint8_t fwd_start;	 /* a store forwards only to a load that starts where it does (and,
+			    * 16 bytes, is 16-byte aligned) */
 	uint32_t mhz;		 /* core clock, for seconds and GHz figures */
 	uint16_t syscall_cycles; /* kernel-mode cycles charged per syscall (cost model) */
 	uint16_t syscall_lines;	 /* kernel cache lines touched per syscall (cost model) */

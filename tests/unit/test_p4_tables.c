@@ -562,8 +562,10 @@ static void test_memory_signals(void **s)
 	/* a load partly overlapping a store still in flight, then one the
 	 * store covers (forwarded) */
 	static const uint8_t st4[] = { 0x89, 0x08 }; /* mov %ecx, (%rax) */
-	struct x86_insn t4;
+	static const uint8_t ld4[] = { 0x8b, 0x08 }; /* mov (%rax), %ecx */
+	struct x86_insn t4, l4;
 	insn(st4, sizeof(st4), 0x1006, &t4);
+	insn(ld4, sizeof(ld4), 0x100c, &l4);
 	retire(r, &t4, t4.pc + t4.len, 0, 0x700100, 4, 1);
 	retire(r, &l, l.pc + l.len, 0, 0x700100, 8, 0);
 	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x10), 1);
@@ -583,6 +585,14 @@ static void test_memory_signals(void **s)
 	assert_int_equal(ev(r, UARCH_EV_LD_FWD_WAIT), 1);
 	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x08), 1);
 	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x18), 2);
+	/* a load of the store's upper half starts elsewhere: not forwarded
+	 * (UNALGN_ADDR) */
+	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x20), 0);
+	retire(r, &t, t.pc + t.len, 0, 0x700400, 8, 1);
+	retire(r, &l4, l4.pc + l4.len, 0, 0x700404, 4, 0);
+	assert_int_equal(ev(r, UARCH_EV_LD_FWD_ALIGN), 1);
+	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x20), 1);
+	assert_int_equal(count(r, "MOB_LOAD_REPLAY", 0x38), 3);
 	rig_free(r);
 }
 

@@ -1015,31 +1015,42 @@ static void test_write_buffer_absorbs_stores(void **s)
 }
 
 /* A load the store before it covers takes the store's data; one that
- * only partly overlaps it, or that a store crossing a line covers, reads
- * the first level once the store has been written there: later by as
- * much as the store waits in a full write buffer. */
+ * only partly overlaps it, that a store crossing a line covers, or (p4,
+ * core.fwd_start) that starts elsewhere than the store or is a 16-byte
+ * load not 16-byte aligned, reads the first level once the store has been
+ * written there: later by as much as the store waits in a full write
+ * buffer.  With core.fwd_start=0 a store forwards at any offset. */
 static void test_blocked_forward_waits_for_write(void **s)
 {
 	static const uint8_t st[] = { 0x48, 0x89, 0x10 }; /* mov %rdx, (%rax) */
 	static const uint8_t ld[] = { 0x48, 0x8b, 0x08 }; /* mov (%rax), %rcx */
 	static const struct {
-		uint64_t addr;	 /* the store's and the load's */
-		uint32_t size;	 /* the store's (the load's: 8) */
+		uint64_t addr; /* the store's */
+		uint32_t size; /* the store's */
+		uint64_t ld;   /* the load's address (its size: lsize, else 8) */
+		uint32_t lsize;
+		int any_start;	 /* core.fwd_start=0 */
 		int miss_before; /* a store miss holds the write buffer first */
-		int overlap, split;
+		int overlap, split, unaligned;
 	} c[] = {
-		{ 0x500000, 8, 0, 0, 0 },
-		{ 0x500000, 4, 0, 1, 0 },
-		{ 0x500000, 4, 1, 1, 0 },
-		{ 0x50003c, 8, 0, 0, 1 },
+		{ 0x500000, 8, 0x500000, 0, 0, 0, 0, 0, 0 },
+		{ 0x500000, 4, 0x500000, 0, 0, 0, 1, 0, 0 },
+		{ 0x500000, 4, 0x500000, 0, 0, 1, 1, 0, 0 },
+		{ 0x50003c, 8, 0x50003c, 0, 0, 0, 0, 1, 0 },
+		{ 0x500000, 16, 0x500008, 0, 0, 0, 0, 0, 1 },
+		{ 0x500000, 16, 0x500008, 0, 1, 0, 0, 0, 0 },
+		{ 0x500008, 16, 0x500008, 16, 0, 0, 0, 0, 1 },
+		{ 0x500010, 16, 0x500010, 16, 0, 0, 0, 0, 0 },
 	};
-	uint64_t lat[4];
+	enum { N = sizeof(c) / sizeof(c[0]) };
+	uint64_t lat[N];
 	(void)s;
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < N; k++) {
 		struct rig *r = rig_alloc();
 		struct x86_insn i, j;
 		r->m.mem.wbuf = 1;
 		r->m.mem.wbuf_line = 0;
+		r->m.core.fwd_start = (uint8_t)!c[k].any_start;
 		rig_start(r);
 		decode(st, sizeof(st), 0x3000, &i);
 		decode(ld, sizeof(ld), 0x3003, &j);
@@ -1051,15 +1062,20 @@ static void test_blocked_forward_waits_for_write(void **s)
 			run_access(r, 0, &i, 0x10000000, 8);
 		uint64_t l0 = ev(r, UARCH_EV_LOAD_LAT, 0);
 		run_access(r, 0, &i, c[k].addr, c[k].size);
-		run_access(r, 0, &j, c[k].addr, 8);
+		run_access(r, 0, &j, c[k].ld, c[k].lsize ? c[k].lsize : 8);
 		lat[k] = ev(r, UARCH_EV_LOAD_LAT, 0) - l0;
 		assert_int_equal(ev(r, UARCH_EV_LD_ST_OVERLAP, 0), c[k].overlap);
 		assert_int_equal(ev(r, UARCH_EV_LD_FWD_SPLIT, 0), c[k].split);
+		assert_int_equal(ev(r, UARCH_EV_LD_FWD_ALIGN, 0), c[k].unaligned);
 		rig_free(r);
 	}
 	assert_true(lat[1] > lat[0]);
 	assert_true(lat[2] > lat[1] + 100);
 	assert_true(lat[3] > lat[0]);
+	assert_true(lat[4] > lat[0]);
+	assert_int_equal(lat[5], lat[0]);
+	assert_true(lat[6] > lat[0]);
+	assert_int_equal(lat[7], lat[0]);
 }
 
 /* A modified line evicted from the last level goes out over the bus: it

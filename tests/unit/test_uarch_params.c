@@ -13,7 +13,7 @@
 #include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 
-#define NKEYS 184 /* core 16+3*15, bp 12, six caches of 13, l1i.tc, four TLBs of 5, mem 12 */
+#define NKEYS 185 /* core 17+3*15, bp 12, six caches of 13, l1i.tc, four TLBs of 5, mem 12 */
 
 /* A machine copied into zeroed storage, so that padding compares equal. */
 static void copy_machine(struct uarch_machine *dst, const char *name)
