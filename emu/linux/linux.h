@@ -48,8 +48,13 @@ struct lx_slot {
 	int32_t pid;
 	int32_t status; /* exit status, or the signal number when KILLED */
 	int32_t nimages, nnosys;
-	struct x86_counts cnt;		  /* summed over the process's threads */
-	int64_t children_ns;		  /* --vtime: CPU time of the children it reaped */
+	struct x86_counts cnt; /* summed over the process's threads */
+	int64_t children_ns;   /* --vtime: CPU time of the children it reaped */
+	/* --vtime: the process's emulated clock, published as it runs (it
+	 * ends no earlier), and at its end where it ended; 1 while it sits in
+	 * a host call that may block (reap.c) */
+	volatile int64_t vt_at;
+	volatile int32_t vt_wait;
 	struct uarch_counts ev;		  /* timing-model events (timed runs) */
 	uint64_t pmu[LX_MAX_PMU];	  /* the PMU's counts (lx_pmu_ops.read) */
 	uint64_t pmu_time[LX_MAX_PMU][2]; /* their enabled, running cycles (multiplexed) */

@@ -374,16 +374,16 @@ int lx_pipe_write(struct lx_proc *p, const struct x86_cpu *c, const uint64_t a[3
  * write's end, or what a read took. */
 void lx_pipe_done(struct lx_proc *p, long nr, const uint64_t a[6], long r);
 
-/* reap.c: which child of a pipeline a wait for any child reports first
- * (--vtime).
+/* reap.c: which child a wait for any child reports first (--vtime).
  * lx_reap_forked: the parent forked child pid.
  * lx_reap_stashed: before wait nr (wait4 or waitid, arguments a): 1 with
  * its result in *r (the child's status in *wst) when it reports a child
  * reaped earlier, else 0.
  * lx_reap_order: after the host's wait, which came back with r (*wst as
- * lx_reaped() takes it): an older child that fed the one reaped through
- * a pipe is reaped and reported instead once it has ended (its status in
- * *wst), the younger one's report kept; returns the wait's result. */
+ * lx_reaped() takes it): a child that ended earlier on the emulated
+ * clock, or fed the one reaped through a pipe, is reaped and reported
+ * instead (its status in *wst), the others' reports kept in order;
+ * returns the wait's result. */
 void lx_reap_forked(struct lx_proc *p, int pid);
 int lx_reap_stashed(struct lx_proc *p, long nr, const uint64_t a[6], long *r, int *wst);
 long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int *wst);
@@ -521,6 +521,9 @@ void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
 /* Under --vtime, the process reaped its child pid (wait4, waitid): the
  * child's time and its reaped children's count as its children's time. */
 void lx_vtime_reaped(struct lx_proc *p, int pid);
+/* Publish the process's clock in its slot (slot.vt_at), for a parent
+ * ordering its children's ends (reap.c). */
+void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c);
 /* Under --vtime, the rusage (at guest address buf) wait4 or waitid gave
  * of its child pid: the child's time and its reaped children's. */
 void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf);

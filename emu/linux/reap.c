@@ -1,20 +1,29 @@
 /* reap.c — the order in which a wait for any child reports the children
- * of a pipeline (--vtime).
+ * that have ended (--vtime): the order they ended in on the emulated
+ * clock, and a pipeline's processes in the order the data went through.
  *
- * In `a | b`, b ends after a has closed the pipe: at its exit, or earlier
- * (coreutils close their output before exit_group).  Either way a can
- * still be running, or be on its way out, when b becomes a zombie, so the
- * shell's wait4(-1) reports a, then b, or b, then a, as the host ran them:
- * another order of the shell's own instructions, and other counts.  So
- * when a wait for any child reaps a child while a child forked before it
- * fed it through a pipe (pipe.c records who wrote to and read from each)
- * and has not been reaped, the older one goes first: once it has marked
- * its end in its slot (which every guest process does before it exits on
- * the host), it is reaped and reported, and the younger one's report is
- * kept for the next wait that asks for it.  An older one that has not
- * ended after LX_REAP_PATIENCE_NS (it runs on: `(echo x; sleep 9) | head
- * -1`) leaves the order as the host gave it, as do children that no pipe
- * joins: their order is the program's own race.
+ * Children run at once on the host, so which ends first there, and which
+ * the parent's wait4(-1) reports first, is the host's race: another order
+ * of the parent's own instructions, and other counts.  Each guest
+ * process publishes its emulated clock in its slot (at every system call,
+ * every turn of its run loop, and at its end), which only moves forward.
+ * So when a wait for any child reaps child y, ended at clock t:
+ *   - every other unreaped child that could still end before t (its clock
+ *     not past t) is waited for until it has ended or passed t;
+ *   - so is every child that fed y through a pipe, or fed one that did
+ *     (pipe.c records who wrote to and read from each): in `a | b`, b can
+ *     end before a on either clock, a having closed the pipe first
+ *     (coreutils close their output before exit_group);
+ *   - the children ended by then that ended before y (or at the same
+ *     clock, forked earlier), and its feeders, are reaped too; all are
+ *     reported one a wait, each after those that fed it, else in the
+ *     order they ended.
+ * A child that is not y's feeder and sits in a blocking host call with
+ * its clock still for LX_REAP_STILL_NS (a server waiting for a client, a
+ * child waiting for what the parent does next) is taken to end later; a
+ * wait that sees no child's clock move for LX_REAP_PATIENCE_NS gives up
+ * and reports what it has, as the host gave it (also for a child that
+ * computes that long without a system call while behind).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +34,8 @@
 
 #include "lx_proc.h"
 
-#define LX_REAP_PATIENCE_NS 200000000ll /* the longest wait for an older child's end */
+#define LX_REAP_PATIENCE_NS 200000000ll /* the longest wait with no child's clock moving */
+#define LX_REAP_STILL_NS 10000000ll	/* a child blocked this long waits on the host */
 #define LX_REAP_NAP_NS 100000		/* between looks */
 
 void lx_reap_forked(struct lx_proc *p, int pid)
@@ -50,20 +60,31 @@ static int forget(struct lx_proc *p, int pid)
 	return -1;
 }
 
-/* Whether child pid has marked its end in its slot (the latest slot of
- * that pid: an exec leaves an older one behind). */
-static int ended(const struct lx_proc *p, int pid)
+/* Child pid's latest slot (an exec leaves an older one behind), NULL if
+ * it has none yet. */
+static const struct lx_slot *slot_of(const struct lx_proc *p, int pid)
 {
 	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
 
 	while (n--) {
 		const struct lx_slot *s = &p->sh->slot[n];
-		int32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
-		if (s->pid != pid || st == LX_SLOT_FREE)
-			continue;
-		return st == LX_SLOT_EXITED || st == LX_SLOT_KILLED;
+		if (s->pid == pid && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != LX_SLOT_FREE)
+			return s;
 	}
-	return 0;
+	return NULL;
+}
+
+/* Whether slot s has marked its process's end. */
+static int ended(const struct lx_slot *s)
+{
+	int32_t st = s ? __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) : LX_SLOT_FREE;
+	return st == LX_SLOT_EXITED || st == LX_SLOT_KILLED;
+}
+
+/* Slot s's clock: where its process ended, or how far it has run. */
+static int64_t clock_of(const struct lx_slot *s)
+{
+	return s ? __atomic_load_n(&s->vt_at, __ATOMIC_ACQUIRE) : -1;
 }
 
 /* Whether wait nr (arguments a) is for any child. */
@@ -106,59 +127,181 @@ int lx_reap_stashed(struct lx_proc *p, long nr, const uint64_t a[6], long *r, in
 	return 1;
 }
 
-/* The oldest child forked before the one at place at that fed it through
- * a pipe (or has ended), once it has ended: its pid; 0 if none does in
- * time. */
-static int older_end(struct lx_proc *p, int pid, int at)
-{
-	int64_t since = -1;
+/* A child reaped or to be reaped: its place in fork order, its clock at
+ * its end. */
+struct cand {
+	int pid, at;
+	int64_t end;
+};
 
-	for (int k = 0; k < at; k++) {
-		int y = p->kids[k];
-		if (ended(p, y))
-			return y;
-		if (!lx_pipe_feeds(p->sh, y, pid))
-			continue;
-		for (;;) {
-			struct timespec nap = { 0, LX_REAP_NAP_NS };
-			int64_t now = lx_now_ns();
-			if (since < 0)
-				since = now;
-			else if (now - since > LX_REAP_PATIENCE_NS)
-				return 0;
-			lx_host_syscall(35, (long)&nap, 0, 0, 0, 0, 0);
-			if (ended(p, y))
-				return y;
+/* The children that fed child y through a pipe, or fed one that did:
+ * their bits in kids[] order. */
+static uint64_t feeders(const struct lx_proc *p, int y)
+{
+	uint64_t f = 0;
+	int grew = 1;
+
+	while (grew) {
+		grew = 0;
+		for (int k = 0; k < p->nkids; k++) {
+			if (f >> k & 1)
+				continue;
+			int fed = lx_pipe_feeds(p->sh, p->kids[k], y);
+			for (int j = 0; !fed && j < p->nkids; j++)
+				fed = (f >> j & 1) && lx_pipe_feeds(p->sh, p->kids[k], p->kids[j]);
+			if (fed) {
+				f |= 1ull << k;
+				grew = 1;
+			}
 		}
 	}
-	return 0;
+	return f;
+}
+
+/* Whether unreaped child k (its slot s) may still end before y (ended
+ * at clock t, at place at in fork order) or must end first (f: a
+ * feeder); still: it has sat blocked on the host with its clock still. */
+static int pending(int k, const struct lx_slot *s, int64_t t, int at, uint64_t f, int still)
+{
+	int64_t now = clock_of(s);
+
+	if (ended(s))
+		return 0;
+	if (f >> k & 1)
+		return 1;
+	return !still && (!s || now < t || (now == t && k < at));
+}
+
+/* Wait until no unreaped child may still end before y (pending()), or
+ * until no child's clock has moved for LX_REAP_PATIENCE_NS. */
+static void settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
+{
+	int64_t since = lx_now_ns(), last[LX_KIDS], from[LX_KIDS];
+
+	for (int k = 0; k < p->nkids; k++) {
+		last[k] = -2;
+		from[k] = since;
+	}
+	for (;;) {
+		int64_t now = lx_now_ns();
+		int wait = 0, moved = 0;
+		for (int k = 0; k < p->nkids; k++) {
+			const struct lx_slot *s = slot_of(p, p->kids[k]);
+			int64_t c = clock_of(s) + ended(s);
+			int blocked = s && __atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE);
+			if (c != last[k] || !blocked) {
+				moved |= c != last[k];
+				last[k] = c;
+				from[k] = now;
+			}
+			wait |= pending(k, s, t, at, f, now - from[k] >= LX_REAP_STILL_NS);
+		}
+		if (!wait)
+			return;
+		if (moved)
+			since = now;
+		else if (now - since > LX_REAP_PATIENCE_NS)
+			return;
+		struct timespec nap = { 0, LX_REAP_NAP_NS };
+		lx_host_syscall(35, (long)&nap, 0, 0, 0, 0, 0);
+	}
+}
+
+/* Whether c goes before d: a feeder before what it fed, else the earlier
+ * end, else the earlier fork. */
+static int before(const struct lx_proc *p, const struct cand *c, const struct cand *d)
+{
+	int cd = lx_pipe_feeds(p->sh, c->pid, d->pid), dc = lx_pipe_feeds(p->sh, d->pid, c->pid);
+
+	if (cd != dc)
+		return cd;
+	return c->end != d->end ? c->end < d->end : c->at < d->at;
+}
+
+/* Child y (at place at in fork order, ended at clock t) and the children
+ * ended that go before it or fed it, into c[] (room for LX_KIDS + 1) in
+ * the order they are to be reported; returns how many. */
+static int ahead(struct lx_proc *p, int y, int at, int64_t t, struct cand *c)
+{
+	uint64_t f = feeders(p, y);
+	int n = 0;
+
+	settle(p, t, at, f);
+	c[n++] = (struct cand){ y, at, t };
+	for (int k = 0; k < p->nkids; k++) {
+		const struct lx_slot *s = slot_of(p, p->kids[k]);
+		int64_t end = clock_of(s);
+		if (ended(s) && ((f >> k & 1) || end < t || (end == t && k < at)))
+			c[n++] = (struct cand){ p->kids[k], k < at ? k : k + 1, end };
+	}
+	/* each place takes the first of those left that none left goes before */
+	for (int i = 0; i < n; i++) {
+		int m = i;
+		for (int j = i + 1; j < n; j++)
+			if (before(p, &c[j], &c[m]))
+				m = j;
+		struct cand x = c[i];
+		c[i] = c[m];
+		c[m] = x;
+	}
+	return n;
+}
+
+/* Keep the report of child pid (status, usage ru) for a later wait. */
+static void stash(struct lx_proc *p, int pid, int status, const struct rusage *ru)
+{
+	struct lx_report *k = &p->stash[p->nstash++];
+
+	k->pid = pid;
+	k->status = status;
+	k->ru = *ru;
 }
 
 long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int *wst)
 {
 	siginfo_t si;
-	int pid = lx_reaped(p, nr, a, r, *wst, &si), at, older, status;
-	struct rusage ru;
+	int pid = lx_reaped(p, nr, a, r, *wst, &si), at, n, first = 0, fstatus = 0, status;
+	struct cand c[LX_KIDS + 1];
+	struct rusage ru, fru, yru;
+	const struct lx_slot *ys;
 
 	if (pid <= 0)
 		return r;
 	at = forget(p, pid);
-	if (!p->cfg->vtime || !p->sh || p->nth != 1 || !for_any(nr, a) || at <= 0 ||
-	    p->nstash == LX_KIDS || !(older = older_end(p, pid, at)) ||
-	    lx_host_syscall(61, older, (long)&status, __WALL, (long)&ru, 0, 0) != older)
+	if (!p->cfg->vtime || !p->sh || p->nth != 1 || !for_any(nr, a) || at < 0 || p->nstash ||
+	    !(ys = slot_of(p, pid)))
 		return r;
-	/* the younger one's report, for a later wait */
-	struct lx_report *k = &p->stash[p->nstash++];
-	k->pid = pid;
-	k->status = nr == 61 ? *wst :
-		    si.si_code == CLD_EXITED ?
-			       W_EXITCODE(si.si_status, 0) :
-			       si.si_status | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
-	memset(&k->ru, 0, sizeof(k->ru));
+	n = ahead(p, pid, at, clock_of(ys), c);
+	if (c[0].pid == pid)
+		return r; /* (those after it stay for the waits to come) */
+	/* y's report as the host gave it, for its turn */
 	uint64_t rup = nr == 61 ? a[3] : a[4];
+	memset(&yru, 0, sizeof(yru));
 	if (rup)
-		lx_copy_in(p, &k->ru, rup, sizeof(k->ru));
-	forget(p, older);
-	*wst = status;
-	return report(p, nr, a, older, status, &ru);
+		lx_copy_in(p, &yru, rup, sizeof(yru));
+	int ystatus = nr == 61 ? *wst :
+		      si.si_code == CLD_EXITED ?
+				 W_EXITCODE(si.si_status, 0) :
+				 si.si_status | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
+	for (int k = 0; k < n; k++) {
+		if (c[k].pid == pid) {
+			stash(p, pid, ystatus, &yru);
+		} else if (lx_host_syscall(61, c[k].pid, (long)&status, __WALL, (long)&ru, 0, 0) ==
+			   c[k].pid) {
+			forget(p, c[k].pid);
+			if (first) {
+				stash(p, c[k].pid, status, &ru);
+			} else {
+				first = c[k].pid;
+				fstatus = status;
+				fru = ru;
+			}
+		}
+	}
+	if (!first) { /* none reaped after all: y, as the host gave it */
+		p->nstash = 0;
+		return r;
+	}
+	*wst = fstatus;
+	return report(p, nr, a, first, fstatus, &fru);
 }

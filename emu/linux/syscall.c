@@ -375,6 +375,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	struct lx_thread *t = c->os;
 	long r;
 
+	lx_vtime_publish(p, c);
 	if (p->cfg->vtime &&
 	    (lx_vtime_syscall(p, c, nr, (const uint64_t[2]){ a0, a1 }, &r) ||
 	     lx_itimer_syscall(p, c, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r) ||
@@ -561,7 +562,13 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	if (nr == 61 && !a1)
 		a1 = (uint64_t)(uintptr_t)&wst;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
+	/* (a wait for children waits on the run itself) */
+	int outside = p->cfg->vtime && p->slot && nr != 61 && nr != 247;
+	if (outside)
+		__atomic_store_n(&p->slot->vt_wait, 1, __ATOMIC_RELEASE);
 	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	if (outside)
+		__atomic_store_n(&p->slot->vt_wait, 0, __ATOMIC_RELEASE);
 	lx_itimer_host_disarm(p);
 	if (r == -EFAULT && p->mm.nwprot) {
 		/* the kernel cannot write to pages we write-protected for

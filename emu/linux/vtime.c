@@ -179,6 +179,12 @@ static int64_t children_ns(const struct lx_proc *p)
 	return children;
 }
 
+void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c)
+{
+	if (p->cfg->vtime && p->slot)
+		__atomic_store_n(&p->slot->vt_at, vtime_ns(p, c), __ATOMIC_RELEASE);
+}
+
 void lx_vtime_reaped(struct lx_proc *p, int pid)
 {
 	int64_t ran, children;

@@ -407,6 +407,23 @@ pipes() {
 	ok pipe_reads "one read a write (a page of a larger one), identical counts"
 }
 
+# A wait for any child reports the child that ended first on the emulated
+# clock: e2e_reap's child a takes more host time (page faults) but fewer
+# instructions than b, so the host ends b first.
+reap_order() {
+	local pfx=() f out n
+	unshare --pid --fork true 2>/dev/null && pfx=(unshare --pid --fork)
+	for f in a b; do
+		out=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -v -o "$WORK/$f" "$PROGS/e2e_reap" 20 10000000 2>&1) ||
+			{ bad reap_order "vpmu failed: $out"; return; }
+		[ "$out" = "first: a" ] || { bad reap_order "run $f: $out (want first: a)"; return; }
+	done
+	[ ${#pfx[@]} = 0 ] ||
+		diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null ||
+		{ bad reap_order "counts differ between two runs"; return; }
+	ok reap_order "first: a (the host ends b first), twice, identical counts"
+}
+
 descriptions() {
 	local out
 	if out=$(python3 "$(dirname "$0")/../tools/model_fuzz.py" "$VPMU" "$PROGS" 80 1 2>&1); then
@@ -428,6 +445,7 @@ prefetch
 determinism
 sigchld
 pipes
+reap_order
 descriptions
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $failn failed"

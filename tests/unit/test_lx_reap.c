@@ -1,6 +1,8 @@
 /* Unit tests for emu/linux/reap.c: a report kept for later is given to the
  * next wait that asks for that child, in wait4's or waitid's form, once
- * (but for WNOWAIT); a wait for another child is left to the host. */
+ * (but for WNOWAIT); a wait for another child is left to the host; a
+ * wait for any child that the host answers with a child which ended
+ * later on the emulated clock than another reports the other first. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "test_lx_timer.h"
@@ -69,11 +72,71 @@ static void test_waitid_form(void **state)
 	assert_int_equal(f.p.nstash, 0);
 }
 
+/* A child that exits at once with status st; its slot in the shared
+ * area (k), ended at clock at. */
+static int child(int k, int st, int64_t at)
+{
+	int pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(st);
+	struct lx_slot *s = &f.p.sh->slot[k];
+	s->pid = pid;
+	s->vt_at = at;
+	s->state = LX_SLOT_EXITED;
+	f.p.sh->next = (uint32_t)k + 1;
+	lx_reap_forked(&f.p, pid);
+	siginfo_t si;
+	assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0); /* a zombie */
+	return pid;
+}
+
+static void test_earlier_end_first(void **state)
+{
+	int fd, status = 0, wst;
+	long r;
+	(void)state;
+	f.p.sh = lx_shared_create(&fd);
+	assert_non_null(f.p.sh);
+	/* a forked first, ended at 500; b after it, ended at 300; c after
+	 * them, still running but its clock past both */
+	int a = child(0, 1, 500), b = child(1, 2, 300);
+	struct lx_slot *c = &f.p.sh->slot[2];
+	c->pid = 999999;
+	c->vt_at = 1000;
+	c->state = LX_SLOT_RUNNING;
+	f.p.sh->next = 3;
+	lx_reap_forked(&f.p, c->pid);
+	/* the host's wait4(-1) gave a */
+	const uint64_t any[6] = { (uint64_t)-1, (uint64_t)(uintptr_t)&status, 0, 0, 0, 0 };
+	assert_int_equal(wait4(a, &status, 0, NULL), a);
+	wst = status;
+	r = lx_reap_order(&f.p, 61, any, a, &wst);
+	assert_int_equal(r, b);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	assert_int_equal(wst, status);
+	/* a's report, kept: the next wait's */
+	assert_int_equal(f.p.nstash, 1);
+	assert_int_equal(lx_reap_stashed(&f.p, 61, any, &r, &wst), 1);
+	assert_int_equal(r, a);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	assert_int_equal(f.p.nkids, 1); /* c's */
+	/* without --vtime the host's order stands */
+	int d = child(3, 4, 700), e = child(4, 5, 600);
+	f.cfg.vtime = 0;
+	assert_int_equal(wait4(d, &status, 0, NULL), d);
+	wst = status;
+	assert_int_equal(lx_reap_order(&f.p, 61, any, d, &wst), d);
+	assert_int_equal(wait4(e, &status, 0, NULL), e);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_wait4_takes_it, setup_kept),
 		cmocka_unit_test_setup(test_waitid_form, setup_kept),
+		cmocka_unit_test_setup(test_earlier_end_first, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
