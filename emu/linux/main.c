@@ -16,7 +16,10 @@
 #include "lx_elf.h"
 #include "lx_proc.h"
 
-#define LX_QUANTUM 100000  /* instructions per turn when several threads run */
+#define LX_QUANTUM 100000 /* instructions per turn when several threads run */
+/* --vtime: the most instructions between two publications of the clock
+ * (reap.c), so that a parent sees a computing child's clock move */
+#define LX_VT_PUBLISH (1u << 20)
 #define LX_SHEBANG_DEPTH 4 /* fs/binfmt_script.c allows about this many */
 
 static __attribute__((noreturn)) void fail(struct lx_proc *p, int status, const char *msg)
@@ -211,6 +214,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
 		if (hold < budget)
 			budget = hold;
+		if (p->cfg->vtime && budget > LX_VT_PUBLISH)
+			budget = LX_VT_PUBLISH;
 		p->turn_from = c->cnt->insns;
 		e = x86_run(c, lx_limit_budget(p, budget));
 		t->ran += c->cnt->insns >= p->turn_from ? c->cnt->insns - p->turn_from : 0;

@@ -6,7 +6,8 @@
  * the parent's wait4(-1) reports first, is the host's race: another order
  * of the parent's own instructions, and other counts.  Each guest
  * process publishes its emulated clock in its slot (at every system call,
- * every turn of its run loop, and at its end), which only moves forward.
+ * every turn of its run loop, at least every LX_VT_PUBLISH instructions,
+ * and at its end), which only moves forward.
  * So when a wait for any child reaps child y, ended at clock t:
  *   - every other unreaped child that could still end before t (its clock
  *     not past t) is waited for until it has ended or passed t;
@@ -22,8 +23,7 @@
  * its clock still for LX_REAP_STILL_NS (a server waiting for a client, a
  * child waiting for what the parent does next) is taken to end later; a
  * wait that sees no child's clock move for LX_REAP_PATIENCE_NS gives up
- * and reports what it has, as the host gave it (also for a child that
- * computes that long without a system call while behind).
+ * and reports what it has, as the host gave it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
