@@ -145,9 +145,14 @@ struct lx_proc {
 	int told[LX_HOLD_MAX];
 	unsigned ntold;
 
-	/* reap.c: the children in the order they were forked, and the
-	 * reports of children reaped ahead of their turn, oldest first */
-	int kids[LX_KIDS];
+	/* reap.c: the children in the order they were forked (each with the
+	 * clock it was last seen at and since when, on the host, it has sat
+	 * blocked there), and the reports of children reaped ahead of their
+	 * turn, oldest first */
+	struct lx_kid {
+		int pid;
+		int64_t clock, still_from;
+	} kids[LX_KIDS];
 	int nkids;
 	struct lx_report {
 		int pid, status;
@@ -522,8 +527,9 @@ void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
  * child's time and its reaped children's count as its children's time. */
 void lx_vtime_reaped(struct lx_proc *p, int pid);
 /* Publish the process's clock in its slot (slot.vt_at), for a parent
- * ordering its children's ends (reap.c). */
-void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c);
+ * ordering its children's ends (reap.c); until, if later: the clock the
+ * process sleeps to before it does anything (-1: none). */
+void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c, int64_t until);
 /* Under --vtime, the rusage (at guest address buf) wait4 or waitid gave
  * of its child pid: the child's time and its reaped children's. */
 void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf);

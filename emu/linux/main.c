@@ -198,7 +198,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		lx_pair_turn(p);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		lx_itimer_check(p, c);
-		lx_vtime_publish(p, c);
+		lx_vtime_publish(p, c, -1);
 		hold = lx_hold_budget(p, c);
 		if (lx_signal_pending(p))
 			lx_signal_deliver(p);

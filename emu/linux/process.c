@@ -59,7 +59,7 @@ _Noreturn void lx_exit_group(struct lx_proc *p, int status)
 {
 	x86_count_current_block(&lx_cur(p)->cpu);
 	lx_timing_flush(p);
-	lx_vtime_publish(p, &lx_cur(p)->cpu);
+	lx_vtime_publish(p, &lx_cur(p)->cpu, -1);
 	if (p->slot) {
 		p->slot->status = status & 0xff;
 		p->slot->state = LX_SLOT_EXITED;

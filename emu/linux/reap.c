@@ -19,9 +19,11 @@
  *     clock, forked earlier), and its feeders, are reaped too; all are
  *     reported one a wait, each after those that fed it, else in the
  *     order they ended.
- * A child that is not y's feeder and sits in a blocking host call with
- * its clock still for LX_REAP_STILL_NS (a server waiting for a client, a
- * child waiting for what the parent does next) is taken to end later; a
+ * A sleeping child publishes the clock it sleeps to.  A child that is
+ * not y's feeder and sits in a host call with its clock still for
+ * LX_REAP_STILL_NS (a server waiting for a client, a child waiting for
+ * what the parent does next, or for children of its own) is taken to end
+ * later; a
  * wait that sees no child's clock move for LX_REAP_PATIENCE_NS gives up
  * and reports what it has, as the host gave it.
  */
@@ -44,14 +46,14 @@ void lx_reap_forked(struct lx_proc *p, int pid)
 		memmove(p->kids, p->kids + 1, (LX_KIDS - 1) * sizeof(*p->kids));
 		p->nkids--;
 	}
-	p->kids[p->nkids++] = pid;
+	p->kids[p->nkids++] = (struct lx_kid){ pid, -2, 0 };
 }
 
 /* Forget child pid (reaped); its place among the children, -1 if none. */
 static int forget(struct lx_proc *p, int pid)
 {
 	for (int k = 0; k < p->nkids; k++)
-		if (p->kids[k] == pid) {
+		if (p->kids[k].pid == pid) {
 			memmove(p->kids + k, p->kids + k + 1,
 				(size_t)(p->nkids - k - 1) * sizeof(*p->kids));
 			p->nkids--;
@@ -146,9 +148,10 @@ static uint64_t feeders(const struct lx_proc *p, int y)
 		for (int k = 0; k < p->nkids; k++) {
 			if (f >> k & 1)
 				continue;
-			int fed = lx_pipe_feeds(p->sh, p->kids[k], y);
+			int fed = lx_pipe_feeds(p->sh, p->kids[k].pid, y);
 			for (int j = 0; !fed && j < p->nkids; j++)
-				fed = (f >> j & 1) && lx_pipe_feeds(p->sh, p->kids[k], p->kids[j]);
+				fed = (f >> j & 1) &&
+				      lx_pipe_feeds(p->sh, p->kids[k].pid, p->kids[j].pid);
 			if (fed) {
 				f |= 1ull << k;
 				grew = 1;
@@ -173,28 +176,26 @@ static int pending(int k, const struct lx_slot *s, int64_t t, int at, uint64_t f
 }
 
 /* Wait until no unreaped child may still end before y (pending()), or
- * until no child's clock has moved for LX_REAP_PATIENCE_NS. */
+ * until no child's clock has moved for LX_REAP_PATIENCE_NS.  A child seen
+ * blocked with its clock still stays so from one wait to the next. */
 static void settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 {
-	int64_t since = lx_now_ns(), last[LX_KIDS], from[LX_KIDS];
+	int64_t since = lx_now_ns();
 
-	for (int k = 0; k < p->nkids; k++) {
-		last[k] = -2;
-		from[k] = since;
-	}
 	for (;;) {
 		int64_t now = lx_now_ns();
 		int wait = 0, moved = 0;
 		for (int k = 0; k < p->nkids; k++) {
-			const struct lx_slot *s = slot_of(p, p->kids[k]);
+			struct lx_kid *kid = &p->kids[k];
+			const struct lx_slot *s = slot_of(p, kid->pid);
 			int64_t c = clock_of(s) + ended(s);
-			int blocked = s && __atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE);
-			if (c != last[k] || !blocked) {
-				moved |= c != last[k];
-				last[k] = c;
-				from[k] = now;
+			if (c != kid->clock || !s ||
+			    !__atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE)) {
+				moved |= c != kid->clock;
+				kid->clock = c;
+				kid->still_from = now;
 			}
-			wait |= pending(k, s, t, at, f, now - from[k] >= LX_REAP_STILL_NS);
+			wait |= pending(k, s, t, at, f, now - kid->still_from >= LX_REAP_STILL_NS);
 		}
 		if (!wait)
 			return;
@@ -229,10 +230,10 @@ static int ahead(struct lx_proc *p, int y, int at, int64_t t, struct cand *c)
 	settle(p, t, at, f);
 	c[n++] = (struct cand){ y, at, t };
 	for (int k = 0; k < p->nkids; k++) {
-		const struct lx_slot *s = slot_of(p, p->kids[k]);
+		const struct lx_slot *s = slot_of(p, p->kids[k].pid);
 		int64_t end = clock_of(s);
 		if (ended(s) && ((f >> k & 1) || end < t || (end == t && k < at)))
-			c[n++] = (struct cand){ p->kids[k], k < at ? k : k + 1, end };
+			c[n++] = (struct cand){ p->kids[k].pid, k < at ? k : k + 1, end };
 	}
 	/* each place takes the first of those left that none left goes before */
 	for (int i = 0; i < n; i++) {

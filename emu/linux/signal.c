@@ -86,7 +86,7 @@ _Noreturn void lx_die(struct lx_proc *p, int sig)
 	uint64_t m = LX_SIGBIT(sig);
 
 	lx_timing_flush(p);
-	lx_vtime_publish(p, &lx_cur(p)->cpu);
+	lx_vtime_publish(p, &lx_cur(p)->cpu, -1);
 	if (p->slot) {
 		p->slot->status = sig;
 		p->slot->state = LX_SLOT_KILLED;

@@ -315,6 +315,7 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 		left = lx_wait_left(p, c, until);
 		t.tv_sec = left / 1000000000;
 		t.tv_nsec = left % 1000000000;
+		lx_vtime_publish(p, c, until); /* (a parent need not wait for it to wake) */
 		r = lx_host_syscall(35, (long)&t, 0, 0, 0, 0, 0);
 		if (!r)
 			lx_wait_done(p, c, until);
@@ -375,7 +376,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	struct lx_thread *t = c->os;
 	long r;
 
-	lx_vtime_publish(p, c);
+	lx_vtime_publish(p, c, -1);
 	if (p->cfg->vtime &&
 	    (lx_vtime_syscall(p, c, nr, (const uint64_t[2]){ a0, a1 }, &r) ||
 	     lx_itimer_syscall(p, c, nr, (const uint64_t[4]){ a0, a1, a2, a3 }, &r) ||
@@ -562,12 +563,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	if (nr == 61 && !a1)
 		a1 = (uint64_t)(uintptr_t)&wst;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
-	/* (a wait for children waits on the run itself) */
-	int outside = p->cfg->vtime && p->slot && nr != 61 && nr != 247;
-	if (outside)
+	if (p->cfg->vtime && p->slot)
 		__atomic_store_n(&p->slot->vt_wait, 1, __ATOMIC_RELEASE);
 	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
-	if (outside)
+	if (p->cfg->vtime && p->slot)
 		__atomic_store_n(&p->slot->vt_wait, 0, __ATOMIC_RELEASE);
 	lx_itimer_host_disarm(p);
 	if (r == -EFAULT && p->mm.nwprot) {

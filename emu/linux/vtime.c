@@ -179,10 +179,15 @@ static int64_t children_ns(const struct lx_proc *p)
 	return children;
 }
 
-void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c)
+void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c, int64_t until)
 {
-	if (p->cfg->vtime && p->slot)
-		__atomic_store_n(&p->slot->vt_at, vtime_ns(p, c), __ATOMIC_RELEASE);
+	int64_t now = vtime_ns(p, c);
+
+	if (until > now)
+		now = until;
+	/* (only forward: a sleep a signal cut short leaves the clock behind) */
+	if (p->cfg->vtime && p->slot && now > p->slot->vt_at)
+		__atomic_store_n(&p->slot->vt_at, now, __ATOMIC_RELEASE);
 }
 
 void lx_vtime_reaped(struct lx_proc *p, int pid)
