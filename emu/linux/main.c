@@ -219,6 +219,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		p->turn_from = c->cnt->insns;
 		e = x86_run(c, lx_limit_budget(p, budget));
 		t->ran += c->cnt->insns >= p->turn_from ? c->cnt->insns - p->turn_from : 0;
+		p->turn_from = c->cnt->insns; /* (counted: thread_ns() adds nothing more) */
 		if (e == X86_EXIT_FAULT && !c->fault.sig) {
 			/* a resync after self-modifying code (mem.c): go on */
 		} else if (e == X86_EXIT_FAULT) {
