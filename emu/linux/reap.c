@@ -42,6 +42,8 @@
 
 void lx_reap_forked(struct lx_proc *p, int pid)
 {
+	if (p->slot)
+		p->slot->forked = 1;
 	if (p->nkids == LX_KIDS) { /* the oldest is forgotten */
 		memmove(p->kids, p->kids + 1, (LX_KIDS - 1) * sizeof(*p->kids));
 		p->nkids--;
@@ -81,6 +83,19 @@ static int ended(const struct lx_slot *s)
 {
 	int32_t st = s ? __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) : LX_SLOT_FREE;
 	return st == LX_SLOT_EXITED || st == LX_SLOT_KILLED;
+}
+
+/* Whether process pid forked, in any image it ran: then its clock,
+ * which leaves out its waits for its children, does not tell when it
+ * ends. */
+static int forks(const struct lx_proc *p, int pid)
+{
+	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
+
+	while (n--)
+		if (p->sh->slot[n].pid == pid && p->sh->slot[n].forked)
+			return 1;
+	return 0;
 }
 
 /* Slot s's clock: where its process ended, or how far it has run. */
@@ -172,7 +187,7 @@ static int pending(int k, const struct lx_slot *s, int64_t t, int at, uint64_t f
 		return 0;
 	if (f >> k & 1)
 		return 1;
-	return !still && (!s || now < t || (now == t && k < at));
+	return t >= 0 && !still && (!s || now < t || (now == t && k < at));
 }
 
 /* Wait until no unreaped child may still end before y (pending()), or
@@ -208,43 +223,77 @@ static void settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 	}
 }
 
-/* Whether c goes before d: a feeder before what it fed, else the earlier
+/* Whether c goes before d among those that neither feeds: the earlier
  * end, else the earlier fork. */
-static int before(const struct lx_proc *p, const struct cand *c, const struct cand *d)
+static int before(const struct cand *c, const struct cand *d)
 {
-	int cd = lx_pipe_feeds(p->sh, c->pid, d->pid), dc = lx_pipe_feeds(p->sh, d->pid, c->pid);
-
-	if (cd != dc)
-		return cd;
 	return c->end != d->end ? c->end < d->end : c->at < d->at;
 }
 
+/* Put c[n] (n <= 64) in the order they are reported: each after those
+ * that fed it through pipes, maybe through others; else by before(). */
+static void order(const struct lx_proc *p, struct cand *c, int n)
+{
+	uint64_t reach[64], left = n == 64 ? ~0ull : (1ull << n) - 1;
+	struct cand out[64];
+
+	for (int i = 0; i < n; i++) {
+		reach[i] = 0;
+		for (int j = 0; j < n; j++)
+			if (j != i && lx_pipe_feeds(p->sh, c[i].pid, c[j].pid))
+				reach[i] |= 1ull << j;
+	}
+	for (int grew = 1; grew;) {
+		grew = 0;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				if ((reach[i] >> j & 1) && (reach[j] & ~reach[i])) {
+					reach[i] |= reach[j];
+					grew = 1;
+				}
+	}
+	for (int k = 0; k < n; k++) {
+		int m = -1, fed;
+		for (int pass = 0; pass < 2 && m < 0; pass++) /* (pass 1: a cycle) */
+			for (int i = 0; i < n; i++) {
+				if (!(left >> i & 1))
+					continue;
+				fed = 0;
+				for (int j = 0; j < n && !pass; j++)
+					fed |= j != i && (left >> j & 1) && (reach[j] >> i & 1);
+				if (!fed && (m < 0 || before(&c[i], &c[m])))
+					m = i;
+			}
+		out[k] = c[m];
+		left &= ~(1ull << m);
+	}
+	memcpy(c, out, (size_t)n * sizeof(*c));
+}
+
 /* Child y (at place at in fork order, ended at clock t) and the children
- * ended that go before it or fed it, into c[] (room for LX_KIDS + 1) in
- * the order they are to be reported; returns how many. */
+ * ended that go before it or fed it, into c[] (room for 64) in the order
+ * they are to be reported; returns how many. */
 static int ahead(struct lx_proc *p, int y, int at, int64_t t, struct cand *c)
 {
 	uint64_t f = feeders(p, y);
 	int n = 0;
 
+	/* where a child that forked is involved, the clocks do not order
+	 * the ends: only the pipes do (t -1) */
+	int by_clock = !forks(p, y);
+	for (int k = 0; by_clock && k < p->nkids; k++)
+		by_clock = !forks(p, p->kids[k].pid);
+	if (!by_clock)
+		t = -1;
 	settle(p, t, at, f);
 	c[n++] = (struct cand){ y, at, t };
-	for (int k = 0; k < p->nkids; k++) {
+	for (int k = 0; k < p->nkids && n < 64; k++) {
 		const struct lx_slot *s = slot_of(p, p->kids[k].pid);
 		int64_t end = clock_of(s);
 		if (ended(s) && ((f >> k & 1) || end < t || (end == t && k < at)))
 			c[n++] = (struct cand){ p->kids[k].pid, k < at ? k : k + 1, end };
 	}
-	/* each place takes the first of those left that none left goes before */
-	for (int i = 0; i < n; i++) {
-		int m = i;
-		for (int j = i + 1; j < n; j++)
-			if (before(p, &c[j], &c[m]))
-				m = j;
-		struct cand x = c[i];
-		c[i] = c[m];
-		c[m] = x;
-	}
+	order(p, c, n);
 	return n;
 }
 
@@ -262,7 +311,7 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
 {
 	siginfo_t si;
 	int pid = lx_reaped(p, nr, a, r, *wst, &si), at, n, first = 0, fstatus = 0, status;
-	struct cand c[LX_KIDS + 1];
+	struct cand c[64];
 	struct rusage ru, fru, yru;
 	const struct lx_slot *ys;
 
