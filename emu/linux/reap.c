@@ -235,7 +235,7 @@ static int before(const struct cand *c, const struct cand *d)
 static void order(const struct lx_proc *p, struct cand *c, int n)
 {
 	uint64_t reach[64], left = n == 64 ? ~0ull : (1ull << n) - 1;
-	struct cand out[64];
+	struct cand out[64] = { { 0 } };
 
 	for (int i = 0; i < n; i++) {
 		reach[i] = 0;
