@@ -421,7 +421,25 @@ reap_order() {
 	[ ${#pfx[@]} = 0 ] ||
 		diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null ||
 		{ bad reap_order "counts differ between two runs"; return; }
-	ok reap_order "first: a (the host ends b first), twice, identical counts"
+	# twenty children, child n doing 3000 * (n % 7) additions: os.wait()
+	# gives them in the order of their work, the same twice
+	local py='import os
+pids = []
+for n in range(20):
+    p = os.fork()
+    if p == 0:
+        x = 0
+        for i in range(3000 * (n % 7)):
+            x += i
+        os._exit(0)
+    pids.append(p)
+print(" ".join(str(pids.index(os.wait()[0])) for _ in pids))' o1 o2
+	o1=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -o /dev/null python3 -c "$py" 2>&1) &&
+		o2=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -o /dev/null python3 -c "$py" 2>&1) ||
+		{ bad reap_order "python3: $o1 $o2"; return; }
+	[ "$o1" = "$o2" ] && awk '{ for (i = 2; i <= NF; i++) if ($i % 7 < $(i - 1) % 7) exit 1 }' <<<"$o1" ||
+		{ bad reap_order "python3's twenty children: $o1, then $o2 (want by their work)"; return; }
+	ok reap_order "first: a (the host ends b first), twice, identical counts; twenty children by their work: $o1"
 }
 
 descriptions() {
