@@ -55,7 +55,7 @@ struct lx_slot {
 	 * a host call that may block (reap.c) */
 	volatile int64_t vt_at;
 	volatile int32_t vt_wait;
-	int32_t forked;		  /* it forked: its clock leaves out its waits for its children */
+	int32_t forked;		  /* it forked: its clock stands while it waits for its children */
 	struct uarch_counts ev;	  /* timing-model events (timed runs) */
 	uint64_t pmu[LX_MAX_PMU]; /* the PMU's counts (lx_pmu_ops.read) */
 	uint64_t pmu_time[LX_MAX_PMU][2]; /* their enabled, running cycles (multiplexed) */

@@ -524,8 +524,9 @@ int64_t lx_wait_left(const struct lx_proc *p, const struct x86_cpu *c, int64_t d
  * image's goes on from its parent's or predecessor's). */
 void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns);
 /* Under --vtime, the process reaped its child pid (wait4, waitid): the
- * child's time and its reaped children's count as its children's time. */
-void lx_vtime_reaped(struct lx_proc *p, int pid);
+ * child's time and its reaped children's count as its children's time,
+ * and a lone thread's clock moves on to the child's end. */
+void lx_vtime_reaped(struct lx_proc *p, const struct x86_cpu *c, int pid);
 /* Publish the process's clock in its slot (slot.vt_at), for a parent
  * ordering its children's ends (reap.c); until, if later: the clock the
  * process sleeps to before it does anything (-1: none). */

@@ -86,7 +86,7 @@ static int ended(const struct lx_slot *s)
 }
 
 /* Whether process pid forked, in any image it ran: then its clock,
- * which leaves out its waits for its children, does not tell when it
+ * which stands while it waits for its children, does not tell when it
  * ends. */
 static int forks(const struct lx_proc *p, int pid)
 {

@@ -589,7 +589,7 @@ waited:
 		lx_wait_done(p, c, until); /* it timed out: the clock stands there */
 	if (p->cfg->vtime && (nr == 61 || nr == 247)) {
 		lx_vtime_child_rusage(p, waited(p, nr, a, r), nr == 61 ? a[3] : a[4]);
-		lx_vtime_reaped(p, lx_reaped(p, nr, a, r, wst, NULL));
+		lx_vtime_reaped(p, c, lx_reaped(p, nr, a, r, wst, NULL));
 	}
 	if ((nr == 217 || nr == 78) && r > 0) {
 		/* a read of /proc/self/fd shows the guest's descriptors only;

@@ -153,29 +153,34 @@ static long vt_time(struct lx_proc *p, const struct x86_cpu *c, uint64_t tp)
 
 /* What the slots of process pid say, over the images it ran (a process
  * that executed a program has a slot for each): its instructions, in ns,
- * and the time of the children it reaped. */
-static void slots_ns(const struct lx_proc *p, int pid, int64_t *ran, int64_t *children)
+ * the time of the children it reaped, and its clock where it ended (or
+ * has got to). */
+static void slots_ns(const struct lx_proc *p, int pid, int64_t *ran, int64_t *children,
+		     int64_t *end)
 {
 	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
 
 	*ran = *children = 0;
+	*end = -1;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lx_slot *s = &p->sh->slot[i];
 		if (s->state == LX_SLOT_FREE || s->pid != pid)
 			continue;
 		*ran += (int64_t)s->cnt.insns;
 		*children += s->children_ns;
+		if (s->vt_at > *end)
+			*end = s->vt_at;
 	}
 }
 
 /* The CPU time of the children the process reaped (times(2)'s cutime). */
 static int64_t children_ns(const struct lx_proc *p)
 {
-	int64_t ran, children;
+	int64_t ran, children, end;
 
 	if (!p->slot)
 		return 0;
-	slots_ns(p, p->pid, &ran, &children);
+	slots_ns(p, p->pid, &ran, &children, &end);
 	return children;
 }
 
@@ -190,24 +195,28 @@ void lx_vtime_publish(struct lx_proc *p, const struct x86_cpu *c, int64_t until)
 		__atomic_store_n(&p->slot->vt_at, now, __ATOMIC_RELEASE);
 }
 
-void lx_vtime_reaped(struct lx_proc *p, int pid)
+void lx_vtime_reaped(struct lx_proc *p, const struct x86_cpu *c, int pid)
 {
-	int64_t ran, children;
+	int64_t ran, children, end;
 
 	if (!p->cfg->vtime || !p->slot || pid <= 0)
 		return;
-	slots_ns(p, pid, &ran, &children);
+	slots_ns(p, pid, &ran, &children, &end);
 	p->slot->children_ns += ran + children;
+	/* the parent learnt of the end no earlier than it happened: a lone
+	 * thread stood waiting until then (with others, they ran on) */
+	if (p->nth == 1)
+		lx_wait_done(p, c, end);
 }
 
 /* kernel/signal.c do_notify_parent: si_utime and si_stime in ticks */
 void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si)
 {
-	int64_t ran, children;
+	int64_t ran, children, end;
 
 	if (!p->cfg->vtime || !p->sh || si->si_signo != SIGCHLD || si->si_code <= 0)
 		return;
-	slots_ns(p, si->si_pid, &ran, &children);
+	slots_ns(p, si->si_pid, &ran, &children, &end);
 	si->si_utime = (clock_t)(ran / (1000000000 / VTIME_HZ));
 	si->si_stime = 0;
 }
@@ -254,11 +263,11 @@ static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, u
 
 void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf)
 {
-	int64_t ran, children;
+	int64_t ran, children, end;
 
 	if (!p->cfg->vtime || !p->sh || pid <= 0 || !buf)
 		return;
-	slots_ns(p, pid, &ran, &children);
+	slots_ns(p, pid, &ran, &children, &end);
 	put_rusage(p, ran + children, buf);
 }
 

@@ -330,6 +330,13 @@ vtime_is_emulated() {
 	"$VPMU" stat -o /dev/null --no-timing --vtime -- /bin/bash -c \
 		'seq 20000 | sort -n >/dev/null; times' >kids 2>err </dev/null || fail "rc: $(cat err)"
 	sed -n 2p kids | grep -Eq '^0m0\.0[1-9][0-9]s 0m0\.000s$' || fail "children: $(cat kids)"
+	# a wait for a child ends where the child ended: the shell's clock
+	# moves on to it (it stood still, and `time` read 0.000 s)
+	"$VPMU" stat -o /dev/null --no-timing --vtime -- /bin/bash -c \
+		'TIMEFORMAT=%3R; time sleep 0.25; time seq 30000 >/dev/null' >waits 2>&1 </dev/null ||
+		fail "rc: $(cat waits)"
+	sed -n 1p waits | grep -Eq '^0\.25[0-9]$' && sed -n 2p waits | grep -Eq '^0\.0([1-9][0-9]|0[1-9])$' ||
+		fail "real time of waits: $(cat waits | tr '\n' ' ')"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "rc: $(cat err)"
 	! grep -q '^before: realtime 1700000000\.' host || fail "host clock not read: $(cat host)"
 	# /proc/self/exe is the program, not vpmu

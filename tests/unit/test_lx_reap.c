@@ -3,7 +3,8 @@
  * (but for WNOWAIT); a wait for another child is left to the host; a
  * wait for any child that the host answers with a child which ended
  * later on the emulated clock than another reports the other first,
- * unless one of them forked (or without --vtime). */
+ * unless one of them forked (or without --vtime); the parent's clock
+ * moves on to the end of the child it reaped. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -143,12 +145,63 @@ static void test_earlier_end_first(void **state)
 	close(fd);
 }
 
+/* Child pid, ended at clock at after running insns instructions, in slot
+ * k of the shared area. */
+static void ended_child(int k, int pid, int64_t at, uint64_t insns)
+{
+	struct lx_slot *s = &f.p.sh->slot[k];
+
+	s->pid = pid;
+	s->vt_at = at;
+	s->cnt.insns = insns;
+	s->state = LX_SLOT_EXITED;
+	f.p.sh->next = (uint32_t)k + 1;
+}
+
+static void test_reap_moves_clock(void **state)
+{
+	int fd;
+
+	(void)state;
+	f.p.sh = lx_shared_create(&fd);
+	assert_non_null(f.p.sh);
+	f.p.slot = &f.p.sh->slot[0];
+	f.p.slot->pid = f.p.pid;
+	f.p.slot->state = LX_SLOT_RUNNING;
+	run(100);
+	assert_int_equal(lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC), 100);
+	/* a child that ended at 5000: the wait stood until then */
+	ended_child(1, 501, 5000, 4000);
+	lx_vtime_reaped(&f.p, &f.t.cpu, 501);
+	assert_int_equal(lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC), 5000);
+	assert_int_equal(lx_vtime_cpu(&f.p, &f.t.cpu), 100); /* waiting is no CPU time */
+	assert_int_equal(f.p.slot->children_ns, 4000);
+	/* one that ended before now leaves the clock where it is */
+	ended_child(2, 502, 3000, 2000);
+	lx_vtime_reaped(&f.p, &f.t.cpu, 502);
+	assert_int_equal(lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC), 5000);
+	assert_int_equal(f.p.slot->children_ns, 6000);
+	/* with another thread, which ran on meanwhile, and without
+	 * --vtime, it is not moved */
+	ended_child(3, 503, 9000, 10);
+	f.p.nth = 2;
+	lx_vtime_reaped(&f.p, &f.t.cpu, 503);
+	assert_int_equal(lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC), 5000);
+	f.p.nth = 1;
+	f.cfg.vtime = 0;
+	lx_vtime_reaped(&f.p, &f.t.cpu, 503);
+	f.cfg.vtime = 1;
+	assert_int_equal(lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC), 5000);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_wait4_takes_it, setup_kept),
 		cmocka_unit_test_setup(test_waitid_form, setup_kept),
 		cmocka_unit_test_setup(test_earlier_end_first, setup),
+		cmocka_unit_test_setup(test_reap_moves_clock, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
