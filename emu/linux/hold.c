@@ -25,6 +25,13 @@
  *     that spins on a flag its handler sets).
  * signal(7) sets no bound on when a signal is delivered: this is one of
  * the orders Linux may give.
+ * Where the emulated clock orders the children's ends (wake.c,
+ * lx_wake_virtual()), the host's SIGCHLD for an end is held even when it
+ * ends a wait; a wait for a signal or a child neither releases what is
+ * held nor is cut short by it, a wait that reaped none releases nothing,
+ * and a child reaped gets its SIGCHLD then unless the guest has had it
+ * (lx_hold_given()); the host's for a child whose SIGCHLD the guest has
+ * had is dropped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,14 +58,41 @@ static int told(const struct lx_proc *p, int pid)
 	return 0;
 }
 
+int lx_hold_given(const struct lx_proc *p, int pid)
+{
+	for (unsigned k = 0; pid > 0 && k < LX_HOLD_MAX; k++)
+		if (p->given[k] == pid)
+			return 1;
+	return 0;
+}
+
+/* Remember that child pid's SIGCHLD was made pending before its reaping. */
+static void give(struct lx_proc *p, int pid)
+{
+	unsigned k = 0;
+
+	if (pid <= 0 || lx_hold_given(p, pid))
+		return;
+	while (k < LX_HOLD_MAX - 1 && p->given[k])
+		k++;
+	p->given[k] = pid; /* (with all in use, the last is forgotten) */
+}
+
 int lx_hold_take(struct lx_proc *p, int sig, const siginfo_t *si, const void *uc)
 {
-	if (sig == SIGCHLD && is_end(si) && si->si_pid > 0)
+	const int end = sig == SIGCHLD && is_end(si) && si->si_pid > 0;
+
+	if (end)
 		p->told[p->ntold++ % LX_HOLD_MAX] = si->si_pid;
+	if (end && lx_wake_virtual(p) && lx_hold_given(p, si->si_pid))
+		return 1; /* the guest has had it */
 	/* one that ends a wait comes as the kernel gives it: the call
 	 * returns -EINTR (a call its own mask lets it through needs it
-	 * pending at once) */
-	if (sig != SIGCHLD || si->si_code <= 0 || p->nth != 1 || lx_host_syscall_interrupted(uc))
+	 * pending at once); but where the emulated clock orders the ends
+	 * (wake.c) it is held all the same, and the call's -EINTR releases
+	 * it */
+	if (sig != SIGCHLD || si->si_code <= 0 || p->nth != 1 ||
+	    (lx_host_syscall_interrupted(uc) && !(end && lx_wake_virtual(p))))
 		return 0;
 	if (p->nheld < LX_HOLD_MAX)
 		p->held_info[p->nheld++] = *si;
@@ -96,11 +130,35 @@ static void blocked(struct lx_proc *p, void (*fn)(struct lx_proc *, int, const s
 	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
+/* Child pid's SIGCHLDs held no longer. */
+static void unhold(struct lx_proc *p, int pid)
+{
+	int n = 0;
+
+	for (int k = 0; k < p->nheld; k++)
+		if (p->held_info[k].si_pid != pid)
+			p->held_info[n++] = p->held_info[k];
+	p->nheld = n;
+	if (!n) {
+		p->held = 0;
+		p->held_seen = 0;
+	}
+}
+
+void lx_hold_pend(struct lx_proc *p, int pid, const siginfo_t *si)
+{
+	unhold(p, pid);
+	give(p, pid);
+	make_pending(p, si);
+}
+
 static void release_all(struct lx_proc *p, int pid, const siginfo_t *si)
 {
 	(void)pid;
 	(void)si;
 	make_pending(p, &p->held_info[0]);
+	for (int k = 0; lx_wake_virtual(p) && k < p->nheld; k++)
+		give(p, p->held_info[k].si_pid);
 	p->nheld = 0;
 }
 
@@ -112,13 +170,31 @@ int lx_hold_release(struct lx_proc *p)
 	return 1;
 }
 
+void lx_hold_suspend(struct lx_proc *p, struct x86_cpu *c, uint64_t mask)
+{
+	uint64_t m = LX_SIGBIT(SIGCHLD), old;
+
+	/* (blocked between the look at what is held and the wait, which
+	 * takes mask atomically: none comes unseen in between) */
+	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
+	while (!lx_signal_pending(p))
+		if (!lx_hold_release(p))
+			lx_itimer_suspend(p, c, mask);
+	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
 /* Child pid was reaped (si: its end as the wait reported it): its SIGCHLD
  * pending, the held one, or si if the host never sent one. */
 static void release_child(struct lx_proc *p, int pid, const siginfo_t *si)
 {
 	siginfo_t info = *si;
-	int k, n = 0, found = 0;
+	int k, n = 0, found = 0, given = 0;
 
+	for (k = 0; k < LX_HOLD_MAX; k++)
+		if (p->given[k] == pid) {
+			p->given[k] = 0;
+			given = 1;
+		}
 	for (k = 0; k < p->nheld; k++) {
 		if (p->held_info[k].si_pid != pid)
 			p->held_info[n++] = p->held_info[k];
@@ -126,11 +202,22 @@ static void release_child(struct lx_proc *p, int pid, const siginfo_t *si)
 			info = p->held_info[k];
 	}
 	p->nheld = n;
-	if (found || !told(p, pid))
+	/* (where the emulated clock orders the ends, every child reaped
+	 * whose SIGCHLD the guest has not had gets it now, sent or not) */
+	if (!given && (found || !told(p, pid) || lx_wake_virtual(p)))
 		make_pending(p, &info);
 	for (k = 0; k < LX_HOLD_MAX; k++)
 		if (p->told[k] == pid)
 			p->told[k] = 0;
+}
+
+/* Whether call nr gives SIGCHLD by the emulated clock, not when the
+ * host's came: a wait for a signal lasts until the next end
+ * (lx_wake_sigchld()), a wait for a child gives its SIGCHLD when it reaps
+ * it. */
+static int by_clock(const struct lx_proc *p, long nr)
+{
+	return (nr == 34 || nr == 130 || nr == 61 || nr == 247) && lx_wake_virtual(p);
 }
 
 int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)
@@ -140,6 +227,8 @@ int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)
 	const uint64_t a[6] = { c->r[X86_RDI], c->r[X86_RSI], c->r[X86_RDX],
 				c->r[X86_R10], c->r[X86_R8],  c->r[X86_R9] };
 	if (!lx_block_waits(p, nr, a))
+		return 0;
+	if (by_clock(p, nr))
 		return 0;
 	lx_hold_release(p);
 	switch (nr) {
@@ -225,14 +314,13 @@ void lx_hold_waited(struct lx_proc *p, long nr, const uint64_t a[6], long r, int
 	pid = lx_reaped(p, nr, a, r, wst, &si);
 	if (pid > 0 && p->nth == 1)
 		blocked(p, release_child, pid, &si);
-	else if (p->held)
+	else if (p->held && !lx_wake_virtual(p)) /* (else hidden ends stay held) */
 		lx_hold_release(p);
 }
 
 void lx_hold_after(struct lx_proc *p, long nr, long r)
 {
-	(void)nr;
-	if (p->held && r == -EINTR)
+	if (p->held && r == -EINTR && !by_clock(p, nr))
 		lx_hold_release(p);
 }
 

@@ -144,6 +144,10 @@ struct lx_proc {
 	uint64_t held_seen;
 	int told[LX_HOLD_MAX];
 	unsigned ntold;
+	/* where the emulated clock orders the ends (wake.c): the children
+	 * whose SIGCHLD the guest has had, until reaped (the host's own for
+	 * them is dropped) */
+	int given[LX_HOLD_MAX];
 
 	/* reap.c: the children in the order they were forked (each with the
 	 * clock it was last seen at and since when, on the host, it has sat
@@ -154,8 +158,11 @@ struct lx_proc {
 		int64_t clock, still_from;
 	} kids[LX_KIDS];
 	int nkids;
+	int kids_lost;	       /* more were unreaped at once than kids[] holds */
+	int64_t kids_moved_at; /* host time a child last moved its clock (reap.c) */
 	struct lx_report {
 		int pid, status;
+		int64_t end; /* the child's clock where it ended */
 		struct rusage ru;
 	} stash[LX_KIDS];
 	int nstash;
@@ -390,8 +397,36 @@ void lx_pipe_done(struct lx_proc *p, long nr, const uint64_t a[6], long r);
  * instead (its status in *wst), the others' reports kept in order;
  * returns the wait's result. */
 void lx_reap_forked(struct lx_proc *p, int pid);
+/* Child pid's latest slot (an exec leaves an older one behind), NULL if
+ * it has none yet; whether slot s has marked its process's end; its
+ * clock: where its process ended, or how far it has run (-1: no slot). */
+const struct lx_slot *lx_reap_slot(const struct lx_proc *p, int pid);
+int lx_reap_ended(const struct lx_slot *s);
+int64_t lx_reap_clock(const struct lx_slot *s);
+/* Wait until no unreaped child may still end before clock t (or at t,
+ * forked before place at; t -1: none) and every child marked in f (bits
+ * in kids[] order) has ended; or until no child's clock has moved for a
+ * fifth of a second. */
+void lx_reap_settle(struct lx_proc *p, int64_t t, int at, uint64_t f);
 int lx_reap_stashed(struct lx_proc *p, long nr, const uint64_t a[6], long *r, int *wst);
 long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int *wst);
+
+/* wake.c: a child's end seen when the parent's emulated clock reaches it
+ * (--vtime).
+ * lx_wake_virtual: whether the process sees them so (one thread, --vtime,
+ * SIGCHLD neither ignored nor SA_NOCLDWAIT).
+ * lx_wake_nohang: before wait nr (arguments a): for a WNOHANG wait, the
+ * pid of the child to reap, the first that ended on the parent's clock
+ * (to be reaped without WNOHANG: it may not quite have gone), or 0 with
+ * the result in *r when none has yet; -1 for any other wait.
+ * lx_wake_sigchld: before sigsuspend or pause waits with signal mask
+ * mask: wait for the next child's end on the emulated clock, move the
+ * clock on to it and make its SIGCHLD pending; 1 if so, 0 if the wait is
+ * not one that SIGCHLD ends (or a signal came first). */
+int lx_wake_virtual(const struct lx_proc *p);
+int lx_wake_nohang(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6],
+		   long *r);
+int lx_wake_sigchld(struct lx_proc *p, struct x86_cpu *c, uint64_t mask);
 
 /* hold.c: a child's SIGCHLD held back to the parent's next wait */
 /* From the host handler (context uc): 1 when signal sig (info si) is
@@ -399,6 +434,14 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
 int lx_hold_take(struct lx_proc *p, int sig, const siginfo_t *si, const void *uc);
 /* Make what is held pending (and leave x86_run); 1 if there was any. */
 int lx_hold_release(struct lx_proc *p);
+/* Make child pid's SIGCHLD (info si) pending now, in place of any held
+ * (the host's SIGCHLD blocked); and whether the guest has had child
+ * pid's SIGCHLD, not yet reaped (lx_wake_virtual()). */
+void lx_hold_pend(struct lx_proc *p, int pid, const siginfo_t *si);
+int lx_hold_given(const struct lx_proc *p, int pid);
+/* A wait on the host for a signal (sigsuspend, pause), its signal mask
+ * mask, until one is deliverable: a SIGCHLD held meanwhile ends it. */
+void lx_hold_suspend(struct lx_proc *p, struct x86_cpu *c, uint64_t mask);
 /* Before syscall nr (arguments in c's registers): what is held is
  * released if the call would wait; 1 when the call is then interrupted
  * (-EINTR, as if the signal had come during it), 0 to make it. */

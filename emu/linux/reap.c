@@ -22,8 +22,9 @@
  * A sleeping child publishes the clock it sleeps to.  A child that is
  * not y's feeder and sits in a host call with its clock still for
  * LX_REAP_STILL_NS (a server waiting for a client, a child waiting for
- * what the parent does next, or for children of its own) is taken to end
- * later; a
+ * what the parent does next, or for children of its own), while no pipe
+ * joins it to a child still running and no child that could end before
+ * t has moved for as long, is taken to end later; a
  * wait that sees no child's clock move for LX_REAP_PATIENCE_NS gives up
  * and reports what it has, as the host gave it.
  */
@@ -45,6 +46,7 @@ void lx_reap_forked(struct lx_proc *p, int pid)
 	if (p->slot)
 		p->slot->forked = 1;
 	if (p->nkids == LX_KIDS) { /* the oldest is forgotten */
+		p->kids_lost = 1;
 		memmove(p->kids, p->kids + 1, (LX_KIDS - 1) * sizeof(*p->kids));
 		p->nkids--;
 	}
@@ -64,9 +66,7 @@ static int forget(struct lx_proc *p, int pid)
 	return -1;
 }
 
-/* Child pid's latest slot (an exec leaves an older one behind), NULL if
- * it has none yet. */
-static const struct lx_slot *slot_of(const struct lx_proc *p, int pid)
+const struct lx_slot *lx_reap_slot(const struct lx_proc *p, int pid)
 {
 	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
 
@@ -78,8 +78,7 @@ static const struct lx_slot *slot_of(const struct lx_proc *p, int pid)
 	return NULL;
 }
 
-/* Whether slot s has marked its process's end. */
-static int ended(const struct lx_slot *s)
+int lx_reap_ended(const struct lx_slot *s)
 {
 	int32_t st = s ? __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) : LX_SLOT_FREE;
 	return st == LX_SLOT_EXITED || st == LX_SLOT_KILLED;
@@ -98,8 +97,7 @@ static int forks(const struct lx_proc *p, int pid)
 	return 0;
 }
 
-/* Slot s's clock: where its process ended, or how far it has run. */
-static int64_t clock_of(const struct lx_slot *s)
+int64_t lx_reap_clock(const struct lx_slot *s)
 {
 	return s ? __atomic_load_n(&s->vt_at, __ATOMIC_ACQUIRE) : -1;
 }
@@ -181,19 +179,34 @@ static uint64_t feeders(const struct lx_proc *p, int y)
  * feeder); still: it has sat blocked on the host with its clock still. */
 static int pending(int k, const struct lx_slot *s, int64_t t, int at, uint64_t f, int still)
 {
-	int64_t now = clock_of(s);
+	int64_t now = lx_reap_clock(s);
 
-	if (ended(s))
+	if (lx_reap_ended(s))
 		return 0;
 	if (f >> k & 1)
 		return 1;
 	return t >= 0 && !still && (!s || now < t || (now == t && k < at));
 }
 
-/* Wait until no unreaped child may still end before y (pending()), or
- * until no child's clock has moved for LX_REAP_PATIENCE_NS.  A child seen
- * blocked with its clock still stays so from one wait to the next. */
-static void settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
+/* Whether unreaped child k and another that has not ended are joined by
+ * a pipe: blocked, k may be waiting for the other, not for the host. */
+static int piped(const struct lx_proc *p, int k)
+{
+	for (int j = 0; j < p->nkids; j++)
+		if (j != k && !lx_reap_ended(lx_reap_slot(p, p->kids[j].pid)) &&
+		    (lx_pipe_feeds(p->sh, p->kids[j].pid, p->kids[k].pid) ||
+		     lx_pipe_feeds(p->sh, p->kids[k].pid, p->kids[j].pid)))
+			return 1;
+	return 0;
+}
+
+/* (A child seen blocked with its clock still stays so from one wait to
+ * the next.  It is only taken to wait on the host while no other child
+ * that could still end before t has moved for as long, and while no
+ * pipe joins it to a child still running: in `a | b` beside a child c
+ * that ended, a blocked on the pipe while b reads (or b while a is not
+ * scheduled) ends when the other lets it, not later.) */
+void lx_reap_settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 {
 	int64_t since = lx_now_ns();
 
@@ -202,15 +215,22 @@ static void settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 		int wait = 0, moved = 0;
 		for (int k = 0; k < p->nkids; k++) {
 			struct lx_kid *kid = &p->kids[k];
-			const struct lx_slot *s = slot_of(p, kid->pid);
-			int64_t c = clock_of(s) + ended(s);
+			const struct lx_slot *s = lx_reap_slot(p, kid->pid);
+			int64_t c = lx_reap_clock(s) + lx_reap_ended(s);
+			if (c != kid->clock && !lx_reap_ended(s) && c < t)
+				p->kids_moved_at = now;
 			if (c != kid->clock || !s ||
 			    !__atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE)) {
 				moved |= c != kid->clock;
 				kid->clock = c;
 				kid->still_from = now;
 			}
-			wait |= pending(k, s, t, at, f, now - kid->still_from >= LX_REAP_STILL_NS);
+		}
+		for (int k = 0; k < p->nkids; k++) {
+			const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
+			int still = now - p->kids[k].still_from >= LX_REAP_STILL_NS &&
+				    now - p->kids_moved_at >= LX_REAP_STILL_NS && !piped(p, k);
+			wait |= pending(k, s, t, at, f, still);
 		}
 		if (!wait)
 			return;
@@ -285,24 +305,38 @@ static int ahead(struct lx_proc *p, int y, int at, int64_t t, struct cand *c)
 		by_clock = !forks(p, p->kids[k].pid);
 	if (!by_clock)
 		t = -1;
-	settle(p, t, at, f);
+	lx_reap_settle(p, t, at, f);
 	c[n++] = (struct cand){ y, at, t };
 	for (int k = 0; k < p->nkids && n < 64; k++) {
-		const struct lx_slot *s = slot_of(p, p->kids[k].pid);
-		int64_t end = clock_of(s);
-		if (ended(s) && ((f >> k & 1) || end < t || (end == t && k < at)))
+		const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
+		int64_t end = lx_reap_clock(s);
+		if (lx_reap_ended(s) && ((f >> k & 1) || end < t || (end == t && k < at)))
 			c[n++] = (struct cand){ p->kids[k].pid, k < at ? k : k + 1, end };
 	}
 	order(p, c, n);
 	return n;
 }
 
-/* Keep the report of child pid (status, usage ru) for a later wait. */
-static void stash(struct lx_proc *p, int pid, int status, const struct rusage *ru)
+/* Reap child pid, which has ended (its status, usage in *status, *ru):
+ * returns what wait4 does, after any signal that interrupted it (one the
+ * parent holds, or gets after). */
+static long reap(int pid, int *status, struct rusage *ru)
+{
+	long r;
+
+	while ((r = lx_host_syscall(61, pid, (long)status, __WALL, (long)ru, 0, 0)) == -EINTR)
+		;
+	return r;
+}
+
+/* Keep the report of child pid (status, usage ru, ended at clock end)
+ * for a later wait. */
+static void stash(struct lx_proc *p, int pid, int status, const struct rusage *ru, int64_t end)
 {
 	struct lx_report *k = &p->stash[p->nstash++];
 
 	k->pid = pid;
+	k->end = end;
 	k->status = status;
 	k->ru = *ru;
 }
@@ -319,9 +353,9 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
 		return r;
 	at = forget(p, pid);
 	if (!p->cfg->vtime || !p->sh || p->nth != 1 || !for_any(nr, a) || at < 0 || p->nstash ||
-	    !(ys = slot_of(p, pid)))
+	    !(ys = lx_reap_slot(p, pid)))
 		return r;
-	n = ahead(p, pid, at, clock_of(ys), c);
+	n = ahead(p, pid, at, lx_reap_clock(ys), c);
 	if (c[0].pid == pid)
 		return r; /* (those after it stay for the waits to come) */
 	/* y's report as the host gave it, for its turn */
@@ -335,12 +369,11 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
 				 si.si_status | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
 	for (int k = 0; k < n; k++) {
 		if (c[k].pid == pid) {
-			stash(p, pid, ystatus, &yru);
-		} else if (lx_host_syscall(61, c[k].pid, (long)&status, __WALL, (long)&ru, 0, 0) ==
-			   c[k].pid) {
+			stash(p, pid, ystatus, &yru, c[k].end);
+		} else if (reap(c[k].pid, &status, &ru) == c[k].pid) {
 			forget(p, c[k].pid);
 			if (first) {
-				stash(p, c[k].pid, status, &ru);
+				stash(p, c[k].pid, status, &ru, c[k].end);
 			} else {
 				first = c[k].pid;
 				fstatus = status;

@@ -296,8 +296,8 @@ long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
 	hm = t->blocked & ~FAULT_SIGS;
 	/* the host's wait takes the mask atomically, so a signal cannot slip
 	 * in between the check and the wait; its handler queues it */
-	while (!deliverable(p, t) && !lx_limit_stopping(p))
-		lx_itimer_suspend(p, &t->cpu, hm);
+	if (!lx_wake_sigchld(p, &t->cpu, t->blocked))
+		lx_hold_suspend(p, &t->cpu, hm);
 	return -EINTR;
 }
 

@@ -436,8 +436,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		uint64_t m = t->blocked,
 			 hm = m & ~(LX_SIGBIT(SIGSEGV) | LX_SIGBIT(SIGBUS) | LX_SIGBIT(SIGFPE) |
 				    LX_SIGBIT(SIGILL) | LX_SIGBIT(SIGTRAP));
-		while (!lx_signal_pending(p))
-			lx_itimer_suspend(p, c, hm);
+		if (!lx_wake_sigchld(p, c, m))
+			lx_hold_suspend(p, c, hm);
 		return -EINTR;
 	}
 	case 35:
@@ -558,14 +558,29 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	if ((nr == 0 && lx_pipe_read(p, c, a, &r)) || (nr == 1 && lx_pipe_write(p, c, a, &r)))
 		return r;
 	int wst = 0; /* a wait4's status, also when the guest asks for none (hold.c) */
-	if ((nr == 61 || nr == 247) && lx_reap_stashed(p, nr, a, &r, &wst))
+	uint64_t h[6] = { a0, a1, a2, a3, a4, a5 }; /* the host's call */
+	int pick = -1;
+	if ((nr == 61 || nr == 247) && (pick = lx_wake_nohang(p, c, nr, a, &r)) == 0)
 		goto waited;
-	if (nr == 61 && !a1)
-		a1 = (uint64_t)(uintptr_t)&wst;
+	if (pick > 0) { /* that child, which has ended */
+		h[0] = nr == 61 ? (uint64_t)pick : P_PID;
+		h[1] = nr == 61 ? h[1] : (uint64_t)pick;
+		h[nr == 61 ? 2 : 3] &= ~(uint64_t)WNOHANG;
+	} else if ((nr == 61 || nr == 247) && lx_reap_stashed(p, nr, a, &r, &wst)) {
+		goto waited;
+	}
+	if (nr == 61 && !h[1])
+		h[1] = (uint64_t)(uintptr_t)&wst;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
 	if (p->cfg->vtime && p->slot)
 		__atomic_store_n(&p->slot->vt_wait, 1, __ATOMIC_RELEASE);
-	r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	do
+		r = lx_host_syscall(nr, (long)h[0], (long)h[1], (long)h[2], (long)h[3], (long)h[4],
+				    (long)h[5]);
+	/* (a wait for a child that a SIGCHLD held back cut short goes on:
+	 * the signal comes when the wait reaps its child, wake.c) */
+	while (r == -EINTR && (nr == 61 || nr == 247) && !lx_signal_pending(p) &&
+	       lx_wake_virtual(p));
 	if (p->cfg->vtime && p->slot)
 		__atomic_store_n(&p->slot->vt_wait, 0, __ATOMIC_RELEASE);
 	lx_itimer_host_disarm(p);
@@ -573,13 +588,14 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		/* the kernel cannot write to pages we write-protected for
 		 * self-modifying code detection: release them and retry */
 		lx_code_unprotect_all(p);
-		r = lx_host_syscall(nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+		r = lx_host_syscall(nr, (long)h[0], (long)h[1], (long)h[2], (long)h[3], (long)h[4],
+				    (long)h[5]);
 	}
 	lx_pipe_done(p, nr, a, r);
 	if (nr == 61 && r > 0 && a[1])
 		lx_copy_in(p, &wst, a[1], sizeof(wst));
 	if (nr == 61 || nr == 247)
-		r = lx_reap_order(p, nr, a, r, &wst);
+		r = lx_reap_order(p, nr, pick > 0 ? h : a, r, &wst); /* (the child picked stays) */
 waited:
 	if (nr == 61 || nr == 247)
 		lx_hold_waited(p, nr, a, r, wst);

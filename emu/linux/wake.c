@@ -1,0 +1,214 @@
+/* wake.c — under --vtime, a parent with one thread sees its children's
+ * ends when its own emulated clock has reached them:
+ *   - a wait with WNOHANG reports a child that ended at or before the
+ *     parent's clock, after waiting (as reap.c does) for every child that
+ *     could still end by then; the earliest end first, else none yet;
+ *   - a wait for a signal (sigsuspend, pause) that SIGCHLD would end
+ *     lasts until the next child's end on the emulated clock: the clock
+ *     moves on to it, and that child's SIGCHLD is the one delivered;
+ *   - the host's SIGCHLDs are held (hold.c), even one that ends a wait,
+ *     and a child reaped gets its own then, unless the guest had it.
+ * So a shell that polls with WNOHANG and sleeps in sigsuspend between
+ * polls (dash's `wait`) makes the same calls in every run, whichever
+ * child the host ends first.  A parent that computes while its children
+ * run still gets the host's SIGCHLD where hold.c releases it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "lx_proc.h"
+
+#define WAKE_NAP_NS 100000 /* between looks for a child's end */
+
+int lx_wake_virtual(const struct lx_proc *p)
+{
+	const struct lx_sigaction *a = &p->act[SIGCHLD];
+
+	return p->cfg->vtime && p->sh && p->slot && p->nth == 1 && !p->kids_lost &&
+	       a->handler != (uint64_t)SIG_IGN && !(a->flags & SA_NOCLDWAIT);
+}
+
+/* The unreaped child (pid, or any: 0) that ended first on the emulated
+ * clock, at or before t (-1: whenever) or whose SIGCHLD the guest has had
+ * (it has learnt of the end: a program that takes SIGCHLD in poll(2)
+ * then waits with WNOHANG must find the child), leaving out those whose
+ * SIGCHLD the guest has had that ended by clock had (-1: none left out):
+ * its place in kids[] (its end in *end), -1 if none.  Of two that ended
+ * together, the one forked first. */
+static int first_end(const struct lx_proc *p, int pid, int64_t t, int64_t had, int64_t *end)
+{
+	int best = -1;
+
+	for (int k = 0; k < p->nkids; k++) {
+		const struct lx_slot *s;
+		int64_t e;
+		if (pid && p->kids[k].pid != pid)
+			continue;
+		s = lx_reap_slot(p, p->kids[k].pid);
+		const int given = lx_hold_given(p, p->kids[k].pid);
+		if (!lx_reap_ended(s) || ((e = lx_reap_clock(s)) > t && t >= 0 && !given) ||
+		    (e <= had && given))
+			continue;
+		if (best < 0 || e < *end) {
+			best = k;
+			*end = e;
+		}
+	}
+	return best;
+}
+
+static int is_kid(const struct lx_proc *p, int pid)
+{
+	for (int k = 0; k < p->nkids; k++)
+		if (p->kids[k].pid == pid)
+			return 1;
+	return 0;
+}
+
+/* A WNOHANG wait that finds no child ended: wait4 returns 0, waitid 0
+ * with the fields of its siginfo the kernel clears (kernel/exit.c,
+ * waitid) zero. */
+static long none_yet(struct lx_proc *p, long nr, const uint64_t a[6])
+{
+	siginfo_t si;
+
+	if (nr == 247 && a[2]) {
+		if (lx_copy_in(p, &si, a[2], sizeof(si)))
+			return -EFAULT;
+		si.si_signo = si.si_errno = si.si_code = 0;
+		si.si_pid = 0;
+		si.si_uid = 0;
+		si.si_status = 0;
+		if (lx_copy_out(p, a[2], &si, sizeof(si)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+int lx_wake_nohang(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6],
+		   long *r)
+{
+	const unsigned opts = (unsigned)(nr == 61 ? a[2] : a[3]);
+	int pid, k;
+	int64_t now, end;
+
+	if (!lx_wake_virtual(p) || !(opts & WNOHANG) ||
+	    (opts & (WUNTRACED | WCONTINUED | WNOWAIT | __WCLONE)) ||
+	    (nr == 247 && !(opts & WEXITED)))
+		return -1;
+	if (nr == 61)
+		pid = (int)a[0] == -1 ? 0 : (int)a[0] > 0 ? (int)a[0] : -1;
+	else
+		pid = (int)a[0] == P_ALL ? 0 : (int)a[0] == P_PID ? (int)a[1] : -1;
+	if (pid < 0)
+		return -1;
+	now = lx_wait_now(p, c);
+	/* reaped already, ahead of its turn: lx_reap_stashed() gives it
+	 * once the clock has got to its end, unless a child ended earlier */
+	const int stashed = p->nstash && (!pid || pid == p->stash[0].pid);
+	const int kept = stashed && (p->stash[0].end <= now || lx_hold_given(p, p->stash[0].pid));
+	if (!stashed && (pid ? !is_kid(p, pid) : !p->nkids))
+		return -1;
+	lx_reap_settle(p, now, p->nkids, 0);
+	if ((k = first_end(p, pid, now, -1, &end)) >= 0 && (!kept || end < p->stash[0].end))
+		return p->kids[k].pid;
+	if (kept)
+		return -1;
+	*r = none_yet(p, nr, a);
+	return 0;
+}
+
+/* The child whose end comes next for a parent at clock now: the first
+ * to end of those unreaped, but for those whose SIGCHLD the parent has
+ * had that ended by now: its place in kids[] (its end in *end), once it
+ * has ended and no other can still end before it; -1 if there is none
+ * to wait for, or a signal came meanwhile. */
+static int next_end(struct lx_proc *p, int64_t now, int64_t *end)
+{
+	for (;;) {
+		int k, any = 0;
+		if (lx_signal_pending(p))
+			return -1;
+		for (k = 0; k < p->nkids && !any; k++) {
+			const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
+			any = !lx_hold_given(p, p->kids[k].pid) || !lx_reap_ended(s) ||
+			      lx_reap_clock(s) > now;
+		}
+		if (!any)
+			return -1;
+		if ((k = first_end(p, 0, -1, now, end)) >= 0) {
+			lx_reap_settle(p, *end, k, 0);
+			int64_t e;
+			if (first_end(p, 0, -1, now, &e) == k)
+				return k;
+			continue; /* one that ended earlier meanwhile */
+		}
+		struct timespec nap = { 0, WAKE_NAP_NS };
+		lx_host_syscall(35, (long)&nap, 0, 0, 0, 0, 0);
+	}
+}
+
+/* Of the reports kept for later waits (reap.c), the one that ended
+ * first, but for those whose SIGCHLD the parent has had that ended by
+ * clock now: its place in stash[], -1 if none. */
+static int first_kept(const struct lx_proc *p, int64_t now)
+{
+	int best = -1;
+
+	for (int k = 0; k < p->nstash; k++) {
+		const struct lx_report *r = &p->stash[k];
+		if ((r->end <= now && lx_hold_given(p, r->pid)) ||
+		    (best >= 0 && r->end >= p->stash[best].end))
+			continue;
+		best = k;
+	}
+	return best;
+}
+
+int lx_wake_sigchld(struct lx_proc *p, struct x86_cpu *c, uint64_t mask)
+{
+	const uint64_t h = p->act[SIGCHLD].handler, m = LX_SIGBIT(SIGCHLD);
+	const int64_t now = lx_wait_now(p, c);
+	uint64_t old;
+	siginfo_t si;
+	int64_t end = 0;
+	int k = -1, kept, pid = 0;
+
+	if (!lx_wake_virtual(p) || h == (uint64_t)SIG_DFL || (mask & m) ||
+	    (!p->nkids && !p->nstash) || lx_itimer_next(p) >= 0)
+		return 0;
+	/* the host's SIGCHLD waits meanwhile: hold.c takes it after */
+	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
+	memset(&si, 0, sizeof(si));
+	if ((kept = first_kept(p, now)) >= 0) {
+		/* reaped already: its end, unless a child ends before it */
+		const struct lx_report *r = &p->stash[kept];
+		lx_reap_settle(p, r->end, p->nkids, 0);
+		if ((k = first_end(p, 0, r->end, now, &end)) < 0 || end == r->end) {
+			k = -1;
+			pid = r->pid;
+			end = r->end;
+			si = lx_child_end(pid, r->status);
+		}
+	} else {
+		k = next_end(p, now, &end);
+	}
+	/* a child's end as the kernel tells it, left to be reaped (its slot
+	 * is marked ended before it has quite gone) */
+	if (k >= 0 &&
+	    !lx_host_syscall(247, P_PID, p->kids[k].pid, (long)&si, WEXITED | WNOWAIT | __WALL, 0,
+			     0) &&
+	    si.si_pid == p->kids[k].pid)
+		pid = si.si_pid;
+	if (pid) {
+		lx_vtime_child_info(p, &si);
+		lx_wait_done(p, c, end);
+		lx_hold_pend(p, pid, &si);
+	}
+	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+	return pid != 0;
+}

@@ -1,0 +1,215 @@
+/* Unit tests for emu/linux/wake.c: under --vtime, a WNOHANG wait reports
+ * a child only once the parent's clock has reached its end (the earliest
+ * first, in wait4's and waitid's forms), and a wait in sigsuspend or
+ * pause lasts until the next child's end on the emulated clock, where the
+ * clock then stands, with that child's SIGCHLD; the host's SIGCHLD for it
+ * is then dropped, and its reaping sends no second one.  A report kept
+ * for later counts as its child's end; a child whose SIGCHLD the parent
+ * has had is found whatever the clock. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "test_lx_timer.h"
+
+static int fd;
+
+static void on_chld(int sig)
+{
+	(void)sig;
+}
+
+/* The timer tests' process with a slot in a shared area and a SIGCHLD
+ * handler. */
+static int setup_wake(void **state)
+{
+	setup(state);
+	f.p.sh = lx_shared_create(&fd);
+	assert_non_null(f.p.sh);
+	f.p.slot = &f.p.sh->slot[0];
+	f.p.slot->pid = f.p.pid;
+	f.p.slot->state = LX_SLOT_RUNNING;
+	f.p.sh->next = 1;
+	f.p.act[SIGCHLD].handler = (uint64_t)on_chld;
+	return 0;
+}
+
+static int teardown_wake(void **state)
+{
+	(void)state;
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	close(fd);
+	return 0;
+}
+
+/* A child that exits at once with status st, a zombie on return; its
+ * slot (the next) ended at clock at. */
+static int child(int st, int64_t at)
+{
+	int pid = fork();
+	siginfo_t si;
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(st);
+	struct lx_slot *s = &f.p.sh->slot[f.p.sh->next++];
+	s->pid = pid;
+	s->vt_at = at;
+	s->state = LX_SLOT_EXITED;
+	lx_reap_forked(&f.p, pid);
+	assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
+	return pid;
+}
+
+static int64_t now(void)
+{
+	return lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC);
+}
+
+/* The parent reaps child pid, as a wait4 for it does. */
+static void reap(int pid)
+{
+	int wst = 0;
+	const uint64_t h[6] = { (uint64_t)pid, 0, 0, 0, 0, 0 };
+
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_int_equal(lx_reap_order(&f.p, 61, h, pid, &wst), pid);
+	lx_hold_waited(&f.p, 61, h, pid, wst);
+}
+
+static void test_nohang_sees_the_clock(void **state)
+{
+	long r = 99;
+	siginfo_t si;
+
+	(void)state;
+	run(1000);
+	int late = child(2, 3000), early = child(1, 500);
+	const uint64_t any[6] = { (uint64_t)-1, 0, WNOHANG, 0, 0, 0 };
+	/* both are zombies: the one that ended by the parent's clock */
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), early);
+	reap(early);
+	/* the other ended later than the parent's clock: none yet */
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), 0);
+	assert_int_equal(r, 0);
+	const uint64_t late_only[6] = { (uint64_t)late, 0, WNOHANG, 0, 0, 0 };
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, late_only, &r), 0);
+	/* waitid's form clears the siginfo's fields */
+	memset(&si, 0x55, sizeof(si));
+	const uint64_t wid[6] = { P_ALL, 0, (uint64_t)(uintptr_t)&si, WEXITED | WNOHANG, 0, 0 };
+	r = 99;
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 247, wid, &r), 0);
+	assert_int_equal(r, 0);
+	assert_int_equal(si.si_signo, 0);
+	assert_int_equal(si.si_code, 0);
+	assert_int_equal(si.si_pid, 0);
+	assert_int_equal(si.si_status, 0);
+	/* not for waits that block, report stops, or without --vtime */
+	const uint64_t block[6] = { (uint64_t)-1, 0, 0, 0, 0, 0 };
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, block, &r), -1);
+	const uint64_t stops[6] = { (uint64_t)-1, 0, WNOHANG | WUNTRACED, 0, 0, 0 };
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, stops, &r), -1);
+	f.cfg.vtime = 0;
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), -1);
+	f.cfg.vtime = 1;
+	/* once the clock has got there */
+	run(2500);
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 247, wid, &r), late);
+	reap(late);
+	/* no child left: the host's answer */
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), -1);
+}
+
+static void test_sigsuspend_wakes_at_next_end(void **state)
+{
+	const uint64_t chld = LX_SIGBIT(SIGCHLD);
+
+	(void)state;
+	run(100);
+	int a = child(1, 4000), b = child(2, 2000);
+	/* not for a wait SIGCHLD cannot end */
+	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, chld), 0);
+	assert_int_equal(now(), 100);
+	/* the first end on the clock, b's, whichever the host gave first */
+	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, 0), 1);
+	assert_int_equal(now(), 2000);
+	assert_true(f.p.pend.set & chld);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, b);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_code, CLD_EXITED);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_status, 2);
+	assert_true(lx_hold_given(&f.p, b));
+	/* the host's SIGCHLD for b is dropped */
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGCHLD;
+	si.si_code = CLD_EXITED;
+	si.si_pid = b;
+	assert_int_equal(lx_hold_take(&f.p, SIGCHLD, &si, NULL), 1);
+	assert_int_equal(f.p.nheld, 0);
+	/* then a's */
+	f.p.pend.set = 0;
+	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, 0), 1);
+	assert_int_equal(now(), 4000);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, a);
+	/* none left to wait for: the host's wait */
+	f.p.pend.set = 0;
+	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, 0), 0);
+	assert_int_equal(now(), 4000);
+	/* reaping b sends no second SIGCHLD, and forgets it was woken for;
+	 * nor a, whose SIGCHLD the host never sent (merged with b's) */
+	reap(b);
+	assert_false(f.p.pend.set & chld);
+	assert_false(lx_hold_given(&f.p, b));
+	reap(a);
+	assert_false(f.p.pend.set & chld);
+}
+
+static void test_kept_reports(void **state)
+{
+	const uint64_t any[6] = { (uint64_t)-1, 0, WNOHANG, 0, 0, 0 };
+	long r = 99;
+
+	(void)state;
+	run(1000);
+	/* a report kept for later, of a child that ended at 3000 */
+	f.p.stash[0] = (struct lx_report){ .pid = 77, .status = W_EXITCODE(4, 0), .end = 3000 };
+	f.p.nstash = 1;
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), 0);
+	assert_int_equal(r, 0);
+	/* a child whose SIGCHLD the parent has had is found at once, ended
+	 * later on the clock or not (it learnt of the end) */
+	int late = child(5, 9000);
+	siginfo_t si = lx_child_end(late, W_EXITCODE(5, 0));
+	lx_hold_pend(&f.p, late, &si);
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), late);
+	reap(late);
+	f.p.pend.set = 0;
+	/* sigsuspend lasts until the kept one's end */
+	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, 0), 1);
+	assert_int_equal(now(), 3000);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, 77);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_status, 4);
+	/* then the wait takes it from what is kept (lx_reap_stashed()) */
+	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_nohang_sees_the_clock, setup_wake,
+						teardown_wake),
+		cmocka_unit_test_setup_teardown(test_sigsuspend_wakes_at_next_end, setup_wake,
+						teardown_wake),
+		cmocka_unit_test_setup_teardown(test_kept_reports, setup_wake, teardown_wake),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
