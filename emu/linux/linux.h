@@ -42,6 +42,8 @@ enum lx_slot_state {
 	LX_SLOT_UNSUPPORTED, /* stopped at an instruction the emulator lacks */
 };
 
+enum { LX_VT_RUN, LX_VT_HOST, LX_VT_KIDS }; /* lx_slot.vt_wait */
+
 /* One guest process. Written only by that process. */
 struct lx_slot {
 	volatile int32_t state; /* enum lx_slot_state */
@@ -51,13 +53,14 @@ struct lx_slot {
 	struct x86_counts cnt; /* summed over the process's threads */
 	int64_t children_ns;   /* --vtime: CPU time of the children it reaped */
 	/* --vtime: the process's emulated clock, published as it runs (it
-	 * ends no earlier), and at its end where it ended; 1 while it sits in
-	 * a host call that may block (reap.c) */
+	 * ends no earlier), and at its end where it ended; while it sits in
+	 * a host call that may block, LX_VT_HOST, or LX_VT_KIDS in one that
+	 * waits for its children (reap.c) */
 	volatile int64_t vt_at;
 	volatile int32_t vt_wait;
-	int32_t forked;		  /* it forked: its clock stands while it waits for its children */
-	struct uarch_counts ev;	  /* timing-model events (timed runs) */
-	uint64_t pmu[LX_MAX_PMU]; /* the PMU's counts (lx_pmu_ops.read) */
+	int32_t ppid;			  /* its parent */
+	struct uarch_counts ev;		  /* timing-model events (timed runs) */
+	uint64_t pmu[LX_MAX_PMU];	  /* the PMU's counts (lx_pmu_ops.read) */
 	uint64_t pmu_time[LX_MAX_PMU][2]; /* their enabled, running cycles (multiplexed) */
 	struct x86_fault fault;		  /* for KILLED by a guest fault, and UNSUPPORTED */
 	struct lx_image image[LX_MAX_IMAGES];

@@ -415,17 +415,19 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
  * (--vtime).
  * lx_wake_virtual: whether the process sees them so (one thread, --vtime,
  * SIGCHLD neither ignored nor SA_NOCLDWAIT).
- * lx_wake_nohang: before wait nr (arguments a): for a WNOHANG wait, the
+ * lx_wake_pick: before wait nr (arguments a): for a WNOHANG wait, the
  * pid of the child to reap, the first that ended on the parent's clock
  * (to be reaped without WNOHANG: it may not quite have gone), or 0 with
- * the result in *r when none has yet; -1 for any other wait.
+ * the result in *r when none has yet; for a wait that blocks while a
+ * report is kept for later (reap.c), a child that ended before that
+ * report's child did; -1 when the wait is left to the kept report or the
+ * host.
  * lx_wake_sigchld: before sigsuspend or pause waits with signal mask
  * mask: wait for the next child's end on the emulated clock, move the
  * clock on to it and make its SIGCHLD pending; 1 if so, 0 if the wait is
  * not one that SIGCHLD ends (or a signal came first). */
 int lx_wake_virtual(const struct lx_proc *p);
-int lx_wake_nohang(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6],
-		   long *r);
+int lx_wake_pick(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6], long *r);
 int lx_wake_sigchld(struct lx_proc *p, struct x86_cpu *c, uint64_t mask);
 
 /* hold.c: a child's SIGCHLD held back to the parent's next wait */

@@ -50,6 +50,7 @@ void lx_take_slot(struct lx_proc *p)
 		p->slot = &p->sh->slot[i];
 		memset(p->slot, 0, sizeof(*p->slot));
 		p->slot->pid = p->pid;
+		p->slot->ppid = (int32_t)lx_host_syscall(110, 0, 0, 0, 0, 0, 0); /* getppid */
 		p->slot->state = LX_SLOT_RUNNING;
 	}
 	point_counts(p);

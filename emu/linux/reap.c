@@ -19,19 +19,22 @@
  *     clock, forked earlier), and its feeders, are reaped too; all are
  *     reported one a wait, each after those that fed it, else in the
  *     order they ended.
- * A sleeping child publishes the clock it sleeps to.  A child that is
+ * A sleeping child publishes the clock it sleeps to; one that waits for
+ * children of its own has got as far as they have (reach()), its clock
+ * moving on to their ends as it reaps them (vtime.c).  A child that is
  * not y's feeder and sits in a host call with its clock still for
  * LX_REAP_STILL_NS (a server waiting for a client, a child waiting for
- * what the parent does next, or for children of its own), while no pipe
- * joins it to a child still running and no child that could end before
- * t has moved for as long, is taken to end later; a
- * wait that sees no child's clock move for LX_REAP_PATIENCE_NS gives up
- * and reports what it has, as the host gave it.
+ * what the parent does next, or for children of its own that are so
+ * blocked too), while no pipe joins it to a child still running and no
+ * child that could end before t has moved for as long, is taken to end
+ * later; a wait that sees no child's clock move for LX_REAP_PATIENCE_NS
+ * gives up and reports what it has, as the host gave it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <stdint.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -43,8 +46,6 @@
 
 void lx_reap_forked(struct lx_proc *p, int pid)
 {
-	if (p->slot)
-		p->slot->forked = 1;
 	if (p->nkids == LX_KIDS) { /* the oldest is forgotten */
 		p->kids_lost = 1;
 		memmove(p->kids, p->kids + 1, (LX_KIDS - 1) * sizeof(*p->kids));
@@ -84,22 +85,57 @@ int lx_reap_ended(const struct lx_slot *s)
 	return st == LX_SLOT_EXITED || st == LX_SLOT_KILLED;
 }
 
-/* Whether process pid forked, in any image it ran: then its clock,
- * which stands while it waits for its children, does not tell when it
- * ends. */
-static int forks(const struct lx_proc *p, int pid)
-{
-	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
-
-	while (n--)
-		if (p->sh->slot[n].pid == pid && p->sh->slot[n].forked)
-			return 1;
-	return 0;
-}
-
 int64_t lx_reap_clock(const struct lx_slot *s)
 {
 	return s ? __atomic_load_n(&s->vt_at, __ATOMIC_ACQUIRE) : -1;
+}
+
+/* Whether slot k is a child of slot s's process still to be waited for:
+ * not ended, or ended after clock c. */
+static int child_of(const struct lx_slot *s, const struct lx_slot *k, int64_t c)
+{
+	int32_t st = __atomic_load_n(&k->state, __ATOMIC_ACQUIRE);
+
+	return k != s && k->ppid == s->pid && st != LX_SLOT_FREE && st != LX_SLOT_EXECED &&
+	       (!lx_reap_ended(k) || lx_reap_clock(k) > c);
+}
+
+/* How far slot s's process has got: its clock, or while it waits for its
+ * children, the earliest they can end if later (it wakes no earlier: a
+ * shell that runs a command ends after it, whatever its own clock says).
+ * Its children that ended by its clock count as reaped. */
+static int64_t reach(const struct lx_proc *p, const struct lx_slot *s, int depth)
+{
+	int64_t c = lx_reap_clock(s), lo = INT64_MAX;
+	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
+
+	if (!s || lx_reap_ended(s) || depth > 8 ||
+	    __atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE) != LX_VT_KIDS)
+		return c;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lx_slot *k = &p->sh->slot[i];
+		if (child_of(s, k, c)) {
+			int64_t kc = reach(p, k, depth + 1);
+			lo = kc < lo ? kc : lo;
+		}
+	}
+	return lo != INT64_MAX && lo > c ? lo : c;
+}
+
+/* Whether slot s's process sits in a host call, and if it waits for its
+ * children, so do they all (else it waits for their work). */
+static int blocked(const struct lx_proc *p, const struct lx_slot *s, int depth)
+{
+	int32_t w = s ? __atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE) : LX_VT_RUN;
+	uint32_t n = p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS;
+
+	if (w != LX_VT_KIDS || depth > 8)
+		return w != LX_VT_RUN;
+	for (uint32_t i = 0; i < n; i++)
+		if (child_of(s, &p->sh->slot[i], lx_reap_clock(s)) &&
+		    !lx_reap_ended(&p->sh->slot[i]) && !blocked(p, &p->sh->slot[i], depth + 1))
+			return 0;
+	return 1;
 }
 
 /* Whether wait nr (arguments a) is for any child. */
@@ -177,10 +213,9 @@ static uint64_t feeders(const struct lx_proc *p, int y)
 /* Whether unreaped child k (its slot s) may still end before y (ended
  * at clock t, at place at in fork order) or must end first (f: a
  * feeder); still: it has sat blocked on the host with its clock still. */
-static int pending(int k, const struct lx_slot *s, int64_t t, int at, uint64_t f, int still)
+static int pending(int k, const struct lx_slot *s, int64_t now, int64_t t, int at, uint64_t f,
+		   int still)
 {
-	int64_t now = lx_reap_clock(s);
-
 	if (lx_reap_ended(s))
 		return 0;
 	if (f >> k & 1)
@@ -216,11 +251,10 @@ void lx_reap_settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 		for (int k = 0; k < p->nkids; k++) {
 			struct lx_kid *kid = &p->kids[k];
 			const struct lx_slot *s = lx_reap_slot(p, kid->pid);
-			int64_t c = lx_reap_clock(s) + lx_reap_ended(s);
+			int64_t c = reach(p, s, 0) + lx_reap_ended(s);
 			if (c != kid->clock && !lx_reap_ended(s) && c < t)
 				p->kids_moved_at = now;
-			if (c != kid->clock || !s ||
-			    !__atomic_load_n(&s->vt_wait, __ATOMIC_ACQUIRE)) {
+			if (c != kid->clock || !s || !blocked(p, s, 0)) {
 				moved |= c != kid->clock;
 				kid->clock = c;
 				kid->still_from = now;
@@ -230,7 +264,7 @@ void lx_reap_settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 			const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
 			int still = now - p->kids[k].still_from >= LX_REAP_STILL_NS &&
 				    now - p->kids_moved_at >= LX_REAP_STILL_NS && !piped(p, k);
-			wait |= pending(k, s, t, at, f, still);
+			wait |= pending(k, s, p->kids[k].clock - lx_reap_ended(s), t, at, f, still);
 		}
 		if (!wait)
 			return;
@@ -298,13 +332,6 @@ static int ahead(struct lx_proc *p, int y, int at, int64_t t, struct cand *c)
 	uint64_t f = feeders(p, y);
 	int n = 0;
 
-	/* where a child that forked is involved, the clocks do not order
-	 * the ends: only the pipes do (t -1) */
-	int by_clock = !forks(p, y);
-	for (int k = 0; by_clock && k < p->nkids; k++)
-		by_clock = !forks(p, p->kids[k].pid);
-	if (!by_clock)
-		t = -1;
 	lx_reap_settle(p, t, at, f);
 	c[n++] = (struct cand){ y, at, t };
 	for (int k = 0; k < p->nkids && n < 64; k++) {

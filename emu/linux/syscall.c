@@ -560,7 +560,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	int wst = 0; /* a wait4's status, also when the guest asks for none (hold.c) */
 	uint64_t h[6] = { a0, a1, a2, a3, a4, a5 }; /* the host's call */
 	int pick = -1;
-	if ((nr == 61 || nr == 247) && (pick = lx_wake_nohang(p, c, nr, a, &r)) == 0)
+	if ((nr == 61 || nr == 247) && (pick = lx_wake_pick(p, c, nr, a, &r)) == 0)
 		goto waited;
 	if (pick > 0) { /* that child, which has ended */
 		h[0] = nr == 61 ? (uint64_t)pick : P_PID;
@@ -573,7 +573,11 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		h[1] = (uint64_t)(uintptr_t)&wst;
 	lx_itimer_host_arm(p, c); /* a wait on the host ends at the next emulated expiry */
 	if (p->cfg->vtime && p->slot)
-		__atomic_store_n(&p->slot->vt_wait, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->slot->vt_wait,
+				 (nr == 61 || nr == 247) && !(h[nr == 61 ? 2 : 3] & WNOHANG) ?
+					 LX_VT_KIDS :
+					 LX_VT_HOST,
+				 __ATOMIC_RELEASE);
 	do
 		r = lx_host_syscall(nr, (long)h[0], (long)h[1], (long)h[2], (long)h[3], (long)h[4],
 				    (long)h[5]);
@@ -582,7 +586,7 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	while (r == -EINTR && (nr == 61 || nr == 247) && !lx_signal_pending(p) &&
 	       lx_wake_virtual(p));
 	if (p->cfg->vtime && p->slot)
-		__atomic_store_n(&p->slot->vt_wait, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->slot->vt_wait, LX_VT_RUN, __ATOMIC_RELEASE);
 	lx_itimer_host_disarm(p);
 	if (r == -EFAULT && p->mm.nwprot) {
 		/* the kernel cannot write to pages we write-protected for

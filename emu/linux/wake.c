@@ -89,15 +89,14 @@ static long none_yet(struct lx_proc *p, long nr, const uint64_t a[6])
 	return 0;
 }
 
-int lx_wake_nohang(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6],
-		   long *r)
+int lx_wake_pick(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6], long *r)
 {
 	const unsigned opts = (unsigned)(nr == 61 ? a[2] : a[3]);
+	const int nohang = (opts & WNOHANG) != 0;
 	int pid, k;
-	int64_t now, end;
+	int64_t end;
 
-	if (!lx_wake_virtual(p) || !(opts & WNOHANG) ||
-	    (opts & (WUNTRACED | WCONTINUED | WNOWAIT | __WCLONE)) ||
+	if (!lx_wake_virtual(p) || (opts & (WUNTRACED | WCONTINUED | WNOWAIT | __WCLONE)) ||
 	    (nr == 247 && !(opts & WEXITED)))
 		return -1;
 	if (nr == 61)
@@ -106,15 +105,18 @@ int lx_wake_nohang(struct lx_proc *p, const struct x86_cpu *c, long nr, const ui
 		pid = (int)a[0] == P_ALL ? 0 : (int)a[0] == P_PID ? (int)a[1] : -1;
 	if (pid < 0)
 		return -1;
-	now = lx_wait_now(p, c);
-	/* reaped already, ahead of its turn: lx_reap_stashed() gives it
-	 * once the clock has got to its end, unless a child ended earlier */
+	/* a report kept for later (reaped already, ahead of its turn):
+	 * lx_reap_stashed() gives it once the clock has got to its end,
+	 * unless a child ended earlier; a wait that blocks takes it then */
 	const int stashed = p->nstash && (!pid || pid == p->stash[0].pid);
-	const int kept = stashed && (p->stash[0].end <= now || lx_hold_given(p, p->stash[0].pid));
+	if (!nohang && !stashed)
+		return -1; /* (lx_reap_order() orders what the host gives) */
+	const int64_t by = nohang ? lx_wait_now(p, c) : p->stash[0].end;
+	const int kept = stashed && (p->stash[0].end <= by || lx_hold_given(p, p->stash[0].pid));
 	if (!stashed && (pid ? !is_kid(p, pid) : !p->nkids))
 		return -1;
-	lx_reap_settle(p, now, p->nkids, 0);
-	if ((k = first_end(p, pid, now, -1, &end)) >= 0 && (!kept || end < p->stash[0].end))
+	lx_reap_settle(p, by, p->nkids, 0);
+	if ((k = first_end(p, pid, by, -1, &end)) >= 0 && (!kept || end < p->stash[0].end))
 		return p->kids[k].pid;
 	if (kept)
 		return -1;

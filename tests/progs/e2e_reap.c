@@ -1,7 +1,7 @@
 /* e2e_reap.c — two children whose ends come in one order on the emulated
  * clock and, as a rule, the other on the host's.
  *
- *   e2e_reap ROUNDS LOOPS [wait|poll|suspend]
+ *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|nested]
  *
  * Child a, forked first, touches each page of 64 MB and gives them back,
  * ROUNDS times: few instructions, much host time (the host's page
@@ -11,7 +11,9 @@
  *   wait     wait(2) for any child, twice;
  *   poll     waitpid(-1, WNOHANG) between short stretches of work, and
  *            how many polls each end took;
- *   suspend  sigsuspend(2) until a SIGCHLD, whose si_pid tells. */
+ *   suspend  sigsuspend(2) until a SIGCHLD, whose si_pid tells;
+ *   nested   wait(2), where a and b each run the work in a child of
+ *            their own and wait for it, as a shell runs a command. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,10 +74,60 @@ static pid_t suspend_end(void)
 	return first;
 }
 
+/* Child a's work: touch each page of 64 MB, n times. */
+static void touch_pages(long n)
+{
+	const size_t size = 64 << 20;
+	char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		_exit(2);
+	for (long r = 0; r < n; r++) {
+		for (size_t k = 0; k < size; k += 4096)
+			m[k] = 1;
+		madvise(m, size, MADV_DONTNEED);
+	}
+}
+
+/* Child b's work: n turns of a loop. */
+static void add_up(long n)
+{
+	volatile long x = 0;
+
+	for (long k = 0; k < n; k++)
+		x += k;
+}
+
+/* A child that does work(n), or (nested) that runs a child of its own to
+ * do it and waits for it, as a shell runs a command. */
+static pid_t spawn(int nested, void (*work)(long), long n)
+{
+	pid_t pid = fork();
+	sigset_t chld;
+
+	if (pid)
+		return pid;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
+	if (nested) {
+		pid_t w = fork();
+		if (w < 0)
+			_exit(2);
+		if (w == 0) {
+			work(n);
+			_exit(0);
+		}
+		_exit(waitpid(w, NULL, 0) == w ? 0 : 2);
+	}
+	work(n);
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend]\n");
+		fprintf(stderr, "usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|nested]\n");
 		return 2;
 	}
 	long rounds = atol(argv[1]), loops = atol(argv[2]), polls[2] = { 0, 0 };
@@ -85,29 +137,8 @@ int main(int argc, char **argv)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	const size_t size = 64 << 20;
-	pid_t a = fork();
-	if (a == 0) {
-		sigprocmask(SIG_UNBLOCK, &chld, NULL);
-		char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			       0);
-		if (m == MAP_FAILED)
-			_exit(2);
-		for (long r = 0; r < rounds; r++) {
-			for (size_t k = 0; k < size; k += 4096)
-				m[k] = 1;
-			madvise(m, size, MADV_DONTNEED);
-		}
-		_exit(0);
-	}
-	pid_t b = fork();
-	if (b == 0) {
-		sigprocmask(SIG_UNBLOCK, &chld, NULL);
-		volatile long x = 0;
-		for (long k = 0; k < loops; k++)
-			x += k;
-		_exit(0);
-	}
+	const int nested = !strcmp(how, "nested");
+	pid_t a = spawn(nested, touch_pages, rounds), b = spawn(nested, add_up, loops);
 	if (a < 0 || b < 0)
 		return 2;
 	pid_t first;

@@ -2,8 +2,9 @@
  * next wait that asks for that child, in wait4's or waitid's form, once
  * (but for WNOWAIT); a wait for another child is left to the host; a
  * wait for any child that the host answers with a child which ended
- * later on the emulated clock than another reports the other first,
- * unless one of them forked (or without --vtime); the parent's clock
+ * later on the emulated clock than another reports the other first
+ * (not without --vtime), also where one of them had children of its
+ * own; the parent's clock
  * moves on to the end of the child it reaped. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -124,17 +125,19 @@ static void test_earlier_end_first(void **state)
 	assert_int_equal(r, a);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 	assert_int_equal(f.p.nkids, 1); /* c's */
-	/* where a child that forked is among them (its clock leaves out
-	 * its waits), the host's order stands */
+	/* a child that had children of its own is ordered by its clock
+	 * too (it stood while it waited for them, and moved on to their
+	 * ends): d, whose child ended, after e */
 	int d = child(3, 4, 700), e = child(4, 5, 600);
-	f.p.sh->slot[4].forked = 1;
+	f.p.sh->slot[5] = (struct lx_slot){ .pid = 999998, .ppid = d, .vt_at = 650 };
+	f.p.sh->slot[5].state = LX_SLOT_EXITED;
+	f.p.sh->next = 6;
 	assert_int_equal(wait4(d, &status, 0, NULL), d);
 	wst = status;
-	assert_int_equal(lx_reap_order(&f.p, 61, any, d, &wst), d);
-	assert_int_equal(f.p.nstash, 0);
-	assert_int_equal(wait4(e, &status, 0, NULL), e);
-	wst = status;
-	assert_int_equal(lx_reap_order(&f.p, 61, any, e, &wst), e);
+	assert_int_equal(lx_reap_order(&f.p, 61, any, d, &wst), e);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 5);
+	assert_int_equal(lx_reap_stashed(&f.p, 61, any, &r, &wst), 1);
+	assert_int_equal(r, d);
 	/* and so it does without --vtime */
 	int g = child(5, 6, 900), h = child(6, 7, 800);
 	f.cfg.vtime = 0;

@@ -96,18 +96,18 @@ static void test_nohang_sees_the_clock(void **state)
 	int late = child(2, 3000), early = child(1, 500);
 	const uint64_t any[6] = { (uint64_t)-1, 0, WNOHANG, 0, 0, 0 };
 	/* both are zombies: the one that ended by the parent's clock */
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), early);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), early);
 	reap(early);
 	/* the other ended later than the parent's clock: none yet */
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), 0);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), 0);
 	assert_int_equal(r, 0);
 	const uint64_t late_only[6] = { (uint64_t)late, 0, WNOHANG, 0, 0, 0 };
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, late_only, &r), 0);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, late_only, &r), 0);
 	/* waitid's form clears the siginfo's fields */
 	memset(&si, 0x55, sizeof(si));
 	const uint64_t wid[6] = { P_ALL, 0, (uint64_t)(uintptr_t)&si, WEXITED | WNOHANG, 0, 0 };
 	r = 99;
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 247, wid, &r), 0);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 247, wid, &r), 0);
 	assert_int_equal(r, 0);
 	assert_int_equal(si.si_signo, 0);
 	assert_int_equal(si.si_code, 0);
@@ -115,18 +115,18 @@ static void test_nohang_sees_the_clock(void **state)
 	assert_int_equal(si.si_status, 0);
 	/* not for waits that block, report stops, or without --vtime */
 	const uint64_t block[6] = { (uint64_t)-1, 0, 0, 0, 0, 0 };
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, block, &r), -1);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, block, &r), -1);
 	const uint64_t stops[6] = { (uint64_t)-1, 0, WNOHANG | WUNTRACED, 0, 0, 0 };
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, stops, &r), -1);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, stops, &r), -1);
 	f.cfg.vtime = 0;
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), -1);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), -1);
 	f.cfg.vtime = 1;
 	/* once the clock has got there */
 	run(2500);
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 247, wid, &r), late);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 247, wid, &r), late);
 	reap(late);
 	/* no child left: the host's answer */
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), -1);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), -1);
 }
 
 static void test_sigsuspend_wakes_at_next_end(void **state)
@@ -183,14 +183,14 @@ static void test_kept_reports(void **state)
 	/* a report kept for later, of a child that ended at 3000 */
 	f.p.stash[0] = (struct lx_report){ .pid = 77, .status = W_EXITCODE(4, 0), .end = 3000 };
 	f.p.nstash = 1;
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), 0);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), 0);
 	assert_int_equal(r, 0);
 	/* a child whose SIGCHLD the parent has had is found at once, ended
 	 * later on the clock or not (it learnt of the end) */
 	int late = child(5, 9000);
 	siginfo_t si = lx_child_end(late, W_EXITCODE(5, 0));
 	lx_hold_pend(&f.p, late, &si);
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), late);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), late);
 	reap(late);
 	f.p.pend.set = 0;
 	/* sigsuspend lasts until the kept one's end */
@@ -199,7 +199,7 @@ static void test_kept_reports(void **state)
 	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, 77);
 	assert_int_equal(f.p.pend.info[SIGCHLD].si_status, 4);
 	/* then the wait takes it from what is kept (lx_reap_stashed()) */
-	assert_int_equal(lx_wake_nohang(&f.p, &f.t.cpu, 61, any, &r), -1);
+	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), -1);
 }
 
 int main(void)
