@@ -222,13 +222,15 @@ static int by_clock(const struct lx_proc *p, long nr)
 
 int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)
 {
-	if (!p->held)
-		return 0;
 	const uint64_t a[6] = { c->r[X86_RDI], c->r[X86_RSI], c->r[X86_RDX],
 				c->r[X86_R10], c->r[X86_R8],  c->r[X86_R9] };
-	if (!lx_block_waits(p, nr, a))
-		return 0;
+	int w;
+
 	if (by_clock(p, nr))
+		return 0;
+	if (lx_wake_virtual(p) && (w = lx_wake_call(p, c, nr, a)) >= 0)
+		return w;
+	if (!p->held || !lx_block_waits(p, nr, a))
 		return 0;
 	lx_hold_release(p);
 	switch (nr) {

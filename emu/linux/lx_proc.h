@@ -288,6 +288,9 @@ void lx_signal_fault(struct lx_proc *p);
  * place, the thread's own mask coming back after the handler (as for
  * sigsuspend): 1 when there is one (the call returns -EINTR), else 0. */
 int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a);
+/* The signal mask call nr (arguments a) waits with, if it gives its own
+ * (pselect6, ppoll, epoll_pwait, epoll_pwait2): 1 with it in *m, else 0. */
+int lx_signal_call_mask(struct lx_proc *p, long nr, const uint64_t *a, uint64_t *m);
 /* Queue a signal raised inside the process (an emulated timer's) for
  * thread tid, or the process (tid 0), waking the thread from a wait it
  * interrupts: 1 queued, 0 one is pending already (*pending: its siginfo,
@@ -425,10 +428,15 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
  * lx_wake_sigchld: before sigsuspend or pause waits with signal mask
  * mask: wait for the next child's end on the emulated clock, move the
  * clock on to it and make its SIGCHLD pending; 1 if so, 0 if the wait is
- * not one that SIGCHLD ends (or a signal came first). */
+ * not one that SIGCHLD ends (or a signal came first).
+ * lx_wake_call: before another call nr (arguments a) that would wait
+ * with no timeout, SIGCHLD able to end it: the same, unless the call
+ * can go on first (a descriptor got ready): 1 when the call is then
+ * interrupted, 0 to make it, -1 to leave it to hold.c. */
 int lx_wake_virtual(const struct lx_proc *p);
 int lx_wake_pick(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6], long *r);
-int lx_wake_sigchld(struct lx_proc *p, struct x86_cpu *c, uint64_t mask);
+int lx_wake_sigchld(struct lx_proc *p, const struct x86_cpu *c, uint64_t mask);
+int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a);
 
 /* hold.c: a child's SIGCHLD held back to the parent's next wait */
 /* From the host handler (context uc): 1 when signal sig (info si) is

@@ -301,10 +301,9 @@ long lx_sys_rt_sigsuspend(struct lx_proc *p, uint64_t set, uint64_t sz)
 	return -EINTR;
 }
 
-int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
+int lx_signal_call_mask(struct lx_proc *p, long nr, const uint64_t *a, uint64_t *m)
 {
-	struct lx_thread *t = lx_cur(p);
-	uint64_t set = 0, sz = 0, m;
+	uint64_t set = 0, sz = 0;
 	struct {
 		uint64_t set, sz;
 	} ps;
@@ -326,9 +325,19 @@ int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
 		sz = a[5];
 		break;
 	}
-	if (!set || sz != 8 || lx_copy_in(p, &m, set, 8))
+	if (!set || sz != 8 || lx_copy_in(p, m, set, 8))
 		return 0;
-	m &= ~UNBLOCKABLE;
+	*m &= ~UNBLOCKABLE;
+	return 1;
+}
+
+int lx_signal_wait_mask(struct lx_proc *p, long nr, const uint64_t *a)
+{
+	struct lx_thread *t = lx_cur(p);
+	uint64_t m;
+
+	if (!lx_signal_call_mask(p, nr, a, &m))
+		return 0;
 	if (!((p->pend.set | t->pend.set) & ~m))
 		return 0;
 	if (t->restore_mask)

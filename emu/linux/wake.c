@@ -5,7 +5,9 @@
  *     could still end by then; the earliest end first, else none yet;
  *   - a wait for a signal (sigsuspend, pause) that SIGCHLD would end
  *     lasts until the next child's end on the emulated clock: the clock
- *     moves on to it, and that child's SIGCHLD is the one delivered;
+ *     moves on to it, and that child's SIGCHLD is the one delivered; so
+ *     does a wait with no timeout in another call (a read, poll, select,
+ *     pselect under its own mask), unless it can go on first;
  *   - the host's SIGCHLDs are held (hold.c), even one that ends a wait,
  *     and a child reaped gets its own then, unless the guest had it.
  * So a shell that polls with WNOHANG and sleeps in sigsuspend between
@@ -128,13 +130,16 @@ int lx_wake_pick(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint
  * to end of those unreaped, but for those whose SIGCHLD the parent has
  * had that ended by now: its place in kids[] (its end in *end), once it
  * has ended and no other can still end before it; -1 if there is none
- * to wait for, or a signal came meanwhile. */
-static int next_end(struct lx_proc *p, int64_t now, int64_t *end)
+ * to wait for, or a signal came meanwhile; -2 once call nr (arguments a,
+ * NULL: none) would no longer wait. */
+static int next_end(struct lx_proc *p, int64_t now, int64_t *end, long nr, const uint64_t *a)
 {
 	for (;;) {
 		int k, any = 0;
 		if (lx_signal_pending(p))
 			return -1;
+		if (a && !lx_block_waits(p, nr, a))
+			return -2;
 		for (k = 0; k < p->nkids && !any; k++) {
 			const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
 			any = !lx_hold_given(p, p->kids[k].pid) || !lx_reap_ended(s) ||
@@ -171,18 +176,28 @@ static int first_kept(const struct lx_proc *p, int64_t now)
 	return best;
 }
 
-int lx_wake_sigchld(struct lx_proc *p, struct x86_cpu *c, uint64_t mask)
+/* Whether a wait with signal mask mask can be ended by a child's SIGCHLD
+ * on the emulated clock. */
+static int wakes(const struct lx_proc *p, uint64_t mask)
 {
-	const uint64_t h = p->act[SIGCHLD].handler, m = LX_SIGBIT(SIGCHLD);
+	const uint64_t h = p->act[SIGCHLD].handler;
+
+	return lx_wake_virtual(p) && h != (uint64_t)SIG_DFL && !(mask & LX_SIGBIT(SIGCHLD)) &&
+	       (p->nkids || p->nstash) && lx_itimer_next(p) < 0;
+}
+
+/* Wait for the next child's end (or for call nr, arguments a, to be able
+ * to go on), move the clock on to it and make its SIGCHLD pending: 1 if
+ * so, -2 if the call can go on, 0 if neither. */
+static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a)
+{
+	const uint64_t m = LX_SIGBIT(SIGCHLD);
 	const int64_t now = lx_wait_now(p, c);
 	uint64_t old;
 	siginfo_t si;
 	int64_t end = 0;
 	int k = -1, kept, pid = 0;
 
-	if (!lx_wake_virtual(p) || h == (uint64_t)SIG_DFL || (mask & m) ||
-	    (!p->nkids && !p->nstash) || lx_itimer_next(p) >= 0)
-		return 0;
 	/* the host's SIGCHLD waits meanwhile: hold.c takes it after */
 	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
 	memset(&si, 0, sizeof(si));
@@ -197,20 +212,55 @@ int lx_wake_sigchld(struct lx_proc *p, struct x86_cpu *c, uint64_t mask)
 			si = lx_child_end(pid, r->status);
 		}
 	} else {
-		k = next_end(p, now, &end);
+		k = next_end(p, now, &end, nr, a);
 	}
 	/* a child's end as the kernel tells it, left to be reaped (its slot
-	 * is marked ended before it has quite gone) */
+	 * is marked ended before it has quite gone); gone, it has closed its
+	 * files, and the call may go on first: the end of a pipe it wrote
+	 * comes before its SIGCHLD (kernel/exit.c: exit_files, then
+	 * exit_notify) */
 	if (k >= 0 &&
 	    !lx_host_syscall(247, P_PID, p->kids[k].pid, (long)&si, WEXITED | WNOWAIT | __WALL, 0,
 			     0) &&
 	    si.si_pid == p->kids[k].pid)
 		pid = si.si_pid;
+	if (pid && a && !lx_block_waits(p, nr, a)) {
+		pid = 0;
+		k = -2;
+	}
 	if (pid) {
 		lx_vtime_child_info(p, &si);
 		lx_wait_done(p, c, end);
 		lx_hold_pend(p, pid, &si);
 	}
 	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
-	return pid != 0;
+	return pid ? 1 : k == -2 ? -2 : 0;
+}
+
+int lx_wake_sigchld(struct lx_proc *p, const struct x86_cpu *c, uint64_t mask)
+{
+	return wakes(p, mask) && wake(p, c, -1, NULL) == 1;
+}
+
+int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a)
+{
+	uint64_t mask;
+	const int own = lx_signal_call_mask(p, nr, a, &mask);
+
+	if (!own)
+		mask = lx_cur(p)->blocked;
+	/* (a timed wait keeps hold.c's way: its end is on the clock too) */
+	if (!wakes(p, mask) || nr == 35 || nr == 230 || lx_poll_timeout(p, nr, a) != -1 ||
+	    !lx_block_waits(p, nr, a))
+		return -1;
+	switch (wake(p, c, nr, a)) {
+	case 1:
+		if (own)
+			lx_signal_wait_mask(p, nr, a); /* its handler runs under the call's mask */
+		return 1;
+	case -2:
+		return 0;
+	default:
+		return -1;
+	}
 }

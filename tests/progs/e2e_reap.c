@@ -1,7 +1,7 @@
 /* e2e_reap.c — two children whose ends come in one order on the emulated
  * clock and, as a rule, the other on the host's.
  *
- *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|nested]
+ *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|nested]
  *
  * Child a, forked first, touches each page of 64 MB and gives them back,
  * ROUNDS times: few instructions, much host time (the host's page
@@ -12,6 +12,7 @@
  *   poll     waitpid(-1, WNOHANG) between short stretches of work, and
  *            how many polls each end took;
  *   suspend  sigsuspend(2) until a SIGCHLD, whose si_pid tells;
+ *   select   the same, waiting in select(2) on a pipe its handler writes;
  *   nested   wait(2), where a and b each run the work in a child of
  *            their own and wait for it, as a shell runs a command. */
 #include <signal.h>
@@ -19,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t signalled;
+static int wake_fd = -1; /* select mode: the handler writes here */
 
 static void on_chld(int sig, siginfo_t *si, void *uc)
 {
@@ -30,6 +33,8 @@ static void on_chld(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	if (!signalled)
 		signalled = si->si_pid;
+	if (wake_fd >= 0 && write(wake_fd, "c", 1) < 0)
+		_exit(3);
 }
 
 /* Poll for both ends: the first to come, and the polls each took. */
@@ -54,19 +59,36 @@ static pid_t poll_ends(long *polls)
 	return first;
 }
 
-/* Wait in sigsuspend until a SIGCHLD: its child. */
-static pid_t suspend_end(void)
+/* Wait in sigsuspend (or, sel, in select(2) on a pipe the handler
+ * writes to) until a SIGCHLD: its child. */
+static pid_t suspend_end(int sel)
 {
 	struct sigaction sa;
 	sigset_t chld, none;
+	int fds[2];
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_chld;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	if (sel) {
+		if (pipe(fds))
+			return -1;
+		wake_fd = fds[1];
+	}
 	sigaction(SIGCHLD, &sa, NULL);
 	sigemptyset(&none);
-	while (!signalled)
-		sigsuspend(&none);
+	if (sel)
+		sigprocmask(SIG_SETMASK, &none, NULL);
+	while (!signalled) {
+		if (!sel) {
+			sigsuspend(&none);
+			continue;
+		}
+		fd_set in;
+		FD_ZERO(&in);
+		FD_SET(fds[0], &in);
+		select(fds[0] + 1, &in, NULL, NULL, NULL);
+	}
 	pid_t first = signalled;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
@@ -127,7 +149,7 @@ static pid_t spawn(int nested, void (*work)(long), long n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|nested]\n");
+		fprintf(stderr, "usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|nested]\n");
 		return 2;
 	}
 	long rounds = atol(argv[1]), loops = atol(argv[2]), polls[2] = { 0, 0 };
@@ -144,8 +166,8 @@ int main(int argc, char **argv)
 	pid_t first;
 	if (!strcmp(how, "poll")) {
 		first = poll_ends(polls);
-	} else if (!strcmp(how, "suspend")) {
-		first = suspend_end();
+	} else if (!strcmp(how, "suspend") || !strcmp(how, "select")) {
+		first = suspend_end(!strcmp(how, "select"));
 		if (wait(NULL) < 0 || wait(NULL) < 0)
 			return 2;
 	} else {

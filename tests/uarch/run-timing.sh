@@ -422,11 +422,12 @@ reap_order() {
 		diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null ||
 		{ bad reap_order "counts differ between two runs"; return; }
 	# the parent that polls with WNOHANG finds a's end when its own clock
-	# has got there, one that waits in sigsuspend gets a's SIGCHLD (the
-	# host gives b's), and so does one whose children run the work in
-	# children of their own: the same polls and counts every run
+	# has got there, one that waits in sigsuspend or select gets a's
+	# SIGCHLD (the host gives b's), and so does one whose children run
+	# the work in children of their own: the same polls and counts every
+	# run
 	local how got=()
-	for how in poll suspend nested; do
+	for how in poll suspend select nested; do
 		for f in a b; do
 			out=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -v -o "$WORK/$how$f" \
 				"$PROGS/e2e_reap" 20 10000000 $how 2>&1) ||
@@ -457,7 +458,7 @@ print(" ".join(str(pids.index(os.wait()[0])) for _ in pids))' o1 o2
 		{ bad reap_order "python3: $o1 $o2"; return; }
 	[ "$o1" = "$o2" ] && awk '{ for (i = 2; i <= NF; i++) if ($i % 7 < $(i - 1) % 7) exit 1 }' <<<"$o1" ||
 		{ bad reap_order "python3's twenty children: $o1, then $o2 (want by their work)"; return; }
-	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend and a level down; twenty children by their work: $o1"
+	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select and a level down; twenty children by their work: $o1"
 }
 
 descriptions() {

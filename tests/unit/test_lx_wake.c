@@ -5,8 +5,10 @@
  * clock then stands, with that child's SIGCHLD; the host's SIGCHLD for it
  * is then dropped, and its reaping sends no second one.  A report kept
  * for later counts as its child's end; a child whose SIGCHLD the parent
- * has had is found whatever the clock. */
+ * has had is found whatever the clock.  A read that would wait is cut
+ * short the same way. */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -202,6 +204,40 @@ static void test_kept_reports(void **state)
 	assert_int_equal(lx_wake_pick(&f.p, &f.t.cpu, 61, any, &r), -1);
 }
 
+static void test_read_ends_at_next_end(void **state)
+{
+	int fds[2];
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	run(100);
+	int a = child(1, 2500);
+	const uint64_t rd[6] = { (uint64_t)fds[0], (uint64_t)(uintptr_t)buf, sizeof(buf) };
+	/* a read of an empty pipe lasts until a's end, where SIGCHLD cuts
+	 * it short */
+	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 0, rd), 1);
+	assert_int_equal(now(), 2500);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, a);
+	f.p.pend.set = 0;
+	/* one that would not wait, and a poll with a timeout, are left as
+	 * they were */
+	assert_int_equal(write(fds[1], "x", 1), 1);
+	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 0, rd), -1);
+	assert_int_equal(read(fds[0], buf, 1), 1);
+	child(3, 4000);
+	struct pollfd pfd = { fds[0], POLLIN, 0 };
+	const uint64_t pl[6] = { (uint64_t)(uintptr_t)&pfd, 1, 10 };
+	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, pl), -1);
+	assert_false(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	/* with no timeout, it ends at the next end */
+	const uint64_t forever[6] = { (uint64_t)(uintptr_t)&pfd, 1, (uint64_t)-1 };
+	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, forever), 1);
+	assert_int_equal(now(), 4000);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +246,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sigsuspend_wakes_at_next_end, setup_wake,
 						teardown_wake),
 		cmocka_unit_test_setup_teardown(test_kept_reports, setup_wake, teardown_wake),
+		cmocka_unit_test_setup_teardown(test_read_ends_at_next_end, setup_wake,
+						teardown_wake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
