@@ -31,7 +31,8 @@
  * held nor is cut short by it, a wait that reaped none releases nothing,
  * and a child reaped gets its SIGCHLD then unless the guest has had it
  * (lx_hold_given()); the host's for a child whose SIGCHLD the guest has
- * had is dropped.
+ * had is dropped; in place of the LX_HOLD_INSNS budget, wake.c looks for
+ * ends every so many instructions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -330,7 +331,8 @@ uint64_t lx_hold_budget(struct lx_proc *p, const struct x86_cpu *c)
 {
 	uint64_t now = c->cnt->insns + 1, ran;
 
-	if (!p->held)
+	/* (where the clock orders the ends, lx_wake_due() looks for them) */
+	if (!p->held || lx_wake_virtual(p))
 		return UINT64_MAX;
 	if (!p->held_seen)
 		p->held_seen = now;

@@ -160,6 +160,7 @@ struct lx_proc {
 	int nkids;
 	int kids_lost;	       /* more were unreaped at once than kids[] holds */
 	int64_t kids_moved_at; /* host time a child last moved its clock (reap.c) */
+	uint64_t wake_at;      /* instructions at which wake.c next looks for ends */
 	struct lx_report {
 		int pid, status;
 		int64_t end; /* the child's clock where it ended */
@@ -432,11 +433,19 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
  * lx_wake_call: before another call nr (arguments a) that would wait
  * with no timeout, SIGCHLD able to end it: the same, unless the call
  * can go on first (a descriptor got ready): 1 when the call is then
- * interrupted, 0 to make it, -1 to leave it to hold.c. */
+ * interrupted, 0 to make it, -1 to leave it to hold.c.
+ * lx_wake_look: a child that ended by the clock (after waiting for those
+ * that could still end by then) and whose SIGCHLD the process has not had
+ * sends it now, if SIGCHLD can come (when the process unblocks it).
+ * lx_wake_due: at the main loop's turn: lx_wake_look() every 2^20
+ * instructions of the process; returns the instructions it may run
+ * before the next look. */
 int lx_wake_virtual(const struct lx_proc *p);
 int lx_wake_pick(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6], long *r);
 int lx_wake_sigchld(struct lx_proc *p, const struct x86_cpu *c, uint64_t mask);
 int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a);
+void lx_wake_look(struct lx_proc *p, const struct x86_cpu *c);
+uint64_t lx_wake_due(struct lx_proc *p, const struct x86_cpu *c);
 
 /* hold.c: a child's SIGCHLD held back to the parent's next wait */
 /* From the host handler (context uc): 1 when signal sig (info si) is

@@ -188,7 +188,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	for (;;) {
 		struct x86_cpu *c;
 		enum x86_exit e;
-		uint64_t budget, hold;
+		uint64_t budget, hold, wake;
 		int multi;
 
 		t = lx_cur(p);
@@ -200,6 +200,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		lx_itimer_check(p, c);
 		lx_vtime_publish(p, c, -1);
 		hold = lx_hold_budget(p, c);
+		wake = lx_wake_virtual(p) ? lx_wake_due(p, c) : UINT64_MAX;
 		if (lx_signal_pending(p))
 			lx_signal_deliver(p);
 		multi = p->nth > 1;
@@ -214,6 +215,9 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
 		if (hold < budget)
 			budget = hold;
+		if (lx_wake_virtual(p) && (wake = lx_wake_due(p, c)) < budget)
+			budget =
+				wake; /* (a look at the children's ends comes at its instruction) */
 		if (p->cfg->vtime && budget > LX_VT_PUBLISH)
 			budget = LX_VT_PUBLISH;
 		p->turn_from = c->cnt->insns;

@@ -108,6 +108,7 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	p->held_seen = 0;
 	memset(p->told, 0, sizeof(p->told));
 	p->nkids = p->nstash = p->kids_lost = 0;
+	p->wake_at = 0;
 	memset(p->given, 0, sizeof(p->given));
 	lx_itimer_init(p);
 	t->ran = 0; /* the child's CPU clocks start at zero, counted in its own slot */

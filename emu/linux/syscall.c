@@ -400,8 +400,13 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		return lx_sys_brk(p, a0);
 	case 13:
 		return lx_sys_rt_sigaction(p, (int)a0, a1, a2, a3);
-	case 14:
-		return lx_sys_rt_sigprocmask(p, (int)a0, a1, a2, a3);
+	case 14: {
+		const uint64_t was = t->blocked;
+		r = lx_sys_rt_sigprocmask(p, (int)a0, a1, a2, a3);
+		if (was & ~t->blocked & LX_SIGBIT(SIGCHLD))
+			lx_wake_look(p, c); /* (an end it held back comes now) */
+		return r;
+	}
 	case 15:
 		return lx_frame_return(p, t);
 	case 24:

@@ -10,10 +10,13 @@
  *     pselect under its own mask), unless it can go on first;
  *   - the host's SIGCHLDs are held (hold.c), even one that ends a wait,
  *     and a child reaped gets its own then, unless the guest had it.
+ *   - a parent that runs while its children do looks every WAKE_EVERY
+ *     of its instructions (from the start, not from when it last
+ *     stopped): a child that ended by its clock sends its SIGCHLD then.
  * So a shell that polls with WNOHANG and sleeps in sigsuspend between
- * polls (dash's `wait`) makes the same calls in every run, whichever
- * child the host ends first.  A parent that computes while its children
- * run still gets the host's SIGCHLD where hold.c releases it.
+ * polls (dash's `wait`), or computes beside a background job (bash),
+ * makes the same calls in every run, whichever child the host ends
+ * first.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,7 +27,8 @@
 
 #include "lx_proc.h"
 
-#define WAKE_NAP_NS 100000 /* between looks for a child's end */
+#define WAKE_NAP_NS 100000    /* between looks for a child's end */
+#define WAKE_EVERY (1u << 20) /* instructions between looks of a parent that runs */
 
 int lx_wake_virtual(const struct lx_proc *p)
 {
@@ -263,4 +267,60 @@ int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint
 	default:
 		return -1;
 	}
+}
+
+/* The first child (or report kept for later) that ended by clock now
+ * whose SIGCHLD the parent has not had: 1 with its pid, end and siginfo,
+ * else 0. */
+static int due(struct lx_proc *p, int64_t now, int *pid, siginfo_t *si)
+{
+	int64_t end = 0;
+	int k = first_end(p, 0, now, now, &end), kept = first_kept(p, now);
+
+	if (kept >= 0 && (p->stash[kept].end > now || (k >= 0 && end < p->stash[kept].end)))
+		kept = -1;
+	if (kept >= 0) {
+		*pid = p->stash[kept].pid;
+		*si = lx_child_end(*pid, p->stash[kept].status);
+		return 1;
+	}
+	memset(si, 0, sizeof(*si));
+	if (k < 0 ||
+	    lx_host_syscall(247, P_PID, p->kids[k].pid, (long)si, WEXITED | WNOWAIT | __WALL, 0,
+			    0) ||
+	    si->si_pid != p->kids[k].pid)
+		return 0;
+	*pid = si->si_pid;
+	return 1;
+}
+
+void lx_wake_look(struct lx_proc *p, const struct x86_cpu *c)
+{
+	const uint64_t m = LX_SIGBIT(SIGCHLD);
+	const int64_t clock = lx_wait_now(p, c);
+	uint64_t old;
+	siginfo_t si;
+	int pid;
+
+	if (!wakes(p, lx_cur(p)->blocked))
+		return;
+	/* the host's SIGCHLD waits meanwhile: hold.c takes it after */
+	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
+	lx_reap_settle(p, clock, p->nkids, 0);
+	if (due(p, clock, &pid, &si)) {
+		lx_vtime_child_info(p, &si);
+		lx_hold_pend(p, pid, &si);
+	}
+	lx_host_syscall(14, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+}
+
+uint64_t lx_wake_due(struct lx_proc *p, const struct x86_cpu *c)
+{
+	const uint64_t now = c->cnt->insns;
+
+	if (now >= p->wake_at) {
+		lx_wake_look(p, c);
+		p->wake_at = (now / WAKE_EVERY + 1) * WAKE_EVERY;
+	}
+	return p->wake_at - now;
 }

@@ -1,7 +1,7 @@
 /* e2e_reap.c — two children whose ends come in one order on the emulated
  * clock and, as a rule, the other on the host's.
  *
- *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|nested]
+ *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|spin|nested]
  *
  * Child a, forked first, touches each page of 64 MB and gives them back,
  * ROUNDS times: few instructions, much host time (the host's page
@@ -13,6 +13,8 @@
  *            how many polls each end took;
  *   suspend  sigsuspend(2) until a SIGCHLD, whose si_pid tells;
  *   select   the same, waiting in select(2) on a pipe its handler writes;
+ *   spin     the same, spinning on the handler's flag, and the turns it
+ *            took;
  *   nested   wait(2), where a and b each run the work in a child of
  *            their own and wait for it, as a shell runs a command. */
 #include <signal.h>
@@ -96,6 +98,25 @@ static pid_t suspend_end(int sel)
 	return first;
 }
 
+/* Spin until a SIGCHLD: its child, and the turns it took in *turns. */
+static pid_t spin_end(long *turns)
+{
+	struct sigaction sa;
+	sigset_t none;
+	volatile long n = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_chld;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	while (!signalled)
+		n++;
+	*turns = n;
+	return signalled;
+}
+
 /* Child a's work: touch each page of 64 MB, n times. */
 static void touch_pages(long n)
 {
@@ -149,7 +170,8 @@ static pid_t spawn(int nested, void (*work)(long), long n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|nested]\n");
+		fprintf(stderr,
+			"usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|spin|nested]\n");
 		return 2;
 	}
 	long rounds = atol(argv[1]), loops = atol(argv[2]), polls[2] = { 0, 0 };
@@ -166,6 +188,10 @@ int main(int argc, char **argv)
 	pid_t first;
 	if (!strcmp(how, "poll")) {
 		first = poll_ends(polls);
+	} else if (!strcmp(how, "spin")) {
+		first = spin_end(&polls[0]);
+		if (wait(NULL) < 0 || wait(NULL) < 0)
+			return 2;
 	} else if (!strcmp(how, "suspend") || !strcmp(how, "select")) {
 		first = suspend_end(!strcmp(how, "select"));
 		if (wait(NULL) < 0 || wait(NULL) < 0)
@@ -180,6 +206,8 @@ int main(int argc, char **argv)
 	printf("first: %s", first == a ? "a" : "b");
 	if (!strcmp(how, "poll"))
 		printf(" (polls: %ld, %ld)", polls[0], polls[1]);
+	if (!strcmp(how, "spin"))
+		printf(" (after %ld turns)", polls[0]);
 	printf("\n");
 	return 0;
 }

@@ -341,6 +341,9 @@ determinism() {
 # A child's SIGCHLD reaching a parent that computes before it waits
 # (emu/linux/hold.c): its handler runs after the wait, or ends a pause,
 # wherever the host put the child's exit; one the parent spins for comes.
+# Under --vtime (emu/linux/wake.c) it comes at the parent's first look
+# past the child's end on the emulated clock, during the loop; two
+# children's come at two looks.
 sigchld() {
 	local m f out msg
 	out=$(timeout 120 "$VPMU" stat --no-timing -o /dev/null "$PROGS/e2e_sigchld" spin 2>&1)
@@ -349,6 +352,8 @@ sigchld() {
 	else
 		bad sigchld_spin "spin: $out"
 	fi
+	out=$(timeout 120 "$VPMU" stat --vtime --no-timing -o /dev/null "$PROGS/e2e_sigchld" spin 2>&1)
+	[ "$out" = "spin: handler 1, status 7" ] || bad sigchld_spin "spin under --vtime: $out"
 	local pidns=1
 	unshare --pid --fork true 2>/dev/null || pidns=0
 	msg=""
@@ -359,10 +364,12 @@ sigchld() {
 			else
 				out=$("$VPMU" stat -o /dev/null "$PROGS/e2e_sigchld" $m 2000000 2>&1)
 			fi
-			case "$m:$out" in
-			"wait:wait: handler before 0, after 1, status 7" | "pause:pause: handler 1, status 7") ;;
+			case "$pidns:$m:$out" in
+			"0:wait:wait: handler before 0, after 1, status 7" | *":pause:pause: handler 1, status 7") ;;
+			"1:wait:wait: handler before 1, after 1, status 7") ;;
 			# each child's SIGCHLD at the wait that reaps it, never merged
-			"two:two: handler before 0, after the waits 1 2") ;;
+			"0:two:two: handler before 0, after the waits 1 2") ;;
+			"1:two:two: handler before 2, after the waits 2 2") ;;
 			*)
 				bad sigchld_order "$m: $out"
 				return
@@ -378,7 +385,7 @@ sigchld() {
 		msg="$msg, $m: identical counts"
 	done
 	[ $pidns = 1 ] || msg=" (no pid namespace here: counts not compared)"
-	ok sigchld_order "the handler runs after waitpid, or ends pause(), once a child reaped$msg"
+	ok sigchld_order "the handler runs after waitpid (with --vtime, at the end on the clock), or ends pause(), once a child$msg"
 }
 
 # a parent reading a pipe its child writes to: under --vtime each read
@@ -422,12 +429,12 @@ reap_order() {
 		diff <(grep -v 'seconds\|MIPS' "$WORK/a") <(grep -v 'seconds\|MIPS' "$WORK/b") >/dev/null ||
 		{ bad reap_order "counts differ between two runs"; return; }
 	# the parent that polls with WNOHANG finds a's end when its own clock
-	# has got there, one that waits in sigsuspend or select gets a's
-	# SIGCHLD (the host gives b's), and so does one whose children run
-	# the work in children of their own: the same polls and counts every
-	# run
+	# has got there, one that waits in sigsuspend or select, or spins,
+	# gets a's SIGCHLD (the host gives b's), and so does one whose
+	# children run the work in children of their own: the same polls,
+	# turns and counts every run
 	local how got=()
-	for how in poll suspend select nested; do
+	for how in poll suspend select spin nested; do
 		for f in a b; do
 			out=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -v -o "$WORK/$how$f" \
 				"$PROGS/e2e_reap" 20 10000000 $how 2>&1) ||
@@ -458,7 +465,7 @@ print(" ".join(str(pids.index(os.wait()[0])) for _ in pids))' o1 o2
 		{ bad reap_order "python3: $o1 $o2"; return; }
 	[ "$o1" = "$o2" ] && awk '{ for (i = 2; i <= NF; i++) if ($i % 7 < $(i - 1) % 7) exit 1 }' <<<"$o1" ||
 		{ bad reap_order "python3's twenty children: $o1, then $o2 (want by their work)"; return; }
-	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select and a level down; twenty children by their work: $o1"
+	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select, spinning ${got[6]#first: a } and a level down; twenty children by their work: $o1"
 }
 
 descriptions() {

@@ -6,7 +6,8 @@
  * is then dropped, and its reaping sends no second one.  A report kept
  * for later counts as its child's end; a child whose SIGCHLD the parent
  * has had is found whatever the clock.  A read that would wait is cut
- * short the same way. */
+ * short the same way, and a parent that runs gets each SIGCHLD at its
+ * first look (every 2^20 instructions) past the child's end. */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <setjmp.h>
@@ -238,6 +239,41 @@ static void test_read_ends_at_next_end(void **state)
 	close(fds[1]);
 }
 
+static void test_running_parent_looks(void **state)
+{
+	(void)state;
+	run(1000);
+	int a = child(1, 500), b = child(2, 5000);
+	/* the first look: a ended by the clock, b not yet */
+	assert_int_equal(lx_wake_due(&f.p, &f.t.cpu), (1u << 20) - 1000);
+	assert_true(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, a);
+	assert_int_equal(now(), 1000); /* (the clock does not move) */
+	f.p.pend.set = 0;
+	/* no look before the next 2^20 instructions */
+	run(10000);
+	assert_int_equal(lx_wake_due(&f.p, &f.t.cpu), (1u << 20) - 11000);
+	assert_false(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	/* past b's end, the look there gives its */
+	run((1u << 20) - 11000);
+	assert_int_equal(lx_wake_due(&f.p, &f.t.cpu), 1u << 20);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, b);
+	f.p.pend.set = 0;
+	/* both had theirs: the next look gives none; a child whose end the
+	 * blocked SIGCHLD kept back is looked for when it is unblocked */
+	run(1u << 20);
+	assert_int_equal(lx_wake_due(&f.p, &f.t.cpu), 1u << 20);
+	assert_false(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	int c = child(3, 100);
+	f.t.blocked = LX_SIGBIT(SIGCHLD);
+	run(1u << 20);
+	lx_wake_due(&f.p, &f.t.cpu);
+	assert_false(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	f.t.blocked = 0;
+	lx_wake_look(&f.p, &f.t.cpu);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +283,8 @@ int main(void)
 						teardown_wake),
 		cmocka_unit_test_setup_teardown(test_kept_reports, setup_wake, teardown_wake),
 		cmocka_unit_test_setup_teardown(test_read_ends_at_next_end, setup_wake,
+						teardown_wake),
+		cmocka_unit_test_setup_teardown(test_running_parent_looks, setup_wake,
 						teardown_wake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
