@@ -215,9 +215,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 			budget = lx_itimer_budget(p, c); /* a timer goes off at its instruction */
 		if (hold < budget)
 			budget = hold;
-		if (lx_wake_virtual(p) && (wake = lx_wake_due(p, c)) < budget)
-			budget =
-				wake; /* (a look at the children's ends comes at its instruction) */
+		if (wake < budget) /* a look at the children's ends comes at its instruction */
+			budget = wake;
 		if (p->cfg->vtime && budget > LX_VT_PUBLISH)
 			budget = LX_VT_PUBLISH;
 		p->turn_from = c->cnt->insns;

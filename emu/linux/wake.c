@@ -163,6 +163,16 @@ static int next_end(struct lx_proc *p, int64_t now, int64_t *end, long nr, const
 	}
 }
 
+/* Child pid's end as the kernel tells it (into *si), left to be reaped:
+ * waits until it has gone (its slot is marked ended before it quite
+ * has); 0 if it cannot be told. */
+static int gone(int pid, siginfo_t *si)
+{
+	memset(si, 0, sizeof(*si));
+	return !lx_host_syscall(247, P_PID, pid, (long)si, WEXITED | WNOWAIT | __WALL, 0, 0) &&
+	       si->si_pid == pid;
+}
+
 /* Of the reports kept for later waits (reap.c), the one that ended
  * first, but for those whose SIGCHLD the parent has had that ended by
  * clock now: its place in stash[], -1 if none. */
@@ -204,7 +214,6 @@ static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint6
 
 	/* the host's SIGCHLD waits meanwhile: hold.c takes it after */
 	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
-	memset(&si, 0, sizeof(si));
 	if ((kept = first_kept(p, now)) >= 0) {
 		/* reaped already: its end, unless a child ends before it */
 		const struct lx_report *r = &p->stash[kept];
@@ -218,15 +227,10 @@ static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint6
 	} else {
 		k = next_end(p, now, &end, nr, a);
 	}
-	/* a child's end as the kernel tells it, left to be reaped (its slot
-	 * is marked ended before it has quite gone); gone, it has closed its
-	 * files, and the call may go on first: the end of a pipe it wrote
-	 * comes before its SIGCHLD (kernel/exit.c: exit_files, then
-	 * exit_notify) */
-	if (k >= 0 &&
-	    !lx_host_syscall(247, P_PID, p->kids[k].pid, (long)&si, WEXITED | WNOWAIT | __WALL, 0,
-			     0) &&
-	    si.si_pid == p->kids[k].pid)
+	/* gone, a child has closed its files, and the call may go on first:
+	 * the end of a pipe it wrote comes before its SIGCHLD (kernel/exit.c:
+	 * exit_files, then exit_notify) */
+	if (k >= 0 && gone(p->kids[k].pid, &si))
 		pid = si.si_pid;
 	if (pid && a && !lx_block_waits(p, nr, a)) {
 		pid = 0;
@@ -284,11 +288,7 @@ static int due(struct lx_proc *p, int64_t now, int *pid, siginfo_t *si)
 		*si = lx_child_end(*pid, p->stash[kept].status);
 		return 1;
 	}
-	memset(si, 0, sizeof(*si));
-	if (k < 0 ||
-	    lx_host_syscall(247, P_PID, p->kids[k].pid, (long)si, WEXITED | WNOWAIT | __WALL, 0,
-			    0) ||
-	    si->si_pid != p->kids[k].pid)
+	if (k < 0 || !gone(p->kids[k].pid, si))
 		return 0;
 	*pid = si->si_pid;
 	return 1;
