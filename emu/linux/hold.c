@@ -28,7 +28,9 @@
  * Where the emulated clock orders the children's ends (wake.c,
  * lx_wake_virtual()), the host's SIGCHLD for an end is held even when it
  * ends a wait; a wait for a signal or a child neither releases what is
- * held nor is cut short by it, a wait that reaped none releases nothing,
+ * held nor is cut short by it, another wait with no timeout that SIGCHLD
+ * can end ends at the next end (lx_wake_call()), a wait that reaped none
+ * releases nothing,
  * and a child reaped gets its SIGCHLD then unless the guest has had it
  * (lx_hold_given()); the host's for a child whose SIGCHLD the guest has
  * had is dropped; in place of the LX_HOLD_INSNS budget, wake.c looks for
