@@ -300,6 +300,50 @@ int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res
 	return !ready;
 }
 
+#define POLL_COPY 1024 /* pollfd entries ready_now() copies */
+
+/* Whether poll-like call nr (arguments a) has a descriptor ready, or
+ * fails at once: the same call with no time to wait, on copies of what it
+ * rewrites (poll's entries, select's sets), an epoll instance polled
+ * itself, its events left to the call.  Too many descriptors to copy
+ * count as ready: the call is then made as it is. */
+static int ready_now(struct lx_proc *p, long nr, const uint64_t *a)
+{
+	struct pollfd pf[POLL_COPY];
+	uint64_t set[3][SEL_WORDS];
+	struct timespec zero = { 0, 0 };
+	long n, s[3] = { 0, 0, 0 };
+
+	switch (nr) {
+	case 7:	  /* poll */
+	case 271: /* ppoll */
+		n = (long)a[1];
+		if (n > POLL_COPY || (n && lx_copy_in(p, pf, a[0], (size_t)n * sizeof(*pf))))
+			return 1;
+		return lx_host_syscall(7, (long)pf, n, 0, 0, 0, 0) != 0;
+	case 23:  /* select */
+	case 270: /* pselect6 */
+		n = (int)a[0];
+		if (n < 0 || n > SEL_WORDS * 64)
+			return 1;
+		for (int k = 0; k < 3; k++) {
+			if (!a[1 + k])
+				continue;
+			if (lx_copy_in(p, set[k], a[1 + k], (size_t)(n + 63) / 64 * 8))
+				return 1;
+			s[k] = (long)set[k];
+		}
+		return lx_host_syscall(270, n, s[0], s[1], s[2], (long)&zero, 0) != 0;
+	case 232: /* epoll_wait */
+	case 281: /* epoll_pwait */
+	case 441: /* epoll_pwait2 */
+		pf[0] = (struct pollfd){ (int)a[0], POLLIN, 0 };
+		return lx_host_syscall(7, (long)pf, 1, 0, 0, 0, 0) != 0;
+	default:
+		return 0;
+	}
+}
+
 int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a)
 {
 	switch (nr) {
@@ -331,7 +375,7 @@ int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a)
 	case 271: /* ppoll */
 	case 281: /* epoll_pwait */
 	case 441: /* epoll_pwait2 */
-		return lx_poll_timeout(p, nr, a) != 0;
+		return lx_poll_timeout(p, nr, a) != 0 && !ready_now(p, nr, a);
 	case 202: { /* futex: FUTEX_WAIT, FUTEX_WAIT_BITSET on the value it expects */
 		uint32_t v;
 		int cmd = (int)a[1] & FUTEX_CMD_MASK;

@@ -344,7 +344,8 @@ int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a);
  * -1 when answered already (*res), 0 to make it now */
 int lx_block_would_wait(struct lx_proc *p, long nr, const uint64_t *a, long *res);
 /* 1 when call nr (arguments a) would wait now if made: for a child, a
- * descriptor, a signal or time; 0 when it would return at once */
+ * descriptor (none of those a poll-like call names is ready), a signal
+ * or time; 0 when it would return at once */
 int lx_block_waits(struct lx_proc *p, long nr, const uint64_t *a);
 
 /* pipe.c: read sizes of pipes between guest processes (--vtime).  The
@@ -465,7 +466,8 @@ void lx_hold_suspend(struct lx_proc *p, struct x86_cpu *c, uint64_t mask);
  * released if the call would wait; 1 when the call is then interrupted
  * (-EINTR, as if the signal had come during it), 0 to make it. */
 int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr);
-/* Call nr came back with r: release after a call the signal interrupted. */
+/* Call nr, made (lx_hold_before() gave 0), came back with r: release after
+ * a call the signal interrupted. */
 void lx_hold_after(struct lx_proc *p, long nr, long r);
 /* A wait4 or waitid (nr, arguments a) came back with r (wst: the status
  * a wait4 gave): the SIGCHLD of the child it reaped becomes pending, held

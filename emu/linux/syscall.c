@@ -643,10 +643,14 @@ void lx_syscall(struct x86_cpu *c)
 		return;
 	}
 	c->cnt->syscalls++;
-	r = lx_hold_before(p, c, nr) ? -EINTR : dispatch(p, c, nr);
+	/* (cut short before it is made, the call has given the signal that
+	 * cut it: nothing more held comes with its -EINTR) */
+	const int cut = lx_hold_before(p, c, nr);
+	r = cut ? -EINTR : dispatch(p, c, nr);
 	if (nr == 15)
 		return; /* rt_sigreturn restored rax with everything else */
-	lx_hold_after(p, nr, r);
+	if (!cut)
+		lx_hold_after(p, nr, r);
 	if (r == -EINTR && lx_signal_eintr(p, nr, r)) {
 		/* restart: the syscall instruction runs again after any
 		 * handler, as the kernel's -ERESTARTSYS does */

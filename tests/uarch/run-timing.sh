@@ -21,6 +21,8 @@
 #     prefetcher reads nothing, the adjacent-line fetch a sector a miss;
 #   - the same run twice gives identical counts, also for a shell running
 #     processes one after another (in a pid namespace, with --vtime);
+#   - under --vtime, a parent waiting with no timeout for an answer from
+#     a child it keeps running goes on when the answer comes;
 #   - random machine descriptions (tests/tools/model_fuzz.py, a fixed
 #     draw): each is refused with one line or runs the program as natively,
 #     retiring its functional instruction count, the same way twice; a
@@ -465,7 +467,50 @@ print(" ".join(str(pids.index(os.wait()[0])) for _ in pids))' o1 o2
 		{ bad reap_order "python3: $o1 $o2"; return; }
 	[ "$o1" = "$o2" ] && awk '{ for (i = 2; i <= NF; i++) if ($i % 7 < $(i - 1) % 7) exit 1 }' <<<"$o1" ||
 		{ bad reap_order "python3's twenty children: $o1, then $o2 (want by their work)"; return; }
-	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select, spinning ${got[6]#first: a } and a level down; twenty children by their work: $o1"
+	# a select loop woken through signal.set_wakeup_fd: the children by
+	# their work, seq 1000, 20000, then 30000, though forked the other way
+	py='import os, signal, select, subprocess
+r, w = os.pipe()
+os.set_blocking(w, False)
+signal.set_wakeup_fd(w)
+signal.signal(signal.SIGCHLD, lambda *a: None)
+ps = [subprocess.Popen(["seq", str(n)], stdout=subprocess.DEVNULL) for n in (30000, 1000, 20000)]
+done = []
+while len(done) < 3:
+    select.select([r], [], [])
+    os.read(r, 100)
+    for i, p in enumerate(ps):
+        if i not in done and p.poll() is not None:
+            done.append(i)
+print(done)'
+	local s1 s2
+	s1=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -o /dev/null python3 -c "$py" 2>&1) &&
+		s2=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -o /dev/null python3 -c "$py" 2>&1) ||
+		{ bad reap_order "python3 select: $s1 $s2"; return; }
+	[ "$s1" = "[1, 2, 0]" ] && [ "$s2" = "$s1" ] ||
+		{ bad reap_order "python3's select loop: $s1, then $s2 (want [1, 2, 0])"; return; }
+	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select, spinning ${got[6]#first: a } and a level down; twenty children by their work: $o1; woken by set_wakeup_fd: $s1"
+}
+
+# A parent with a SIGCHLD handler that waits with no timeout for a child
+# it keeps running (its answers on a pipe) goes on when the answer comes,
+# not at the next child's end, which would come only after the last
+# answer; and does so the same way twice.
+kept_child() {
+	local pfx=() how f out
+	unshare --pid --fork true 2>/dev/null && pfx=(unshare --pid --fork)
+	for how in select pselect poll ppoll epoll; do
+		for f in a b; do
+			out=$(timeout 120 "${pfx[@]}" "$VPMU" stat --vtime --no-timing -v -o "$WORK/co$how$f" \
+				"$PROGS/e2e_coproc" $how 2>&1)
+			[ "$out" = "ONE TWO THREE done" ] ||
+				{ bad kept_child "$how, run $f: ${out:-no output} (want ONE TWO THREE done)"; return; }
+		done
+		[ ${#pfx[@]} = 0 ] ||
+			diff <(grep -v 'seconds\|MIPS' "$WORK/co${how}a") <(grep -v 'seconds\|MIPS' "$WORK/co${how}b") >/dev/null ||
+			{ bad kept_child "$how: counts differ between two runs"; return; }
+	done
+	ok kept_child "select, pselect, poll, ppoll and epoll_wait each go on at the child's answer, twice, identical counts"
 }
 
 descriptions() {
@@ -490,6 +535,7 @@ determinism
 sigchld
 pipes
 reap_order
+kept_child
 descriptions
 [ -z "$failed" ] || echo "failed:$failed"
 echo "$pass passed, $failn failed"

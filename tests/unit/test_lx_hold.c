@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/ucontext.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +96,44 @@ static void test_waits(void **state)
 	assert_int_equal(waits(34, 0, 0, 0, 0), 1); /* pause */
 	assert_int_equal(waits(39, 0, 0, 0, 0), 0); /* getpid */
 	assert_int_equal(waits(14, 0, 0, 0, 0), 0); /* rt_sigprocmask */
+}
+
+/* Poll-like calls wait while none of their descriptors is ready, and
+ * looking leaves what they would rewrite as it was. */
+static void test_waits_for_descriptors(void **state)
+{
+	int fd[2], ep;
+	char c = 'x';
+	struct pollfd pf;
+	fd_set in;
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	(void)state;
+	assert_int_equal(pipe(fd), 0);
+	pf = (struct pollfd){ fd[0], POLLIN, 0 };
+	FD_ZERO(&in);
+	FD_SET(fd[0], &in);
+	ep = epoll_create1(0);
+	assert_true(ep >= 0);
+	ev.data.fd = fd[0];
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, fd[0], &ev), 0);
+	for (int full = 0; full < 2; full++) {
+		assert_int_equal(waits(7, (uint64_t)&pf, 1, (uint64_t)-1, 0), !full);
+		assert_int_equal(waits(271, (uint64_t)&pf, 1, 0, 0), !full);
+		assert_int_equal(waits(23, (uint64_t)fd[0] + 1, (uint64_t)&in, 0, 0), !full);
+		assert_int_equal(waits(270, (uint64_t)fd[0] + 1, (uint64_t)&in, 0, 0), !full);
+		assert_int_equal(waits(232, (uint64_t)ep, (uint64_t)&ev, 1, (uint64_t)-1), !full);
+		assert_int_equal(pf.revents, 0);
+		assert_true(FD_ISSET(fd[0], &in));
+		assert_int_equal(write(fd[1], &c, 1), 1);
+	}
+	/* a descriptor that is not open: the call fails at once */
+	close(ep);
+	FD_ZERO(&in);
+	FD_SET(ep, &in);
+	assert_int_equal(waits(23, (uint64_t)ep + 1, (uint64_t)&in, 0, 0), 0);
+	close(fd[0]);
+	close(fd[1]);
 }
 
 static void test_waits_for_child(void **state)
@@ -292,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_waits, setup_hold),
+		cmocka_unit_test_setup(test_waits_for_descriptors, setup_hold),
 		cmocka_unit_test_setup(test_waits_for_child, setup_hold),
 		cmocka_unit_test_setup(test_release_points, setup_hold),
 		cmocka_unit_test_setup(test_before_a_wait, setup_hold),
