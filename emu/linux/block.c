@@ -94,7 +94,7 @@ int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a)
 	struct {
 		int64_t sec, usec;
 	} tv;
-	int ms;
+	int ms, k;
 
 	switch (nr) {
 	case 7:	  /* poll(fds, n, ms) */
@@ -113,9 +113,11 @@ int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a)
 	case 128: /* rt_sigtimedwait(set, info, timespec, size) */
 	case 270: /* pselect6(n, r, w, x, timespec, sigmask) */
 	case 271: /* ppoll(fds, n, timespec, mask, size) */
-		if (!a[nr == 270 ? 4 : 2])
+	case 441: /* epoll_pwait2(fd, ev, n, timespec, mask, size) */
+		k = nr == 270 ? 4 : nr == 441 ? 3 : 2;
+		if (!a[k])
 			return -1;
-		if (lx_copy_in(p, &ts, a[nr == 270 ? 4 : 2], sizeof(ts)))
+		if (lx_copy_in(p, &ts, a[k], sizeof(ts)))
 			return -2;
 		if (ts.tv_sec < 0 || ts.tv_nsec < 0)
 			return -1; /* EINVAL from the call */

@@ -337,8 +337,8 @@ void lx_take_slot(struct lx_proc *p);
  * the like), which on the host is vpmu. */
 int lx_is_self_exe(const char *path, int pid);
 /* block.c: the timeout of a poll-like call (poll, ppoll, select, pselect6,
- * epoll_wait, epoll_pwait) with arguments a: ns, -1 none (or not such a
- * call), -2 its time cannot be read. */
+ * epoll_wait, epoll_pwait, epoll_pwait2, rt_sigtimedwait) with arguments
+ * a: ns, -1 none (or not such a call), -2 its time cannot be read. */
 int64_t lx_poll_timeout(struct lx_proc *p, long nr, const uint64_t *a);
 /* 1 when the blocking call nr should be retried on a later turn,
  * -1 when answered already (*res), 0 to make it now */
@@ -413,6 +413,9 @@ int64_t lx_reap_clock(const struct lx_slot *s);
  * in kids[] order) has ended; or until no child's clock has moved for a
  * fifth of a second. */
 void lx_reap_settle(struct lx_proc *p, int64_t t, int at, uint64_t f);
+/* One look of lx_reap_settle(), which has waited since host time *since
+ * (moved on to now when a child's clock moved): 1 while it would wait on. */
+int lx_reap_unsettled(struct lx_proc *p, int64_t t, int at, uint64_t f, int64_t *since);
 int lx_reap_stashed(struct lx_proc *p, long nr, const uint64_t a[6], long *r, int *wst);
 long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int *wst);
 
@@ -431,10 +434,10 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
  * mask: wait for the next child's end on the emulated clock, move the
  * clock on to it and make its SIGCHLD pending; 1 if so, 0 if the wait is
  * not one that SIGCHLD ends (or a signal came first).
- * lx_wake_call: before another call nr (arguments a) that would wait
- * with no timeout, SIGCHLD able to end it: the same, unless the call
- * can go on first (a descriptor got ready): 1 when the call is then
- * interrupted, 0 to make it, -1 to leave it to hold.c.
+ * lx_wake_call: before another call nr (arguments a) that would wait,
+ * SIGCHLD able to end it: the same, unless the call can go on first (a
+ * descriptor got ready) or, timed, no child ends by its deadline: 1 when
+ * the call is then interrupted, 0 to make it, -1 to leave it to hold.c.
  * lx_wake_look: a child that ended by the clock (after waiting for those
  * that could still end by then) and whose SIGCHLD the process has not had
  * sends it now, if SIGCHLD can come (when the process unblocks it).

@@ -241,37 +241,41 @@ static int piped(const struct lx_proc *p, int k)
  * pipe joins it to a child still running: in `a | b` beside a child c
  * that ended, a blocked on the pipe while b reads (or b while a is not
  * scheduled) ends when the other lets it, not later.) */
+int lx_reap_unsettled(struct lx_proc *p, int64_t t, int at, uint64_t f, int64_t *since)
+{
+	int64_t now = lx_now_ns();
+	int wait = 0, moved = 0;
+
+	for (int k = 0; k < p->nkids; k++) {
+		struct lx_kid *kid = &p->kids[k];
+		const struct lx_slot *s = lx_reap_slot(p, kid->pid);
+		int64_t c = reach(p, s, 0) + lx_reap_ended(s);
+		if (c != kid->clock && !lx_reap_ended(s) && c < t)
+			p->kids_moved_at = now;
+		if (c != kid->clock || !s || !blocked(p, s, 0)) {
+			moved |= c != kid->clock;
+			kid->clock = c;
+			kid->still_from = now;
+		}
+	}
+	for (int k = 0; k < p->nkids; k++) {
+		const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
+		int still = now - p->kids[k].still_from >= LX_REAP_STILL_NS &&
+			    now - p->kids_moved_at >= LX_REAP_STILL_NS && !piped(p, k);
+		wait |= pending(k, s, p->kids[k].clock - lx_reap_ended(s), t, at, f, still);
+	}
+	if (!wait)
+		return 0;
+	if (moved)
+		*since = now;
+	return now - *since <= LX_REAP_PATIENCE_NS;
+}
+
 void lx_reap_settle(struct lx_proc *p, int64_t t, int at, uint64_t f)
 {
 	int64_t since = lx_now_ns();
 
-	for (;;) {
-		int64_t now = lx_now_ns();
-		int wait = 0, moved = 0;
-		for (int k = 0; k < p->nkids; k++) {
-			struct lx_kid *kid = &p->kids[k];
-			const struct lx_slot *s = lx_reap_slot(p, kid->pid);
-			int64_t c = reach(p, s, 0) + lx_reap_ended(s);
-			if (c != kid->clock && !lx_reap_ended(s) && c < t)
-				p->kids_moved_at = now;
-			if (c != kid->clock || !s || !blocked(p, s, 0)) {
-				moved |= c != kid->clock;
-				kid->clock = c;
-				kid->still_from = now;
-			}
-		}
-		for (int k = 0; k < p->nkids; k++) {
-			const struct lx_slot *s = lx_reap_slot(p, p->kids[k].pid);
-			int still = now - p->kids[k].still_from >= LX_REAP_STILL_NS &&
-				    now - p->kids_moved_at >= LX_REAP_STILL_NS && !piped(p, k);
-			wait |= pending(k, s, p->kids[k].clock - lx_reap_ended(s), t, at, f, still);
-		}
-		if (!wait)
-			return;
-		if (moved)
-			since = now;
-		else if (now - since > LX_REAP_PATIENCE_NS)
-			return;
+	while (lx_reap_unsettled(p, t, at, f, &since)) {
 		struct timespec nap = { 0, LX_REAP_NAP_NS };
 		lx_host_syscall(35, (long)&nap, 0, 0, 0, 0, 0);
 	}

@@ -586,9 +586,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	do
 		r = lx_host_syscall(nr, (long)h[0], (long)h[1], (long)h[2], (long)h[3], (long)h[4],
 				    (long)h[5]);
-	/* (a wait for a child that a SIGCHLD held back cut short goes on:
-	 * the signal comes when the wait reaps its child, wake.c) */
-	while (r == -EINTR && (nr == 61 || nr == 247) && !lx_signal_pending(p) &&
+	/* (a wait for a child, or one that times out, that a SIGCHLD held
+	 * back cut short goes on: the signal comes when the wait reaps its
+	 * child, or at the child's end on the emulated clock, wake.c) */
+	while (r == -EINTR && (nr == 61 || nr == 247 || until >= 0) && !lx_signal_pending(p) &&
 	       lx_wake_virtual(p));
 	if (p->cfg->vtime && p->slot)
 		__atomic_store_n(&p->slot->vt_wait, LX_VT_RUN, __ATOMIC_RELEASE);

@@ -6,8 +6,9 @@
  *   - a wait for a signal (sigsuspend, pause) that SIGCHLD would end
  *     lasts until the next child's end on the emulated clock: the clock
  *     moves on to it, and that child's SIGCHLD is the one delivered; so
- *     does a wait with no timeout in another call (a read, poll, select,
- *     pselect under its own mask), unless it can go on first;
+ *     does a wait in another call (a read, poll, select, pselect under
+ *     its own mask), unless it can go on first, or times out first on
+ *     the emulated clock (then no end came by its deadline);
  *   - the host's SIGCHLDs are held (hold.c), even one that ends a wait,
  *     and a child reaped gets its own then, unless the guest had it.
  *   - a parent that runs while its children do looks every WAKE_EVERY
@@ -163,6 +164,34 @@ static int next_end(struct lx_proc *p, int64_t now, int64_t *end, long nr, const
 	}
 }
 
+/* As next_end(), for a wait that times out at clock d: -1 also when no
+ * child's end comes by then, every child that could still end by d
+ * having ended or got past it (lx_reap_settle()). */
+static int end_by(struct lx_proc *p, int64_t now, int64_t d, int64_t *end, long nr,
+		  const uint64_t *a)
+{
+	int64_t since = lx_now_ns();
+
+	for (;;) {
+		int k;
+		if (lx_signal_pending(p))
+			return -1;
+		if (!lx_block_waits(p, nr, a))
+			return -2;
+		if ((k = first_end(p, 0, d, now, end)) >= 0) {
+			lx_reap_settle(p, *end, k, 0);
+			int64_t e;
+			if (first_end(p, 0, d, now, &e) == k)
+				return k;
+			continue; /* one that ended earlier meanwhile */
+		}
+		if (!lx_reap_unsettled(p, d, p->nkids, 0, &since))
+			return -1;
+		struct timespec nap = { 0, WAKE_NAP_NS };
+		lx_host_syscall(35, (long)&nap, 0, 0, 0, 0, 0);
+	}
+}
+
 /* Child pid's end as the kernel tells it (into *si), left to be reaped:
  * waits until it has gone (its slot is marked ended before it quite
  * has); 0 if it cannot be told. */
@@ -201,9 +230,10 @@ static int wakes(const struct lx_proc *p, uint64_t mask)
 }
 
 /* Wait for the next child's end (or for call nr, arguments a, to be able
- * to go on), move the clock on to it and make its SIGCHLD pending: 1 if
- * so, -2 if the call can go on, 0 if neither. */
-static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a)
+ * to go on; by clock d if d >= 0, when the call times out), move the
+ * clock on to it and make its SIGCHLD pending: 1 if so, -2 if the call
+ * can go on, 0 if neither. */
+static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a, int64_t d)
 {
 	const uint64_t m = LX_SIGBIT(SIGCHLD);
 	const int64_t now = lx_wait_now(p, c);
@@ -214,7 +244,7 @@ static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint6
 
 	/* the host's SIGCHLD waits meanwhile: hold.c takes it after */
 	lx_host_syscall(14, SIG_BLOCK, (long)&m, (long)&old, 8, 0, 0);
-	if ((kept = first_kept(p, now)) >= 0) {
+	if ((kept = first_kept(p, now)) >= 0 && (d < 0 || p->stash[kept].end <= d)) {
 		/* reaped already: its end, unless a child ends before it */
 		const struct lx_report *r = &p->stash[kept];
 		lx_reap_settle(p, r->end, p->nkids, 0);
@@ -225,7 +255,7 @@ static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint6
 			si = lx_child_end(pid, r->status);
 		}
 	} else {
-		k = next_end(p, now, &end, nr, a);
+		k = d < 0 ? next_end(p, now, &end, nr, a) : end_by(p, now, d, &end, nr, a);
 	}
 	/* gone, a child has closed its files, and the call may go on first:
 	 * the end of a pipe it wrote comes before its SIGCHLD (kernel/exit.c:
@@ -247,7 +277,7 @@ static int wake(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint6
 
 int lx_wake_sigchld(struct lx_proc *p, const struct x86_cpu *c, uint64_t mask)
 {
-	return wakes(p, mask) && wake(p, c, -1, NULL) == 1;
+	return wakes(p, mask) && wake(p, c, -1, NULL, -1) == 1;
 }
 
 int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a)
@@ -257,11 +287,12 @@ int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint
 
 	if (!own)
 		mask = lx_cur(p)->blocked;
-	/* (a timed wait keeps hold.c's way: its end is on the clock too) */
-	if (!wakes(p, mask) || nr == 35 || nr == 230 || lx_poll_timeout(p, nr, a) != -1 ||
+	/* (nanosleep's loop keeps its own clock: syscall.c) */
+	const int64_t t = lx_poll_timeout(p, nr, a);
+	if (!wakes(p, mask) || nr == 35 || nr == 230 || (nr == 128 && t != -1) || t == -2 ||
 	    !lx_block_waits(p, nr, a))
 		return -1;
-	switch (wake(p, c, nr, a)) {
+	switch (wake(p, c, nr, a, t < 0 ? -1 : lx_wait_deadline(p, c, -1, t))) {
 	case 1:
 		if (own)
 			lx_signal_wait_mask(p, nr, a); /* its handler runs under the call's mask */
@@ -269,7 +300,9 @@ int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint
 	case -2:
 		return 0;
 	default:
-		return -1;
+		/* (no end by its deadline: it times out as made, what is
+		 * held staying so) */
+		return t >= 0 && !lx_signal_pending(p) ? 0 : -1;
 	}
 }
 

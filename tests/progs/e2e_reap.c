@@ -1,7 +1,7 @@
 /* e2e_reap.c — two children whose ends come in one order on the emulated
  * clock and, as a rule, the other on the host's.
  *
- *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|spin|nested]
+ *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|timed|spin|nested]
  *
  * Child a, forked first, touches each page of 64 MB and gives them back,
  * ROUNDS times: few instructions, much host time (the host's page
@@ -13,6 +13,8 @@
  *            how many polls each end took;
  *   suspend  sigsuspend(2) until a SIGCHLD, whose si_pid tells;
  *   select   the same, waiting in select(2) on a pipe its handler writes;
+ *   timed    the same, each select(2) timing out after 100 µs, and how
+ *            many timed out;
  *   spin     the same, spinning on the handler's flag, and the turns it
  *            took;
  *   nested   wait(2), where a and b each run the work in a child of
@@ -62,8 +64,9 @@ static pid_t poll_ends(long *polls)
 }
 
 /* Wait in sigsuspend (or, sel, in select(2) on a pipe the handler
- * writes to) until a SIGCHLD: its child. */
-static pid_t suspend_end(int sel)
+ * writes to; timed, for 100 µs at a time, the times it timed out in
+ * *timeouts) until a SIGCHLD: its child. */
+static pid_t suspend_end(int sel, int timed, long *timeouts)
 {
 	struct sigaction sa;
 	sigset_t chld, none;
@@ -89,7 +92,9 @@ static pid_t suspend_end(int sel)
 		fd_set in;
 		FD_ZERO(&in);
 		FD_SET(fds[0], &in);
-		select(fds[0] + 1, &in, NULL, NULL, NULL);
+		struct timeval tv = { 0, 100 };
+		if (!select(fds[0] + 1, &in, NULL, NULL, timed ? &tv : NULL))
+			++*timeouts;
 	}
 	pid_t first = signalled;
 	sigemptyset(&chld);
@@ -171,7 +176,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|spin|nested]\n");
+			"usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|timed|spin|nested]\n");
 		return 2;
 	}
 	long rounds = atol(argv[1]), loops = atol(argv[2]), polls[2] = { 0, 0 };
@@ -192,8 +197,8 @@ int main(int argc, char **argv)
 		first = spin_end(&polls[0]);
 		if (wait(NULL) < 0 || wait(NULL) < 0)
 			return 2;
-	} else if (!strcmp(how, "suspend") || !strcmp(how, "select")) {
-		first = suspend_end(!strcmp(how, "select"));
+	} else if (!strcmp(how, "suspend") || !strcmp(how, "select") || !strcmp(how, "timed")) {
+		first = suspend_end(strcmp(how, "suspend") != 0, !strcmp(how, "timed"), &polls[0]);
 		if (wait(NULL) < 0 || wait(NULL) < 0)
 			return 2;
 	} else {
@@ -208,6 +213,8 @@ int main(int argc, char **argv)
 		printf(" (polls: %ld, %ld)", polls[0], polls[1]);
 	if (!strcmp(how, "spin"))
 		printf(" (after %ld turns)", polls[0]);
+	if (!strcmp(how, "timed"))
+		printf(" (after %ld timeouts)", polls[0]);
 	printf("\n");
 	return 0;
 }

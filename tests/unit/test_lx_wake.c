@@ -5,9 +5,10 @@
  * clock then stands, with that child's SIGCHLD; the host's SIGCHLD for it
  * is then dropped, and its reaping sends no second one.  A report kept
  * for later counts as its child's end; a child whose SIGCHLD the parent
- * has had is found whatever the clock.  A read that would wait is cut
- * short the same way, and a parent that runs gets each SIGCHLD at its
- * first look (every 2^20 instructions) past the child's end. */
+ * has had is found whatever the clock.  A read or poll that would wait
+ * is cut short the same way, one with a timeout only by an end before its
+ * deadline, and a parent that runs gets each SIGCHLD at its first look
+ * (every 2^20 instructions) past the child's end. */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <setjmp.h>
@@ -221,20 +222,29 @@ static void test_read_ends_at_next_end(void **state)
 	assert_int_equal(now(), 2500);
 	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, a);
 	f.p.pend.set = 0;
-	/* one that would not wait, and a poll with a timeout, are left as
-	 * they were */
+	/* one that would not wait is left as it was */
 	assert_int_equal(write(fds[1], "x", 1), 1);
 	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 0, rd), -1);
 	assert_int_equal(read(fds[0], buf, 1), 1);
-	child(3, 4000);
+	/* a poll of 10 ms: made, to time out, while the next end (at 12
+	 * ms) comes after its deadline; nothing comes */
+	int b = child(3, 12000000);
 	struct pollfd pfd = { fds[0], POLLIN, 0 };
 	const uint64_t pl[6] = { (uint64_t)(uintptr_t)&pfd, 1, 10 };
-	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, pl), -1);
+	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, pl), 0);
 	assert_false(f.p.pend.set & LX_SIGBIT(SIGCHLD));
-	/* with no timeout, it ends at the next end */
+	assert_int_equal(now(), 2500);
+	/* timed out, the clock at 10 ms + 2500 ns: the next poll of 10 ms
+	 * ends at b's end, as one with no timeout does */
+	lx_wait_done(&f.p, &f.t.cpu, 10002500);
+	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, pl), 1);
+	assert_int_equal(now(), 12000000);
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, b);
+	f.p.pend.set = 0;
+	child(4, 12000100);
 	const uint64_t forever[6] = { (uint64_t)(uintptr_t)&pfd, 1, (uint64_t)-1 };
 	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, forever), 1);
-	assert_int_equal(now(), 4000);
+	assert_int_equal(now(), 12000100);
 	close(fds[0]);
 	close(fds[1]);
 }
