@@ -28,9 +28,9 @@
  * Where the emulated clock orders the children's ends (wake.c,
  * lx_wake_virtual()), the host's SIGCHLD for an end is held even when it
  * ends a wait; a wait for a signal or a child neither releases what is
- * held nor is cut short by it, another wait with no timeout that SIGCHLD
- * can end ends at the next end (lx_wake_call()), a wait that reaped none
- * releases nothing,
+ * held nor is cut short by it, another wait that SIGCHLD can end ends at
+ * the next end, if that comes before its timeout (lx_wake_call(),
+ * lx_wake_sleep()), a wait that reaped none releases nothing,
  * and a child reaped gets its SIGCHLD then unless the guest has had it
  * (lx_hold_given()); the host's for a child whose SIGCHLD the guest has
  * had is dropped; in place of the LX_HOLD_INSNS budget, wake.c looks for
@@ -216,11 +216,13 @@ static void release_child(struct lx_proc *p, int pid, const siginfo_t *si)
 
 /* Whether call nr gives SIGCHLD by the emulated clock, not when the
  * host's came: a wait for a signal lasts until the next end
- * (lx_wake_sigchld()), a wait for a child gives its SIGCHLD when it reaps
+ * (lx_wake_sigchld()), a sleep until the next end before its own
+ * (lx_wake_sleep()), a wait for a child gives its SIGCHLD when it reaps
  * it. */
 static int by_clock(const struct lx_proc *p, long nr)
 {
-	return (nr == 34 || nr == 130 || nr == 61 || nr == 247) && lx_wake_virtual(p);
+	return (nr == 34 || nr == 130 || nr == 35 || nr == 230 || nr == 61 || nr == 247) &&
+	       lx_wake_virtual(p);
 }
 
 int lx_hold_before(struct lx_proc *p, const struct x86_cpu *c, long nr)

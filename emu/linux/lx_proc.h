@@ -438,6 +438,8 @@ long lx_reap_order(struct lx_proc *p, long nr, const uint64_t a[6], long r, int 
  * SIGCHLD able to end it: the same, unless the call can go on first (a
  * descriptor got ready) or, timed, no child ends by its deadline: 1 when
  * the call is then interrupted, 0 to make it, -1 to leave it to hold.c.
+ * lx_wake_sleep: before a sleep's host wait until clock d: the same for
+ * a child's end by d; 1 when the sleep is then interrupted.
  * lx_wake_look: a child that ended by the clock (after waiting for those
  * that could still end by then) and whose SIGCHLD the process has not had
  * sends it now, if SIGCHLD can come (when the process unblocks it).
@@ -448,6 +450,7 @@ int lx_wake_virtual(const struct lx_proc *p);
 int lx_wake_pick(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[6], long *r);
 int lx_wake_sigchld(struct lx_proc *p, const struct x86_cpu *c, uint64_t mask);
 int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t *a);
+int lx_wake_sleep(struct lx_proc *p, const struct x86_cpu *c, int64_t d);
 void lx_wake_look(struct lx_proc *p, const struct x86_cpu *c);
 uint64_t lx_wake_due(struct lx_proc *p, const struct x86_cpu *c);
 

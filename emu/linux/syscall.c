@@ -308,15 +308,22 @@ static long sys_nanosleep(struct lx_proc *p, long nr, long clk, long flags, uint
 		return lx_sys_nanosleep_mt(p, d);
 	/* alone, under --vtime: the host sleeps the time left, to the
 	 * expiry of a timer first if one comes before (itimer.c), whose
-	 * signal ends the sleep */
+	 * signal ends the sleep, or to a child's end before it, whose
+	 * SIGCHLD does (wake.c); one the host sent meanwhile stays held */
 	for (;;) {
 		int64_t until = lx_itimer_until(p, d);
 
-		left = lx_wait_left(p, c, until);
-		t.tv_sec = left / 1000000000;
-		t.tv_nsec = left % 1000000000;
-		lx_vtime_publish(p, c, until); /* (a parent need not wait for it to wake) */
-		r = lx_host_syscall(35, (long)&t, 0, 0, 0, 0, 0);
+		if (lx_wake_sleep(p, c, until)) {
+			r = -EINTR;
+		} else {
+			left = lx_wait_left(p, c, until);
+			t.tv_sec = left / 1000000000;
+			t.tv_nsec = left % 1000000000;
+			lx_vtime_publish(p, c, until); /* (a parent need not wait for it to wake) */
+			r = lx_host_syscall(35, (long)&t, 0, 0, 0, 0, 0);
+			if (r == -EINTR && !lx_signal_pending(p) && lx_wake_virtual(p))
+				continue;
+		}
 		if (!r)
 			lx_wait_done(p, c, until);
 		if (!r && until == d)

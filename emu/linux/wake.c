@@ -7,8 +7,8 @@
  *     lasts until the next child's end on the emulated clock: the clock
  *     moves on to it, and that child's SIGCHLD is the one delivered; so
  *     does a wait in another call (a read, poll, select, pselect under
- *     its own mask), unless it can go on first, or times out first on
- *     the emulated clock (then no end came by its deadline);
+ *     its own mask) or a sleep, unless it can go on first, or times out
+ *     first on the emulated clock (then no end came by its deadline);
  *   - the host's SIGCHLDs are held (hold.c), even one that ends a wait,
  *     and a child reaped gets its own then, unless the guest had it.
  *   - a parent that runs while its children do looks every WAKE_EVERY
@@ -176,7 +176,7 @@ static int end_by(struct lx_proc *p, int64_t now, int64_t d, int64_t *end, long 
 		int k;
 		if (lx_signal_pending(p))
 			return -1;
-		if (!lx_block_waits(p, nr, a))
+		if (a && !lx_block_waits(p, nr, a))
 			return -2;
 		if ((k = first_end(p, 0, d, now, end)) >= 0) {
 			lx_reap_settle(p, *end, k, 0);
@@ -287,7 +287,6 @@ int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint
 
 	if (!own)
 		mask = lx_cur(p)->blocked;
-	/* (nanosleep's loop keeps its own clock: syscall.c) */
 	const int64_t t = lx_poll_timeout(p, nr, a);
 	if (!wakes(p, mask) || nr == 35 || nr == 230 || (nr == 128 && t != -1) || t == -2 ||
 	    !lx_block_waits(p, nr, a))
@@ -304,6 +303,11 @@ int lx_wake_call(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint
 		 * held staying so) */
 		return t >= 0 && !lx_signal_pending(p) ? 0 : -1;
 	}
+}
+
+int lx_wake_sleep(struct lx_proc *p, const struct x86_cpu *c, int64_t d)
+{
+	return wakes(p, lx_cur(p)->blocked) && wake(p, c, -1, NULL, d) == 1;
 }
 
 /* The first child (or report kept for later) that ended by clock now

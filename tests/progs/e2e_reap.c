@@ -1,7 +1,7 @@
 /* e2e_reap.c — two children whose ends come in one order on the emulated
  * clock and, as a rule, the other on the host's.
  *
- *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|timed|spin|nested]
+ *   e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|timed|sleep|spin|nested]
  *
  * Child a, forked first, touches each page of 64 MB and gives them back,
  * ROUNDS times: few instructions, much host time (the host's page
@@ -15,6 +15,8 @@
  *   select   the same, waiting in select(2) on a pipe its handler writes;
  *   timed    the same, each select(2) timing out after 100 µs, and how
  *            many timed out;
+ *   sleep    the same, in nanosleep(2) for 100 µs at a time, and how many
+ *            slept their time;
  *   spin     the same, spinning on the handler's flag, and the turns it
  *            took;
  *   nested   wait(2), where a and b each run the work in a child of
@@ -26,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/select.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t signalled;
@@ -65,7 +68,8 @@ static pid_t poll_ends(long *polls)
 
 /* Wait in sigsuspend (or, sel, in select(2) on a pipe the handler
  * writes to; timed, for 100 µs at a time, the times it timed out in
- * *timeouts) until a SIGCHLD: its child. */
+ * *timeouts; not sel but timed, in nanosleep(2)) until a SIGCHLD: its
+ * child. */
 static pid_t suspend_end(int sel, int timed, long *timeouts)
 {
 	struct sigaction sa;
@@ -82,9 +86,15 @@ static pid_t suspend_end(int sel, int timed, long *timeouts)
 	}
 	sigaction(SIGCHLD, &sa, NULL);
 	sigemptyset(&none);
-	if (sel)
+	if (sel || timed)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 	while (!signalled) {
+		if (!sel && timed) {
+			struct timespec ts = { 0, 100000 };
+			if (!nanosleep(&ts, NULL))
+				++*timeouts;
+			continue;
+		}
 		if (!sel) {
 			sigsuspend(&none);
 			continue;
@@ -176,7 +186,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|timed|spin|nested]\n");
+			"usage: e2e_reap ROUNDS LOOPS [wait|poll|suspend|select|timed|sleep|spin|nested]\n");
 		return 2;
 	}
 	long rounds = atol(argv[1]), loops = atol(argv[2]), polls[2] = { 0, 0 };
@@ -197,8 +207,10 @@ int main(int argc, char **argv)
 		first = spin_end(&polls[0]);
 		if (wait(NULL) < 0 || wait(NULL) < 0)
 			return 2;
-	} else if (!strcmp(how, "suspend") || !strcmp(how, "select") || !strcmp(how, "timed")) {
-		first = suspend_end(strcmp(how, "suspend") != 0, !strcmp(how, "timed"), &polls[0]);
+	} else if (!strcmp(how, "suspend") || !strcmp(how, "select") || !strcmp(how, "timed") ||
+		   !strcmp(how, "sleep")) {
+		first = suspend_end(!strcmp(how, "select") || !strcmp(how, "timed"),
+				    !strcmp(how, "timed") || !strcmp(how, "sleep"), &polls[0]);
 		if (wait(NULL) < 0 || wait(NULL) < 0)
 			return 2;
 	} else {
@@ -215,6 +227,8 @@ int main(int argc, char **argv)
 		printf(" (after %ld turns)", polls[0]);
 	if (!strcmp(how, "timed"))
 		printf(" (after %ld timeouts)", polls[0]);
+	if (!strcmp(how, "sleep"))
+		printf(" (after %ld sleeps)", polls[0]);
 	printf("\n");
 	return 0;
 }

@@ -434,10 +434,10 @@ reap_order() {
 	# has got there, one that waits in sigsuspend or select, or spins,
 	# gets a's SIGCHLD (the host gives b's), and so does one whose
 	# children run the work in children of their own, and one whose
-	# selects time out: the same polls, turns, timeouts and counts every
-	# run
+	# selects time out or that sleeps: the same polls, turns, timeouts
+	# and counts every run
 	local how got=()
-	for how in poll suspend select spin nested timed; do
+	for how in poll suspend select spin nested timed sleep; do
 		for f in a b; do
 			out=$("${pfx[@]}" "$VPMU" stat --vtime --no-timing -v -o "$WORK/$how$f" \
 				"$PROGS/e2e_reap" 20 10000000 $how 2>&1) ||
@@ -490,7 +490,7 @@ print(done)'
 		{ bad reap_order "python3 select: $s1 $s2"; return; }
 	[ "$s1" = "[1, 2, 0]" ] && [ "$s2" = "$s1" ] ||
 		{ bad reap_order "python3's select loop: $s1, then $s2 (want [1, 2, 0])"; return; }
-	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select, spinning ${got[6]#first: a }, a level down and in timed selects ${got[10]#first: a }; twenty children by their work: $o1; woken by set_wakeup_fd: $s1"
+	ok reap_order "first: a (the host ends b first), twice, identical counts; so when polling ${got[0]#first: a }, in sigsuspend, in select, spinning ${got[6]#first: a }, a level down, in timed selects ${got[10]#first: a } and sleeping ${got[12]#first: a }; twenty children by their work: $o1; woken by set_wakeup_fd: $s1"
 }
 
 # A parent with a SIGCHLD handler that waits with no timeout for a child

@@ -6,8 +6,8 @@
  * is then dropped, and its reaping sends no second one.  A report kept
  * for later counts as its child's end; a child whose SIGCHLD the parent
  * has had is found whatever the clock.  A read or poll that would wait
- * is cut short the same way, one with a timeout only by an end before its
- * deadline, and a parent that runs gets each SIGCHLD at its first look
+ * is cut short the same way, one with a timeout (or a sleep) only by an
+ * end before its deadline, and a parent that runs gets each SIGCHLD at its first look
  * (every 2^20 instructions) past the child's end. */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -77,6 +77,15 @@ static int child(int st, int64_t at)
 static int64_t now(void)
 {
 	return lx_clock_ns(&f.p, &f.t.cpu, CLOCK_MONOTONIC);
+}
+
+/* The wait just ended at clock at with pid's SIGCHLD, taken now. */
+static void woke(int pid, int64_t at)
+{
+	assert_int_equal(now(), at);
+	assert_true(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, pid);
+	f.p.pend.set = 0;
 }
 
 /* The parent reaps child pid, as a wait4 for it does. */
@@ -162,10 +171,8 @@ static void test_sigsuspend_wakes_at_next_end(void **state)
 	/* then a's */
 	f.p.pend.set = 0;
 	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, 0), 1);
-	assert_int_equal(now(), 4000);
-	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, a);
+	woke(a, 4000);
 	/* none left to wait for: the host's wait */
-	f.p.pend.set = 0;
 	assert_int_equal(lx_wake_sigchld(&f.p, &f.t.cpu, 0), 0);
 	assert_int_equal(now(), 4000);
 	/* reaping b sends no second SIGCHLD, and forgets it was woken for;
@@ -219,9 +226,7 @@ static void test_read_ends_at_next_end(void **state)
 	/* a read of an empty pipe lasts until a's end, where SIGCHLD cuts
 	 * it short */
 	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 0, rd), 1);
-	assert_int_equal(now(), 2500);
-	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, a);
-	f.p.pend.set = 0;
+	woke(a, 2500);
 	/* one that would not wait is left as it was */
 	assert_int_equal(write(fds[1], "x", 1), 1);
 	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 0, rd), -1);
@@ -238,15 +243,30 @@ static void test_read_ends_at_next_end(void **state)
 	 * ends at b's end, as one with no timeout does */
 	lx_wait_done(&f.p, &f.t.cpu, 10002500);
 	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, pl), 1);
-	assert_int_equal(now(), 12000000);
-	assert_int_equal(f.p.pend.info[SIGCHLD].si_pid, b);
-	f.p.pend.set = 0;
+	woke(b, 12000000);
 	child(4, 12000100);
 	const uint64_t forever[6] = { (uint64_t)(uintptr_t)&pfd, 1, (uint64_t)-1 };
 	assert_int_equal(lx_wake_call(&f.p, &f.t.cpu, 7, forever), 1);
 	assert_int_equal(now(), 12000100);
 	close(fds[0]);
 	close(fds[1]);
+}
+
+static void test_sleep_ends_at_next_end(void **state)
+{
+	(void)state;
+	run(100);
+	int a = child(1, 5000), b = child(2, 9000);
+	/* a sleep to 4000 ns: no end by then, the host sleeps it */
+	assert_int_equal(lx_wake_sleep(&f.p, &f.t.cpu, 4000), 0);
+	assert_false(f.p.pend.set & LX_SIGBIT(SIGCHLD));
+	lx_wait_done(&f.p, &f.t.cpu, 4000);
+	/* one to 10000 ns ends at a's end, then one at b's */
+	assert_int_equal(lx_wake_sleep(&f.p, &f.t.cpu, 10000), 1);
+	woke(a, 5000);
+	assert_int_equal(lx_wake_sleep(&f.p, &f.t.cpu, 10000), 1);
+	woke(b, 9000);
+	assert_int_equal(lx_wake_sleep(&f.p, &f.t.cpu, 10000), 0);
 }
 
 static void test_running_parent_looks(void **state)
@@ -293,6 +313,8 @@ int main(void)
 						teardown_wake),
 		cmocka_unit_test_setup_teardown(test_kept_reports, setup_wake, teardown_wake),
 		cmocka_unit_test_setup_teardown(test_read_ends_at_next_end, setup_wake,
+						teardown_wake),
+		cmocka_unit_test_setup_teardown(test_sleep_ends_at_next_end, setup_wake,
 						teardown_wake),
 		cmocka_unit_test_setup_teardown(test_running_parent_looks, setup_wake,
 						teardown_wake),
