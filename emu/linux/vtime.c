@@ -19,8 +19,11 @@
 
 #include "lx_proc.h"
 
-#define VTIME_EPOCH 1700000000ll /* the wall clock starts here (s) */
-#define VTIME_HZ 100		 /* USER_HZ, the unit of times(2) */
+/* The wall clock starts here (s): 2037-01-01 00:00 UTC, later than any
+ * file the host has written, so that make or tar finds no file from the
+ * future, and still within a signed 32-bit time_t. */
+#define VTIME_EPOCH 2114380800ll
+#define VTIME_HZ 100 /* USER_HZ, the unit of times(2) */
 
 /* Time the process ran: its instructions, after those of the images it
  * ran before (execve). */
