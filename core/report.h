@@ -155,8 +155,9 @@ size_t report_sample_frames(const struct report *r, const struct report_sample *
 
 /* "prog" "[unknown]": the image name perf would show for a loc. */
 const char *report_loc_dso(const struct report_loc *l);
-/* "hot" or "0x401234" (perf's style for an address with no symbol) into
- * buf; returns the symbol itself when there is one. */
+/* "hot", or into buf "0x0000000000001234" (perf's style for an address
+ * with no symbol: in an image, the image's address); returns the symbol
+ * itself when there is one. */
 const char *report_loc_sym(const struct report_loc *l, char *buf, size_t n);
 
 /* One line about damage ("warning: ... skipped ...") into buf, or NULL

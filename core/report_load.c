@@ -324,7 +324,9 @@ const char *report_loc_sym(const struct report_loc *l, char *buf, size_t n)
 {
 	if (l->sym)
 		return l->sym;
-	snprintf(buf, n, "0x%016" PRIx64, l->addr);
+	/* as perf: an address in an image is the image's own (what objdump
+	 * shows), one in no image the runtime address */
+	snprintf(buf, n, "0x%016" PRIx64, l->dso ? l->file_addr : l->addr);
 	return buf;
 }
 
