@@ -17,7 +17,8 @@
 static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
 	"                   [-e EVENT] [--comm NAMES] [--dso NAMES] [--symbols NAMES]\n"
-	"                   [-g] [-G] [--call-graph PARAMS] [--header | --header-only]\n"
+	"                   [-g] [-G] [--call-graph PARAMS] [--children | --no-children]\n"
+	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
 	"                   [-b]\n"
 	"\n"
@@ -47,6 +48,11 @@ static const char report_usage[] =
 	"        --call-graph PARAMS\n"
 	"                           call graph: caller or callee order, and a percent\n"
 	"                           below which branches are left out (default callee,0.5)\n"
+	"        --children         also add each sample to the functions of its call\n"
+	"                           chain: a Children column (the function and all it\n"
+	"                           called) beside Self, sorted by it (needs record -g)\n"
+	"        --no-children      one Overhead column, each sample in its own\n"
+	"                           function only (the default)\n"
 	"        --header           first the machine, its parameters, the command\n"
 	"                           line, event totals and lost samples\n"
 	"        --header-only      only that\n"
@@ -125,6 +131,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "call-graph", required_argument, NULL, 'c' },
+		{ "children", no_argument, NULL, 'K' },
+		{ "no-children", no_argument, NULL, 'k' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'O' },
 		{ "format", required_argument, NULL, 'f' },
@@ -189,6 +197,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'c':
 			if (parse_callgraph(optarg, a))
 				return -1;
+			break;
+		case 'K':
+		case 'k':
+			a->o.children = c == 'K';
 			break;
 		case 'H':
 			a->header = 1;
@@ -257,7 +269,7 @@ static struct hist *build(const struct report *r, const struct hist_key **keys, 
 
 		if ((ev >= 0 && s->ev != (uint32_t)ev) || !report_filter_keep(r, s, &a->filter))
 			continue;
-		if (hist_add(h, s))
+		if (a->o.children ? hist_add_frames(h, s) : hist_add(h, s))
 			goto fail;
 	}
 	if (hist_finish(h) || (a->o.callgraph && hist_build_chains(h, a->o.caller)))

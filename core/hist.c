@@ -10,7 +10,8 @@
 struct group {
 	uint64_t raw[NRAW];
 	const struct report_sample *s;
-	uint64_t period, nsamples;
+	uint64_t period, nsamples, self;
+	uint32_t depth;
 	size_t entry;
 };
 
@@ -20,9 +21,17 @@ struct hist_priv {
 	size_t ng, gcap;
 	uint32_t *index; /* open addressing: group + 1, 0 empty */
 	size_t icap;
-	uint32_t *sample_group; /* per hist_add, in order */
+	uint32_t *sample_group; /* per sample added, in order */
 	const struct report_sample **samples;
-	size_t nadded, addcap, scap;
+	uint32_t *sample_frame; /* ... the frame it was added as */
+	size_t nadded, addcap, scap, fcap;
+	int cumulative; /* callers' frames were added */
+	/* hist_add_frames(): groups' samples as seen from a caller, and the
+	 * frames of the sample being added */
+	struct report_sample **views;
+	size_t nviews, vcap;
+	struct report_sample *frames;
+	size_t framecap;
 };
 
 struct hist *hist_new(const struct report *r, const struct hist_key *const *keys, int nkeys)
@@ -109,38 +118,111 @@ static int grow(void **a, size_t *cap, size_t need, size_t item)
 	return 0;
 }
 
-int hist_add(struct hist *h, const struct report_sample *s)
+/* Sample s seen from frame f of its chain (f > 0: a caller's) into *v. */
+static void frame_view(const struct report *r, const struct report_sample *s, uint32_t f,
+		       struct report_sample *v)
+{
+	*v = *s;
+	if (f) {
+		v->loc = r->chains[s->chain + f];
+		v->chain = s->chain + f;
+		v->nchain = s->nchain - f;
+	}
+}
+
+/* A copy of v that lives as long as h (a group's sample seen from a
+ * caller), or NULL when out of memory. */
+static const struct report_sample *keep_view(struct hist_priv *p, const struct report_sample *v)
+{
+	struct report_sample *c = malloc(sizeof(*c));
+
+	if (!c || grow((void **)&p->views, &p->vcap, p->nviews + 1, sizeof(*p->views))) {
+		free(c);
+		return NULL;
+	}
+	*c = *v;
+	p->views[p->nviews++] = c;
+	return c;
+}
+
+/* Sample s added as frame f (v: s seen from there). */
+static int add_frame(struct hist *h, const struct report_sample *s, uint32_t f,
+		     const struct report_sample *v)
 {
 	struct hist_priv *p = h->priv;
 	uint64_t raw[NRAW];
 	size_t i;
-	uint32_t gi;
+	uint32_t gi, depth = v->nchain ? v->nchain : 1;
 
-	raw_of(p->need, s, raw);
+	raw_of(p->need, v, raw);
 	if (2 * (p->ng + 1) > p->icap && rehash(p))
 		return -1;
 	for (i = hash_raw(raw, p->icap); p->index[i]; i = (i + 1) & (p->icap - 1))
 		if (!memcmp(p->g[p->index[i] - 1].raw, raw, sizeof(raw)))
 			break;
 	if (!p->index[i]) {
-		if (grow((void **)&p->g, &p->gcap, p->ng + 1, sizeof(*p->g)))
+		const struct report_sample *gs = f ? keep_view(p, v) : s;
+
+		if (!gs || grow((void **)&p->g, &p->gcap, p->ng + 1, sizeof(*p->g)))
 			return -1;
+		p->g[p->ng] = (struct group){ .s = gs };
 		memcpy(p->g[p->ng].raw, raw, sizeof(raw));
-		p->g[p->ng].s = s;
-		p->g[p->ng].period = p->g[p->ng].nsamples = 0;
 		p->index[i] = (uint32_t)++p->ng;
 	}
 	gi = p->index[i] - 1;
 	p->g[gi].period += s->period;
 	p->g[gi].nsamples++;
-	if (grow((void **)&p->sample_group, &p->addcap, p->nadded + 1, sizeof(*p->sample_group)))
-		return -1;
-	if (grow((void **)&p->samples, &p->scap, p->nadded + 1, sizeof(*p->samples)))
+	if (!f)
+		p->g[gi].self += s->period;
+	if (depth > p->g[gi].depth)
+		p->g[gi].depth = depth;
+	if (grow((void **)&p->sample_group, &p->addcap, p->nadded + 1, sizeof(*p->sample_group)) ||
+	    grow((void **)&p->samples, &p->scap, p->nadded + 1, sizeof(*p->samples)) ||
+	    grow((void **)&p->sample_frame, &p->fcap, p->nadded + 1, sizeof(*p->sample_frame)))
 		return -1;
 	p->sample_group[p->nadded] = gi;
+	p->sample_frame[p->nadded] = f;
 	p->samples[p->nadded++] = s;
-	h->period += s->period;
-	h->nsamples++;
+	if (!f) {
+		h->period += s->period;
+		h->nsamples++;
+	}
+	return 0;
+}
+
+int hist_add(struct hist *h, const struct report_sample *s)
+{
+	return add_frame(h, s, 0, s);
+}
+
+static int keys_equal(const struct hist *h, const struct report_sample *a,
+		      const struct report_sample *b)
+{
+	for (int k = 0; k < h->nkeys; k++)
+		if (h->keys[k]->cmp(a, b))
+			return 0;
+	return 1;
+}
+
+int hist_add_frames(struct hist *h, const struct report_sample *s)
+{
+	struct hist_priv *p = h->priv;
+	uint32_t n = s->nchain ? s->nchain : 1;
+	struct report_sample *v;
+
+	if (grow((void **)&p->frames, &p->framecap, n, sizeof(*p->frames)))
+		return -1;
+	v = p->frames;
+	p->cumulative = 1;
+	for (uint32_t f = 0; f < n; f++) {
+		int seen = 0;
+
+		frame_view(h->r, s, f, &v[f]);
+		for (uint32_t g = 0; g < f && !seen; g++)
+			seen = keys_equal(h, &v[g], &v[f]);
+		if (!seen && add_frame(h, s, f, &v[f]))
+			return -1;
+	}
 	return 0;
 }
 
@@ -171,6 +253,8 @@ static int entry_cmp(const void *x, const void *y)
 
 	if (a->period != b->period)
 		return a->period < b->period ? 1 : -1;
+	if (sorting->priv->cumulative && a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1; /* the caller first */
 	return keys_cmp(a->s, b->s);
 }
 
@@ -199,10 +283,13 @@ int hist_finish(struct hist *h)
 		struct hist_entry *e;
 
 		if (!i || keys_cmp(order[i - 1]->s, order[i]->s))
-			h->entries[h->nentries++] = (struct hist_entry){ order[i]->s, 0, 0, NULL };
+			h->entries[h->nentries++] = (struct hist_entry){ .s = order[i]->s };
 		e = &h->entries[h->nentries - 1];
 		e->period += order[i]->period;
 		e->nsamples += order[i]->nsamples;
+		e->self += order[i]->self;
+		if (order[i]->depth > e->depth)
+			e->depth = order[i]->depth;
 		order[i]->entry = h->nentries - 1;
 	}
 	/* Sort entries by period, then map groups to their final place. */
@@ -231,6 +318,14 @@ const struct report_sample *hist_sample(const struct hist *h, size_t k)
 	return k < h->priv->nadded ? h->priv->samples[k] : NULL;
 }
 
+size_t hist_sample_frames(const struct hist *h, size_t k, struct report_loc **out, size_t max)
+{
+	struct report_sample v;
+
+	frame_view(h->r, h->priv->samples[k], h->priv->sample_frame[k], &v);
+	return report_sample_frames(h->r, &v, out, max);
+}
+
 void hist_free(struct hist *h)
 {
 	if (!h)
@@ -241,6 +336,11 @@ void hist_free(struct hist *h)
 		free(h->priv->index);
 		free(h->priv->sample_group);
 		free(h->priv->samples);
+		free(h->priv->sample_frame);
+		for (size_t i = 0; i < h->priv->nviews; i++)
+			free(h->priv->views[i]);
+		free(h->priv->views);
+		free(h->priv->frames);
 	}
 	free(h->priv);
 	free(h);

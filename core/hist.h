@@ -75,6 +75,10 @@ struct hist_chain; /* call graph of an entry (hist_chain.c) */
 struct hist_entry {
 	const struct report_sample *s; /* a sample with the entry's key values */
 	uint64_t period, nsamples;
+	/* Of the samples in the entry's own functions (hist_add_frame's
+	 * frame 0): period itself unless callers were added (--children). */
+	uint64_t self;
+	uint32_t depth;		  /* frames from the entry's to the outermost, at most */
 	struct hist_chain *chain; /* NULL unless hist_build_chains ran */
 };
 
@@ -91,11 +95,21 @@ struct hist {
 struct hist *hist_new(const struct report *r, const struct hist_key *const *keys, int nkeys);
 /* 0, or -1 when out of memory. */
 int hist_add(struct hist *h, const struct report_sample *s);
+/* perf's --children: s as if sampled in frame `frame` of its call chain
+ * (0: its own instruction; k: the caller k levels out, with the chain
+ * from there), its period added to that entry's and, for frame 0, to its
+ * self period too.  Each entry takes a sample once: a frame whose entry
+ * an inner frame of the same sample went to already is skipped. */
+int hist_add_frames(struct hist *h, const struct report_sample *s);
+/* Entries sorted by period; with callers added, a caller before its
+ * callees where periods tie (perf's children order). */
 int hist_finish(struct hist *h);
 void hist_free(struct hist *h);
 
-/* For hist_chain.c: the entry a sample added as the k-th went into. */
+/* For hist_chain.c: the entry the k-th sample added went into, and its
+ * frames from the one it was added as (report_sample_frames()). */
 struct hist_entry *hist_entry_of(const struct hist *h, size_t k);
 const struct report_sample *hist_sample(const struct hist *h, size_t k);
+size_t hist_sample_frames(const struct hist *h, size_t k, struct report_loc **out, size_t max);
 
 #endif

@@ -93,7 +93,6 @@ static void free_tree(struct hist_chain *n)
 
 int hist_build_chains(struct hist *h, int caller)
 {
-	const struct report *r = h->r;
 	struct build b = { 0 };
 	struct report_loc **chain = malloc(REPORT_MAX_FRAMES * sizeof(*chain));
 	int rc = -1;
@@ -101,11 +100,11 @@ int hist_build_chains(struct hist *h, int caller)
 	if (!chain)
 		return -1;
 
-	for (size_t k = 0; k < h->nsamples; k++) {
+	for (size_t k = 0; hist_sample(h, k); k++) {
 		const struct report_sample *s = hist_sample(h, k);
 		struct hist_entry *e = hist_entry_of(h, k);
 		struct hist_chain *n;
-		size_t len = report_sample_frames(r, s, chain, REPORT_MAX_FRAMES);
+		size_t len = hist_sample_frames(h, k, chain, REPORT_MAX_FRAMES);
 
 		if (!e->chain && !(e->chain = calloc(1, sizeof(*e->chain))))
 			goto out;

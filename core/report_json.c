@@ -84,6 +84,9 @@ void report_write_json(FILE *f, const struct report *r, struct hist *const *h, c
 				"%s\n      {\"overhead\": %.4f, \"samples\": %" PRIu64
 				", \"period\": %" PRIu64,
 				shown++ ? "," : "", pct, e->nsamples, e->period);
+			if (o->children) /* (overhead and period are the children's) */
+				fprintf(f, ", \"self\": %.4f, \"self_period\": %" PRIu64,
+					report_self_percent(r, e), e->self);
 			for (int k = 0; k < hi->nkeys; k++) {
 				fprintf(f, ", ");
 				fmt_json_str(f, hi->keys[k]->name);

@@ -15,10 +15,12 @@ struct report_opts {
 	int callgraph;	      /* -g */
 	int caller;	      /* call graph with the outermost caller first */
 	double graph_limit;   /* percent below which branches are left out */
+	int children;	      /* --children: Children and Self columns */
 };
 
-/* Percentage of e within its event. */
+/* Percentage of e within its event (its self period's, of report_self_percent). */
 double report_percent(const struct report *r, const struct hist_entry *e);
+double report_self_percent(const struct report *r, const struct hist_entry *e);
 
 /* The "# Samples: N of event 'E'" section header of event ev (-1: all
  * events in one table, the event sort key) and the table of h. */

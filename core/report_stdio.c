@@ -9,11 +9,21 @@
 
 #define CELL 512
 
-double report_percent(const struct report *r, const struct hist_entry *e)
+static double percent(const struct report *r, const struct hist_entry *e, uint64_t period)
 {
 	uint64_t total = r->events[e->s->ev].period;
 
-	return total ? 100.0 * (double)e->period / (double)total : 0.0;
+	return total ? 100.0 * (double)period / (double)total : 0.0;
+}
+
+double report_percent(const struct report *r, const struct hist_entry *e)
+{
+	return percent(r, e, e->period);
+}
+
+double report_self_percent(const struct report *r, const struct hist_entry *e)
+{
+	return percent(r, e, e->self);
 }
 
 void report_print_section(FILE *f, const struct report *r, const struct hist *h, int ev,
@@ -78,7 +88,10 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 			wn = (int)strlen(num);
 	}
 	/* column header and its dotted underline */
-	fprintf(f, "# Overhead");
+	if (o->children && sep)
+		fprintf(f, "# Children%sSelf", sep);
+	else
+		fprintf(f, o->children ? "# Children      Self" : "# Overhead");
 	if (o->nsamples_col && sep)
 		fprintf(f, "%sSamples", sep);
 	else if (o->nsamples_col)
@@ -95,7 +108,7 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 	}
 	fprintf(f, "\n");
 	if (!sep) {
-		fprintf(f, "# ........");
+		fprintf(f, o->children ? "# ........  ........" : "# ........");
 		if (o->nsamples_col)
 			fprintf(f, "  %.*s", wn, "................................");
 		for (int k = 0; k < h->nkeys; k++) {
@@ -115,6 +128,10 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 			fprintf(f, "%.2f%%", report_percent(r, e));
 		else
 			fprintf(f, "  %7.2f%%", report_percent(r, e));
+		if (o->children && sep)
+			fprintf(f, "%s%.2f%%", sep, report_self_percent(r, e));
+		else if (o->children)
+			fprintf(f, "  %7.2f%%", report_self_percent(r, e));
 		if (o->nsamples_col && sep)
 			fprintf(f, "%s%" PRIu64, sep, e->nsamples);
 		else if (o->nsamples_col)

@@ -221,6 +221,38 @@ test_callgraph() {
 	grep -q 'outer_a' out || fail "30% limit dropped outer_a"
 }
 
+# --children (perf's Children and Self): main called everything but the
+# unknown address, outer_a 60 samples' worth, hot is in 90 itself.
+test_children() {
+	setup || return
+	run_vpmu report -e cycles --children
+	expect_rc 0
+	grep -q '^# Children      Self  Command  Shared Object  Symbol$' out ||
+		fail "header: $(grep Children out)"
+	grep -q '^# \.\.\.\.\.\.\.\.  \.\.\.\.\.\.\.\.  ' out || fail "underline: $(grep '^# \.' out)"
+	grep -v '^#' out | grep '%' | awk '{ print $1, $2, $NF }' >rows
+	printf '%s\n' '95.24% 0.00% main' '85.71% 85.71% hot' '57.14% 0.00% outer_a' \
+		'28.57% 0.00% outer_b' '9.52% 9.52% cold' >want
+	head -5 rows | cmp -s - want || fail "rows: $(cat rows)"
+	# the call graph of a caller's entry runs from it outwards
+	run_vpmu report -e cycles --children -g --no-inline
+	grep -A4 '\[\.\] outer_a$' out | grep -Eq '^ +---outer_a$' &&
+		grep -A4 '\[\.\] outer_a$' out | grep -Eq '^ +main$' || fail "outer_a's graph: $(cat out)"
+	run_vpmu report -e cycles --children -t ';' --sort sym
+	grep -q '^# Children;Self;Symbol$' out && grep -qx '57.14%;0.00%;\[\.\] outer_a' out ||
+		fail "-t: $(cat out)"
+	# a sample counts once in a function it is in twice (recursion)
+	spec | sed "s|chain=$(rt "$COLD"),$(rt "$RET_MC")|chain=$(rt "$COLD"),$(rt "$RET_MC"),$(rt "$RET_MC")|" |
+		"$MKDATA" rec.data || fail "mkdata"
+	run_vpmu report -i rec.data -e cycles --children --sort sym
+	grep -Eq '^ +95\.24% +0\.00%  \[\.\] main$' out || fail "recursion: $(cat out)"
+	run_vpmu report -e cycles --children --no-children
+	grep -q '^# Overhead  ' out || fail "--no-children: $(grep Overhead out)"
+	run_vpmu report -e cycles --children --format=json
+	python3 -c 'import json,sys; d=json.load(open("out")); e=d["tables"][0]["entries"][0]; sys.exit(not (e["sym"]=="main" and e["self"]==0 and abs(e["overhead"]-95.2381)<0.01))' ||
+		fail "json: $(head -c 600 out)"
+}
+
 # mix() is inlined into hot(): the samples on its line have a frame of
 # their own above hot, unless --no-inline.
 test_inline_frames() {
@@ -473,6 +505,7 @@ t filters test_filters
 t event_key test_event_key
 t header test_header
 t callgraph test_callgraph
+t children test_children
 t inline_frames test_inline_frames
 t recorded_chains test_recorded_chains
 t folded test_folded
