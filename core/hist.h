@@ -75,8 +75,8 @@ struct hist_chain; /* call graph of an entry (hist_chain.c) */
 struct hist_entry {
 	const struct report_sample *s; /* a sample with the entry's key values */
 	uint64_t period, nsamples;
-	/* Of the samples in the entry's own functions (hist_add_frame's
-	 * frame 0): period itself unless callers were added (--children). */
+	/* That of the samples in the entry's own functions: period itself
+	 * unless callers were added (hist_add_frames()). */
 	uint64_t self;
 	uint32_t depth;		  /* frames from the entry's to the outermost, at most */
 	struct hist_chain *chain; /* NULL unless hist_build_chains ran */
@@ -95,11 +95,11 @@ struct hist {
 struct hist *hist_new(const struct report *r, const struct hist_key *const *keys, int nkeys);
 /* 0, or -1 when out of memory. */
 int hist_add(struct hist *h, const struct report_sample *s);
-/* perf's --children: s as if sampled in frame `frame` of its call chain
- * (0: its own instruction; k: the caller k levels out, with the chain
- * from there), its period added to that entry's and, for frame 0, to its
- * self period too.  Each entry takes a sample once: a frame whose entry
- * an inner frame of the same sample went to already is skipped. */
+/* perf's --children: s added to its own entry (its period to the
+ * entry's period and self period) and to the entry of each caller in its
+ * call chain (as if sampled there, with the chain from there out: to the
+ * period only).  An entry takes a sample once, however often the chain
+ * passes through it. */
 int hist_add_frames(struct hist *h, const struct report_sample *s);
 /* Entries sorted by period; with callers added, a caller before its
  * callees where periods tie (perf's children order). */

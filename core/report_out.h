@@ -18,7 +18,8 @@ struct report_opts {
 	int children;	      /* --children: Children and Self columns */
 };
 
-/* Percentage of e within its event (its self period's, of report_self_percent). */
+/* Percentage of e's period within its event; report_self_percent: of
+ * its self period (hist_entry.self). */
 double report_percent(const struct report *r, const struct hist_entry *e);
 double report_self_percent(const struct report *r, const struct hist_entry *e);
 
