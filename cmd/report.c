@@ -267,10 +267,14 @@ static struct hist *build(const struct report *r, const struct hist_key **keys, 
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
 
-		if ((ev >= 0 && s->ev != (uint32_t)ev) || !report_filter_keep(r, s, &a->filter))
+		if (ev >= 0 && s->ev != (uint32_t)ev)
 			continue;
-		if (a->o.children ? hist_add_frames(h, s) : hist_add(h, s))
+		if (a->o.children) {
+			if (hist_add_frames(h, s, report_filter_keep, &a->filter))
+				goto fail;
+		} else if (report_filter_keep(r, s, &a->filter) && hist_add(h, s)) {
 			goto fail;
+		}
 	}
 	if (hist_finish(h) || (a->o.callgraph && hist_build_chains(h, a->o.caller)))
 		goto fail;

@@ -204,7 +204,9 @@ static int keys_equal(const struct hist *h, const struct report_sample *a,
 	return 1;
 }
 
-int hist_add_frames(struct hist *h, const struct report_sample *s)
+int hist_add_frames(struct hist *h, const struct report_sample *s,
+		    int (*keep)(const struct report *r, const struct report_sample *v, void *arg),
+		    void *arg)
 {
 	struct hist_priv *p = h->priv;
 	uint32_t n = s->nchain ? s->nchain : 1;
@@ -220,7 +222,7 @@ int hist_add_frames(struct hist *h, const struct report_sample *s)
 		frame_view(h->r, s, f, &v[f]);
 		for (uint32_t g = 0; g < f && !seen; g++)
 			seen = keys_equal(h, &v[g], &v[f]);
-		if (!seen && add_frame(h, s, f, &v[f]))
+		if (!seen && (!keep || keep(h->r, &v[f], arg)) && add_frame(h, s, f, &v[f]))
 			return -1;
 	}
 	return 0;

@@ -99,8 +99,12 @@ int hist_add(struct hist *h, const struct report_sample *s);
  * entry's period and self period) and to the entry of each caller in its
  * call chain (as if sampled there, with the chain from there out: to the
  * period only).  An entry takes a sample once, however often the chain
- * passes through it. */
-int hist_add_frames(struct hist *h, const struct report_sample *s);
+ * passes through it.  keep (NULL: all) picks the entries, called with s
+ * as seen from each frame (the filters of report --children apply to
+ * the functions, not to where the samples fell). */
+int hist_add_frames(struct hist *h, const struct report_sample *s,
+		    int (*keep)(const struct report *r, const struct report_sample *v, void *arg),
+		    void *arg);
 /* Entries sorted by period; with callers added, a caller before its
  * callees where periods tie (perf's children order). */
 int hist_finish(struct hist *h);

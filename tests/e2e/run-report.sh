@@ -246,6 +246,11 @@ test_children() {
 		"$MKDATA" rec.data || fail "mkdata"
 	run_vpmu report -i rec.data -e cycles --children --sort sym
 	grep -Eq '^ +95\.24% +0\.00%  \[\.\] main$' out || fail "recursion: $(cat out)"
+	# filters pick functions: outer_a with what it called, not its own samples
+	run_vpmu report -e cycles --children --symbols outer_a --sort sym
+	grep '%' out | grep -v '^#' >rows
+	[ "$(wc -l <rows)" = 1 ] && grep -Eq '^ +57\.14% +0\.00%  \[\.\] outer_a$' rows ||
+		fail "--symbols: $(cat out)"
 	run_vpmu report -e cycles --children --no-children
 	grep -q '^# Overhead  ' out || fail "--no-children: $(grep Overhead out)"
 	run_vpmu report -e cycles --children --format=json

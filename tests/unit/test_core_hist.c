@@ -37,8 +37,9 @@ static struct hist *hist_of(size_t n, int children)
 
 	assert_non_null(h);
 	for (size_t i = 0; i < n; i++)
-		assert_int_equal(
-			children ? hist_add_frames(h, &samples[i]) : hist_add(h, &samples[i]), 0);
+		assert_int_equal(children ? hist_add_frames(h, &samples[i], NULL, NULL) :
+					    hist_add(h, &samples[i]),
+				 0);
 	assert_int_equal(hist_finish(h), 0);
 	return h;
 }
