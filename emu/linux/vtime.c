@@ -274,8 +274,12 @@ void lx_vtime_child_rusage(struct lx_proc *p, int pid, uint64_t buf)
 	put_rusage(p, ran + children, buf);
 }
 
-/* The emulated system booted when the run began; the load averages, the
- * host's over host time, read zero.  The memory figures stay the host's. */
+/* The emulated system booted when the run began and runs nothing else:
+ * the load averages (the host's, over host time) read zero, and of the
+ * host's memory and swap, sized as they are, all is free and none shared
+ * or buffered, one process running.  (The host's free memory changes
+ * from run to run, and programs size their buffers by it: glibc's
+ * sysconf(_SC_AVPHYS_PAGES) reads it here.) */
 static long vt_sysinfo(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 {
 	struct sysinfo si;
@@ -285,6 +289,11 @@ static long vt_sysinfo(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 		return r;
 	si.uptime = vtime_ns(p, c) / 1000000000;
 	memset(si.loads, 0, sizeof(si.loads));
+	si.freeram = si.totalram;
+	si.sharedram = si.bufferram = 0;
+	si.freeswap = si.totalswap;
+	si.freehigh = si.totalhigh;
+	si.procs = 1;
 	return lx_copy_out(p, buf, &si, sizeof(si)) ? -EFAULT : 0;
 }
 

@@ -306,6 +306,9 @@ vtime_is_emulated() {
 	vtime_twice "$g"
 	grep -q '^before: realtime 2114380800\.' one && grep -q '^before: uptime 0 load 0$' one ||
 		fail "clocks: $(cat one)"
+	# and sysinfo's memory is the same every run: all free
+	grep -q '^before: memory all free, 1 procs$' one && grep -q '^after: memory all free, 1 procs$' one ||
+		fail "sysinfo memory: $(grep memory one)"
 	grep -Eq '^after: times ([1-9][0-9]*) utime \1 stime 0$' one || fail "times: $(cat one)"
 	grep -Eq '^after: rusage utime 0\.0[1-9][0-9]{4} stime 0\.000000 maxrss 0 children 0\.000000$' one ||
 		fail "getrusage: $(cat one)"
@@ -339,6 +342,7 @@ vtime_is_emulated() {
 		fail "real time of waits: $(cat waits | tr '\n' ' ')"
 	"$VPMU" stat -o /dev/null --no-timing -- "$g" >host 2>err </dev/null || fail "rc: $(cat err)"
 	! grep -q '^before: realtime 2114380800\.' host || fail "host clock not read: $(cat host)"
+	grep -q '^before: memory in use, ' host || fail "host memory not read: $(grep memory host)"
 	# /proc/self/exe is the program, not vpmu
 	grep -q '^after execve: ' host || fail "no execve of /proc/self/exe: $(tail -3 host)"
 	# the sleeps, on the emulated clock, still last 0.48 s of the host's

@@ -56,6 +56,12 @@ static void clocks(const char *when)
 	       (long)self.ru_stime.tv_usec, self.ru_maxrss, (long)kids.ru_utime.tv_sec,
 	       (long)kids.ru_utime.tv_usec);
 	printf("%s: uptime %ld load %lu\n", when, si.uptime, si.loads[0]);
+	printf("%s: memory %s, %u procs\n", when,
+	       si.freeram == si.totalram && si.freeswap == si.totalswap && !si.sharedram &&
+			       !si.bufferram ?
+		       "all free" :
+		       "in use",
+	       (unsigned)si.procs);
 }
 
 static long long mono_ns(void)
