@@ -38,7 +38,9 @@ AR ?= ar
 CFLAGS ?= -O2 -g
 # vpmu itself is optimized across files (the timing model calls the cache,
 # predictor and memory code per instruction); the objects keep their
-# ordinary code too, for the unit tests that link them from libvpmu.a.
+# ordinary code too, which what links them from libvpmu.a takes with
+# -fno-lto (the unit tests, tests/diff, the tools of tests/e2e): without
+# it gcc would optimize each such link across files again.
 LTO ?= -flto=auto -ffat-lto-objects
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined
@@ -108,7 +110,7 @@ $(BUILD)/libvpmu.a: $(LIB_OBJS)
 
 $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libvpmu.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(VPMU_CFLAGS) $(CPPFLAGS) $(VPMU_LDFLAGS) -o $@ $< \
+	$(CC) $(CFLAGS) -fno-lto $(VPMU_CFLAGS) $(CPPFLAGS) $(VPMU_LDFLAGS) -o $@ $< \
 		$(BUILD)/libvpmu.a $(TEST_LIBS) $(LIBS)
 
 $(BUILD)/san/obj/%.o: %.c | deps
@@ -162,7 +164,7 @@ $(BUILD)/obj/tests/diff/%.o: tests/diff/%.S | deps
 
 $(BUILD)/diff/vpmu-diff: $(DIFF_OBJS) $(BUILD)/libvpmu.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(DIFF_OBJS) $(BUILD)/libvpmu.a $(LIBS)
+	$(CC) $(CFLAGS) -fno-lto $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(DIFF_OBJS) $(BUILD)/libvpmu.a $(LIBS)
 
 # ---- guest programs ------------------------------------------------------
 

@@ -20,7 +20,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/vpmu-bench-report.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
 make -s "$BUILD/vpmu" "$BUILD/libvpmu.a"
-gcc -O2 -std=gnu11 -I. -o "$WORK/mkdata" tests/tools/mkdata.c "$BUILD/libvpmu.a" \
+gcc -O2 -fno-lto -std=gnu11 -I. -o "$WORK/mkdata" tests/tools/mkdata.c "$BUILD/libvpmu.a" \
 	-lZydis -lZycore -ldw -lelf -lz -lpthread -lm
 
 START=0x555555554000

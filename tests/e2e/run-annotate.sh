@@ -32,7 +32,7 @@ BASE=555555554000 # where the main program is mapped (its lowest page)
 LIBBASE=7f0000000000
 build_log=$E2E_SCRATCH/build.log
 {
-	gcc -O2 -g -std=gnu11 -Wall -Wextra -I"$SRC" -o "$GEN" "$SRC/tests/tools/annogen.c" \
+	gcc -O2 -g -fno-lto -std=gnu11 -Wall -Wextra -I"$SRC" -o "$GEN" "$SRC/tests/tools/annogen.c" \
 		"$BUILD/libvpmu.a" -ldw -lelf -lz -lpthread -lm &&
 		gcc -O2 -g -shared -fPIC -DSYM_LIB_SHARED -o "$LIB" "$SRC/tests/progs/sym_lib.c"
 } >"$build_log" 2>&1

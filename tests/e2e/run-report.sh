@@ -17,7 +17,7 @@ BUILD=${BUILD:-build}
 MKDATA=$E2E_SCRATCH/mkdata
 PROG=$PROGS/rp_hot
 START=0x555555554000
-gcc -O2 -g -std=gnu11 -Wall -Wextra -I"$SRC" -o "$MKDATA" "$SRC/tests/tools/mkdata.c" \
+gcc -O2 -g -fno-lto -std=gnu11 -Wall -Wextra -I"$SRC" -o "$MKDATA" "$SRC/tests/tools/mkdata.c" \
 	"$BUILD/libvpmu.a" -lZydis -lZycore -ldw -lelf -lz -lpthread -lm \
 	>"$E2E_SCRATCH/mkdata.log" 2>&1
 

@@ -39,7 +39,7 @@ if ! make -s BUILD="$BUILD" "${targets[@]}" >"$OUT/make.log" 2>&1; then
 	exit 1
 fi
 if [ ! -x "$CGSIM" ] || [ tests/uarch/cgsim.c -nt "$CGSIM" ] || [ "$BUILD/libvpmu.a" -nt "$CGSIM" ]; then
-	if ! ${CC:-gcc} -O2 -g -std=gnu11 -Wall -Wextra -I. -o "$CGSIM" tests/uarch/cgsim.c \
+	if ! ${CC:-gcc} -O2 -g -fno-lto -std=gnu11 -Wall -Wextra -I. -o "$CGSIM" tests/uarch/cgsim.c \
 		"$BUILD/libvpmu.a" -lZydis -lZycore -lm; then
 		echo "0 passed, 1 failed"
 		exit 1
