@@ -101,6 +101,8 @@ $(BUILD)/obj/%.o: %.c | deps
 
 $(BUILD)/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"' -DVPMU_SRCDIR='"$(CURDIR)"'
 $(BUILD)/obj/cmd/vpmu.o: Makefile
+# (top-level asm, which a fat LTO object keeps in its LTO part only)
+$(BUILD)/obj/emu/linux/syscall.o $(BUILD)/obj/emu/linux/signal.o: LTO :=
 
 $(BUILD)/libvpmu.a: $(LIB_OBJS)
 	@rm -f $@

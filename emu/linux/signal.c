@@ -42,7 +42,6 @@ static struct lx_proc *lx_sig_proc;
 /* sa_restorer for vpmu's own handlers (the kernel requires one on x86-64) */
 void lx_host_restorer(void);
 __asm__(".text\n"
-	".globl lx_host_restorer\n" /* (a C caller may be in another LTO partition) */
 	".type lx_host_restorer, @function\n"
 	"lx_host_restorer:\n"
 	"\tmov $15, %eax\n"
