@@ -37,10 +37,10 @@ CXX ?= g++
 AR ?= ar
 CFLAGS ?= -O2 -g
 # vpmu itself is optimized across files (the timing model calls the cache,
-# predictor and memory code per instruction); the objects keep their
-# ordinary code too, which what links them from libvpmu.a takes with
-# -fno-lto (the unit tests, tests/diff, the tools of tests/e2e): without
-# it gcc would optimize each such link across files again.
+# predictor and memory code per instruction).  The objects keep their
+# ordinary code too: the unit tests, tests/diff and the test tools link
+# them from libvpmu.a with -fno-lto, which uses it (without that flag gcc
+# would optimize each of those links across files again).
 LTO ?= -flto=auto -ffat-lto-objects
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined
