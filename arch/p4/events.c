@@ -338,7 +338,7 @@ static const struct p4_ebit x87_simd_moves_uop[] = {
 #undef FP
 
 static const struct p4_ebit tc_misc[] = {
-	U("FLUSH", 4, "trace-cache flushes", "the model never flushes the trace cache"),
+	B("FLUSH", 4, "trace-cache flushes: a store into code the trace cache holds", S(TC_FLUSH)),
 };
 
 static const struct p4_ebit global_power_events[] = {
@@ -512,7 +512,7 @@ const struct p4_event_desc p4_events[] = {
 	EV("X87_FP_UOP", 0x04, 22, FIRM0, FIRM1, x87_fp_uop, 0x8000, P4_TAG_EX_TAGGER, 1,
 	   "x87 floating-point µops", NULL),
 	EV("TC_MISC", 0x06, 23, TC0, TC1, tc_misc, 0x10, P4_TAG_NONE, 0,
-	   "miscellaneous trace-cache events", "the model never flushes the trace cache"),
+	   "miscellaneous trace-cache events", NULL),
 	EV("GLOBAL_POWER_EVENTS", 0x13, 24, FSB0, FSB1, global_power_events, 0x01, P4_TAG_NONE, 0,
 	   "time the processor is not stopped", NULL),
 	EV("TC_MS_XFER", 0x05, 25, MS0, MS1, tc_ms_xfer, 0x01, P4_TAG_NONE, 0,

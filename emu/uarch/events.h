@@ -314,7 +314,9 @@
 	  "last-level hits whose sector a prefetch is still fetching (they wait for it)")                 \
 	X(LD_FWD_ALIGN, "loads-forward-unaligned",                                                        \
 	  "loads covered by an older store not yet written that starts elsewhere (or, 16-byte loads, "    \
-	  "not 16-byte aligned) and cannot forward to them (core.fwd_start=1; they wait for its write)")
+	  "not 16-byte aligned) and cannot forward to them (core.fwd_start=1; they wait for its write)")  \
+	X(TC_FLUSH, "tc-flushes",                                                                         \
+	  "trace-cache flushes: a store into code the trace cache holds drops all of it")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -19,12 +19,25 @@ static void clear(struct uarch *u, struct uth *t, int th, unsigned cause, uint64
 void uarch_machine_clear_smc(struct uarch *u, int th, uint64_t addr, uint64_t len)
 {
 	struct uth *t = &u->th[th];
+	struct uarch_cache *l1i = u->ms.c[UARCH_L1I];
 	unsigned line = u->m.cache[UARCH_L1I].line;
+	uint64_t at = max64(t->fetch, t->retire);
+	int held = 0;
+
 	/* the front end refills as after a mispredicted branch (≈) */
 	clear(u, t, th, UARCH_EV_MC_SMC, u->m.bp.penalty);
-	for (uint64_t a = addr / line * line; line && u->ms.c[UARCH_L1I] && a < addr + len;
-	     a += line)
-		uarch_cache_invalidate(u->ms.c[UARCH_L1I], a);
+	for (uint64_t a = addr / line * line; line && l1i && a < addr + len; a += line) {
+		if (!u->m.l1i_is_tc)
+			uarch_cache_invalidate(l1i, a);
+		else if (uarch_cache_probe(l1i, a))
+			held = 1;
+	}
+	/* a write to code the trace cache holds invalidates all of it (SDM
+	 * vol. 3A, 11.6 "Self-Modifying Code"; TC_MISC:FLUSH) */
+	if (held) {
+		uarch_cache_flush(l1i);
+		count(u, t, th, UARCH_EV_TC_FLUSH, 1, at);
+	}
 }
 
 /* The instruction that retired at cycle retired met the conditions kinds

@@ -634,6 +634,40 @@ static void test_smc_clear(void **s)
 	rig_free(r);
 }
 
+/* The P4's trace cache is flushed whole by a store into code it holds:
+ * code on another page misses too; a store into a page it holds nothing
+ * of flushes nothing.  An instruction cache drops the page's lines only. */
+static void test_smc_tc_flush(void **s)
+{
+	static const uint8_t nop[] = { 0x90 };
+	struct x86_insn a, b;
+	(void)s;
+	decode(nop, sizeof(nop), 0xa000, &a);
+	decode(nop, sizeof(nop), 0xc000, &b);
+	for (int tc = 1; tc >= 0; tc--) {
+		struct rig *r = rig_alloc();
+		uint64_t m0;
+		if (!tc)
+			r->m = *uarch_machine_find("alpha");
+		rig_start(r);
+		run(r, &a, 10, 0);
+		run(r, &b, 10, 0);
+		m0 = ev(r, UARCH_EV_L1I_MISS, 0);
+		uarch_machine_clear_smc(r->u, 0, 0x20000, 4096);
+		assert_int_equal(ev(r, UARCH_EV_TC_FLUSH, 0), 0);
+		run(r, &b, 1, 0);
+		assert_int_equal(ev(r, UARCH_EV_L1I_MISS, 0), m0);
+		uarch_machine_clear_smc(r->u, 0, 0xa000, 4096);
+		assert_int_equal(ev(r, UARCH_EV_TC_FLUSH, 0), tc);
+		assert_int_equal(ev(r, UARCH_EV_MC_SMC, 0), 2);
+		run(r, &b, 1, 0);
+		assert_int_equal(ev(r, UARCH_EV_L1I_MISS, 0), m0 + tc);
+		run(r, &a, 1, 0);
+		assert_int_equal(ev(r, UARCH_EV_L1I_MISS, 0), m0 + tc + 1);
+		rig_free(r);
+	}
+}
+
 /* An instruction the emulator noted as needing an assist retires, then
  * the pipeline waits core.assist cycles before the next is fetched; its
  * conditions count one each; a machine that takes no assists counts them
@@ -1402,6 +1436,7 @@ int main(void)
 		cmocka_unit_test(test_uopq_sources),
 		cmocka_unit_test(test_dtlb_levels),
 		cmocka_unit_test(test_smc_clear),
+		cmocka_unit_test(test_smc_tc_flush),
 		cmocka_unit_test(test_assist_clears),
 		cmocka_unit_test(test_memory_ordering_clear),
 		cmocka_unit_test(test_pause_depipelines),
