@@ -189,8 +189,7 @@ static const struct p4_ebit store_port_replay[] = {
 };
 
 static const struct p4_ebit mob_load_replay[] = {
-	U("NO_STA", 1, "loads replayed because an older store's address was unknown",
-	  "the model does not track store addresses still unknown when a load issues"),
+	B("NO_STA", 1, "loads replayed because an older store's address was unknown", S(LD_NO_STA)),
 	B("NO_STD", 3, "loads replayed because an older store's data was not ready",
 	  S(LD_FWD_WAIT)),
 	B("PARTIAL_DATA", 4, "loads replayed because they partly overlap an older store",

@@ -316,7 +316,10 @@
 	  "loads covered by an older store not yet written that starts elsewhere (or, 16-byte loads, "    \
 	  "not 16-byte aligned) and cannot forward to them (core.fwd_start=1; they wait for its write)")  \
 	X(TC_FLUSH, "tc-flushes",                                                                         \
-	  "trace-cache flushes: a store into code the trace cache holds drops all of it")
+	  "trace-cache flushes: a store into code the trace cache holds drops all of it")                 \
+	X(LD_NO_STA, "loads-store-address-wait",                                                          \
+	  "loads an older store covers or overlaps, issued before that store's address was known "        \
+	  "(they wait for it)")
 
 enum uarch_ev {
 #define UARCH_EV_ENUM(id, name, desc) UARCH_EV_##id,

@@ -77,9 +77,10 @@ static inline int fwd_aligned(uint64_t sa, uint64_t a, uint32_t size)
 /* Whether a load of size bytes at a overlaps, without being contained in,
  * an older store not yet written to the first level by cycle issue (its
  * data is in no cache yet and cannot be forwarded): the cycle the last
- * such store is written, 0 if none. */
-static inline __attribute__((always_inline)) uint64_t store_overlap(const struct uth *t, uint64_t a,
-								    uint32_t size, uint64_t issue)
+ * such store is written, 0 if none; *known is raised to the cycle the
+ * last of them had its address known. */
+static inline __attribute__((always_inline)) uint64_t
+store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_t issue, uint64_t *known)
 {
 	uint64_t written = 0;
 
@@ -90,8 +91,10 @@ static inline __attribute__((always_inline)) uint64_t store_overlap(const struct
 		uint64_t sa = t->sq[e].addr, ss = t->sq[e].size;
 		if (!ss || t->sq[e].written <= issue)
 			continue;
-		if (a < sa + ss && sa < a + size && !(a >= sa && a + size <= sa + ss))
+		if (a < sa + ss && sa < a + size && !(a >= sa && a + size <= sa + ss)) {
 			written = max64(written, t->sq[e].written);
+			*known = max64(*known, t->sq[e].known);
+		}
 	}
 	return written;
 }
@@ -527,7 +530,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 	if (okind == U_LOAD) {
 		int miss = 0;
 		uint64_t a = tr->addr[o->mem], at = issue, blocked;
-		uint64_t fwd = 0;
+		uint64_t fwd = 0, known = 0;
 		/* store-to-load forwarding from a covering older store; a load
 		 * that only partly overlaps a store, or one a store crossing a
 		 * line covers, cannot take its data: it reads the first level
@@ -535,13 +538,17 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		 * Optimization Reference Manual, ch. 1, "Store Forwarding":
 		 * the bytes loaded must be a subset of those stored, and the
 		 * store must not wrap around a cache line boundary; with
-		 * core.fwd_start the load starts where the store does) */
+		 * core.fwd_start the load starts where the store does); and
+		 * none before the store's address is known: the load issued
+		 * ahead of it (predicted not to alias) is replayed
+		 * (MOB_LOAD_REPLAY's NO_STA) */
 		unsigned e = (unsigned)(a >> 3) % SQ;
 		uint32_t lsz = tr->size[o->mem];
 		if (t->sq[e].size && a >= t->sq[e].addr &&
 		    a + lsz <= t->sq[e].addr + t->sq[e].size) {
 			int split = crosses_line(t->sq[e].addr, t->sq[e].size, l1line);
 			int unaligned = cc->fwd_start && !fwd_aligned(t->sq[e].addr, a, lsz);
+			known = t->sq[e].known;
 			if (!split && !unaligned)
 				fwd = t->sq[e].ready + 1;
 			else if (t->sq[e].written > issue) {
@@ -552,10 +559,14 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 				at = t->sq[e].written;
 			}
 		}
-		if ((blocked = store_overlap(t, a, tr->size[o->mem], issue))) {
+		if ((blocked = store_overlap(t, a, tr->size[o->mem], issue, &known))) {
 			count(u, t, th, UARCH_EV_LD_ST_OVERLAP, 1, issue);
 			it->rec.flags |= UARCH_I_REPLAY;
 			at = max64(at, blocked);
+		}
+		if (known + 1 > issue + cc->lat[o->cls]) { /* (as fwd below) */
+			count(u, t, th, UARCH_EV_LD_NO_STA, 1, issue);
+			it->rec.flags |= UARCH_I_REPLAY;
 		}
 		complete = uarch_mem_load(&u->ms, &it->req, a, tr->size[o->mem], at, &miss);
 		u->dsrc = dsrc_merge(u->dsrc, u->ms.ld_dsrc);
@@ -568,7 +579,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 			 * MOB_LOAD_REPLAY's NO_STD) */
 			if (fwd > issue + cc->lat[o->cls])
 				count(u, t, th, UARCH_EV_LD_FWD_WAIT, 1, issue);
-			complete = max64(issue + cc->lat[o->cls], fwd);
+			complete = max64(issue + cc->lat[o->cls], max64(fwd, known + 1));
 		}
 		l1miss = miss;
 		if (miss && replays) {
@@ -621,6 +632,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
 			unsigned e = (unsigned)c % SQ;
 			t->sq[e].addr = a;
+			t->sq[e].known = it->done[k - 1]; /* (its address µop's) */
 			t->sq[e].size = sz;
 			t->sq[e].ready = complete;
 			t->sq[e].written = t->drain;

@@ -87,7 +87,9 @@ struct uth {
 	uint64_t lim[UARCH_NEV];
 	uint32_t unflushed;
 	struct {
-		uint64_t addr, ready, written; /* data ready; written to the first level */
+		/* address known (its address µop done); data ready; written to
+		 * the first level */
+		uint64_t addr, known, ready, written;
 		uint32_t size;
 	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
 	/* dual-thread mode, by data line (direct-mapped): the loads in flight

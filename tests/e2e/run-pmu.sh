@@ -421,6 +421,19 @@ machine_clears() {
 	[ "$(val MACHINE_CLEAR:SMCLEAR)" = 0 ] || fail "bench_qsort: $(val MACHINE_CLEAR:SMCLEAR)"
 }
 
+# MOB_LOAD_REPLAY:NO_STA: ua_stfwd late's loads issue before the address
+# of the store that covers them is known, one an iteration; elsewhere's
+# load is not the store's
+mob_no_sta() {
+	run_vpmu stat -v --exact -e MOB_load_replay:NO_STA -- "$PROGS/ua_stfwd" late 5000
+	expect_rc 0 || return 1
+	local n=$(val MOB_load_replay:NO_STA)
+	[ -n "$n" ] && [ "$n" -ge 5000 ] && [ "$n" -lt 5100 ] &&
+		[ "$n" = "$(model loads-store-address-wait)" ] || fail "late: NO_STA $n"
+	run_vpmu stat --exact -e MOB_load_replay:NO_STA -- "$PROGS/ua_stfwd" elsewhere 5000
+	[ "$(val MOB_load_replay:NO_STA)" -lt 100 ] || fail "elsewhere: $(val MOB_load_replay:NO_STA)"
+}
+
 # TC_MISC:FLUSH: a store into code the trace cache holds flushes all of it
 # (SDM vol. 3A, 11.6).  lx_smc's first rewrite comes after its first printf,
 # whose code has pushed the called code out of the 12 KB trace cache: four
@@ -512,6 +525,7 @@ t shared_events shared_events
 t aliasing_conflicts aliasing_conflicts
 t machine_clears machine_clears
 t tc_flush tc_flush
+t mob_no_sta mob_no_sta
 t fp_assists fp_assists
 t memory_ordering memory_ordering
 t exit_status_kept exit_status_kept

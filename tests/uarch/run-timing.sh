@@ -261,6 +261,29 @@ stfwd() {
 	done
 }
 
+# a load the store before it covers, issued before that store's address is
+# known (late: its index comes from a chain of multiplies), waits for it
+# and counts once (MOB_LOAD_REPLAY's NO_STA); 32 bytes away from the store
+# (elsewhere) it neither waits nor counts
+store_address() {
+	local m k n=() lat=()
+	for m in p4 alpha; do
+		n=() lat=()
+		for k in late elsewhere; do
+			stat "$WORK/a" -a $m "$PROGS/ua_stfwd" $k 10000 &&
+				stat "$WORK/b" -a $m "$PROGS/ua_stfwd" $k 20000 || { bad store_address_$m "vpmu failed"; continue 2; }
+			n+=("$(delta loads-store-address-wait "$WORK/a" "$WORK/b")")
+			lat+=("$(($(delta load-latency "$WORK/a" "$WORK/b") / 10000))")
+		done
+		local msg="10,000 loads: ${n[0]} waited for the store's address, ${lat[0]} cycles each from issue to data; 32 bytes away ${n[1]}, ${lat[1]} cycles"
+		if [ "${n[0]}" -eq 10000 ] && [ "${n[1]}" -eq 0 ] && [ "${lat[0]}" -gt $((lat[1] * 10)) ]; then
+			ok store_address_$m "$msg"
+		else
+			bad store_address_$m "$msg"
+		fi
+	done
+}
+
 # p4's hardware prefetchers on a stream of loads over 8 MB (four times
 # the L2).  One load per 64-byte sector: with the prefetchers, the sectors
 # are read ahead instead of on demand and a sector costs fewer cycles.
@@ -531,6 +554,7 @@ smt
 predictors
 shadow
 stfwd
+store_address
 prefetch
 determinism
 sigchld

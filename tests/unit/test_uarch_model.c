@@ -1112,6 +1112,36 @@ static void test_blocked_forward_waits_for_write(void **s)
 	assert_int_equal(lat[7], lat[0]);
 }
 
+/* A load the store before it covers, issued before the store's address is
+ * known (an idiv makes it late), waits for it and counts once; one 32
+ * bytes away does neither. */
+static void test_load_waits_for_store_address(void **s)
+{
+	static const uint8_t div[] = { 0x48, 0xf7, 0xf9 }; /* idiv %rcx: %rax late */
+	static const uint8_t st[] = { 0x48, 0x89, 0x10 };  /* mov %rdx, (%rax) */
+	static const uint8_t ld[] = { 0x48, 0x8b, 0x0b };  /* mov (%rbx), %rcx */
+	uint64_t lat[2];
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = rig_new();
+		struct x86_insn d, i, j;
+		decode(div, sizeof(div), 0x3000, &d);
+		decode(st, sizeof(st), 0x3003, &i);
+		decode(ld, sizeof(ld), 0x3006, &j);
+		/* the line and the page in */
+		run_on(r, 0, &i, 0x500000);
+		run_on(r, 0, &j, 0x500000);
+		uint64_t l0 = ev(r, UARCH_EV_LOAD_LAT, 0);
+		run_on(r, 0, &d, 0);
+		run_on(r, 0, &i, 0x500000);
+		run_on(r, 0, &j, k ? 0x500020 : 0x500000);
+		lat[k] = ev(r, UARCH_EV_LOAD_LAT, 0) - l0;
+		assert_int_equal(ev(r, UARCH_EV_LD_NO_STA, 0), !k);
+		rig_free(r);
+	}
+	assert_true(lat[0] > lat[1] + 50); /* (p4: idiv takes 80 cycles) */
+}
+
 /* A modified line evicted from the last level goes out over the bus: it
  * is outstanding (mem-write-line-latency) from the eviction until its
  * data has crossed, on an idle bus its transfer time. */
@@ -1449,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(test_l1d_ports_bound_hits),
 		cmocka_unit_test(test_write_buffer_absorbs_stores),
 		cmocka_unit_test(test_blocked_forward_waits_for_write),
+		cmocka_unit_test(test_load_waits_for_store_address),
 		cmocka_unit_test(test_write_buffer_holds_store_misses),
 		cmocka_unit_test(test_writeback_crosses_bus),
 		cmocka_unit_test(test_prefetch_stream),
