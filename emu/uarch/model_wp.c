@@ -115,8 +115,11 @@ void uarch_wrong_path(struct uarch *u, struct uth *t, int th, const struct x86_t
 	s->cnt = &scratch_cnt;
 	s->trace = NULL;
 	s->syscall = NULL;
-	while (n < max) {
-		const struct x86_block *b = x86_cache_peek(s->cache, pc);
+	for (const struct x86_block *b = tr->cpu->blk; n < max;) {
+		/* (the block before is the last one walked, at first the
+		 * branch's own: the path's next is usually a successor it
+		 * remembers) */
+		b = x86_cache_peek_after(s->cache, b, pc);
 		if (!b)
 			break;
 		for (uint32_t k = 0; k < b->ninsn && n < max;

@@ -243,6 +243,18 @@ const struct x86_block *x86_cache_peek(const struct x86_cache *cc, uint64_t pc)
 	return NULL;
 }
 
+const struct x86_block *x86_cache_peek_after(const struct x86_cache *cc,
+					     const struct x86_block *prev, uint64_t pc)
+{
+	if (cc->flush_pending)
+		return NULL;
+	if (prev && prev->succ[0] && prev->succ[0]->pc == pc)
+		return prev->succ[0];
+	if (prev && prev->succ[1] && prev->succ[1]->pc == pc)
+		return prev->succ[1];
+	return x86_cache_peek(cc, pc);
+}
+
 static inline struct x86_block *lookup(struct x86_cache *cc, uint64_t pc)
 {
 	for (struct x86_block *b = cc->hash[hash_pc(pc)]; b; b = b->hnext)

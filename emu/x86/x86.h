@@ -419,6 +419,10 @@ void x86_cache_invalidate(struct x86_cache *cc, uint64_t addr, uint64_t len);
 /* The decoded block starting at pc, if there is one (never decodes: a
  * timing model following a mispredicted path must not touch memory). */
 const struct x86_block *x86_cache_peek(const struct x86_cache *cc, uint64_t pc);
+/* The same, looked for first among the successors prev (NULL: none)
+ * remembers, as the block after prev usually is one of them. */
+const struct x86_block *x86_cache_peek_after(const struct x86_cache *cc,
+					     const struct x86_block *prev, uint64_t pc);
 /* Whether any decoded block overlaps [addr, addr+len). */
 int x86_cache_has_code(struct x86_cache *cc, uint64_t addr, uint64_t len);
 
