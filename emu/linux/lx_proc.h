@@ -106,6 +106,7 @@ struct lx_thread {
 	int64_t io_deadline;
 	int64_t deadline; /* on lx_wait_now()'s clock (vtime.c), ns; -1: none */
 	uint64_t ran;	  /* instructions it ran before its current turn (its CPU clock) */
+	uint64_t cpus;	  /* sched_setaffinity's logical processors, a bit each (0: all) */
 };
 
 #define LX_HOLD_MAX 32 /* children's SIGCHLDs held at once (hold.c) */
@@ -219,6 +220,22 @@ int lx_copy_in(struct lx_proc *p, void *dst, uint64_t src, size_t n);
 int lx_copy_out(struct lx_proc *p, uint64_t dst, const void *src, size_t n);
 /* a NUL-terminated guest string into buf; -EFAULT or -ENAMETOOLONG */
 int lx_copy_str(struct lx_proc *p, char *buf, uint64_t src, size_t bufsz);
+
+/* cpus.c: the emulated processor's logical processors as the guest sees
+ * them.  lx_cpus_open: 1 if path (opened with flags) is a file describing
+ * them, with the descriptor of a copy or -errno in *fd; 0 if the host's
+ * file is the guest's. */
+int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd);
+/* The same for path relative to directory dirfd (or AT_FDCWD). */
+int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long flags, long *fd);
+/* The text of such a file for processor model m into buf (n bytes): its
+ * length (less than n); 0 if path is none of them or it does not fit. */
+size_t lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n);
+long lx_cpus_getaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,
+			 uint64_t mask);
+long lx_cpus_setaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,
+			 uint64_t mask);
+long lx_cpus_getcpu(struct lx_proc *p, const struct lx_thread *t, uint64_t cpu, uint64_t node);
 
 /* elf.c */
 struct lx_loaded {

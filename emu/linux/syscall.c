@@ -234,12 +234,18 @@ static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_
 	return lx_copy_out(p, buf, p->exe, n) ? -EFAULT : (long)n;
 }
 
-static long sys_openat(struct lx_proc *p, int dirfd, uint64_t gpath, long flags, long mode)
+static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,
+		       long flags, long mode)
 {
 	char path[64];
+	long fd;
 
-	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && lx_is_self_exe(path, p->pid))
-		return lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
+	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0) {
+		if (lx_is_self_exe(path, p->pid))
+			return lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
+		if (lx_cpus_openat(c, dirfd, path, flags, &fd))
+			return fd;
+	}
 	return lx_host_syscall(257, dirfd, (long)gpath, flags, mode, 0, 0);
 }
 
@@ -489,9 +495,15 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 	case 267:
 		return sys_readlinkat(p, (int)a0, a1, a2, a3, nr);
 	case 2:
-		return sys_openat(p, AT_FDCWD, a0, (long)a1, (long)a2);
+		return sys_openat(p, c, AT_FDCWD, a0, (long)a1, (long)a2);
 	case 257:
-		return sys_openat(p, (int)a0, a1, (long)a2, (long)a3);
+		return sys_openat(p, c, (int)a0, a1, (long)a2, (long)a3);
+	case 203:
+		return lx_cpus_setaffinity(p, c, (long)a0, a1, a2);
+	case 204:
+		return lx_cpus_getaffinity(p, c, (long)a0, a1, a2);
+	case 309:
+		return lx_cpus_getcpu(p, t, a0, a1);
 	case 127:
 		return lx_sys_rt_sigpending(p, a0, a1);
 	case 128:

@@ -299,6 +299,37 @@ vtime_twice() {
 	cmp -s one two || fail "two runs differ: $(diff one two | tr '\n' ' ')"
 }
 
+cpus_are_emulated() {
+	# the guest sees the emulated package's two logical processors, not the
+	# host's: on one host CPU (taskset) as on all of them
+	local py='import os, threading
+print(os.cpu_count(), sorted(os.sched_getaffinity(0)), os.sysconf("SC_NPROCESSORS_CONF"))
+os.sched_setaffinity(0, {1})
+t = threading.Thread(target=lambda: print("thread", sorted(os.sched_getaffinity(0))))
+t.start(); t.join()
+try: os.sched_setaffinity(0, {5})
+except OSError as e: print("errno", e.errno)'
+	command -v taskset >/dev/null || { echo "skip: no taskset"; return 0; }
+	run_vpmu stat -x, -e instructions -- python3 -c "$py"
+	expect_rc 0 || return 1
+	printf '2 [0, 1] 2\nthread [1]\nerrno 22\n' | cmp -s - out || fail "python3: $(cat out)"
+	cp err all.csv
+	timeout -k 5 "$E2E_TIMEOUT" taskset -c 0 "$VPMU" stat -x, -e instructions -- python3 -c "$py" \
+		>out 2>err </dev/null || fail "on one CPU: $(cat err)"
+	printf '2 [0, 1] 2\nthread [1]\nerrno 22\n' | cmp -s - out || fail "on one CPU: $(cat out)"
+	# (the instructions: the cycles also follow the host's pids and clocks)
+	[ "$(cut -d, -f1 all.csv)" = "$(cut -d, -f1 err)" ] ||
+		fail "counts differ on one host CPU: $(cat all.csv err)"
+	run_vpmu stat -q -- sh -c 'nproc; getconf _NPROCESSORS_ONLN; cat /sys/devices/system/cpu/online'
+	printf '2\n2\n0-1\n' | cmp -s - out || fail "nproc, getconf, online: $(cat out)"
+	# /proc/cpuinfo is CPUID's processor, also opened relative to /proc (lscpu)
+	run_vpmu stat -q -- sh -c 'cat /proc/cpuinfo; cd /proc && grep -c "^processor" cpuinfo'
+	[ "$(grep -c '^processor' out)" = 2 ] && [ "$(tail -1 out)" = 2 ] &&
+		grep -q '^model name.: Intel(R) Xeon(TM) CPU 3.60GHz$' out &&
+		grep -q '^flags.*: fpu .* sse2 .* pni ' out && ! grep -q 'avx\|ssse3\|cx16' out ||
+		fail "cpuinfo: $(head -30 out)"
+}
+
 vtime_is_emulated() {
 	# --vtime: every clock tells emulated time, so a run repeats; without
 	# it the host's clocks come through
@@ -575,6 +606,7 @@ t directory directory
 t determinism determinism
 t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
+t cpus_are_emulated cpus_are_emulated
 t vtime_is_emulated vtime_is_emulated
 t vtime_make vtime_make
 t vtime_timers vtime_timers

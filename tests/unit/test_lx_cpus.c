@@ -1,0 +1,97 @@
+/* Unit tests for emu/linux/cpus.c: the files that describe the processors
+ * tell the emulated package (CPUID's), one entry per logical processor,
+ * its flags those CPUID sets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "emu/linux/lx_proc.h"
+
+static size_t text(const struct x86_model *m, const char *path, char *buf, size_t n)
+{
+	size_t len = lx_cpus_file(m, path, buf, n);
+	assert_true(len < n);
+	buf[len] = 0;
+	return len;
+}
+
+/* One entry per logical processor, as Linux prints them for CPUID's
+ * processor: the trimmed brand string, family 15 model 4 stepping 3, the
+ * MHz it names, the 2 MB L2 of leaf 4, NetBurst's 128-byte alignment. */
+static void test_cpuinfo_is_cpuid(void **state)
+{
+	static char buf[8192];
+	const struct x86_model *m = &x86_model_p4_xeon;
+	int procs = 0;
+	(void)state;
+	assert_true(text(m, "/proc/cpuinfo", buf, sizeof(buf)) > 0);
+	for (const char *s = buf; (s = strstr(s, "processor\t: ")); s++)
+		procs++;
+	assert_int_equal(procs, m->logical);
+	assert_non_null(strstr(buf, "processor\t: 1\n"));
+	assert_non_null(strstr(buf, "\nmodel name\t: Intel(R) Xeon(TM) CPU 3.60GHz\n"));
+	assert_non_null(strstr(buf, "\ncpu family\t: 15\nmodel\t\t: 4\n"));
+	assert_non_null(strstr(buf, "\nstepping\t: 3\ncpu MHz\t\t: 3600.000\n"));
+	assert_non_null(strstr(buf, "\ncache size\t: 2048 KB\n"));
+	assert_non_null(strstr(buf, "\nsiblings\t: 2\n"));
+	assert_non_null(strstr(buf, "\ncpuid level\t: 5\n"));
+	assert_non_null(strstr(buf, "\nclflush size\t: 64\ncache_alignment\t: 128\n"));
+	assert_non_null(strstr(buf, "\naddress sizes\t: 36 bits physical, 48 bits virtual\n"));
+}
+
+/* The flags are CPUID's, in Linux's order: leaf 1 EDX, then 80000001h
+ * EDX, then leaf 1 ECX; nothing CPUID leaves clear (CMPXCHG16B, SSSE3,
+ * AVX) and nothing of the host's. */
+static void test_flags_are_cpuid(void **state)
+{
+	static char buf[8192];
+	char *f, *end;
+	(void)state;
+	text(&x86_model_p4_xeon, "/proc/cpuinfo", buf, sizeof(buf));
+	f = strstr(buf, "\nflags\t\t: ");
+	assert_non_null(f);
+	end = strchr(f + 1, '\n');
+	assert_non_null(end);
+	*end = 0;
+	assert_non_null(strstr(f, ": fpu vme de pse tsc "));
+	assert_non_null(strstr(f, " sse sse2 ss ht tm pbe syscall nx lm pni monitor "));
+	assert_non_null(strstr(f, " cid xtpr"));
+	assert_null(strstr(f, " cx16"));
+	assert_null(strstr(f, " ssse3"));
+	assert_null(strstr(f, " avx"));
+	assert_null(strstr(f, " hypervisor"));
+}
+
+/* The CPU lists of /sys: the logical processors, 0-1; one alone is "0". */
+static void test_cpu_lists(void **state)
+{
+	char buf[64];
+	struct x86_model one = x86_model_p4_xeon;
+	(void)state;
+	text(&x86_model_p4_xeon, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+	assert_string_equal(buf, "0-1\n");
+	text(&x86_model_p4_xeon, "/sys/devices/system/cpu/possible", buf, sizeof(buf));
+	assert_string_equal(buf, "0-1\n");
+	one.logical = 1;
+	text(&one, "/sys/devices/system/cpu/present", buf, sizeof(buf));
+	assert_string_equal(buf, "0\n");
+	/* (too long for the room: none) */
+	assert_int_equal(lx_cpus_file(&one, "/proc/cpuinfo", buf, sizeof(buf)), 0);
+	assert_int_equal(lx_cpus_file(&one, "/proc/meminfo", buf, sizeof(buf)), 0);
+	assert_int_equal(lx_cpus_file(&one, "/sys/devices/system/cpu/online2", buf, sizeof(buf)),
+			 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpuinfo_is_cpuid),
+		cmocka_unit_test(test_flags_are_cpuid),
+		cmocka_unit_test(test_cpu_lists),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
