@@ -93,7 +93,7 @@ store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_t issue, ui
 			continue;
 		if (a < sa + ss && sa < a + size && !(a >= sa && a + size <= sa + ss)) {
 			written = max64(written, t->sq[e].written);
-			*known = max64(*known, t->sq[e].known);
+			*known = max64(*known, SQ_KNOWN(t, e));
 		}
 	}
 	return written;
@@ -548,7 +548,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		    a + lsz <= t->sq[e].addr + t->sq[e].size) {
 			int split = crosses_line(t->sq[e].addr, t->sq[e].size, l1line);
 			int unaligned = cc->fwd_start && !fwd_aligned(t->sq[e].addr, a, lsz);
-			known = t->sq[e].known;
+			known = SQ_KNOWN(t, e);
 			if (!split && !unaligned)
 				fwd = t->sq[e].ready + 1;
 			else if (t->sq[e].written > issue) {
@@ -629,10 +629,14 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		if (u->ms.dtlb_missed)
 			st_dtlb = 1 + u->ms.dtlb_walked;
 		/* remember it under each chunk it covers (small stores) */
+		/* (its address µop's completion, from the data's: clamped to
+		 * 2^31 cycles either way) */
+		int64_t known = (int64_t)(it->done[k - 1] - complete);
+		known = known > INT32_MAX ? INT32_MAX : known < INT32_MIN ? INT32_MIN : known;
 		for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
 			unsigned e = (unsigned)c % SQ;
 			t->sq[e].addr = a;
-			t->sq[e].known = it->done[k - 1]; /* (its address µop's) */
+			t->sq[e].known = (int32_t)known;
 			t->sq[e].size = sz;
 			t->sq[e].ready = complete;
 			t->sq[e].written = t->drain;

@@ -87,11 +87,10 @@ struct uth {
 	uint64_t lim[UARCH_NEV];
 	uint32_t unflushed;
 	struct {
-		/* address known (its address µop done); data ready; written to
-		 * the first level */
-		uint64_t addr, known, ready, written;
+		uint64_t addr, ready, written; /* data ready; written to the first level */
 		uint32_t size;
-	} sq[SQ]; /* the last store touching each chunk (direct-mapped) */
+		int32_t known; /* address known (its address µop done), from ready */
+	} sq[SQ];	       /* the last store touching each chunk (direct-mapped) */
 	/* dual-thread mode, by data line (direct-mapped): the loads in flight
 	 * (a run of overlapping ones: the first issue, the last retirement),
 	 * and the last store written to the first level (model_clear.c) */
@@ -160,6 +159,9 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
 }
+
+/* The cycle store-table entry e of t had its address known. */
+#define SQ_KNOWN(t, e) ((t)->sq[e].ready + (uint64_t)(int64_t)(t)->sq[e].known)
 
 /* Signal n events ev in each of dur cycles from cycle to the sink (if it
  * wants them: past the cut every event comes here), for access mem of the
