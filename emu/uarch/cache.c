@@ -507,15 +507,10 @@ int uarch_cache_clean(struct uarch_cache *c, uint64_t addr)
 	return dirty;
 }
 
-unsigned uarch_cache_flush(struct uarch_cache *c)
+void uarch_cache_flush(struct uarch_cache *c)
 {
-	unsigned n = 0;
-
-	for (size_t k = 0; k < (size_t)c->sets * c->assoc; k++) {
-		n += c->ways[k].tag != TAG_NONE;
+	for (size_t k = 0; k < (size_t)c->sets * c->assoc; k++)
 		c->ways[k] = (struct uarch_cache_way){ TAG_NONE, 0, 0 };
-	}
-	return n;
 }
 
 int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr)

@@ -94,9 +94,8 @@ uint8_t uarch_cache_miss_class(struct uarch_cache *c, uint64_t addr);
 int uarch_cache_clean(struct uarch_cache *c, uint64_t addr);
 /* Drop addr's line (back-invalidation, snoop); returns 1 if it was dirty. */
 int uarch_cache_invalidate(struct uarch_cache *c, uint64_t addr);
-/* Drop every line (a flush of the whole cache); returns how many were
- * present. */
-unsigned uarch_cache_flush(struct uarch_cache *c);
+/* Drop every line (a flush of the whole cache). */
+void uarch_cache_flush(struct uarch_cache *c);
 const struct uarch_cache_cfg *uarch_cache_cfg(const struct uarch_cache *c);
 
 /* uarch_cache_access and uarch_cache_access_present past their first-way

@@ -93,7 +93,7 @@ store_overlap(const struct uth *t, uint64_t a, uint32_t size, uint64_t issue, ui
 			continue;
 		if (a < sa + ss && sa < a + size && !(a >= sa && a + size <= sa + ss)) {
 			written = max64(written, t->sq[e].written);
-			*known = max64(*known, SQ_KNOWN(t, e));
+			*known = max64(*known, sq_known(t, e));
 		}
 	}
 	return written;
@@ -548,7 +548,7 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		    a + lsz <= t->sq[e].addr + t->sq[e].size) {
 			int split = crosses_line(t->sq[e].addr, t->sq[e].size, l1line);
 			int unaligned = cc->fwd_start && !fwd_aligned(t->sq[e].addr, a, lsz);
-			known = SQ_KNOWN(t, e);
+			known = sq_known(t, e);
 			if (!split && !unaligned)
 				fwd = t->sq[e].ready + 1;
 			else if (t->sq[e].written > issue) {
@@ -628,11 +628,11 @@ static inline __attribute__((always_inline)) void uop_time(struct uarch *u, stru
 		r = write_buffer(u, t, th, &it->req, a, sz, r);
 		if (u->ms.dtlb_missed)
 			st_dtlb = 1 + u->ms.dtlb_walked;
-		/* remember it under each chunk it covers (small stores) */
-		/* (its address µop's completion, from the data's: clamped to
+		/* its address µop's completion, from the data's (clamped to
 		 * 2^31 cycles either way) */
 		int64_t known = (int64_t)(it->done[k - 1] - complete);
 		known = known > INT32_MAX ? INT32_MAX : known < INT32_MIN ? INT32_MIN : known;
+		/* remember it under each chunk it covers (small stores) */
 		for (uint64_t c = a >> 3; sz <= 64 && c <= (a + sz - 1) >> 3; c++) {
 			unsigned e = (unsigned)c % SQ;
 			t->sq[e].addr = a;

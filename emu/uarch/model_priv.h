@@ -160,8 +160,11 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* The cycle store-table entry e of t had its address known. */
-#define SQ_KNOWN(t, e) ((t)->sq[e].ready + (uint64_t)(int64_t)(t)->sq[e].known)
+/* The cycle the store in entry e of t's store table had its address known. */
+static inline uint64_t sq_known(const struct uth *t, unsigned e)
+{
+	return t->sq[e].ready + (uint64_t)(int64_t)t->sq[e].known;
+}
 
 /* Signal n events ev in each of dur cycles from cycle to the sink (if it
  * wants them: past the cut every event comes here), for access mem of the
