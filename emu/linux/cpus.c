@@ -1,7 +1,7 @@
 /* cpus.c — the processors the guest sees: the emulated package (CPUID's
  * processor, with its logical processors), not the host's, wherever a
  * program asks how many there are or what they are — /proc/cpuinfo, the
- * CPU lists of /sys/devices/system/cpu, sched_getaffinity(2) and
+ * files of /sys/devices/system (cpus_sys.c), sched_getaffinity(2) and
  * getcpu(2).  So a program that sizes its thread pool by them (nproc,
  * Python's os.cpu_count(), xz -T0) runs the same on every host.
  *
@@ -125,33 +125,24 @@ static size_t cpuinfo(const struct x86_model *m, char *buf, size_t n)
 	return len < n ? len : 0;
 }
 
-size_t lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n)
+long lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n)
 {
-	static const char *const lists[] = { "/sys/devices/system/cpu/online",
-					     "/sys/devices/system/cpu/possible",
-					     "/sys/devices/system/cpu/present" };
-	unsigned ncpu = m->logical ? m->logical : 1;
-
 	if (!strcmp(path, "/proc/cpuinfo"))
-		return cpuinfo(m, buf, n);
-	for (size_t k = 0; k < sizeof(lists) / sizeof(lists[0]); k++)
-		if (!strcmp(path, lists[k])) {
-			int w = ncpu > 1 ? snprintf(buf, n, "0-%u\n", ncpu - 1) :
-					   snprintf(buf, n, "0\n");
-			return w > 0 && (size_t)w < n ? (size_t)w : 0;
-		}
-	return 0;
+		return (long)cpuinfo(m, buf, n);
+	return lx_cpus_sys(m, path, buf, n);
 }
 
 int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd)
 {
 	char text[CPUS_TEXT], self[32];
-	size_t len;
-	long w, r;
+	long len, w, r;
 
-	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_DIRECTORY | O_CREAT)) ||
-	    !(len = lx_cpus_file(c->model ? c->model : &x86_model_p4_xeon, path, text,
-				 sizeof(text))))
+	len = lx_cpus_file(c->model ? c->model : &x86_model_p4_xeon, path, text, sizeof(text));
+	if (len == -ENOENT) { /* not in the emulated package, whatever the host has */
+		*fd = len;
+		return 1;
+	}
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_DIRECTORY | O_CREAT)) || len <= 0)
 		return 0;
 	*fd = lx_host_syscall(319, (long)"cpus", MFD_CLOEXEC, 0, 0, 0, 0);
 	if (*fd < 0)
@@ -159,17 +150,65 @@ int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd
 	w = lx_host_syscall(1, *fd, (long)text, (long)len, 0, 0, 0);
 	/* the guest's descriptor reads it only, as it asked */
 	snprintf(self, sizeof(self), "/proc/self/fd/%ld", *fd);
-	r = w == (long)len ? lx_host_syscall(257, AT_FDCWD, (long)self, flags, 0, 0, 0) :
-	    w < 0	   ? w :
-			     -EIO;
+	r = w == len ? lx_host_syscall(257, AT_FDCWD, (long)self, flags, 0, 0, 0) :
+	    w < 0    ? w :
+		       -EIO;
 	lx_host_syscall(3, *fd, 0, 0, 0, 0, 0);
 	*fd = r;
 	return 1;
 }
 
+/* Whether name is prefix and a number (cpu1, index0). */
+static int numbered(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	if (strncmp(name, prefix, len) || !name[len])
+		return 0;
+	for (name += len; *name; name++)
+		if (*name < '0' || *name > '9')
+			return 0;
+	return 1;
+}
+
 int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long flags, long *fd)
 {
-	static const char *const names[] = { "cpuinfo", "online", "possible", "present" };
+	/* the names of those files (and of the directories that may be
+	 * absent): only these need the directory looked up */
+	static const char *const names[] = {
+		"cpuinfo",
+		"online",
+		"possible",
+		"present",
+		"level",
+		"type",
+		"size",
+		"ways_of_associativity",
+		"number_of_sets",
+		"coherency_line_size",
+		"physical_line_partition",
+		"id",
+		"shared_cpu_map",
+		"shared_cpu_list",
+		"thread_siblings",
+		"thread_siblings_list",
+		"core_cpus",
+		"core_cpus_list",
+		"core_siblings",
+		"core_siblings_list",
+		"package_cpus",
+		"package_cpus_list",
+		"die_cpus",
+		"die_cpus_list",
+		"cluster_cpus",
+		"cluster_cpus_list",
+		"core_id",
+		"physical_package_id",
+		"die_id",
+		"cluster_id",
+		"cpumap",
+		"cpulist",
+	};
 	const char *base = strrchr(path, '/');
 	char dir[256], full[320], self[32];
 	long n;
@@ -180,7 +219,8 @@ int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long fl
 	base = base ? base + 1 : path;
 	for (k = 0; k < sizeof(names) / sizeof(names[0]) && strcmp(base, names[k]); k++)
 		;
-	if (k == sizeof(names) / sizeof(names[0]))
+	if (k == sizeof(names) / sizeof(names[0]) && !numbered(base, "cpu") &&
+	    !numbered(base, "index") && !numbered(base, "node"))
 		return 0;
 	/* relative: to the directory dirfd names (util-linux opens
 	 * "cpuinfo" in /proc so), or to the working directory */

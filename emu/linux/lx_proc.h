@@ -229,8 +229,11 @@ int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd
 /* The same for path relative to directory dirfd (or AT_FDCWD). */
 int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long flags, long *fd);
 /* The text of such a file for processor model m into buf (n bytes): its
- * length (less than n); 0 if path is none of them or it does not fit. */
-size_t lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n);
+ * length (less than n); 0 if path is none of them or it does not fit;
+ * -ENOENT if it names a processor, cache or node the package lacks. */
+long lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n);
+/* cpus_sys.c: lx_cpus_file() under /sys/devices/system. */
+long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t n);
 long lx_cpus_getaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,
 			 uint64_t mask);
 long lx_cpus_setaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,

@@ -237,7 +237,7 @@ static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_
 static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,
 		       long flags, long mode)
 {
-	char path[64];
+	char path[128];
 	long fd;
 
 	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0) {

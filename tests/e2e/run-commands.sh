@@ -328,6 +328,20 @@ except OSError as e: print("errno", e.errno)'
 		grep -q '^model name.: Intel(R) Xeon(TM) CPU 3.60GHz$' out &&
 		grep -q '^flags.*: fpu .* sse2 .* pni ' out && ! grep -q 'avx\|ssse3\|cx16' out ||
 		fail "cpuinfo: $(head -30 out)"
+	# each processor's topology and caches: one core of two threads,
+	# CPUID's caches; the host's third cache level is none of the guest's
+	run_vpmu stat -q -- sh -c 'cd /sys/devices/system/cpu &&
+		cat cpu1/topology/thread_siblings_list cpu0/cache/index1/size cpu0/cache/index2/size'
+	expect_rc 1 || return 1
+	printf '0-1\n2048K\n' | cmp -s - out && grep -q 'index2/size: No such file' err ||
+		fail "topology, caches: $(cat out err)"
+	if command -v lscpu >/dev/null; then
+		run_vpmu stat -q -- lscpu
+		grep -Eq '^Thread\(s\) per core: +2$' out && grep -Eq '^Core\(s\) per socket: +1$' out &&
+			grep -Eq '^L1d cache: +16 KiB \(1 instance\)$' out &&
+			grep -Eq '^L2 cache: +2 MiB \(1 instance\)$' out && ! grep -q '^L3' out ||
+			fail "lscpu: $(cat out)"
+	fi
 }
 
 vtime_is_emulated() {

@@ -1,6 +1,7 @@
-/* Unit tests for emu/linux/cpus.c: the files that describe the processors
- * tell the emulated package (CPUID's), one entry per logical processor,
- * its flags those CPUID sets. */
+/* Unit tests for emu/linux/cpus.c and cpus_sys.c: the files that
+ * describe the processors tell the emulated package (CPUID's), one entry
+ * per logical processor, its flags and caches those CPUID sets. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +14,10 @@
 
 static size_t text(const struct x86_model *m, const char *path, char *buf, size_t n)
 {
-	size_t len = lx_cpus_file(m, path, buf, n);
-	assert_true(len < n);
+	long len = lx_cpus_file(m, path, buf, n);
+	assert_true(len >= 0 && (size_t)len < n);
 	buf[len] = 0;
-	return len;
+	return (size_t)len;
 }
 
 /* One entry per logical processor, as Linux prints them for CPUID's
@@ -86,12 +87,97 @@ static void test_cpu_lists(void **state)
 			 0);
 }
 
+/* Each logical processor's topology: one core of one package, both
+ * processors its threads. */
+static void test_sys_topology(void **state)
+{
+	char buf[64];
+	struct x86_model one = x86_model_p4_xeon;
+	(void)state;
+	text(&x86_model_p4_xeon, "/sys/devices/system/cpu/cpu1/topology/thread_siblings", buf,
+	     sizeof(buf));
+	assert_string_equal(buf, "3\n");
+	text(&x86_model_p4_xeon, "/sys/devices/system/cpu/cpu0/topology/core_siblings_list", buf,
+	     sizeof(buf));
+	assert_string_equal(buf, "0-1\n");
+	text(&x86_model_p4_xeon, "/sys/devices/system/cpu/cpu1/topology/core_id", buf, sizeof(buf));
+	assert_string_equal(buf, "0\n");
+	text(&x86_model_p4_xeon, "/sys/devices/system/node/node0/cpulist", buf, sizeof(buf));
+	assert_string_equal(buf, "0-1\n");
+	one.logical = 1;
+	text(&one, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", buf, sizeof(buf));
+	assert_string_equal(buf, "0\n");
+	text(&one, "/sys/devices/system/node/node0/cpumap", buf, sizeof(buf));
+	assert_string_equal(buf, "1\n");
+	/* processors and nodes the package lacks are absent; other files
+	 * (and the cpufreq directory) are the host's */
+	assert_int_equal(lx_cpus_file(&one, "/sys/devices/system/cpu/cpu1/topology/core_id", buf,
+				      sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(lx_cpus_file(&one, "/sys/devices/system/cpu/cpu1", buf, sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(lx_cpus_file(&one, "/sys/devices/system/node/node1", buf, sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(
+		lx_cpus_file(&one, "/sys/devices/system/cpu/cpu0/online", buf, sizeof(buf)), 0);
+	assert_int_equal(
+		lx_cpus_file(&one, "/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf)), 0);
+	assert_int_equal(lx_cpus_file(&one, "/sys/devices/system/cpu/cpu0x/topology/core_id", buf,
+				      sizeof(buf)),
+			 0);
+}
+
+/* The caches are leaf 4's: a 16 KB 8-way L1 data cache and a 2 MB 8-way
+ * L2 of two 64-byte sectors a line, both shared by the two processors;
+ * no third (the host's L3 is not the guest's). */
+static void test_sys_caches(void **state)
+{
+	static const struct {
+		const char *file, *text;
+	} want[] = {
+		{ "index0/level", "1\n" },
+		{ "index0/type", "Data\n" },
+		{ "index0/size", "16K\n" },
+		{ "index0/ways_of_associativity", "8\n" },
+		{ "index0/number_of_sets", "32\n" },
+		{ "index0/coherency_line_size", "64\n" },
+		{ "index0/shared_cpu_map", "3\n" },
+		{ "index1/level", "2\n" },
+		{ "index1/type", "Unified\n" },
+		{ "index1/size", "2048K\n" },
+		{ "index1/physical_line_partition", "2\n" },
+		{ "index1/number_of_sets", "2048\n" },
+		{ "index1/shared_cpu_list", "0-1\n" },
+		{ "index1/id", "0\n" },
+	};
+	char path[128], buf[64];
+	(void)state;
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu1/cache/%s", want[k].file);
+		text(&x86_model_p4_xeon, path, buf, sizeof(buf));
+		assert_string_equal(buf, want[k].text);
+	}
+	assert_int_equal(lx_cpus_file(&x86_model_p4_xeon,
+				      "/sys/devices/system/cpu/cpu0/cache/index2/size", buf,
+				      sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(lx_cpus_file(&x86_model_p4_xeon,
+				      "/sys/devices/system/cpu/cpu0/cache/index3", buf,
+				      sizeof(buf)),
+			 -ENOENT);
+	/* the directory of a cache it has is the host's */
+	assert_int_equal(lx_cpus_file(&x86_model_p4_xeon,
+				      "/sys/devices/system/cpu/cpu0/cache/index1", buf,
+				      sizeof(buf)),
+			 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpuinfo_is_cpuid),
-		cmocka_unit_test(test_flags_are_cpuid),
-		cmocka_unit_test(test_cpu_lists),
+		cmocka_unit_test(test_cpuinfo_is_cpuid), cmocka_unit_test(test_flags_are_cpuid),
+		cmocka_unit_test(test_cpu_lists),	 cmocka_unit_test(test_sys_topology),
+		cmocka_unit_test(test_sys_caches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
