@@ -16,19 +16,25 @@
 #include "core/annotate_data.h"
 #include "core/disasm.h"
 #include "core/fmt.h"
+#include "core/report_filter.h"
 #include "core/sym.h"
 
 static const char annotate_usage[] =
-	"usage: vpmu annotate [-i FILE] [-M att|intel] [-n] [--no-source] [--stdio] [SYMBOL]\n"
+	"usage: vpmu annotate [-i FILE] [-d DSOS] [-M att|intel] [-n] [--asm-raw]\n"
+	"                     [--no-source] [--stdio] [[-s] SYMBOL]\n"
 	"\n"
 	"Print a function's disassembly with the percentage of each event's samples\n"
 	"that fell on every instruction, source lines interleaved.  Without SYMBOL,\n"
 	"the function with the most samples of the first event.\n"
 	"\n"
 	"    -i, --input FILE        the sample file (default vpmu.data)\n"
+	"    -s, --symbol SYMBOL     the function to annotate (as SYMBOL)\n"
+	"    -d, --dsos DSOS         only functions in these images (comma-separated\n"
+	"                            names or paths)\n"
 	"    -M, --disassembler-style att|intel\n"
 	"                            instruction syntax (default att, as objdump -d)\n"
 	"    -n, --show-nr-samples   sample counts instead of percentages\n"
+	"        --asm-raw           each instruction's bytes before its text\n"
 	"        --no-source         do not interleave source lines\n"
 	"        --stdio             plain text: no colour even on a terminal\n"
 	"    -h, --help              show this help\n";
@@ -40,9 +46,19 @@ static const char annotate_usage[] =
 
 struct opts {
 	const char *input, *symbol;
+	struct report_filter dsos; /* -d: only these images (REPORT_F_DSO) */
 	enum disasm_syntax syn;
-	int nr, source, colour;
+	int nr, source, colour, raw;
 };
+
+/* Whether image i is one -d names (any without -d). */
+static int dso_ok(const struct annot_data *d, unsigned i, const struct opts *o)
+{
+	const char *path = d->img[i].path, *base = strrchr(path, '/');
+
+	return !o->dsos.names[REPORT_F_DSO] ||
+	       report_filter_among(&o->dsos, REPORT_F_DSO, base ? base + 1 : path, path);
+}
 
 /* ---- choosing the function ------------------------------------------- */
 
@@ -58,7 +74,7 @@ struct cand {
 };
 
 /* The function with the most samples of the first event that has any. */
-static int hottest(struct annot_data *d, struct target *t)
+static int hottest(struct annot_data *d, const struct opts *o, struct target *t)
 {
 	struct cand best = { 0, 0, 0 }, cur = { 0, 0, 0 };
 	uint64_t end = 0;
@@ -66,13 +82,13 @@ static int hottest(struct annot_data *d, struct target *t)
 	struct sym_info si;
 
 	for (size_t i = 0; i < d->nhit; i++)
-		if (d->hit[i].ev < ev)
+		if (d->hit[i].ev < ev && dso_ok(d, d->hit[i].img, o))
 			ev = d->hit[i].ev;
 	for (size_t i = 0; i < d->nhit; i++) {
 		const struct annot_hit *h = &d->hit[i];
 		struct sym *s;
 
-		if (h->ev != ev)
+		if (h->ev != ev || !dso_ok(d, h->img, o))
 			continue;
 		if (!cur.n || h->img != cur.img || h->addr < cur.start || h->addr >= end) {
 			if (cur.n > best.n)
@@ -115,13 +131,13 @@ static int nearest_fn(const struct sym_info *si, void *arg)
 	return 0;
 }
 
-static int named(struct annot_data *d, const char *name, struct target *t)
+static int named(struct annot_data *d, const char *name, const struct opts *o, struct target *t)
 {
 	struct near n = { name, ~0u, "" };
 	size_t len = strlen(name);
 
 	for (unsigned i = 0; i < d->nimg; i++) {
-		struct sym *s = annot_sym(d, i);
+		struct sym *s = dso_ok(d, i, o) ? annot_sym(d, i) : NULL;
 
 		if (s && sym_find_func(s, name, &t->si) == 0) {
 			t->img = i;
@@ -129,7 +145,7 @@ static int named(struct annot_data *d, const char *name, struct target *t)
 		}
 	}
 	for (unsigned i = 0; i < d->nimg; i++)
-		if (d->img[i].readable && annot_sym(d, i))
+		if (d->img[i].readable && dso_ok(d, i, o) && annot_sym(d, i))
 			sym_foreach_func(d->img[i].sym, d->img[i].lo, nearest_fn, &n);
 	/* a typo: a third of the letters at most */
 	if (n.name[0] && n.d <= 2 + len / 6 && 3 * n.d <= len + 1)
@@ -233,7 +249,13 @@ static void print(struct annot_data *d, const struct target *t, const struct dis
 			else
 				printf(" %*.2f", w, 100.0 * (double)c / (double)tot[e]);
 		}
-		printf(" :%c %8" PRIx64 ":\t%s", is_target[i] ? '>' : ' ', in->addr, in->text);
+		printf(" :%c %8" PRIx64 ":\t", is_target[i] ? '>' : ' ', in->addr);
+		if (o->raw) /* (as objdump -d --insn-width=15) */
+			for (unsigned b = 0; b < 15; b++)
+				printf(b < in->len ? "%02x " : "   ", in->bytes[b]);
+		if (o->raw)
+			putchar('\t');
+		fputs(in->text, stdout);
 		if (o->colour && hot >= GREEN_PCT)
 			fputs("\033[m", stdout);
 		putchar('\n');
@@ -317,6 +339,9 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "symbol", required_argument, NULL, 's' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "asm-raw", no_argument, NULL, 'R' },
 		{ "disassembler-style", required_argument, NULL, 'M' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "no-source", no_argument, NULL, 'S' },
@@ -328,10 +353,22 @@ static int parse(int argc, char **argv, struct opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:M:nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:d:M:nh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->input = optarg;
+			break;
+		case 's':
+			o->symbol = optarg;
+			break;
+		case 'd':
+			if (report_filter_add(&o->dsos, REPORT_F_DSO, optarg)) {
+				fprintf(stderr, "vpmu annotate: out of memory\n");
+				return 1;
+			}
+			break;
+		case 'R':
+			o->raw = 1;
 			break;
 		case 'M':
 			if (!strcmp(optarg, "intel")) {
@@ -371,12 +408,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			return 1;
 		}
 	}
-	if (argc - optind > 1) {
+	if (argc - optind + !!o->symbol > 1) {
 		fprintf(stderr, "vpmu annotate: one symbol at a time ('%s' and '%s' given)\n",
-			argv[optind], argv[optind + 1]);
+			o->symbol ? o->symbol : argv[optind], argv[argc - 1]);
 		return 1;
 	}
-	o->symbol = optind < argc ? argv[optind] : NULL;
+	if (optind < argc)
+		o->symbol = argv[optind];
 	o->colour = !stdio && isatty(STDOUT_FILENO);
 	return 0;
 }
@@ -389,10 +427,13 @@ int cmd_annotate(int argc, char **argv)
 	char err[512];
 	int rc = parse(argc, argv, &o);
 
-	if (rc)
+	if (rc) {
+		report_filter_free(&o.dsos);
 		return rc < 0 ? 0 : rc;
+	}
 	if (annot_load(&d, o.input, err, sizeof(err))) {
 		fprintf(stderr, "vpmu annotate: %s\n", err);
+		report_filter_free(&o.dsos);
 		return 1;
 	}
 	if (d.damaged)
@@ -402,16 +443,17 @@ int cmd_annotate(int argc, char **argv)
 		fprintf(stderr, "vpmu annotate: no samples in '%s'\n", o.input);
 		rc = 1;
 	} else if (o.symbol) {
-		rc = named(&d, o.symbol, &t) ? 1 : annotate(&d, &t, &o);
-	} else if (hottest(&d, &t)) {
+		rc = named(&d, o.symbol, &o, &t) ? 1 : annotate(&d, &t, &o);
+	} else if (hottest(&d, &o, &t)) {
 		fprintf(stderr,
 			"vpmu annotate: none of the %" PRIu64
-			" samples in '%s' falls in a known function\n",
-			d.samples, o.input);
+			" samples in '%s' falls in a known function%s\n",
+			d.samples, o.input, o.dsos.names[REPORT_F_DSO] ? " of those images" : "");
 		rc = 1;
 	} else {
 		rc = annotate(&d, &t, &o);
 	}
 	annot_release(&d);
+	report_filter_free(&o.dsos);
 	return rc;
 }

@@ -22,8 +22,8 @@ int report_filter_add(struct report_filter *f, enum report_filter_kind k, const 
 	}
 }
 
-static int among(const struct report_filter *f, enum report_filter_kind k, const char *a,
-		 const char *b)
+int report_filter_among(const struct report_filter *f, enum report_filter_kind k, const char *a,
+			const char *b)
 {
 	for (size_t i = 0; i < f->n[k]; i++)
 		if ((a && !strcmp(f->names[k][i], a)) || (b && !strcmp(f->names[k][i], b)))
@@ -37,11 +37,12 @@ int report_filter_keep(const struct report *r, const struct report_sample *s, vo
 	const struct report_loc *l = s->loc;
 
 	(void)r;
-	if (f->names[REPORT_F_COMM] && !among(f, REPORT_F_COMM, s->comm, NULL))
+	if (f->names[REPORT_F_COMM] && !report_filter_among(f, REPORT_F_COMM, s->comm, NULL))
 		return 0;
-	if (f->names[REPORT_F_DSO] && !among(f, REPORT_F_DSO, report_loc_dso(l), l->path))
+	if (f->names[REPORT_F_DSO] &&
+	    !report_filter_among(f, REPORT_F_DSO, report_loc_dso(l), l->path))
 		return 0;
-	if (f->names[REPORT_F_SYM] && !among(f, REPORT_F_SYM, l->sym, NULL))
+	if (f->names[REPORT_F_SYM] && !report_filter_among(f, REPORT_F_SYM, l->sym, NULL))
 		return 0;
 	return 1;
 }

@@ -15,6 +15,9 @@ struct report_filter {
 
 /* Add the names of list; 0 or -1 when out of memory. */
 int report_filter_add(struct report_filter *f, enum report_filter_kind k, const char *list);
+/* 1 when name a or name b (either may be NULL) is in f's list of kind k. */
+int report_filter_among(const struct report_filter *f, enum report_filter_kind k, const char *a,
+			const char *b);
 /* 1 when s passes every filter given (a report_keep_fn: arg is f). */
 int report_filter_keep(const struct report *r, const struct report_sample *s, void *f);
 void report_filter_free(struct report_filter *f);

@@ -278,6 +278,42 @@ usage_errors() {
 		fail "empty: $(cat err)"
 }
 
+# -s names the function as the argument does; -d picks the images: the
+# hottest function of the library alone, and a function not in them is
+# none.
+symbol_and_dsos() {
+	have_tools && make_data || return 1
+	run_vpmu annotate --stdio --no-source hot_loop
+	cp out plain
+	run_vpmu annotate --stdio --no-source -s hot_loop
+	expect_rc 0 && cmp -s plain out || fail "-s differs from the argument"
+	run_vpmu annotate -s hot_loop classify
+	expect_rc 1 && [ "$(cat err)" = "vpmu annotate: one symbol at a time ('hot_loop' and 'classify' given)" ] ||
+		fail "-s and an argument: $(cat err)"
+	run_vpmu annotate --stdio --no-source -n -d "$(basename "$LIB")"
+	expect_rc 0 && head -1 out | grep -q "^Samples in lib_sum_squares ($LIB, .*cycles 13, instructions 4\$" ||
+		fail "hottest of -d: $(head -1 out) $(cat err)"
+	run_vpmu annotate --stdio --no-source -d "nosuch.so,$HOT" hot_loop
+	expect_rc 0 && cmp -s plain out || fail "-d by path: $(cat err)"
+	run_vpmu annotate --stdio -d "$(basename "$LIB")" hot_loop
+	expect_rc 1 && [ "$(cat err)" = "vpmu annotate: no function 'hot_loop' in the profiled images" ] ||
+		fail "outside -d: $(cat err)"
+}
+
+# --asm-raw: each instruction's bytes, as objdump -d --insn-width=15 shows them.
+asm_raw() {
+	have_tools && make_data || return 1
+	local a s
+	run_vpmu annotate --stdio --no-source --asm-raw hot_loop
+	expect_rc 0 || return 1
+	awk -F'\t' '/ :[ >] +[0-9a-f]+:\t/ { a = $1; sub(/.*:[ >] +/, "", a); print a $2 }' out >mine
+	a=$(sym_addr "$HOT" hot_loop)
+	s=$(sym_size "$HOT" hot_loop)
+	objdump -d --insn-width=15 --start-address=0x$a --stop-address=$((0x$a + 0x$s)) "$HOT" |
+		awk -F'\t' '/^ *[0-9a-f]+:\t/ { a = $1; sub(/^ +/, "", a); print a $2 }' >theirs
+	[ -s theirs ] && diff theirs mine >d || fail "bytes differ from objdump: $(head -4 d)"
+}
+
 # The options `vpmu annotate -h` lists are exactly those the man page documents.
 help_matches_man() {
 	run_vpmu annotate -h
@@ -306,5 +342,7 @@ t unknown_symbol unknown_symbol
 t no_debug_info no_debug_info
 t colour colour
 t usage_errors usage_errors
+t symbol_and_dsos symbol_and_dsos
+t asm_raw asm_raw
 t help_matches_man help_matches_man
 summary
