@@ -16,7 +16,7 @@
 
 static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
-	"                   [-e EVENT] [--comm NAMES] [--dso NAMES] [--symbols NAMES]\n"
+	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [-U] [-q]\n"
 	"                   [-g] [-G] [--call-graph PARAMS] [--children | --no-children]\n"
 	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
@@ -40,9 +40,11 @@ static const char report_usage[] =
 	"        --percent-limit PCT  leave out entries below PCT percent\n"
 	"    -e, --event EVENT      only the event named EVENT (default: each event\n"
 	"                           in its own section)\n"
-	"        --comm NAMES       only samples of these threads (comma-separated)\n"
-	"        --dso NAMES        only samples in these images\n"
-	"        --symbols NAMES    only samples in these functions\n"
+	"    -c, --comms NAMES      only samples of these threads (comma-separated)\n"
+	"    -d, --dsos NAMES       only samples in these images\n"
+	"    -S, --symbols NAMES    only samples in these functions\n"
+	"    -U, --hide-unresolved  only samples in a known function\n"
+	"    -q, --quiet            no comment lines: the entries alone\n"
 	"    -g                     the call graph of each entry (needs record -g)\n"
 	"    -G, --inverted         call graphs with the outermost caller first\n"
 	"        --call-graph PARAMS\n"
@@ -71,6 +73,8 @@ static const char report_usage[] =
 	"    -h, --help             show this help\n";
 
 enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
+
+enum { OPT_CALL_GRAPH = 256 }; /* long options without a letter of their own */
 
 struct args {
 	const char *input, *sort, *event;
@@ -126,11 +130,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "event", required_argument, NULL, 'e' },
-		{ "comm", required_argument, NULL, 'C' },
-		{ "dso", required_argument, NULL, 'D' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "dsos", required_argument, NULL, 'd' },
 		{ "symbols", required_argument, NULL, 'S' },
+		{ "hide-unresolved", no_argument, NULL, 'U' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "inverted", no_argument, NULL, 'G' },
-		{ "call-graph", required_argument, NULL, 'c' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "children", no_argument, NULL, 'K' },
 		{ "no-children", no_argument, NULL, 'k' },
 		{ "header", no_argument, NULL, 'H' },
@@ -149,7 +155,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:nt:e:gGbh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:nt:e:c:d:S:UqgGbh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -176,17 +182,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'e':
 			a->event = optarg;
 			break;
-		case 'C':
-		case 'D':
+		case 'c':
+		case 'd':
 		case 'S':
 			if (report_filter_add(&a->filter,
-					      c == 'C' ? REPORT_F_COMM :
-					      c == 'D' ? REPORT_F_DSO :
+					      c == 'c' ? REPORT_F_COMM :
+					      c == 'd' ? REPORT_F_DSO :
 							 REPORT_F_SYM,
 					      optarg)) {
 				fprintf(stderr, "vpmu report: out of memory\n");
 				return -1;
 			}
+			break;
+		case 'U':
+			a->filter.resolved = 1;
+			break;
+		case 'q':
+			a->o.quiet = 1;
 			break;
 		case 'g':
 			a->o.callgraph = 1;
@@ -194,7 +206,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'G':
 			a->o.callgraph = a->o.caller = 1;
 			break;
-		case 'c':
+		case OPT_CALL_GRAPH:
 			if (parse_callgraph(optarg, a))
 				return -1;
 			break;
@@ -315,7 +327,8 @@ static int tables(const struct report *r, const struct hist_key **keys, int nkey
 
 		for (size_t i = 0; i < r->nevents; i++)
 			lost += r->events[i].lost;
-		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)lost);
+		if (!a->o.quiet)
+			printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)lost);
 		for (int i = 0; i < nh; i++)
 			report_print_section(stdout, r, h[i], ev[i], &a->o);
 	}

@@ -13,7 +13,7 @@
 #include "core/report_filter.h"
 
 static const char script_usage[] =
-	"usage: vpmu script [-i FILE] [-F FIELDS] [-e EVENT] [--comm NAMES] [--dso NAMES]\n"
+	"usage: vpmu script [-i FILE] [-F FIELDS] [-e EVENT] [--comms NAMES] [--dsos NAMES]\n"
 	"                   [--symbols NAMES]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
@@ -27,8 +27,8 @@ static const char script_usage[] =
 	"                         period,event,ip,sym,symoff,dso, and callchain\n"
 	"                         when the samples have one)\n"
 	"    -e, --event EVENT    only the samples of the event named EVENT\n"
-	"        --comm NAMES     only samples of these threads (comma-separated)\n"
-	"        --dso NAMES      only samples in these images\n"
+	"        --comms NAMES    only samples of these threads (comma-separated)\n"
+	"        --dsos NAMES     only samples in these images\n"
 	"        --symbols NAMES  only samples in these functions\n"
 	"    -h, --help           show this help\n";
 
@@ -194,8 +194,8 @@ int cmd_script(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
-		{ "comm", required_argument, NULL, 'C' },
-		{ "dso", required_argument, NULL, 'D' },
+		{ "comms", required_argument, NULL, 'C' },
+		{ "dsos", required_argument, NULL, 'D' },
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

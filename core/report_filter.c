@@ -1,4 +1,5 @@
-/* report_filter.c — --comm, --dso, --symbols (report_filter.h). */
+/* report_filter.c — --comms, --dsos, --symbols, --hide-unresolved
+ * (report_filter.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,8 @@ int report_filter_keep(const struct report *r, const struct report_sample *s, vo
 	    !report_filter_among(f, REPORT_F_DSO, report_loc_dso(l), l->path))
 		return 0;
 	if (f->names[REPORT_F_SYM] && !report_filter_among(f, REPORT_F_SYM, l->sym, NULL))
+		return 0;
+	if (f->resolved && !l->sym)
 		return 0;
 	return 1;
 }

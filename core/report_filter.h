@@ -1,6 +1,7 @@
 /* report_filter.h — the --comm, --dso and --symbols filters of report
  * and script: comma-separated lists of names a sample's thread name,
- * image (short name or path) or symbol must be among. */
+ * image (short name or path) or symbol must be among; and report's
+ * --hide-unresolved. */
 #ifndef VPMU_REPORT_FILTER_H
 #define VPMU_REPORT_FILTER_H
 
@@ -11,6 +12,7 @@ enum report_filter_kind { REPORT_F_COMM, REPORT_F_DSO, REPORT_F_SYM, REPORT_F_N 
 struct report_filter {
 	char **names[REPORT_F_N]; /* NULL: no filter of that kind */
 	size_t n[REPORT_F_N];
+	int resolved; /* -U: only samples in a known symbol */
 };
 
 /* Add the names of list; 0 or -1 when out of memory. */

@@ -16,6 +16,7 @@ struct report_opts {
 	int caller;	      /* call graph with the outermost caller first */
 	double graph_limit;   /* percent below which branches are left out */
 	int children;	      /* --children: Children and Self columns */
+	int quiet;	      /* -q: no "#" comment lines */
 };
 
 /* Percentage of e's period within its event; report_self_percent: of

@@ -29,6 +29,10 @@ double report_self_percent(const struct report *r, const struct hist_entry *e)
 void report_print_section(FILE *f, const struct report *r, const struct hist *h, int ev,
 			  const struct report_opts *o)
 {
+	if (o->quiet) {
+		report_print_table(f, r, h, o);
+		return;
+	}
 	if (ev >= 0) {
 		fprintf(f, "# Samples: %" PRIu64 " of event '%s'\n", r->events[ev].nsamples,
 			r->events[ev].attr.name);
@@ -63,31 +67,12 @@ static const char *cell(const struct report *r, const struct hist_key *k,
 	return buf;
 }
 
-void report_print_table(FILE *f, const struct report *r, const struct hist *h,
-			const struct report_opts *o)
+/* The column header and its dotted underline. */
+static void column_header(FILE *f, const struct hist *h, const struct report_opts *o, const int *w,
+			  int wn)
 {
-	int w[HIST_MAXKEYS], wn = 7;
-	char buf[CELL], num[32];
 	const char *sep = o->sep;
 
-	for (int k = 0; k < h->nkeys; k++)
-		w[k] = (int)strlen(h->keys[k]->header);
-	for (size_t i = 0; i < h->nentries && !sep; i++) {
-		const struct hist_entry *e = &h->entries[i];
-
-		if (!shown(r, e, o))
-			continue;
-		for (int k = 0; k < h->nkeys; k++) {
-			int l = (int)strlen(cell(r, h->keys[k], e->s, buf));
-
-			if (l > w[k])
-				w[k] = l;
-		}
-		snprintf(num, sizeof(num), "%" PRIu64, e->nsamples);
-		if ((int)strlen(num) > wn)
-			wn = (int)strlen(num);
-	}
-	/* column header and its dotted underline */
 	if (o->children && sep)
 		fprintf(f, "# Children%sSelf", sep);
 	else
@@ -119,6 +104,34 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 		fprintf(f, "\n");
 	}
 	fprintf(f, "#\n");
+}
+
+void report_print_table(FILE *f, const struct report *r, const struct hist *h,
+			const struct report_opts *o)
+{
+	int w[HIST_MAXKEYS], wn = 7;
+	char buf[CELL], num[32];
+	const char *sep = o->sep;
+
+	for (int k = 0; k < h->nkeys; k++)
+		w[k] = (int)strlen(h->keys[k]->header);
+	for (size_t i = 0; i < h->nentries && !sep; i++) {
+		const struct hist_entry *e = &h->entries[i];
+
+		if (!shown(r, e, o))
+			continue;
+		for (int k = 0; k < h->nkeys; k++) {
+			int l = (int)strlen(cell(r, h->keys[k], e->s, buf));
+
+			if (l > w[k])
+				w[k] = l;
+		}
+		snprintf(num, sizeof(num), "%" PRIu64, e->nsamples);
+		if ((int)strlen(num) > wn)
+			wn = (int)strlen(num);
+	}
+	if (!o->quiet)
+		column_header(f, h, o, w, wn);
 	for (size_t i = 0; i < h->nentries; i++) {
 		const struct hist_entry *e = &h->entries[i];
 

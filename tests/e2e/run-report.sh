@@ -183,6 +183,22 @@ test_filters() {
 	[ "$(wc -l <err)" -eq 1 ] || fail "unknown event: $(cat err)"
 }
 
+# perf's names: -c/--comms, -d/--dsos, -S/--symbols (the prefixes --comm
+# and --dso above still work), -U/--hide-unresolved, -q/--quiet.
+test_perf_filter_names() {
+	setup || return
+	run_vpmu report -e cycles -c rp_hot -d rp_hot -S hot,cold
+	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] || fail "-c -d -S: $(cat out)"
+	run_vpmu report -e cycles --comms rp_hot --dsos '[unknown]'
+	[ "$(grep -c '%' out)" = 1 ] && first_entry | grep -q '0x0*7000' || fail "--comms --dsos: $(cat out)"
+	run_vpmu report -e cycles -U
+	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] && ! grep -q '0x0*7000' out ||
+		fail "-U kept the unresolved: $(cat out)"
+	run_vpmu report -q -e cycles
+	expect_rc 0 && ! grep -q '^#' out && [ "$(grep -c '%' out)" = 3 ] &&
+		grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' out || fail "-q: $(cat out)"
+}
+
 test_event_key() {
 	setup || return
 	run_vpmu report --sort event,sym
@@ -507,6 +523,7 @@ t symoff test_symoff
 t data test_data
 t columns test_columns
 t filters test_filters
+t perf_filter_names test_perf_filter_names
 t event_key test_event_key
 t header test_header
 t callgraph test_callgraph
