@@ -24,7 +24,8 @@ static const char stat_usage[] =
 	"                 [-o FILE [--append]] [-v | -q] [--per-thread] [--smt] [--exact]\n"
 	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
-	"                 [--timeout LIMIT] [--mode NAME] [--metrics NAME] [-I MSEC]\n"
+	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC]\n"
+	"                 [-B | --no-big-num]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
@@ -50,6 +51,8 @@ static const char stat_usage[] =
 	"    -I, --interval-print MSEC\n"
 	"                       print the counts of every MSEC milliseconds of\n"
 	"                       emulated time (printed when the program ends)\n"
+	"    -B, --big-num      counts with thousands separators (the default)\n"
+	"        --no-big-num   counts as plain numbers\n"
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
 	"        --append       append to FILE instead of replacing it\n"
 	"    -v, --verbose      also print every model event, the machine parameters,\n"
@@ -82,7 +85,7 @@ static const char stat_usage[] =
 	"                       them, and the statistics it derives; NAME is one of:\n";
 
 static const char stat_metrics_usage[] =
-	"        --metrics NAME (-a ia64) count a metric group's events (in --exact\n"
+	"    -M, --metrics NAME (-a ia64) count a metric group's events (in --exact\n"
 	"                       runs when they do not fit the counters) and print the\n"
 	"                       figures derived from them with their formulas; NAME\n"
 	"                       is one of:\n";
@@ -164,6 +167,9 @@ static int split_pair(int argc, char **argv, struct session_opts *o, struct stat
 	return 0;
 }
 
+/* Long options without a letter of their own. */
+enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM };
+
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
 		      const char **outpath)
 {
@@ -181,14 +187,16 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "per-thread", no_argument, NULL, 'P' },
 		{ "smt", no_argument, NULL, 'T' },
 		{ "exact", no_argument, NULL, 'X' },
-		{ "mux-interval", required_argument, NULL, 'M' },
+		{ "mux-interval", required_argument, NULL, OPT_MUX_INTERVAL },
 		{ "set", required_argument, NULL, 'S' },
 		{ "no-timing", no_argument, NULL, 'F' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "vtime", no_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'L' },
 		{ "mode", required_argument, NULL, 'm' },
-		{ "metrics", required_argument, NULL, 'G' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -198,7 +206,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:B", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -252,7 +260,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'X':
 			so->exact = 1;
 			break;
-		case 'M':
+		case OPT_MUX_INTERVAL:
 			so->mux_ms = strtod(optarg, &end);
 			if (*end || !*optarg || !(so->mux_ms > 0) || so->mux_ms > 1e6) {
 				fprintf(stderr,
@@ -291,8 +299,12 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'm':
 			so->mode = optarg;
 			break;
-		case 'G':
+		case 'M':
 			so->metrics = optarg;
+			break;
+		case 'B':
+		case OPT_NO_BIG_NUM:
+			so->plain = c == OPT_NO_BIG_NUM;
 			break;
 		case 'I':
 			so->interval_ms = strtod(optarg, &end);
@@ -390,6 +402,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (so.both)
 		rep.argv = so.both;
+	rep.plain = so.plain;
 	if (so.interval_ms > 0) {
 		if (!set.n) {
 			fprintf(stderr,

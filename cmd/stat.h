@@ -57,6 +57,7 @@ struct stat_report {
 	double insns, cycles;		     /* summed over runs */
 	double model[SESSION_MAX_EVENTS][3]; /* model events: cpu0, cpu1, both; over runs */
 	int nmodel, nprocs;		     /* model events; guest processes of the last run */
+	int plain;			     /* --no-big-num: counts without separators */
 	struct stat_row row[STAT_MAX_ROWS];
 	int nrow;
 };
@@ -66,6 +67,7 @@ struct stat_opts {
 	const char *specs[ARCH_MAX_EVSEL]; /* -e */
 	unsigned nspecs;
 	int exact, per_thread, verbose, quiet, append, json;
+	int plain;	 /* --no-big-num */
 	int detailed;	 /* -d, -dd, -ddd: perf's detailed events (1 to 3) */
 	const char *sep; /* -x: CSV with this separator */
 	int repeat;
@@ -90,6 +92,9 @@ void stat_add(struct stat_report *rep, const uint64_t *val, const uint64_t (*tim
  * mean, the standard deviation of the mean, as perf). */
 double stat_mean(const struct stat_row *w);
 double stat_noise(const struct stat_row *w);
+/* Count v as the text output prints it: with thousands separators, or
+ * plain with --no-big-num. */
+const char *stat_count_text(const struct stat_report *rep, double v, char *buf, size_t n);
 /* Whether it has a value to print; otherwise why ("<not counted>" ...). */
 const char *stat_absent(const struct stat_row *w);
 /* The derived figure of a row: 1 with its value and unit, or 0. */

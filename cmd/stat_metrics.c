@@ -170,7 +170,7 @@ static void human(FILE *out, const struct stat_report *rep)
 		const char *absent = w ? stat_absent(w) : "<not counted>";
 		char num[32];
 		if (!absent)
-			fmt_count((uint64_t)llround(stat_mean(w)), num, sizeof(num));
+			stat_count_text(rep, stat_mean(w), num, sizeof(num));
 		fprintf(out, "%18s      %-26s # %s\n", absent ? absent : num, fsb_rows[k].row,
 			fsb_rows[k].what);
 	}

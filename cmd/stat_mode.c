@@ -149,14 +149,14 @@ static const struct stat_row *row_of(const struct stat_report *rep, const char *
 	return NULL;
 }
 
-static void reg_line(FILE *out, const char *reg, const struct stat_row *w, const char *ev,
-		     const char *what)
+static void reg_line(FILE *out, const struct stat_report *rep, const char *reg,
+		     const struct stat_row *w, const char *ev, const char *what)
 {
 	const char *absent = w ? stat_absent(w) : "<not counted>";
 	char num[32];
 
 	if (!absent)
-		fmt_count((uint64_t)llround(stat_mean(w)), num, sizeof(num));
+		stat_count_text(rep, stat_mean(w), num, sizeof(num));
 	fprintf(out, "  %-4s %16s  %-24s # %s\n", reg, absent ? absent : num, ev, what);
 }
 
@@ -184,9 +184,9 @@ void stat_mode_print(FILE *out, const struct stat_report *rep, const struct stat
 		fmt_argv(rep->argv, cmd, sizeof(cmd)), rep->arch, runs);
 	fprintf(out, " %s mode (Intel XScale Core Developer's Manual, section %s)\n\n", m->title,
 		m->section);
-	reg_line(out, "PMN0", w[M_PMN0], m->pmn0, m->what0);
-	reg_line(out, "PMN1", w[M_PMN1], m->pmn1, m->what1);
-	reg_line(out, "CCNT", w[M_CCNT], "CPU_CYCLES", "core cycles");
+	reg_line(out, rep, "PMN0", w[M_PMN0], m->pmn0, m->what0);
+	reg_line(out, rep, "PMN1", w[M_PMN1], m->pmn1, m->what1);
+	reg_line(out, rep, "CCNT", w[M_CCNT], "CPU_CYCLES", "core cycles");
 	fputc('\n', out);
 	for (int k = 0; k < 2 && m->stat[k].label; k++) {
 		const struct mode_stat *s = &m->stat[k];

@@ -11,6 +11,14 @@
 #include "stat.h"
 
 /* Why a row has no count, for its comment. */
+const char *stat_count_text(const struct stat_report *rep, double v, char *buf, size_t n)
+{
+	if (!rep->plain)
+		return fmt_count((uint64_t)llround(v), buf, n);
+	snprintf(buf, n, "%llu", (unsigned long long)llround(v));
+	return buf;
+}
+
 static const char *absent_why(const struct stat_row *w)
 {
 	if (w->src == STAT_UNSUPPORTED)
@@ -46,7 +54,7 @@ static void row_line(FILE *out, const struct stat_report *rep, const struct stat
 	size_t t = 0;
 
 	if (!absent)
-		fmt_count((uint64_t)llround(stat_mean(w)), num, sizeof(num));
+		stat_count_text(rep, stat_mean(w), num, sizeof(num));
 	note_of(rep, w, note, sizeof(note));
 	if (!absent && rep->runs > 1)
 		t += (size_t)snprintf(tail + t, sizeof(tail) - t, "  ( +- %5.2f%% )",
@@ -96,8 +104,8 @@ static void model_table(FILE *out, const struct stat_report *rep)
 			continue;
 		}
 		fprintf(out, "%18s      %-*s %18s %18s\n", "", w, session_event_name(k),
-			fmt_count((uint64_t)llround(rep->model[k][0] / n), a, sizeof(a)),
-			fmt_count((uint64_t)llround(rep->model[k][1] / n), b, sizeof(b)));
+			stat_count_text(rep, rep->model[k][0] / n, a, sizeof(a)),
+			stat_count_text(rep, rep->model[k][1] / n, b, sizeof(b)));
 	}
 }
 

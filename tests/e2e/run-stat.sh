@@ -20,6 +20,22 @@ model() {
 	awk -v n="$1" '$1 == n && NF == 3 { gsub(",", "", $2); gsub(",", "", $3); print $2 + $3; exit }' "$2"
 }
 
+# -B (the default) groups digits, --no-big-num does not: the same counts
+# as -x prints; -M is --metrics.
+big_num() {
+	run_vpmu stat -B -x, -e cycles,instructions -- "$PROGS/bp_alternate" 20000
+	expect_rc 0 || return 1
+	cut -d, -f1,3 err >csv
+	run_vpmu stat --no-big-num -e cycles,instructions -- "$PROGS/bp_alternate" 20000
+	awk '$2 == "cycles" || $2 == "instructions" { print $1 "," $2 }' err >plain
+	[ "$(wc -l <plain)" = 2 ] && cmp -s csv plain || fail "--no-big-num: $(cat plain) vs $(cat csv)"
+	run_vpmu stat -B -e cycles -- "$PROGS/bp_alternate" 20000
+	grep -Eq '^ +[0-9]{1,3}(,[0-9]{3})+      cycles ' err || fail "-B: $(cat err)"
+	run_vpmu stat -a ia64 -M fsb --no-big-num -- "$PROGS/bp_alternate" 2000
+	expect_rc 0 && grep -q 'front-side bus metrics (--metrics fsb' err &&
+		grep -Eq '^ +[0-9]{4,}      CPU_CYCLES ' err || fail "-M fsb: $(head -8 err)"
+}
+
 default_shape() {
 	run_vpmu stat -v -- "$PROGS/bp_alternate" 20000
 	expect_rc 0 || return 1
@@ -525,6 +541,7 @@ errors() {
 }
 
 t default_shape default_shape
+t big_num big_num
 t csv_shape csv_shape
 t json_shape json_shape
 t identical_runs identical_runs
