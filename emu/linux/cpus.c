@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "lx_proc.h"
 
@@ -134,8 +133,8 @@ long lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t
 
 int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd)
 {
-	char text[CPUS_TEXT], self[32];
-	long len, w, r;
+	char text[CPUS_TEXT];
+	long len;
 
 	len = lx_cpus_file(c->model ? c->model : &x86_model_p4_xeon, path, text, sizeof(text));
 	if (len == -ENOENT) { /* not in the emulated package, whatever the host has */
@@ -144,17 +143,7 @@ int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd
 	}
 	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_DIRECTORY | O_CREAT)) || len <= 0)
 		return 0;
-	*fd = lx_host_syscall(319, (long)"cpus", MFD_CLOEXEC, 0, 0, 0, 0);
-	if (*fd < 0)
-		return 1;
-	w = lx_host_syscall(1, *fd, (long)text, (long)len, 0, 0, 0);
-	/* the guest's descriptor reads it only, as it asked */
-	snprintf(self, sizeof(self), "/proc/self/fd/%ld", *fd);
-	r = w == len ? lx_host_syscall(257, AT_FDCWD, (long)self, flags, 0, 0, 0) :
-	    w < 0    ? w :
-		       -EIO;
-	lx_host_syscall(3, *fd, 0, 0, 0, 0, 0);
-	*fd = r;
+	*fd = lx_textfile_open("cpus", text, (size_t)len, flags);
 	return 1;
 }
 

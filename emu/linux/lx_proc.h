@@ -232,6 +232,17 @@ int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long fl
  * length (less than n); 0 if path is none of them or it does not fit;
  * -ENOENT if it names a processor, cache or node the package lacks. */
 long lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n);
+/* textfile.c: a read-only file of text (memfd name), opened with the
+ * guest's flags: its descriptor or -errno. */
+long lx_textfile_open(const char *name, const char *text, size_t len, long flags);
+/* vtime_proc.c, under --vtime: 1 if path is /proc/uptime, /proc/loadavg
+ * or /proc/meminfo, with the descriptor of the emulated system's text or
+ * -errno in *fd; 0 if the host's file is the guest's.  lx_vtime_proc_file:
+ * that text into buf (n bytes), its length; 0 for another path. */
+int lx_vtime_proc_open(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
+		       long flags, long *fd);
+long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
+			char *buf, size_t n);
 /* cpus_sys.c: lx_cpus_file() under /sys/devices/system. */
 long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t n);
 long lx_cpus_getaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,

@@ -243,7 +243,8 @@ static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, ui
 	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0) {
 		if (lx_is_self_exe(path, p->pid))
 			return lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
-		if (lx_cpus_openat(c, dirfd, path, flags, &fd))
+		if (lx_cpus_openat(c, dirfd, path, flags, &fd) ||
+		    lx_vtime_proc_open(p, c, path, flags, &fd))
 			return fd;
 	}
 	return lx_host_syscall(257, dirfd, (long)gpath, flags, mode, 0, 0);

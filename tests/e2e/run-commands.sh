@@ -398,6 +398,27 @@ vtime_is_emulated() {
 	[ $(((t1 - t0) / 1000000)) -ge 480 ] || fail "the sleeps took $(((t1 - t0) / 1000000)) ms"
 }
 
+vtime_proc_files() {
+	# --vtime: /proc's uptime, load and memory are the emulated system's,
+	# as sysinfo(2) is (all memory free), the same every run (but the
+	# host's pid in loadavg); without it the host's come through
+	local sh='cat /proc/uptime; cut -d" " -f1-4 /proc/loadavg; cat /proc/meminfo; free -b; cat /proc/uptime'
+	vtime_twice sh -c "$sh"
+	local total
+	total=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
+	grep -Eq '^0\.0[0-9] 0\.00$' one && grep -q '^0.00 0.00 0.00 1/1$' one &&
+		grep -Eq "^MemFree: +$total kB\$" one && grep -Eq "^MemAvailable: +$total kB\$" one &&
+		grep -Eq '^Cached: +0 kB$' one && grep -Eq "^Mem: +$((total * 1024)) +0 +$((total * 1024)) " one ||
+		fail "vtime /proc: $(cat one)"
+	# the same fields, in the host's order and columns
+	[ "$(grep -c 'kB$' one)" = "$(grep -c 'kB$' /proc/meminfo)" ] &&
+		diff <(cut -c1-16 /proc/meminfo) <(grep -A1000 '^MemTotal:' one | head -n "$(wc -l </proc/meminfo)" | cut -c1-16) >/dev/null ||
+		fail "meminfo fields differ from the host's"
+	run_vpmu stat -q -- cat /proc/uptime
+	grep -Eq '^0\.0[0-9] 0\.00$' out && fail "the host's uptime is not 0: $(cat out)"
+	return 0
+}
+
 vtime_make() {
 	# --vtime: the wall clock is later than the files the host wrote, so
 	# make finds none from the future (it warned of clock skew when the
@@ -622,6 +643,7 @@ t seed_changes_nothing_visible seed_changes_nothing_visible
 t getrandom_is_seeded getrandom_is_seeded
 t cpus_are_emulated cpus_are_emulated
 t vtime_is_emulated vtime_is_emulated
+t vtime_proc_files vtime_proc_files
 t vtime_make vtime_make
 t vtime_timers vtime_timers
 t vtime_timerfd vtime_timerfd
