@@ -28,6 +28,7 @@ static const struct vpmu_cmd commands[] = {
 	{ "annotate", cmd_annotate, "Show a function's instructions with the samples on each" },
 	{ "report", cmd_report, "Read a sample file and print where the samples fell" },
 	{ "script", cmd_script, "Print the samples of a sample file one by one" },
+	{ "diff", cmd_diff, "Compare the samples of two sample files" },
 	{ "help", cmd_help, "Show the manual page of a command" },
 	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */
 };

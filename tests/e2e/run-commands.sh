@@ -626,6 +626,7 @@ t report_help_matches_man help_matches_man report
 t script_help_matches_man help_matches_man script
 t annotate_help_matches_man help_matches_man annotate
 t list_help_matches_man help_matches_man list
+t diff_help_matches_man help_matches_man diff
 t stat_usage_errors stat_usage_errors
 t stat_output_shape stat_output_shape
 t stat_timed_shape stat_timed_shape

@@ -91,9 +91,11 @@ lost 0 3
 SPEC
 }
 
-# mk FILE: the standard file; addr=X+N sums are done here.
-mk() {
-	spec | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^addr=0x[0-9a-f]+\+[0-9]+$/) {
+# mk FILE: the standard file; mk_spec FILE: the file of the spec on
+# standard input (addr=X+N sums are done here).
+mk() { spec | mk_spec "$1"; }
+mk_spec() {
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^addr=0x[0-9a-f]+\+[0-9]+$/) {
 		split(substr($i, 6), p, "+"); $i = sprintf("addr=0x%x", strtonum(p[1]) + p[2]) } print }' |
 		"$MKDATA" "$1"
 }
@@ -197,6 +199,46 @@ test_perf_filter_names() {
 	run_vpmu report -q -e cycles
 	expect_rc 0 && ! grep -q '^#' out && [ "$(grep -c '%' out)" = 3 ] &&
 		grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' out || fail "-q: $(cat out)"
+}
+
+# vpmu diff: the standard file against one with 40 fewer samples in hot
+# and the unknown ones moved from 0x7000 to 0x7100.
+test_diff() {
+	setup || return
+	mk base.data || return 1
+	spec | sed -e '0,/^repeat 60$/s//repeat 20/' -e 's/ 0x7000 15000 1000 chain=0x7000$/ 0x7100 15000 1000 chain=0x7100/' \
+		-e 's/^totals 0 105000 /totals 0 65000 /' | mk_spec new.data || return 1
+	run_vpmu diff base.data new.data
+	expect_rc 0 || return 1
+	grep -q '^#  \[0\] base.data (Baseline)$' out && grep -q "^# Event 'cycles'\$" out &&
+		grep -Eq '^# Baseline  Delta Abs  Shared Object +Symbol$' out || fail "header: $(head -12 out)"
+	# cycles, the largest change first: hot 85.71% -> 76.92%, 0x7100 new
+	# (7.69%), cold 9.52% -> 15.38%, 0x7000 gone (4.76%)
+	awk '/^# Event .cycles/ { on = 1; next } /^# Event/ { on = 0 } on && !/^#/ && NF' out >cyc
+	grep -Eq '^ +85\.71% +-8\.79%  rp_hot +\[\.\] hot$' cyc && grep -Eq '^ +9\.52% +\+5\.86%  rp_hot +\[\.\] cold$' cyc &&
+		grep -Eq '^ +\+7\.69%  \[unknown\] +\[\.\] 0x0*7100$' cyc &&
+		grep -Eq '^ +4\.76% +-4\.76%  \[unknown\] +\[\.\] 0x0*7000$' cyc &&
+		[ "$(awk '{ print $NF }' cyc | tr '\n' ' ')" = "hot 0x0000000000007100 cold 0x0000000000007000 " ] ||
+		fail "cycles rows: $(cat cyc)"
+	# the precise loads did not change: no delta
+	grep -Eq '^ +100\.00%  +rp_hot +\[\.\] hot$' out || fail "unchanged loads: $(cat out)"
+	run_vpmu diff -c ratio -q -t ';' -s sym base.data new.data
+	expect_rc 0 && ! grep -q '^#' out && grep -qx '85.71%;0.555556;\[\.\] hot' out &&
+		grep -qx '9.52%;1.000000;\[\.\] cold' out && grep -qx ';;\[\.\] 0x0*7100' out ||
+		fail "ratio: $(cat out)"
+	run_vpmu diff -c delta -S cold base.data new.data
+	[ "$(grep -c '%  rp_hot' out)" = 1 ] && grep -Eq '^ +9\.52% +\+5\.86%  rp_hot +\[\.\] cold$' out ||
+		fail "-S cold: $(cat out)"
+	# the default files: what record kept, and the new one
+	cp base.data vpmu.data.old && cp new.data vpmu.data
+	run_vpmu diff -q -t ';' -s sym
+	expect_rc 0 && grep -qx '85.71%;-8.79%;\[\.\] hot' out || fail "default files: $(cat out) $(cat err)"
+	run_vpmu diff base.data nosuch.data
+	expect_rc 1 && [ "$(wc -l <err)" = 1 ] && grep -q 'nosuch.data' err || fail "missing: $(cat err)"
+	run_vpmu diff -c frob base.data new.data
+	expect_rc 1 && grep -q "delta-abs, delta or ratio, not 'frob'" err || fail "-c frob: $(cat err)"
+	run_vpmu diff -s dso_from base.data new.data
+	expect_rc 1 && grep -q "branches" err || fail "branch key: $(cat err)"
 }
 
 test_event_key() {
@@ -524,6 +566,7 @@ t data test_data
 t columns test_columns
 t filters test_filters
 t perf_filter_names test_perf_filter_names
+t diff test_diff
 t event_key test_event_key
 t header test_header
 t callgraph test_callgraph
