@@ -147,69 +147,17 @@ int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd
 	return 1;
 }
 
-/* Whether name is prefix and a number (cpu1, index0). */
-static int numbered(const char *name, const char *prefix)
-{
-	size_t len = strlen(prefix);
-
-	if (strncmp(name, prefix, len) || !name[len])
-		return 0;
-	for (name += len; *name; name++)
-		if (*name < '0' || *name > '9')
-			return 0;
-	return 1;
-}
-
 int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long flags, long *fd)
 {
-	/* the names of those files (and of the directories that may be
-	 * absent): only these need the directory looked up */
-	static const char *const names[] = {
-		"cpuinfo",
-		"online",
-		"possible",
-		"present",
-		"level",
-		"type",
-		"size",
-		"ways_of_associativity",
-		"number_of_sets",
-		"coherency_line_size",
-		"physical_line_partition",
-		"id",
-		"shared_cpu_map",
-		"shared_cpu_list",
-		"thread_siblings",
-		"thread_siblings_list",
-		"core_cpus",
-		"core_cpus_list",
-		"core_siblings",
-		"core_siblings_list",
-		"package_cpus",
-		"package_cpus_list",
-		"die_cpus",
-		"die_cpus_list",
-		"cluster_cpus",
-		"cluster_cpus_list",
-		"core_id",
-		"physical_package_id",
-		"die_id",
-		"cluster_id",
-		"cpumap",
-		"cpulist",
-	};
 	const char *base = strrchr(path, '/');
 	char dir[256], full[320], self[32];
 	long n;
-	size_t k;
 
 	if (path[0] == '/')
 		return lx_cpus_open(c, path, flags, fd);
 	base = base ? base + 1 : path;
-	for (k = 0; k < sizeof(names) / sizeof(names[0]) && strcmp(base, names[k]); k++)
-		;
-	if (k == sizeof(names) / sizeof(names[0]) && !numbered(base, "cpu") &&
-	    !numbered(base, "index") && !numbered(base, "node"))
+	/* (only the names of those files need the directory looked up) */
+	if (strcmp(base, "cpuinfo") && !lx_cpus_sys_name(base))
 		return 0;
 	/* relative: to the directory dirfd names (util-linux opens
 	 * "cpuinfo" in /proc so), or to the working directory */

@@ -55,27 +55,95 @@ static long number(const char **s)
 	return v;
 }
 
+/* The files of a processor's topology/: CPU sets (each also as a list,
+ * NAME_list), and identifiers. */
+static const char *const topo_sets[] = { "thread_siblings", "core_cpus", "core_siblings",
+					 "package_cpus",    "die_cpus",	 "cluster_cpus" };
+static const char *const topo_ids[] = { "core_id", "physical_package_id", "die_id", "cluster_id" };
+#define NSETS (sizeof(topo_sets) / sizeof(topo_sets[0]))
+#define NIDS (sizeof(topo_ids) / sizeof(topo_ids[0]))
+
+/* The files of a cache's directory, in cache()'s order. */
+enum cache_file {
+	CF_LEVEL,
+	CF_TYPE,
+	CF_SIZE,
+	CF_WAYS,
+	CF_SETS,
+	CF_LINE,
+	CF_PARTS,
+	CF_ID,
+	CF_MAP,
+	CF_LIST,
+	CF_N
+};
+static const char *const cache_files[CF_N] = {
+	"level",
+	"type",
+	"size",
+	"ways_of_associativity",
+	"number_of_sets",
+	"coherency_line_size",
+	"physical_line_partition",
+	"id",
+	"shared_cpu_map",
+	"shared_cpu_list",
+};
+
+/* The files of the CPU and node directories themselves. */
+static const char *const dir_files[] = { "online", "possible", "present", "cpumap", "cpulist" };
+
+/* Index of name in names[n], -1 if absent. */
+static int among(const char *name, const char *const *names, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(name, names[k]))
+			return (int)k;
+	return -1;
+}
+
+/* Whether name is prefix and a number (cpu1, index0). */
+static int numbered(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	if (strncmp(name, prefix, len) || !name[len])
+		return 0;
+	for (name += len; *name; name++)
+		if (*name < '0' || *name > '9')
+			return 0;
+	return 1;
+}
+
+int lx_cpus_sys_name(const char *name)
+{
+	size_t len;
+
+	for (size_t k = 0; k < NSETS; k++) {
+		len = strlen(topo_sets[k]);
+		if (!strncmp(name, topo_sets[k], len) &&
+		    (!name[len] || !strcmp(name + len, "_list")))
+			return 1;
+	}
+	return among(name, topo_ids, NIDS) >= 0 || among(name, cache_files, CF_N) >= 0 ||
+	       among(name, dir_files, sizeof(dir_files) / sizeof(dir_files[0])) >= 0 ||
+	       numbered(name, "cpu") || numbered(name, "index") || numbered(name, "node");
+}
+
 /* The file NAME of directory topology/ of a processor of a package of
  * ncpu logical processors on one core. */
 static long topology(const char *name, char *buf, size_t n, unsigned ncpu)
 {
-	static const char *const sets[] = { "thread_siblings", "core_cpus", "core_siblings",
-					    "package_cpus",    "die_cpus",  "cluster_cpus" };
-	static const char *const ids[] = { "core_id", "physical_package_id", "die_id",
-					   "cluster_id" };
 	size_t len;
 
-	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
-		len = strlen(sets[k]);
-		if (!strncmp(name, sets[k], len) && !name[len])
+	for (size_t k = 0; k < NSETS; k++) {
+		len = strlen(topo_sets[k]);
+		if (!strncmp(name, topo_sets[k], len) && !name[len])
 			return cpu_mask(buf, n, 0, ncpu - 1, ncpu);
-		if (!strncmp(name, sets[k], len) && !strcmp(name + len, "_list"))
+		if (!strncmp(name, topo_sets[k], len) && !strcmp(name + len, "_list"))
 			return cpu_list(buf, n, 0, ncpu - 1);
 	}
-	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++)
-		if (!strcmp(name, ids[k]))
-			return put(buf, n, "0\n");
-	return 0;
+	return among(name, topo_ids, NIDS) >= 0 ? put(buf, n, "0\n") : 0;
 }
 
 /* The file NAME of cache/index<idx>/ of processor cpu: leaf 4's
@@ -103,27 +171,30 @@ static long cache(const struct x86_model *m, unsigned cpu, unsigned idx, const c
 	if (share > ncpu)
 		share = ncpu;
 	first = cpu / share * share;
-	if (!strcmp(name, "level"))
+	switch (among(name, cache_files, CF_N)) {
+	case CF_LEVEL:
 		return put(buf, n, "%u\n", r[0] >> 5 & 7);
-	if (!strcmp(name, "type"))
+	case CF_TYPE:
 		return put(buf, n, "%s\n", types[r[0] & 3]);
-	if (!strcmp(name, "size"))
+	case CF_SIZE:
 		return put(buf, n, "%uK\n", ways * parts * line * sets / 1024);
-	if (!strcmp(name, "ways_of_associativity"))
+	case CF_WAYS:
 		return put(buf, n, "%u\n", ways);
-	if (!strcmp(name, "number_of_sets"))
+	case CF_SETS:
 		return put(buf, n, "%u\n", sets);
-	if (!strcmp(name, "coherency_line_size"))
+	case CF_LINE:
 		return put(buf, n, "%u\n", line);
-	if (!strcmp(name, "physical_line_partition"))
+	case CF_PARTS:
 		return put(buf, n, "%u\n", parts);
-	if (!strcmp(name, "id")) /* the initial APIC ID of its first sharer, shifted */
+	case CF_ID: /* the initial APIC ID of its first sharer, shifted */
 		return put(buf, n, "%u\n", cpu / share);
-	if (!strcmp(name, "shared_cpu_map"))
+	case CF_MAP:
 		return cpu_mask(buf, n, first, first + share - 1, ncpu);
-	if (!strcmp(name, "shared_cpu_list"))
+	case CF_LIST:
 		return cpu_list(buf, n, first, first + share - 1);
-	return 0;
+	default:
+		return 0;
+	}
 }
 
 /* What follows /sys/devices/system/cpu/cpu<cpu>. */

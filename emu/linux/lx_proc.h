@@ -243,8 +243,10 @@ int lx_vtime_proc_open(const struct lx_proc *p, const struct x86_cpu *c, const c
 		       long flags, long *fd);
 long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
 			char *buf, size_t n);
-/* cpus_sys.c: lx_cpus_file() under /sys/devices/system. */
+/* cpus_sys.c: lx_cpus_file() under /sys/devices/system; whether name is
+ * one of its files or directories (cpu1, index0) there. */
 long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t n);
+int lx_cpus_sys_name(const char *name);
 long lx_cpus_getaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,
 			 uint64_t mask);
 long lx_cpus_setaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,

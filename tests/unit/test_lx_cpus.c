@@ -172,12 +172,27 @@ static void test_sys_caches(void **state)
 			 0);
 }
 
+/* The names a relative open is looked at for: the files and the
+ * numbered directories, not others. */
+static void test_sys_names(void **state)
+{
+	(void)state;
+	assert_true(lx_cpus_sys_name("thread_siblings_list"));
+	assert_true(lx_cpus_sys_name("coherency_line_size"));
+	assert_true(lx_cpus_sys_name("possible"));
+	assert_true(lx_cpus_sys_name("index3"));
+	assert_true(lx_cpus_sys_name("cpu12"));
+	assert_false(lx_cpus_sys_name("cpufreq"));
+	assert_false(lx_cpus_sys_name("core_cpus_lst"));
+	assert_false(lx_cpus_sys_name("Makefile"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpuinfo_is_cpuid), cmocka_unit_test(test_flags_are_cpuid),
 		cmocka_unit_test(test_cpu_lists),	 cmocka_unit_test(test_sys_topology),
-		cmocka_unit_test(test_sys_caches),
+		cmocka_unit_test(test_sys_caches),	 cmocka_unit_test(test_sys_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
