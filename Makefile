@@ -42,6 +42,11 @@ CFLAGS ?= -O2 -g
 # them from libvpmu.a with -fno-lto, which uses it (without that flag gcc
 # would optimize each of those links across files again).
 LTO ?= -flto=auto -ffat-lto-objects
+# Its functions start on 64-byte boundaries: code placement alone moved the
+# timed model's speed by 5% between two builds that differ in unrelated
+# commands; aligned, bench_qsort 100000 ran in 1.77-1.80 s of user time
+# against 1.83-1.89 s, gzip and python3 2-4% faster too.
+ALIGN ?= -falign-functions=64
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined
 
@@ -90,14 +95,14 @@ ifneq ($(SKIP_DEPS),1)
 endif
 
 $(BUILD)/vpmu: $(OBJS) | deps
-	$(CC) $(CFLAGS) $(LTO) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(CC) $(CFLAGS) $(LTO) $(ALIGN) $(VPMU_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 vpmu: $(BUILD)/vpmu
 	ln -sf $(BUILD)/vpmu $@
 
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LTO) $(VPMU_CFLAGS) $(CPPFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(LTO) $(ALIGN) $(VPMU_CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/cmd/vpmu.o: CPPFLAGS += -DVPMU_VERSION='"$(VERSION)"' -DVPMU_SRCDIR='"$(CURDIR)"'
 $(BUILD)/obj/cmd/vpmu.o: Makefile

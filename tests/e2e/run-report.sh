@@ -392,6 +392,10 @@ test_damaged() {
 	first_entry | grep -q '100.00%.*hot' || fail "partial output: $(head -20 out)"
 	local n=$(sed -n "s/^# Samples: \([0-9]*\) of event 'cycles'/\1/p" out)
 	[ "$n" -gt 0 ] && [ "$n" -lt 80000 ] || fail "samples read: $n"
+	# diff reads it as far as it can too, with the same warning
+	run_vpmu diff -q -s sym big.data cut.data
+	expect_rc 0 && [ "$(wc -l <err)" -eq 1 ] && grep -q 'warning: cut.data is damaged' err &&
+		grep -Eq '^ +100\.00% +\[\.\] hot$' out || fail "diff of a damaged file: $(cat out err)"
 }
 
 test_errors() {
