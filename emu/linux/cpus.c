@@ -149,30 +149,11 @@ int lx_cpus_open(const struct x86_cpu *c, const char *path, long flags, long *fd
 
 int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long flags, long *fd)
 {
-	const char *base = strrchr(path, '/');
-	char dir[256], full[320], self[32];
-	long n;
+	char full[LX_CPUS_PATH];
 
 	if (path[0] == '/')
 		return lx_cpus_open(c, path, flags, fd);
-	base = base ? base + 1 : path;
-	/* (only the names of those files need the directory looked up) */
-	if (strcmp(base, "cpuinfo") && !lx_cpus_sys_name(base))
-		return 0;
-	/* relative: to the directory dirfd names (util-linux opens
-	 * "cpuinfo" in /proc so), or to the working directory */
-	if (dirfd == AT_FDCWD) {
-		n = lx_host_syscall(79, (long)dir, sizeof(dir), 0, 0, 0, 0);
-		n = n > 0 ? (long)strlen(dir) : -1;
-	} else {
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", dirfd);
-		n = lx_host_syscall(89, (long)self, (long)dir, sizeof(dir) - 1, 0, 0, 0);
-	}
-	if (n <= 0 || n >= (long)sizeof(dir))
-		return 0;
-	dir[n] = 0;
-	snprintf(full, sizeof(full), "%s/%s", strcmp(dir, "/") ? dir : "", path);
-	return lx_cpus_open(c, full, flags, fd);
+	return !lx_cpus_path(dirfd, path, full) && lx_cpus_open(c, full, flags, fd);
 }
 
 /* The logical processors, a bit each. */

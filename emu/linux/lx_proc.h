@@ -243,6 +243,16 @@ int lx_vtime_proc_open(const struct lx_proc *p, const struct x86_cpu *c, const c
 		       long flags, long *fd);
 long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
 			char *buf, size_t n);
+/* cpus_dir.c: path, relative to dirfd (or AT_FDCWD), as an absolute path
+ * in full when it may be one of those files (a relative path by its last
+ * name): 0, else -1.  lx_cpus_absent: 1 if it names a processor, cache or
+ * node the package lacks.  lx_cpus_getdents: the len bytes of
+ * linux_dirent64 records getdents64(2) put in buf from directory fd, less
+ * the entries the package lacks; the new length (0 when every one went). */
+#define LX_CPUS_PATH 320
+int lx_cpus_path(int dirfd, const char *path, char full[LX_CPUS_PATH]);
+int lx_cpus_absent(const struct x86_cpu *c, int dirfd, const char *path);
+long lx_cpus_getdents(const struct x86_cpu *c, int fd, uint8_t *buf, long len);
 /* cpus_sys.c: lx_cpus_file() under /sys/devices/system; whether name is
  * one of its files or directories (cpu1, index0) there. */
 long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t n);

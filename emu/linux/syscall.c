@@ -250,6 +250,15 @@ static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, ui
 	return lx_host_syscall(257, dirfd, (long)gpath, flags, mode, 0, 0);
 }
 
+/* Whether a stat(2) or access(2) of gpath (relative to dirfd) asks for a
+ * processor, cache or node the emulated package lacks (cpus_dir.c). */
+static int cpus_absent(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath)
+{
+	char path[128];
+
+	return lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && lx_cpus_absent(c, dirfd, path);
+}
+
 static long sys_arch_prctl(struct lx_proc *p, struct x86_cpu *c, long code, uint64_t addr)
 {
 	uint64_t v;
@@ -497,6 +506,20 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		return sys_readlinkat(p, (int)a0, a1, a2, a3, nr);
 	case 2:
 		return sys_openat(p, c, AT_FDCWD, a0, (long)a1, (long)a2);
+	case 4:	 /* stat */
+	case 6:	 /* lstat */
+	case 21: /* access */
+		if (cpus_absent(p, c, AT_FDCWD, a0))
+			return -ENOENT;
+		break;
+	case 262: /* newfstatat */
+	case 269: /* faccessat */
+	case 332: /* statx */
+	case 439: /* faccessat2 */
+		if (cpus_absent(p, c, (int)a0, a1))
+			return -ENOENT;
+		break;
+
 	case 257:
 		return sys_openat(p, c, (int)a0, a1, (long)a2, (long)a3);
 	case 203:
@@ -638,9 +661,12 @@ waited:
 		lx_vtime_reaped(p, c, lx_reaped(p, nr, a, r, wst, NULL));
 	}
 	if ((nr == 217 || nr == 78) && r > 0) {
-		/* a read of /proc/self/fd shows the guest's descriptors only;
+		/* a read of /proc/self/fd shows the guest's descriptors only,
+		 * one of /sys/devices/system what the emulated package has;
 		 * one that showed nothing else reads on */
 		long n = hide_own_fds(p, nr, (long)a0, a1, r);
+		if (n && nr == 217)
+			n = lx_cpus_getdents(c, (int)a0, (uint8_t *)a1, n);
 		if (!n)
 			return dispatch(p, c, nr);
 		r = n;

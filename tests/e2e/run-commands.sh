@@ -335,6 +335,13 @@ except OSError as e: print("errno", e.errno)'
 	expect_rc 1 || return 1
 	printf '0-1\n2048K\n' | cmp -s - out && grep -q 'index2/size: No such file' err ||
 		fail "topology, caches: $(cat out err)"
+	# listings and stat(2) there: the package's processors, caches, node
+	run_vpmu stat -q -- sh -c 'cd /sys/devices/system/cpu && ls -d cpu[0-9]* && ls cpu0/cache &&
+		ls -d ../node/node[0-9]*; test -e cpu0/cache/index1 && ! test -d cpu0/cache/index2 &&
+		! stat cpu0/cache/index3 2>/dev/null && find cpu1/cache -name "index*" | sort'
+	expect_rc 0 || return 1
+	printf 'cpu0\ncpu1\nindex0\nindex1\n../node/node0\ncpu1/cache/index0\ncpu1/cache/index1\n' |
+		cmp -s - <(grep -v uevent out) || fail "listings: $(cat out err)"
 	if command -v lscpu >/dev/null; then
 		run_vpmu stat -q -- lscpu
 		grep -Eq '^Thread\(s\) per core: +2$' out && grep -Eq '^Core\(s\) per socket: +1$' out &&

@@ -2,6 +2,7 @@
  * describe the processors tell the emulated package (CPUID's), one entry
  * per logical processor, its flags and caches those CPUID sets. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,12 +188,28 @@ static void test_sys_names(void **state)
 	assert_false(lx_cpus_sys_name("Makefile"));
 }
 
+/* stat(2) and access(2) find no processor, cache or node the package
+ * lacks; other paths are the host's to answer. */
+static void test_sys_absent(void **state)
+{
+	static struct x86_cpu c; /* (no model: the Xeon) */
+	(void)state;
+	assert_true(lx_cpus_absent(&c, AT_FDCWD, "/sys/devices/system/cpu/cpu0/cache/index2"));
+	assert_true(lx_cpus_absent(&c, AT_FDCWD, "/sys/devices/system/cpu/cpu7"));
+	assert_true(lx_cpus_absent(&c, AT_FDCWD, "/sys/devices/system/node/node1/cpulist"));
+	assert_false(lx_cpus_absent(&c, AT_FDCWD, "/sys/devices/system/cpu/cpu0/cache/index1"));
+	assert_false(lx_cpus_absent(&c, AT_FDCWD, "/sys/devices/system/cpu/cpu1"));
+	assert_false(lx_cpus_absent(&c, AT_FDCWD, "/etc/passwd"));
+	assert_false(lx_cpus_absent(&c, AT_FDCWD, "Makefile"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpuinfo_is_cpuid), cmocka_unit_test(test_flags_are_cpuid),
 		cmocka_unit_test(test_cpu_lists),	 cmocka_unit_test(test_sys_topology),
 		cmocka_unit_test(test_sys_caches),	 cmocka_unit_test(test_sys_names),
+		cmocka_unit_test(test_sys_absent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
