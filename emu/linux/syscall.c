@@ -234,20 +234,46 @@ static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_
 	return lx_copy_out(p, buf, p->exe, n) ? -EFAULT : (long)n;
 }
 
+/* An open of gpath the emulator answers itself (the running image, the
+ * emulated package's files, the emulated clock's /proc files): 1 with
+ * the descriptor or -errno in *fd. */
+static int own_open(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,
+		    long flags, long mode, long *fd)
+{
+	char path[128];
+
+	if (lx_copy_str(p, path, gpath, sizeof(path)) < 0)
+		return 0;
+	if (lx_is_self_exe(path, p->pid)) {
+		*fd = lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
+		return 1;
+	}
+	return lx_cpus_openat(c, dirfd, path, flags, fd) ||
+	       lx_vtime_proc_open(p, c, path, flags, fd);
+}
+
 static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,
 		       long flags, long mode)
 {
-	char path[128];
 	long fd;
 
-	if (lx_copy_str(p, path, gpath, sizeof(path)) >= 0) {
-		if (lx_is_self_exe(path, p->pid))
-			return lx_host_syscall(257, AT_FDCWD, (long)p->exe, flags, mode, 0, 0);
-		if (lx_cpus_openat(c, dirfd, path, flags, &fd) ||
-		    lx_vtime_proc_open(p, c, path, flags, &fd))
-			return fd;
-	}
+	if (own_open(p, c, dirfd, gpath, flags, mode, &fd))
+		return fd;
 	return lx_host_syscall(257, dirfd, (long)gpath, flags, mode, 0, 0);
+}
+
+/* openat2(2): the same, when it asks for no special resolution (struct
+ * open_how: flags, mode, resolve); the rest is the host's. */
+static long sys_openat2(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,
+			uint64_t ghow, uint64_t size)
+{
+	uint64_t how[3];
+	long fd;
+
+	if (size >= sizeof(how) && !lx_copy_in(p, how, ghow, sizeof(how)) && !how[2] &&
+	    own_open(p, c, dirfd, gpath, (long)how[0], (long)how[1], &fd))
+		return fd;
+	return lx_host_syscall(437, dirfd, (long)gpath, (long)ghow, (long)size, 0, 0);
 }
 
 /* Whether a stat(2) or access(2) of gpath (relative to dirfd) asks for a
@@ -522,6 +548,8 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 
 	case 257:
 		return sys_openat(p, c, (int)a0, a1, (long)a2, (long)a3);
+	case 437:
+		return sys_openat2(p, c, (int)a0, a1, a2, a3);
 	case 203:
 		return lx_cpus_setaffinity(p, c, (long)a0, a1, a2);
 	case 204:
