@@ -282,7 +282,9 @@ static int cpus_absent(struct lx_proc *p, const struct x86_cpu *c, int dirfd, ui
 {
 	char path[128];
 
-	return lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && lx_cpus_absent(c, dirfd, path);
+	/* (fstat is newfstatat of "") */
+	return lx_copy_str(p, path, gpath, sizeof(path)) >= 0 && path[0] &&
+	       lx_cpus_absent(c, dirfd, path);
 }
 
 static long sys_arch_prctl(struct lx_proc *p, struct x86_cpu *c, long code, uint64_t addr)
@@ -545,7 +547,6 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		if (cpus_absent(p, c, (int)a0, a1))
 			return -ENOENT;
 		break;
-
 	case 257:
 		return sys_openat(p, c, (int)a0, a1, (long)a2, (long)a3);
 	case 437:
