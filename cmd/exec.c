@@ -4,12 +4,14 @@
  *
  * Command line (built by emu/linux when the guest execs):
  *
- *   vpmu __exec --shared-fd N --seed S [-v]
+ *   vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK]
  *               [--vtime --vtime-base NS --vtime-cpu NS [--vtime-itimers T]]
  *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
  *   S      the run's seed (decimal or 0x-prefixed hex)
+ *   MASK   the logical processors sched_setaffinity gave the thread that
+ *          called execve, a bit each (execve keeps them)
  *   NS     the emulated monotonic clock when the guest called execve
  *   PATH   the file the guest passed to execve (already resolved)
  *   ARGV0… the guest's argv as it passed it; the environment of this
@@ -47,6 +49,7 @@ int cmd_exec(int argc, char **argv)
 		{ "vtime-itimers", required_argument, NULL, 'i' },
 		{ "vtime-cpu", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "cpus", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts o = { 0 };
@@ -99,14 +102,21 @@ int cmd_exec(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
+		case 'p':
+			if (parse_u64(optarg, &o.cpus)) {
+				fprintf(stderr, "vpmu __exec: bad --cpus '%s'\n", optarg);
+				return 1;
+			}
+			break;
 		default:
 			return 1;
 		}
 	}
 	if (fd == UINT64_MAX || argc - optind < 2) {
-		fprintf(stderr, "usage: vpmu __exec --shared-fd N --seed S [-v] [--vtime "
-				"--vtime-base NS --vtime-cpu NS [--vtime-itimers T]] -- PATH ARGV0 "
-				"[ARGS...]\n");
+		fprintf(stderr,
+			"usage: vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK] [--vtime "
+			"--vtime-base NS --vtime-cpu NS [--vtime-itimers T]] -- PATH ARGV0 "
+			"[ARGS...]\n");
 		return 1;
 	}
 	o.prog = argv[optind];

@@ -676,6 +676,7 @@ _Noreturn void session_continue(const struct session_opts *o, int shared_fd)
 		.vtime = o->vtime,
 		.vtime_base = o->vtime_base,
 		.vtime_cpu = o->vtime_cpu,
+		.cpus = o->cpus,
 		.itimer = { { o->itimer[0][0], o->itimer[0][1] },
 			    { o->itimer[1][0], o->itimer[1][1] },
 			    { o->itimer[2][0], o->itimer[2][1] } },

@@ -22,7 +22,8 @@ int lx_cpus_path(int dirfd, const char *path, char full[LX_CPUS_PATH])
 	}
 	base = base ? base + 1 : path;
 	/* (only the names of those files need the directory looked up) */
-	if (strcmp(base, "cpuinfo") && !lx_cpus_sys_name(base))
+	if (strcmp(base, "cpuinfo") && strcmp(base, "stat") && strcmp(base, "status") &&
+	    !lx_cpus_sys_name(base))
 		return -1;
 	/* relative: to the directory dirfd names (util-linux opens
 	 * "cpuinfo" in /proc so), or to the working directory */

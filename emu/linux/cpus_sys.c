@@ -43,14 +43,13 @@ static long cpu_mask(char *buf, size_t n, unsigned first, unsigned last, unsigne
 	return put(buf, n, "%0*x\n", (int)(nr + 3) / 4, bits);
 }
 
-/* The number at *s (advanced past it), -1 if none. */
-static long number(const char **s)
+long lx_cpus_number(const char **s)
 {
 	long v = 0;
 
 	if (**s < '0' || **s > '9')
 		return -1;
-	for (; **s >= '0' && **s <= '9' && v < 1000000; ++*s)
+	for (; **s >= '0' && **s <= '9' && v < 100000000; ++*s)
 		v = v * 10 + (**s - '0');
 	return v;
 }
@@ -207,7 +206,7 @@ static long cpu_file(const struct x86_model *m, unsigned cpu, const char *rest, 
 		return topology(rest + 10, buf, n, ncpu);
 	if (!strncmp(rest, "/cache/index", 12)) {
 		rest += 12;
-		idx = number(&rest);
+		idx = lx_cpus_number(&rest);
 		if (idx < 0 || (*rest && *rest != '/'))
 			return 0;
 		if (*rest != '/') /* the directory: there or not */
@@ -233,7 +232,7 @@ long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t 
 		if (strncmp(s, "cpu", 3))
 			return 0;
 		s += 3;
-		if ((k = number(&s)) < 0 || (*s && *s != '/'))
+		if ((k = lx_cpus_number(&s)) < 0 || (*s && *s != '/'))
 			return 0; /* (cpufreq, cpuidle) */
 		if (k >= ncpu)
 			return -ENOENT;
@@ -244,7 +243,7 @@ long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t 
 		if (strncmp(s, "node", 4))
 			return 0;
 		s += 4;
-		if ((k = number(&s)) < 0 || (*s && *s != '/'))
+		if ((k = lx_cpus_number(&s)) < 0 || (*s && *s != '/'))
 			return 0;
 		if (k > 0)
 			return -ENOENT;

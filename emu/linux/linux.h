@@ -145,6 +145,7 @@ struct lx_config {
 	int64_t vtime_base;	      /* ... the monotonic clock starting here (ns) */
 	int64_t vtime_cpu;	      /* ... the CPU time of the images before (ns) */
 	int64_t itimer[3][2];	      /* ... setitimer's timers kept by execve: ns left, interval */
+	uint64_t cpus;		      /* sched_setaffinity's set kept by execve (0: all) */
 	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */
 	/* Set by lx_main_pair for each of its two programs: the shared core
 	 * (pair.c) and the logical processor the program runs on. */

@@ -232,11 +232,37 @@ int lx_cpus_openat(const struct x86_cpu *c, int dirfd, const char *path, long fl
  * length (less than n); 0 if path is none of them or it does not fit;
  * -ENOENT if it names a processor, cache or node the package lacks. */
 long lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t n);
+/* cpus_sys.c: the number at *s (a processor's, a task's; *s advanced
+ * past it), -1 if none. */
+long lx_cpus_number(const char **s);
 /* textfile.c: a read-only file of text (memfd name), opened with the
  * guest's flags: its descriptor or -errno. */
 long lx_textfile_open(const char *name, const char *text, size_t len, long flags);
-/* vtime_proc.c, under --vtime: 1 if path is /proc/uptime, /proc/loadavg
- * or /proc/meminfo, with the descriptor of the emulated system's text or
+/* textfile.c: the host's file at path, whole and NUL-terminated, in a malloc'd
+ * buffer (its length in *len); NULL if it cannot be read or holds more
+ * than LX_HOST_TEXT_MAX bytes. */
+#define LX_HOST_TEXT_MAX (16u << 20)
+char *lx_host_text(const char *path, size_t *len);
+/* cpus_proc.c: 1 if path (relative to dirfd, opened with flags) is
+ * /proc/stat or a task's status, with the descriptor of the host's text
+ * rewritten for the package's processors in *fd (or -errno); 0 if the
+ * host's file is the guest's. */
+int lx_cpus_proc_open(const struct lx_proc *p, const struct x86_cpu *c, int dirfd, const char *path,
+		      long flags, long *fd);
+/* /proc/stat's "cpu" line of fields f[nf] (user, nice, system, idle, ...
+ * in USER_HZ ticks), then one per logical processor of ncpu, each its
+ * share, into buf (n bytes): the length, 0 if it does not fit. */
+#define LX_STAT_FIELDS 16
+size_t lx_cpus_stat_lines(const unsigned long long *f, unsigned nf, unsigned ncpu, char *buf,
+			  size_t n);
+/* The host's /proc/stat text with those lines for its own; a status
+ * text with Cpus_allowed and Cpus_allowed_list telling the set bits of
+ * ncpu processors: the length written to buf (n bytes), 0 if it does not
+ * fit. */
+size_t lx_cpus_proc_stat(const char *host, unsigned ncpu, char *buf, size_t n);
+size_t lx_cpus_proc_status(const char *host, uint64_t bits, unsigned ncpu, char *buf, size_t n);
+/* vtime_proc.c, under --vtime: 1 if path is /proc/uptime, /proc/loadavg,
+ * /proc/meminfo or /proc/stat, with the descriptor of the emulated system's text or
  * -errno in *fd; 0 if the host's file is the guest's.  lx_vtime_proc_file:
  * that text into buf (n bytes), its length; 0 for another path. */
 int lx_vtime_proc_open(const struct lx_proc *p, const struct x86_cpu *c, const char *path,

@@ -152,6 +152,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	t->cpu.syscall = lx_syscall;
 	t->cpu.os = t;
 	t->tid = p->pid;
+	t->cpus = cfg->cpus;
 	p->next_tid = p->pid + 1;
 	p->pair = cfg->pair;
 	p->pair_lp = cfg->pair_lp;

@@ -217,8 +217,8 @@ static char **copy_vec(struct lx_proc *p, uint64_t gv, long *err)
 long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv, uint64_t genvp,
 		   int flags)
 {
-	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], basearg[24], cpuarg[24],
-		itarg[128];
+	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], cpusarg[24], basearg[24],
+		cpuarg[24], itarg[128];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -252,7 +252,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	}
 	while (argv[n])
 		n++;
-	hv = calloc((size_t)n + 24, sizeof(*hv)); /* vpmu's own arguments: up to 18 */
+	hv = calloc((size_t)n + 24, sizeof(*hv)); /* vpmu's own arguments: up to 20 */
 	if (!hv) {
 		err = -ENOMEM;
 		goto out;
@@ -268,6 +268,11 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	hv[k++] = seedarg;
 	if (p->cfg->verbose)
 		hv[k++] = "-v";
+	if (lx_cur(p)->cpus) { /* execve keeps the affinity */
+		snprintf(cpusarg, sizeof(cpusarg), "%#" PRIx64, lx_cur(p)->cpus);
+		hv[k++] = "--cpus";
+		hv[k++] = cpusarg;
+	}
 	if (p->cfg->vtime) {
 		/* the new image's clock goes on from here */
 		snprintf(basearg, sizeof(basearg), "%" PRId64, lx_wait_now(p, &lx_cur(p)->cpu));

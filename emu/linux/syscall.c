@@ -235,8 +235,8 @@ static long sys_readlinkat(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_
 }
 
 /* An open of gpath the emulator answers itself (the running image, the
- * emulated package's files, the emulated clock's /proc files): 1 with
- * the descriptor or -errno in *fd. */
+ * emulated package's files, the emulated clock's /proc files, the /proc
+ * files that list processors): 1 with the descriptor or -errno in *fd. */
 static int own_open(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,
 		    long flags, long mode, long *fd)
 {
@@ -249,7 +249,8 @@ static int own_open(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint6
 		return 1;
 	}
 	return lx_cpus_openat(c, dirfd, path, flags, fd) ||
-	       lx_vtime_proc_open(p, c, path, flags, fd);
+	       lx_vtime_proc_open(p, c, path, flags, fd) ||
+	       lx_cpus_proc_open(p, c, dirfd, path, flags, fd);
 }
 
 static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,

@@ -1,10 +1,11 @@
 /* vtime_proc.c — under --vtime, the /proc files that tell the host's
  * time, load and memory tell the emulated system's, as sysinfo(2) does
  * (vtime.c): it booted when the run began and runs nothing else.
- * /proc/uptime is the emulated uptime (no idle time), /proc/loadavg
+ * /proc/uptime is the emulated uptime, idle but for the process's CPU
+ * time, as is /proc/stat's time of each logical processor; /proc/loadavg
  * reads zero with the one process running, and /proc/meminfo keeps the
  * host's sizes with all the memory and swap free.  So libuv's
- * os.freemem(), free(1) and uptime(1) read the same every run. */
+ * os.freemem(), free(1), uptime(1) and top read the same every run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,25 +15,8 @@
 
 #include "lx_proc.h"
 
-#define VT_PROC_TEXT 8192
-
-/* The host's file at path into buf (n bytes, NUL-terminated): its length,
- * or 0. */
-static size_t host_text(const char *path, char *buf, size_t n)
-{
-	long fd = lx_host_syscall(257, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-	size_t len = 0;
-	long r = 1;
-
-	if (fd < 0)
-		return 0;
-	while (len + 1 < n &&
-	       (r = lx_host_syscall(0, fd, (long)(buf + len), (long)(n - 1 - len), 0, 0, 0)) > 0)
-		len += (size_t)r;
-	lx_host_syscall(3, fd, 0, 0, 0, 0, 0);
-	buf[len] = 0;
-	return r < 0 || len + 1 >= n ? 0 : len;
-}
+#define VT_PROC_TEXT 16384
+#define VT_TICK_NS 10000000 /* USER_HZ's tick */
 
 /* The value in kB of field key ("MemTotal") of meminfo text, 0 if absent. */
 static unsigned long long field(const char *text, const char *key)
@@ -71,10 +55,10 @@ static unsigned long long free_value(const char *host, const char *key)
  * the host's was. */
 static size_t meminfo(char *buf, size_t n)
 {
-	char host[VT_PROC_TEXT], key[64];
-	size_t len = 0;
+	char key[64], *host;
+	size_t len = 0, hlen;
 
-	if (!host_text("/proc/meminfo", host, sizeof(host)))
+	if (!(host = lx_host_text("/proc/meminfo", &hlen)))
 		return 0;
 	for (const char *l = host; *l;) {
 		const char *colon = strchr(l, ':'), *eol = strchr(l, '\n'), *num;
@@ -83,8 +67,10 @@ static size_t meminfo(char *buf, size_t n)
 
 		if (!eol)
 			eol = l + strlen(l);
-		if (!colon || colon > eol || (size_t)(colon - l) >= sizeof(key))
+		if (!colon || colon > eol || (size_t)(colon - l) >= sizeof(key)) {
+			free(host);
 			return 0;
+		}
 		klen = (size_t)(colon - l);
 		memcpy(key, l, klen);
 		key[klen] = 0;
@@ -97,22 +83,53 @@ static size_t meminfo(char *buf, size_t n)
 		len += w > 0 ? (size_t)w : 0;
 		l = *eol ? eol + 1 : eol;
 	}
+	free(host);
 	return len < n ? len : 0;
+}
+
+/* /proc/stat of a system that booted at wall-clock time boot (ns) and
+ * has run only this process: its CPU time (cpu ns) as user time, the
+ * rest of each logical processor's uptime (up ns) idle, shared among the
+ * ncpu of them. */
+static size_t stat_text(int64_t up, int64_t cpu, int64_t boot, unsigned ncpu, char *buf, size_t n)
+{
+	unsigned long long f[10] = { 0 };
+	size_t len;
+	int w;
+
+	f[0] = (unsigned long long)(cpu / VT_TICK_NS);
+	f[3] = (unsigned long long)(up / VT_TICK_NS) * ncpu - f[0];
+	len = lx_cpus_stat_lines(f, 10, ncpu, buf, n);
+	if (!len)
+		return 0;
+	w = snprintf(buf + len, n - len,
+		     "intr 0\nctxt 0\nbtime %lld\nprocesses 1\nprocs_running 1\n"
+		     "procs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
+		     (long long)(boot / 1000000000));
+	return w > 0 && (size_t)w < n - len ? len + (size_t)w : 0;
 }
 
 long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
 			char *buf, size_t n)
 {
-	int64_t up = lx_clock_ns(p, c, CLOCK_BOOTTIME);
+	const struct x86_model *m = c->model ? c->model : &x86_model_p4_xeon;
+	unsigned ncpu = m->logical ? m->logical : 1;
+	int64_t up = lx_clock_ns(p, c, CLOCK_BOOTTIME), cpu = lx_vtime_cpu(p, c);
+	/* (the kernel's idle time is in whole ticks, summed over processors) */
+	int64_t idle = (up / VT_TICK_NS) * ncpu - cpu / VT_TICK_NS;
 	int w = -1;
 
 	if (!strcmp(path, "/proc/uptime"))
-		w = snprintf(buf, n, "%lld.%02lld 0.00\n", (long long)(up / 1000000000),
-			     (long long)(up / 10000000 % 100));
+		w = snprintf(buf, n, "%lld.%02lld %lld.%02lld\n", (long long)(up / 1000000000),
+			     (long long)(up / 10000000 % 100), (long long)(idle / 100),
+			     (long long)(idle % 100));
 	else if (!strcmp(path, "/proc/loadavg"))
 		w = snprintf(buf, n, "0.00 0.00 0.00 1/1 %d\n", p->pid);
 	else if (!strcmp(path, "/proc/meminfo"))
 		return (long)meminfo(buf, n);
+	else if (!strcmp(path, "/proc/stat"))
+		return (long)stat_text(up, cpu, lx_clock_ns(p, c, CLOCK_REALTIME) - up, ncpu, buf,
+				       n);
 	return w > 0 && (size_t)w < n ? w : 0;
 }
 

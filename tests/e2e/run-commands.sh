@@ -357,6 +357,18 @@ def o2(path):
 print(o2("/proc/cpuinfo").count("Xeon(TM)"), o2("/sys/devices/system/cpu/cpu0/cache/index2/size"))'
 	run_vpmu stat -q -- python3 -c "$o2"
 	[ "$(cat out)" = "2 errno 2" ] || fail "openat2: $(cat out err)"
+	# /proc/stat: a line for each of the package's processors, sharing out
+	# the host's time; a task's status tells its affinity, which execve
+	# keeps (taskset)
+	run_vpmu stat -q -- sh -c 'grep "^cpu" /proc/stat; taskset -c 1 nproc
+		taskset -c 1 grep "^Cpus_allowed" /proc/self/status
+		grep "^Cpus_allowed" /proc/thread-self/status'
+	expect_rc 0 || return 1
+	[ "$(grep -c '^cpu' out)" = 3 ] && grep -q '^cpu0 ' out && grep -q '^cpu1 ' out &&
+		awk '/^cpu/ { for (i = 2; i <= NF; i++) s[$1 == "cpu" ? 0 : 1, i] += $i }
+			END { for (i = 2; i <= 11; i++) if (s[0, i] != s[1, i]) exit 1 }' out &&
+		printf '1\nCpus_allowed:\t2\nCpus_allowed_list:\t1\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n' |
+		cmp -s - <(grep -v '^cpu' out) || fail "/proc/stat, status: $(cat out err)"
 	if command -v lscpu >/dev/null; then
 		run_vpmu stat -q -- lscpu
 		grep -Eq '^Thread\(s\) per core: +2$' out && grep -Eq '^Core\(s\) per socket: +1$' out &&
@@ -424,11 +436,12 @@ vtime_proc_files() {
 	# --vtime: /proc's uptime, load and memory are the emulated system's,
 	# as sysinfo(2) is (all memory free), the same every run (but the
 	# host's pid in loadavg); without it the host's come through
-	local sh='cat /proc/uptime; cut -d" " -f1-4 /proc/loadavg; cat /proc/meminfo; free -b; cat /proc/uptime'
+	local sh='cat /proc/uptime; cut -d" " -f1-4 /proc/loadavg; cat /proc/meminfo; free -b
+		python3 -c "import sys; sys.stdout.write(open(\"/proc/stat\").read() + open(\"/proc/uptime\").read())"'
 	vtime_twice sh -c "$sh"
 	local total
 	total=$(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo)
-	grep -Eq '^0\.0[0-9] 0\.00$' one && grep -q '^0.00 0.00 0.00 1/1$' one &&
+	grep -Eq '^0\.0[0-9] 0\.[0-9]{2}$' one && grep -q '^0.00 0.00 0.00 1/1$' one &&
 		grep -Eq "^MemFree: +$total kB\$" one && grep -Eq "^MemAvailable: +$total kB\$" one &&
 		grep -Eq '^Cached: +0 kB$' one && grep -Eq "^Mem: +$((total * 1024)) +0 +$((total * 1024)) " one ||
 		fail "vtime /proc: $(cat one)"
@@ -436,6 +449,13 @@ vtime_proc_files() {
 	[ "$(grep -c 'kB$' one)" = "$(grep -c 'kB$' /proc/meminfo)" ] &&
 		diff <(cut -c1-16 /proc/meminfo) <(grep -A1000 '^MemTotal:' one | head -n "$(wc -l </proc/meminfo)" | cut -c1-16) >/dev/null ||
 		fail "meminfo fields differ from the host's"
+	# /proc/stat: booted at the emulated epoch; the two processors busy for
+	# the process's CPU time (Python's start: some ticks of 10 ms), idle
+	# the rest of their uptime, as /proc/uptime tells too
+	awk '/^cpu / { busy = $2; idle = $5 } /^cpu[01] / { n++ }
+		/^btime 2114380800$/ { bt = 1 } /^[0-9.]+ [0-9.]+$/ { up = $1 * 100; upidle = $2 * 100 }
+		END { exit !(n == 2 && bt && busy > 0 && busy + idle == 2 * up && idle == upidle) }' one ||
+		fail "vtime /proc/stat: $(grep -v kB one)"
 	run_vpmu stat -q -- cat /proc/uptime
 	grep -Eq '^0\.0[0-9] 0\.00$' out && fail "the host's uptime is not 0: $(cat out)"
 	return 0

@@ -1,4 +1,4 @@
-/* Unit tests for emu/linux/cpus.c and cpus_sys.c: the files that
+/* Unit tests for emu/linux/cpus.c, cpus_sys.c and cpus_proc.c: the files that
  * describe the processors tell the emulated package (CPUID's), one entry
  * per logical processor, its flags and caches those CPUID sets. */
 #include <errno.h>
@@ -203,13 +203,63 @@ static void test_sys_absent(void **state)
 	assert_false(lx_cpus_absent(&c, AT_FDCWD, "Makefile"));
 }
 
+/* A host's /proc/stat with four processors: the aggregate stays, its
+ * time is shared among the package's two (adding up to it, field by
+ * field), the host's processor lines go, the other lines stay. */
+static void test_proc_stat(void **state)
+{
+	static const char host[] = "cpu  101 0 7 4000 3 0 1 0 0 0\n"
+				   "cpu0 25 0 2 1000 1 0 0 0 0 0\n"
+				   "cpu1 25 0 2 1000 1 0 1 0 0 0\n"
+				   "cpu2 26 0 2 1000 1 0 0 0 0 0\n"
+				   "cpu3 25 0 1 1000 0 0 0 0 0 0\n"
+				   "intr 9 0 1\nctxt 77\nbtime 1700000000\nprocesses 5\n";
+	char buf[512];
+	size_t len;
+	(void)state;
+	len = lx_cpus_proc_stat(host, 2, buf, sizeof(buf));
+	assert_true(len > 0 && len < sizeof(buf));
+	assert_string_equal(buf, "cpu  101 0 7 4000 3 0 1 0 0 0\n"
+				 "cpu0 51 0 4 2000 2 0 1 0 0 0\n"
+				 "cpu1 50 0 3 2000 1 0 0 0 0 0\n"
+				 "intr 9 0 1\nctxt 77\nbtime 1700000000\nprocesses 5\n");
+	/* one processor: all of it; too small a buffer: nothing */
+	assert_true(lx_cpus_proc_stat(host, 1, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\ncpu0 101 0 7 4000 3 0 1 0 0 0\nintr"));
+	assert_null(strstr(buf, "cpu1"));
+	assert_int_equal(lx_cpus_proc_stat(host, 2, buf, 40), 0);
+	assert_int_equal(lx_cpus_proc_stat("intr 0\n", 2, buf, sizeof(buf)), 0);
+}
+
+/* A status file tells the set it is given, as a mask of the package's
+ * processors and as a list; the other lines are the host's. */
+static void test_proc_status(void **state)
+{
+	static const char host[] = "Name:\tcat\nPid:\t42\n"
+				   "Cpus_allowed:\tffffffff,ffffffff\n"
+				   "Cpus_allowed_list:\t0-63\n"
+				   "Mems_allowed:\t1\nMems_allowed_list:\t0\n";
+	char buf[512];
+	(void)state;
+	assert_true(lx_cpus_proc_status(host, 3, 2, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "Name:\tcat\nPid:\t42\nCpus_allowed:\t3\n"
+				 "Cpus_allowed_list:\t0-1\n"
+				 "Mems_allowed:\t1\nMems_allowed_list:\t0\n");
+	assert_true(lx_cpus_proc_status(host, 2, 2, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\nCpus_allowed:\t2\nCpus_allowed_list:\t1\n"));
+	assert_true(lx_cpus_proc_status(host, 0x2d, 8, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "\nCpus_allowed:\t2d\nCpus_allowed_list:\t0,2-3,5\n"));
+	assert_int_equal(lx_cpus_proc_status(host, 3, 2, buf, 30), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpuinfo_is_cpuid), cmocka_unit_test(test_flags_are_cpuid),
 		cmocka_unit_test(test_cpu_lists),	 cmocka_unit_test(test_sys_topology),
 		cmocka_unit_test(test_sys_caches),	 cmocka_unit_test(test_sys_names),
-		cmocka_unit_test(test_sys_absent),
+		cmocka_unit_test(test_sys_absent),	 cmocka_unit_test(test_proc_stat),
+		cmocka_unit_test(test_proc_status),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
