@@ -374,10 +374,10 @@ int cmd_list(int argc, char **argv)
 	if (!every) {
 		one = arch_find(arch);
 		if (!one) {
-			fprintf(stderr, "vpmu list: no machine '%s'; the machines are:", arch);
-			for (size_t i = 0; all[i]; i++)
-				fprintf(stderr, "%s %s", i ? "," : "", all[i]->name);
-			fprintf(stderr, "\n");
+			char msg[256];
+
+			session_machine_unknown(arch, msg, sizeof(msg));
+			fprintf(stderr, "vpmu list: %s\n", msg);
 			return 1;
 		}
 	}

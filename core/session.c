@@ -26,6 +26,7 @@
 #include "emu/uarch/events.h"
 #include "emu/uarch/params.h"
 #include "emu/x86/x86.h"
+#include "evspec.h"
 #include "pmu.h"
 #include "session.h"
 #include "session_chan.h"
@@ -555,6 +556,24 @@ int session_event_find(const char *name)
 	return -1;
 }
 
+void session_machine_unknown(const char *arch, char *msg, size_t msgsz)
+{
+	const struct arch_backend *const *all = arch_all();
+	struct evspec_match near;
+	size_t len;
+
+	evspec_match_init(&near, arch);
+	for (size_t i = 0; all[i]; i++)
+		evspec_match_try(&near, all[i]->name);
+	len = (size_t)snprintf(msg, msgsz, "unknown machine '%s'", arch);
+	if (evspec_match_best(&near) && len < msgsz)
+		len += (size_t)snprintf(msg + len, msgsz - len, " (did you mean '%s'?)",
+					evspec_match_best(&near));
+	for (size_t i = 0; all[i] && len < msgsz; i++)
+		len += (size_t)snprintf(msg + len, msgsz - len, "%s %s",
+					i ? "," : "; the machines are:", all[i]->name);
+}
+
 /* The timing model's machine for -a arch: a PMU backend names the machine
  * it is timed as (xscale2 is an xscale); otherwise arch is a machine. */
 static const char *machine_name(const char *arch)
@@ -570,13 +589,7 @@ static int machine_of(const char *arch, const char *set, struct uarch_machine *m
 	const struct uarch_machine *base = uarch_machine_find(machine_name(arch));
 
 	if (!base) {
-		size_t len = 0;
-		len += (size_t)snprintf(msg, msgsz, "unknown machine '%s' (machines:", arch);
-		for (int k = 0; uarch_machines[k] && len < msgsz; k++)
-			len += (size_t)snprintf(msg + len, msgsz - len, " %s",
-						uarch_machines[k]->name);
-		if (len < msgsz)
-			snprintf(msg + len, msgsz - len, ")");
+		session_machine_unknown(arch, msg, msgsz);
 		return -1;
 	}
 	*m = *base;

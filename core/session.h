@@ -86,6 +86,9 @@ const char *session_event_desc(int k);
 /* Index of the event called name, or -1. */
 int session_event_find(const char *name);
 
+/* "unknown machine 'arch'", the closest machine's name if it is near,
+ * and the list of the machines, into msg. */
+void session_machine_unknown(const char *arch, char *msg, size_t msgsz);
 /* Check a machine name and its overrides, and (smt) that it has two
  * logical processors; 0, or -1 with a one-line reason. */
 int session_check_machine(const char *arch, const char *set, int smt, char *msg, size_t msgsz);

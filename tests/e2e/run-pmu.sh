@@ -142,7 +142,12 @@ list_events() {
 	run_vpmu list 'bsq*'
 	[ "$(grep -c '^  [A-Z]' out)" -eq 3 ] || fail "glob: $(grep '^  [A-Z]' out)"
 	run_vpmu list -a nosuch
-	expect_rc 1 && grep -q "no machine 'nosuch'" err || fail "bad machine: $(cat err)"
+	expect_rc 1 && grep -q "^vpmu list: unknown machine 'nosuch'; the machines are: p4, .*xscale2" err ||
+		fail "bad machine: $(cat err)"
+	# stat and record name the closest machine too
+	run_vpmu stat -a xscal true
+	expect_rc 1 && grep -q "^vpmu stat: unknown machine 'xscal' (did you mean 'xscale'?); the machines are: " err ||
+		fail "machine typo: $(cat err)"
 	run_vpmu list zzzz
 	grep -q "no event matches 'zzzz'" err || fail "no match: $(cat err)"
 }
