@@ -283,6 +283,8 @@ static int perf_generic(const char *name)
 		"idle-cycles-frontend",
 		"stalled-cycles-backend",
 		"idle-cycles-backend",
+		"mem-loads",
+		"mem-stores",
 	};
 	static const char *const cache[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
 					     "iTLB",	  "branch",    "node" };

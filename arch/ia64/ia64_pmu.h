@@ -6,7 +6,7 @@
 #include "../arch.h"
 #include "ia64.h"
 
-#define IA64_NGENERIC 15
+#define IA64_NGENERIC 16
 extern const struct arch_generic ia64_generic[IA64_NGENERIC];
 
 struct arch_pmu *ia64_pmu_new(const struct arch_evsel *e, unsigned n, const int *ctr,

@@ -300,6 +300,10 @@ const struct arch_generic ia64_generic[IA64_NGENERIC] = {
 	{ "iTLB-load-misses", "ITLB_MISSES_FETCH:L1ITLB" },
 	/* vpmu stat's default row */
 	{ "LLC-misses", "L3_MISSES" },
+	/* perf's memory-access sampling event: the data EAR's loads taking 4
+	 * cycles or more, those that missed the L1D (its stores are captured
+	 * only with loads, by DTLB misses: no mem-stores) */
+	{ "mem-loads", "DATA_EAR_EVENTS:CACHE_LAT4" },
 };
 
 struct arch_backend arch_ia64 = {

@@ -25,6 +25,11 @@ const struct arch_generic p4_generic[P4_NGENERIC] = {
 	{ "iTLB-loads", "ITLB_REFERENCE:HIT" },
 	{ "iTLB-load-misses", "ITLB_REFERENCE:MISS" },
 	{ "uops", "UOPS_RETIRED:NBOGUS" },
+	/* not Linux's (its NetBurst driver has none): perf's memory-access
+	 * sampling event as the loads PEBS can tag, those that missed the L1
+	 * (metric 1stl_cache_load_miss_retired, p4_metrics); stores are
+	 * tagged only by DTLB misses and splits, so there is no mem-stores */
+	{ "mem-loads", "r4a00020000000001" },
 	/* not Linux's: the names of vpmu stat's default rows, so that -e
 	 * takes what the report prints (trace-cache misses; L2 read misses) */
 	{ "L1-icache-load-misses", "BPU_FETCH_REQUEST:TCMISS" },

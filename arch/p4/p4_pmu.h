@@ -36,7 +36,7 @@ extern const struct p4_metric p4_metrics[P4_NMETRIC];
 #define P4_PEBS_UOP_TAG (1u << 24) /* PEBS_ENABLE: replay tagging on */
 #define P4_PEBS_ENABLE (1u << 25)  /* PEBS_ENABLE: precise sampling on */
 
-#define P4_NGENERIC 18
+#define P4_NGENERIC 19
 extern const struct arch_generic p4_generic[P4_NGENERIC];
 
 unsigned p4_raw_id(unsigned ev);

@@ -669,6 +669,7 @@ t script_help_matches_man help_matches_man script
 t annotate_help_matches_man help_matches_man annotate
 t list_help_matches_man help_matches_man list
 t diff_help_matches_man help_matches_man diff
+t mem_help_matches_man help_matches_man mem
 t stat_usage_errors stat_usage_errors
 t stat_output_shape stat_output_shape
 t stat_timed_shape stat_timed_shape

@@ -178,6 +178,43 @@ old_kept() {
 	[ -s vpmu.data.old ] || fail "no .old"
 }
 
+# vpmu mem: record is record -e mem-loads:pp, the p4's PEBS L1 load misses
+# (the same samples as L1-dcache-load-misses:pp), the ia64's data EAR with
+# latencies; report sorts by latency, source, function and data object
+mem_record_report() {
+	local q="$PROGS/bench_qsort"
+	"$VPMU" mem record -q -c 200 -o mem.data "$q" 20000 >/dev/null || fail "mem record failed"
+	"$VPMU" record -q -e L1-dcache-load-misses:pp -c 200 -o l1.data "$q" 20000 >/dev/null ||
+		fail "record failed"
+	"$VPMU" script -i mem.data -F ip,addr,data_src >a 2>&1 && "$VPMU" script -i l1.data -F ip,addr,data_src >b 2>&1 &&
+		[ "$(grep -c . a)" -ge 50 ] && cmp -s a b || fail "not the L1 load misses' samples: $(wc -l a b)"
+	"$VPMU" mem report -i mem.data >rep 2>&1 || fail "mem report failed: $(cat rep)"
+	grep -q "^# Samples: $(grep -c . a) of event 'mem-loads:pp'\$" rep &&
+		grep -Eq '^# Overhead +Samples +Local Weight +Memory access +Symbol +Shared Object +Data Symbol +Data Object$' rep &&
+		grep -Eq '^ +[0-9.]+% +[0-9]+ +0 +L2 +\[\.\] cmp +bench_qsort ' rep || fail "report: $(head -14 rep)"
+	# a -s of one's own replaces the keys; -D is one line a sample
+	"$VPMU" mem report -i mem.data -s sym >rep 2>&1
+	grep -Eq '^# Overhead +Samples +Symbol$' rep || fail "-s: $(head -10 rep)"
+	"$VPMU" mem -D -i mem.data >dump 2>&1 || fail "-D failed: $(cat dump)"
+	[ "$(grep -c . dump)" = "$(grep -c . a)" ] && grep -q ' cmp$' dump || fail "-D: $(head -3 dump)"
+	# the ia64: loads of 4 cycles or more, their latencies as weights
+	"$VPMU" mem record -q -a ia64 -c 200 -o ia.data "$q" 20000 >/dev/null || fail "ia64 record failed"
+	"$VPMU" mem report -i ia.data -q -s local_weight,mem >rep 2>&1 || fail "ia64 report failed"
+	awk '$1 ~ /%$/ && $3 < 4 { bad = 1 } $1 ~ /%$/ { n++ } END { exit bad || n < 2 }' rep &&
+		grep -Eq '^ +[0-9.]+% +[0-9]+ +[0-9]+ +memory$' rep || fail "ia64: $(cat rep)"
+	# what no machine here samples, and machines without data addresses
+	"$VPMU" mem -t store record true >out 2>err
+	[ $? = 1 ] && [ "$(cat err)" = "vpmu record: generic event 'mem-stores' is not supported on p4" ] ||
+		fail "stores: $(cat err)"
+	"$VPMU" mem record -a xscale true >out 2>err
+	[ $? = 1 ] && grep -q "'mem-loads' is not supported on xscale" err || fail "xscale: $(cat err)"
+	"$VPMU" mem -t loads record true >out 2>err
+	[ $? = 1 ] && grep -q "^vpmu mem: -t wants load, store or load,store, not 'loads'" err ||
+		fail "bad type: $(cat err)"
+	"$VPMU" mem frob >out 2>err
+	[ $? = 1 ] && grep -q "^vpmu mem: unknown command 'frob'" err || fail "bad command: $(cat err)"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -191,4 +228,5 @@ t errors errors
 t old_kept old_kept
 t every_period every_period
 t output_safety output_safety
+t mem_record_report mem_record_report
 summary
