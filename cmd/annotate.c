@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "opt.h"
 #include "core/annotate_data.h"
 #include "core/disasm.h"
 #include "core/fmt.h"
@@ -395,16 +396,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			fputs(annotate_usage, stdout);
 			return -1;
 		case ':':
-			fprintf(stderr, "vpmu annotate: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return 1;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu annotate: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu annotate: unknown option '%s'\n",
-					argv[optind - 1]);
-			fputs(annotate_usage, stderr);
+			opt_bad("annotate", c, argv);
 			return 1;
 		}
 	}

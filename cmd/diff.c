@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opt.h"
 #include "core/hist.h"
 #include "core/report.h"
 #include "core/report_filter.h"
@@ -346,15 +347,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			fputs(diff_usage, stdout);
 			return -1;
 		case ':':
-			fprintf(stderr, "vpmu diff: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return 1;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu diff: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu diff: unknown option '%s'\n",
-					argv[optind - 1]);
+			opt_bad("diff", c, argv);
 			return 1;
 		}
 	}

@@ -14,6 +14,7 @@
 
 #include "arch/arch.h"
 #include "cmds.h"
+#include "opt.h"
 #include "core/evspec.h"
 #include "core/session.h"
 
@@ -348,17 +349,8 @@ int cmd_list(int argc, char **argv)
 			fputs(list_usage, stdout);
 			return 0;
 		case ':':
-			fprintf(stderr, "vpmu list: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			fputs(list_usage, stderr);
-			return 1;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu list: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu list: unknown option '%s'\n",
-					argv[optind - 1]);
-			fputs(list_usage, stderr);
+			opt_bad("list", c, argv);
 			return 1;
 		}
 	}

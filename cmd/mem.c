@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opt.h"
 
 static const char mem_usage[] =
 	"usage: vpmu mem [-t load|store] record [RECORD OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -101,15 +102,8 @@ int cmd_mem(int argc, char **argv)
 			fputs(mem_usage, stdout);
 			return 0;
 		case ':':
-			fprintf(stderr, "vpmu mem: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return 1;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu mem: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu mem: unknown option '%s'\n",
-					argv[optind - 1]);
+			opt_bad("mem", c, argv);
 			return 1;
 		}
 	}

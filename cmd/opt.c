@@ -1,10 +1,23 @@
-/* opt.c — option values shared by the run commands (opt.h). */
+/* opt.c — option values and complaints shared by the commands (opt.h). */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opt.h"
+
+void opt_bad(const char *cmd, int c, char *const *argv)
+{
+	if (c == ':')
+		fprintf(stderr, "vpmu %s: option '%s' needs an argument\n", cmd, argv[optind - 1]);
+	else if (optopt)
+		fprintf(stderr, "vpmu %s: unknown option '-%c' (vpmu %s -h lists them)\n", cmd,
+			optopt, cmd);
+	else
+		fprintf(stderr, "vpmu %s: unknown option '%s' (vpmu %s -h lists them)\n", cmd,
+			argv[optind - 1], cmd);
+}
 
 int opt_u64(const char *s, uint64_t *v)
 {

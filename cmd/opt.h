@@ -1,4 +1,4 @@
-/* opt.h — option values the run commands (stat, record) parse alike. */
+/* opt.h — option values the commands parse alike, and their complaints. */
 #ifndef VPMU_CMD_OPT_H
 #define VPMU_CMD_OPT_H
 
@@ -10,6 +10,9 @@
 int opt_u64(const char *s, uint64_t *v);
 /* --timeout LIMIT into o->timeout or o->max_insns; 0 or -1. */
 int opt_timeout(const char *s, struct session_opts *o);
+/* getopt_long's complaint c about argv[optind - 1] (':' a missing
+ * argument, else an unknown option), one line from `vpmu cmd`. */
+void opt_bad(const char *cmd, int c, char *const *argv);
 /* The note printed when a limit stopped the run. */
 void opt_timeout_note(const struct session_opts *o, const struct session_result *r);
 

@@ -520,16 +520,8 @@ int cmd_record(int argc, char **argv)
 			fputs(record_usage, stdout);
 			return 0;
 		case ':':
-			fprintf(stderr, "vpmu record: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return 1;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu record: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu record: unknown option '%s'\n",
-					argv[optind - 1]);
-			fputs(record_usage, stderr);
+			opt_bad("record", c, argv);
 			return 1;
 		}
 	}

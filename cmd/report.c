@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opt.h"
 #include "core/hist.h"
 #include "core/hist_chain.h"
 #include "core/report.h"
@@ -247,15 +248,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			fputs(report_usage, stdout);
 			return 1;
 		case ':':
-			fprintf(stderr, "vpmu report: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return -1;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu report: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu report: unknown option '%s'\n",
-					argv[optind - 1]);
+			opt_bad("report", c, argv);
 			return -1;
 		}
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "opt.h"
 #include "core/hist.h"
 #include "core/report.h"
 #include "core/report_filter.h"
@@ -238,15 +239,8 @@ int cmd_script(int argc, char **argv)
 			report_filter_free(&filt);
 			return 0;
 		case ':':
-			fprintf(stderr, "vpmu script: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto bad;
 		default:
-			if (optopt)
-				fprintf(stderr, "vpmu script: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "vpmu script: unknown option '%s'\n",
-					argv[optind - 1]);
+			opt_bad("script", c, argv);
 			goto bad;
 		}
 	}

@@ -324,18 +324,8 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			stat_metrics_list(stdout);
 			return -1;
 		case ':':
-			fprintf(stderr, "vpmu stat: option '%s' needs an argument\n",
-				argv[optind - 1]);
-			return 1;
 		default:
-			if (optopt)
-				fprintf(stderr,
-					"vpmu stat: unknown option '-%c' (vpmu stat -h lists them)\n",
-					optopt);
-			else
-				fprintf(stderr,
-					"vpmu stat: unknown option '%s' (vpmu stat -h lists them)\n",
-					argv[optind - 1]);
+			opt_bad("stat", c, argv);
 			return 1;
 		}
 	}

@@ -73,6 +73,24 @@ help_matches_man() {
 		fail "$1: options differ (help vs man): $(diff from-help from-man | tr '\n' ' ')"
 }
 
+# A bad option is one line naming it, from every command, status 1.
+option_errors() {
+	local c arg
+	for c in stat:-e record:-o report:-i script:-i annotate:-i list:-a diff:-s mem:-t; do
+		arg=${c#*:}
+		c=${c%%:*}
+		run_vpmu "$c" --frob
+		expect_rc 1 && [ "$(cat err)" = "vpmu $c: unknown option '--frob' (vpmu $c -h lists them)" ] ||
+			fail "$c --frob: $(cat err)"
+		run_vpmu "$c" -Z
+		expect_rc 1 && [ "$(cat err)" = "vpmu $c: unknown option '-Z' (vpmu $c -h lists them)" ] ||
+			fail "$c -Z: $(cat err)"
+		run_vpmu "$c" "$arg"
+		expect_rc 1 && [ "$(cat err)" = "vpmu $c: option '$arg' needs an argument" ] ||
+			fail "$c $arg: $(cat err)"
+	done
+}
+
 stat_usage_errors() {
 	run_vpmu stat
 	expect_rc 1 && grep -q '^usage: vpmu stat' err || fail "no usage: $(cat err)"
@@ -671,6 +689,7 @@ t list_help_matches_man help_matches_man list
 t diff_help_matches_man help_matches_man diff
 t mem_help_matches_man help_matches_man mem
 t stat_usage_errors stat_usage_errors
+t option_errors option_errors
 t stat_output_shape stat_output_shape
 t stat_timed_shape stat_timed_shape
 t stat_output_file stat_output_file
