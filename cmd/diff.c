@@ -18,8 +18,9 @@
 #include "core/report_filter.h"
 
 static const char diff_usage[] =
-	"usage: vpmu diff [-s KEYS] [-c delta-abs|delta|ratio] [-t SEP] [-q]\n"
-	"                 [-C NAMES] [-d NAMES] [-S NAMES] [BASELINE [DATA]]\n"
+	"usage: vpmu diff [-s KEYS] [-c delta-abs|delta|ratio|wdiff:W1,W2] [-o N]\n"
+	"                 [-p] [-F] [-b] [-t SEP] [-q] [-C NAMES] [-d NAMES]\n"
+	"                 [-S NAMES] [BASELINE [DATA]]\n"
 	"\n"
 	"Compare the samples of two files written by vpmu record (default\n"
 	"vpmu.data.old, the one record kept, and vpmu.data): per event and entry,\n"
@@ -29,8 +30,15 @@ static const char diff_usage[] =
 	"                           keys of vpmu report)\n"
 	"    -c, --compute METHOD   delta-abs (default: the difference in percentage\n"
 	"                           points, largest change first), delta (the same,\n"
-	"                           by the baseline's share) or ratio (DATA's\n"
-	"                           period over BASELINE's)\n"
+	"                           by the baseline's share), ratio (DATA's\n"
+	"                           period over BASELINE's) or wdiff:W1,W2 (DATA's\n"
+	"                           period times W2 less BASELINE's times W1,\n"
+	"                           largest first)\n"
+	"    -o, --order N          sort by column N: 0 the baseline's share, 1 the\n"
+	"                           computed one (the default)\n"
+	"    -p, --period           the summed periods too (Base period, Period)\n"
+	"    -F, --formula          how each computed value was computed\n"
+	"    -b, --baseline-only    only entries the baseline has\n"
 	"    -t, --field-separator SEP\n"
 	"                           separate columns by SEP instead of aligning them\n"
 	"    -q, --quiet            no comment lines: the entries alone\n"
@@ -39,12 +47,15 @@ static const char diff_usage[] =
 	"    -S, --symbols NAMES    only samples in these functions\n"
 	"    -h, --help             show this help\n";
 
-enum compute { C_DELTA_ABS, C_DELTA, C_RATIO };
+enum compute { C_DELTA_ABS, C_DELTA, C_RATIO, C_WDIFF };
 
 struct opts {
 	const char *file[2];
 	const char *sort;
 	enum compute compute;
+	long long weight[2]; /* wdiff's W1, W2 */
+	int order;	     /* -o: 0 by the baseline, 1 by the computed value */
+	int period, formula, baseline_only;
 	const char *sep;
 	int quiet;
 	struct report_filter filter;
@@ -58,6 +69,7 @@ struct row {
 	char *key; /* the cells joined by KEY_SEP */
 	uint64_t period[2];
 	double pct[2], delta;
+	long long wdiff;
 };
 
 struct table {
@@ -96,7 +108,7 @@ static int add_entries(struct table *t, const struct report *r, const struct his
 	uint64_t total = r->events[ev].period;
 
 	for (size_t i = 0; i < h->nentries; i++) {
-		struct row key = { key_text(r, h, &h->entries[i]), { 0, 0 }, { 0, 0 }, 0 }, *hit;
+		struct row key = { key_text(r, h, &h->entries[i]), { 0, 0 }, { 0, 0 }, 0, 0 }, *hit;
 
 		if (!key.key)
 			return -1;
@@ -123,17 +135,21 @@ static int add_entries(struct table *t, const struct report *r, const struct his
 	return 0;
 }
 
-static enum compute sort_compute; /* (qsort has no argument) */
+static const struct opts *sort_opts; /* (qsort has no argument) */
 
-/* delta-abs: the largest change first; delta and ratio: the baseline's
- * largest share first; then the other's, then the key. */
+/* -o 1: delta-abs the largest change first, wdiff the largest value
+ * first, delta and ratio (and -o 0) the baseline's largest share first;
+ * then the other's, then the key. */
 static int by_change(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
 	double dx = fabs(x->delta), dy = fabs(y->delta);
+	enum compute c = sort_opts->compute;
 
-	if (sort_compute == C_DELTA_ABS && dx != dy)
+	if (sort_opts->order && c == C_DELTA_ABS && dx != dy)
 		return dx < dy ? 1 : -1;
+	if (sort_opts->order && c == C_WDIFF && x->wdiff != y->wdiff)
+		return x->wdiff < y->wdiff ? 1 : -1;
 	if (x->period[0] != y->period[0])
 		return x->period[0] < y->period[0] ? 1 : -1;
 	if (x->period[1] != y->period[1])
@@ -141,17 +157,61 @@ static int by_change(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* The cell of row w in the compute column. */
-static const char *change(const struct row *w, enum compute c, char *buf, size_t n)
+/* The value columns before the keys: perf diff's, in its order. */
+enum vcol { V_BASE, V_BASE_PERIOD, V_CHANGE, V_PERIOD, V_FORMULA, V_N };
+
+static const char *vcol_head(enum vcol v, enum compute c)
 {
-	if (c == C_RATIO) {
-		if (!w->period[0] || !w->period[1])
-			return "";
-		snprintf(buf, n, "%.6f", (double)w->period[1] / (double)w->period[0]);
+	static const char *const heads[] = { "Delta Abs", "Delta", "Ratio", "Weighted diff" };
+
+	switch (v) {
+	case V_BASE:
+		return "Baseline";
+	case V_BASE_PERIOD:
+		return "Base period";
+	case V_CHANGE:
+		return heads[c];
+	case V_PERIOD:
+		return "Period";
+	default:
+		return "Formula";
+	}
+}
+
+/* The cell of row w in value column v. */
+static const char *vcell(const struct row *w, enum vcol v, const struct opts *o, char *buf,
+			 size_t n)
+{
+	const double p0 = (double)w->period[0], p1 = (double)w->period[1];
+
+	buf[0] = 0;
+	switch (v) {
+	case V_BASE:
+		if (w->period[0])
+			snprintf(buf, n, "%.2f%%", w->pct[0]);
+		return buf;
+	case V_BASE_PERIOD:
+	case V_PERIOD:
+		snprintf(buf, n, "%llu", (unsigned long long)w->period[v == V_PERIOD]);
+		return buf;
+	case V_CHANGE:
+		if (o->compute == C_RATIO && w->period[0] && w->period[1])
+			snprintf(buf, n, "%.6f", p1 / p0);
+		else if (o->compute == C_WDIFF)
+			snprintf(buf, n, "%lld", w->wdiff);
+		else if (o->compute != C_RATIO)
+			snprintf(buf, n, "%+.2f%%", w->delta);
+		return strcmp(buf, "+0.00%") && strcmp(buf, "-0.00%") ? buf : "";
+	default:
+		if (o->compute == C_RATIO && w->period[0] && w->period[1])
+			snprintf(buf, n, "%.0f / %.0f", p1, p0);
+		else if (o->compute == C_WDIFF)
+			snprintf(buf, n, "%.0f * %lld - %.0f * %lld", p1, o->weight[1], p0,
+				 o->weight[0]);
+		else if (o->compute != C_RATIO)
+			snprintf(buf, n, "%.2f %% - %.2f %%", w->pct[1], w->pct[0]);
 		return buf;
 	}
-	snprintf(buf, n, "%+.2f%%", w->delta);
-	return strcmp(buf, "+0.00%") && strcmp(buf, "-0.00%") ? buf : "";
 }
 
 /* Cell k of row w's key into buf. */
@@ -169,18 +229,34 @@ static const char *cell(const struct row *w, int k, char *buf, size_t n)
 static void print_table(const struct hist *h, struct table *t, const char *evname,
 			const struct opts *o)
 {
-	static const char *const heads[] = { "Delta Abs", "Delta", "Ratio" };
-	const char *head = heads[o->compute], *sep = o->sep;
-	int w[HIST_MAXKEYS], wc = (int)strlen(head) > 7 ? (int)strlen(head) : 7;
-	char buf[CELL], num[32];
+	const char *sep = o->sep;
+	enum vcol vc[V_N];
+	int nv = 0, wv[V_N], w[HIST_MAXKEYS];
+	char buf[CELL];
 
-	for (size_t i = 0; i < t->n; i++)
-		t->row[i].delta = t->row[i].pct[1] - t->row[i].pct[0];
-	sort_compute = o->compute;
+	vc[nv++] = V_BASE;
+	if (o->period)
+		vc[nv++] = V_BASE_PERIOD;
+	vc[nv++] = V_CHANGE;
+	if (o->period)
+		vc[nv++] = V_PERIOD;
+	if (o->formula)
+		vc[nv++] = V_FORMULA;
+	for (size_t i = 0; i < t->n; i++) {
+		struct row *r = &t->row[i];
+		r->delta = r->pct[1] - r->pct[0];
+		r->wdiff = (long long)r->period[1] * o->weight[1] -
+			   (long long)r->period[0] * o->weight[0];
+	}
+	sort_opts = o;
 	qsort(t->row, t->n, sizeof(*t->row), by_change);
-	for (size_t i = 0; i < t->n && !sep; i++) {
-		int l = (int)strlen(change(&t->row[i], o->compute, buf, sizeof(buf)));
-		wc = l > wc ? l : wc;
+	for (int v = 0; v < nv; v++) {
+		wv[v] = (int)strlen(vcol_head(vc[v], o->compute));
+		wv[v] = vc[v] == V_BASE ? 10 : vc[v] == V_CHANGE && wv[v] < 7 ? 7 : wv[v];
+		for (size_t i = 0; i < t->n && !sep; i++) {
+			int l = (int)strlen(vcell(&t->row[i], vc[v], o, buf, sizeof(buf)));
+			wv[v] = l > wv[v] ? l : wv[v];
+		}
 	}
 	for (int k = 0; k < h->nkeys; k++) {
 		w[k] = (int)strlen(h->keys[k]->header);
@@ -190,36 +266,42 @@ static void print_table(const struct hist *h, struct table *t, const char *evnam
 		}
 	}
 	if (!o->quiet) {
-		printf("# Event '%s'\n#\n", evname);
-		if (sep)
-			printf("# Baseline%s%s", sep, head);
-		else
-			printf("# Baseline  %*s", wc, head);
+		printf("# Event '%s'\n#\n#", evname);
+		for (int v = 0; v < nv; v++)
+			if (sep)
+				printf("%s%s", v ? sep : " ", vcol_head(vc[v], o->compute));
+			else if (v == 0)
+				printf(" %s", vcol_head(vc[v], o->compute));
+			else
+				printf("  %*s", wv[v], vcol_head(vc[v], o->compute));
 		for (int k = 0; k < h->nkeys; k++)
 			if (sep)
 				printf("%s%s", sep, h->keys[k]->header);
 			else
 				printf("  %-*s", k + 1 < h->nkeys ? w[k] : 0, h->keys[k]->header);
 		if (!sep) {
-			printf("\n# ........  %.*s", wc, "....................");
+			static const char dots[] = ".............................................."
+						   ".............................................."
+						   "..............................................";
+			printf("\n# ........");
+			for (int v = 1; v < nv; v++)
+				printf("  %.*s", wv[v], dots);
 			for (int k = 0; k < h->nkeys; k++)
-				printf("  %.*s", w[k],
-				       "..............................................................."
-				       ".................................................................");
+				printf("  %.*s", w[k], dots);
 		}
 		printf("\n#\n");
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct row *r = &t->row[i];
 
-		if (r->period[0])
-			snprintf(num, sizeof(num), "%.2f%%", r->pct[0]);
-		else
-			num[0] = 0;
-		if (sep)
-			printf("%s%s%s", num, sep, change(r, o->compute, buf, sizeof(buf)));
-		else
-			printf("%10s  %*s", num, wc, change(r, o->compute, buf, sizeof(buf)));
+		if (o->baseline_only && !r->period[0])
+			continue;
+		for (int v = 0; v < nv; v++)
+			if (sep)
+				printf("%s%s", v ? sep : "", vcell(r, vc[v], o, buf, sizeof(buf)));
+			else
+				printf("%s%*s", v ? "  " : "", wv[v],
+				       vcell(r, vc[v], o, buf, sizeof(buf)));
 		for (int k = 0; k < h->nkeys; k++)
 			if (sep)
 				printf("%s%s", sep, cell(r, k, buf, sizeof(buf)));
@@ -296,6 +378,10 @@ static int parse(int argc, char **argv, struct opts *o)
 	static const struct option opts[] = {
 		{ "sort", required_argument, NULL, 's' },
 		{ "compute", required_argument, NULL, 'c' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "period", no_argument, NULL, 'p' },
+		{ "formula", no_argument, NULL, 'F' },
+		{ "baseline-only", no_argument, NULL, 'b' },
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "comms", required_argument, NULL, 'C' },
@@ -306,10 +392,11 @@ static int parse(int argc, char **argv, struct opts *o)
 	};
 	static const char *const computes[] = { "delta-abs", "delta", "ratio" };
 	int c;
+	char end;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:c:t:qC:d:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:c:o:pFbt:qC:d:S:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o->sort = optarg;
@@ -317,13 +404,39 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'c':
 			for (c = 0; c < 3 && strcmp(optarg, computes[c]); c++)
 				;
-			if (c == 3) {
+			/* wdiff:W1,W2 (perf's weighted diff), two whole weights */
+			if (c == 3 &&
+			    sscanf(optarg, "wdiff:%lld,%lld%c", &o->weight[0], &o->weight[1],
+				   &end) == 2 &&
+			    llabs(o->weight[0]) < 1000000 && llabs(o->weight[1]) < 1000000)
+				c = C_WDIFF;
+			else if (c == 3) {
 				fprintf(stderr,
-					"vpmu diff: -c takes delta-abs, delta or ratio, not '%s'\n",
+					"vpmu diff: -c takes delta-abs, delta, ratio or wdiff:W1,W2 "
+					"(whole weights below a million), not '%s'\n",
 					optarg);
 				return 1;
 			}
 			o->compute = (enum compute)c;
+			break;
+		case 'o':
+			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				fprintf(stderr,
+					"vpmu diff: -o takes 0 (the baseline) or 1 (the other "
+					"file), not '%s'\n",
+					optarg);
+				return 1;
+			}
+			o->order = optarg[0] == '1';
+			break;
+		case 'p':
+			o->period = 1;
+			break;
+		case 'F':
+			o->formula = 1;
+			break;
+		case 'b':
+			o->baseline_only = 1;
 			break;
 		case 't':
 			o->sep = optarg;
@@ -368,7 +481,7 @@ static int parse(int argc, char **argv, struct opts *o)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct opts o = { .file = { "vpmu.data.old", "vpmu.data" }, .sort = "dso,sym" };
+	struct opts o = { .file = { "vpmu.data.old", "vpmu.data" }, .sort = "dso,sym", .order = 1 };
 	const struct hist_key *keys[HIST_MAXKEYS];
 	struct report *r[2] = { NULL, NULL };
 	char err[1024];

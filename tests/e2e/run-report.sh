@@ -236,9 +236,27 @@ test_diff() {
 	run_vpmu diff base.data nosuch.data
 	expect_rc 1 && [ "$(wc -l <err)" = 1 ] && grep -q 'nosuch.data' err || fail "missing: $(cat err)"
 	run_vpmu diff -c frob base.data new.data
-	expect_rc 1 && grep -q "delta-abs, delta or ratio, not 'frob'" err || fail "-c frob: $(cat err)"
+	expect_rc 1 && grep -q "delta-abs, delta, ratio or wdiff:W1,W2 (whole weights below a million), not 'frob'" err ||
+		fail "-c frob: $(cat err)"
 	run_vpmu diff -s dso_from base.data new.data
 	expect_rc 1 && grep -q "branches" err || fail "branch key: $(cat err)"
+	# perf's periods and formulas, its weighted diff, -o 0 and -b
+	run_vpmu diff -p -F base.data new.data
+	grep -Eq '^# Baseline  Base period  Delta Abs  Period +Formula  Shared Object +Symbol$' out &&
+		grep -Eq '^ +85\.71% +90000 +-8\.79% +50000 +76\.92 % - 85\.71 %  rp_hot +\[\.\] hot$' out &&
+		grep -Eq '^ +0 +\+7\.69% +5000 +7\.69 % - 0\.00 %  \[unknown\] +\[\.\] 0x0*7100$' out ||
+		fail "-p -F: $(cat out)"
+	run_vpmu diff -c wdiff:1,2 -F -q -t ';' -s sym base.data new.data
+	[ "$(head -4 out | tr '\n' ' ')" = "85.71%;10000;50000 * 2 - 90000 * 1;[.] hot 9.52%;10000;10000 * 2 - 10000 * 1;[.] cold ;10000;5000 * 2 - 0 * 1;[.] 0x0000000000007100 4.76%;-5000;0 * 2 - 5000 * 1;[.] 0x0000000000007000 " ] ||
+		fail "wdiff: $(cat out)"
+	run_vpmu diff -o 0 -b -q -s sym base.data new.data
+	[ "$(awk '{ print $NF }' out | head -3 | tr '\n' ' ')" = "hot cold 0x0000000000007000 " ] &&
+		! grep -q 7100 out || fail "-o 0 -b: $(cat out)"
+	run_vpmu diff -c ratio -p -F -q -t ';' -s sym base.data new.data
+	grep -qx '85.71%;90000;0.555556;50000;50000 / 90000;\[\.\] hot' out || fail "ratio -p -F: $(cat out)"
+	run_vpmu diff -o 2 base.data new.data
+	expect_rc 1 && grep -q "^vpmu diff: -o takes 0 (the baseline) or 1 (the other file), not '2'" err ||
+		fail "-o 2: $(cat err)"
 }
 
 test_event_key() {
