@@ -165,19 +165,59 @@ static uint64_t all_cpus(const struct x86_cpu *c)
 	return ncpu >= 64 ? ~0ull : (1ull << ncpu) - 1;
 }
 
+uint64_t lx_cpus_of(const struct lx_proc *p, const struct lx_thread *t)
+{
+	return t->tid == p->pid && p->slot ? p->slot->cpus : t->cpus;
+}
+
+/* Set thread t's (0: all). */
+static void set_cpus(struct lx_proc *p, struct lx_thread *t, uint64_t bits)
+{
+	t->cpus = bits;
+	if (t->tid == p->pid && p->slot)
+		p->slot->cpus = bits;
+}
+
+/* The slot of the run's process pid, NULL if none. */
+static struct lx_slot *slot_of(struct lx_proc *p, long pid)
+{
+	uint32_t n = p->sh ? (p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS) : 0;
+
+	while (n--) {
+		struct lx_slot *s = &p->sh->slot[n];
+		int32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+		if (s->pid == pid && (st == LX_SLOT_RUNNING || st == LX_SLOT_EXECED))
+			return s;
+	}
+	return NULL;
+}
+
+uint64_t lx_cpus_of_pid(const struct lx_proc *p, long pid, uint64_t all)
+{
+	const struct lx_slot *s = slot_of((struct lx_proc *)p, pid);
+
+	return s && s->cpus ? s->cpus : all;
+}
+
 /* The thread of p whose affinity pid names (0: the caller), NULL if it is
- * not one of p's; -ESRCH in *err if the host knows no such task either. */
-static struct lx_thread *affine(struct lx_proc *p, const struct x86_cpu *c, long pid, long *err)
+ * not one of p's (*other: the run's process pid's slot, if it is one);
+ * -ESRCH in *err if the host knows no such task either. */
+static struct lx_thread *affine(struct lx_proc *p, const struct x86_cpu *c, long pid,
+				struct lx_slot **other, long *err)
 {
 	uint64_t scratch[16];
 
 	*err = 0;
+	*other = NULL;
 	if (!pid)
 		return c->os;
 	for (int k = 0; k < p->nth; k++)
 		if (p->th[k]->tid == pid && p->th[k]->state != LX_T_DEAD)
 			return p->th[k];
-	/* another process: its threads see the same processors */
+	/* another process of the run, or the host's: its threads see the
+	 * same processors */
+	if ((*other = slot_of(p, pid)))
+		return NULL;
 	*err = lx_host_syscall(204, pid, sizeof(scratch), (long)scratch, 0, 0, 0);
 	if (*err > 0)
 		*err = 0;
@@ -189,16 +229,19 @@ long lx_cpus_getaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, u
 			 uint64_t mask)
 {
 	uint64_t bits = all_cpus(c);
+	struct lx_slot *other;
 	struct lx_thread *t;
 	long err;
 
 	if (size < 8 || size & 7)
 		return -EINVAL;
-	t = affine(p, c, pid, &err);
+	t = affine(p, c, pid, &other, &err);
 	if (err)
 		return err;
-	if (t && t->cpus)
-		bits = t->cpus;
+	if (t && lx_cpus_of(p, t))
+		bits = lx_cpus_of(p, t);
+	if (other && other->cpus)
+		bits = other->cpus;
 	return lx_copy_out(p, mask, &bits, 8) ? -EFAULT : 8;
 }
 
@@ -208,6 +251,7 @@ long lx_cpus_setaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, u
 			 uint64_t mask)
 {
 	uint64_t bits = 0;
+	struct lx_slot *other;
 	struct lx_thread *t;
 	long err;
 
@@ -216,11 +260,14 @@ long lx_cpus_setaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, u
 	bits &= all_cpus(c);
 	if (!bits)
 		return -EINVAL;
-	t = affine(p, c, pid, &err);
+	t = affine(p, c, pid, &other, &err);
 	if (err)
 		return err;
+	bits = bits == all_cpus(c) ? 0 : bits;
 	if (t)
-		t->cpus = bits == all_cpus(c) ? 0 : bits;
+		set_cpus(p, t, bits);
+	if (other)
+		other->cpus = bits;
 	return 0;
 }
 

@@ -174,13 +174,13 @@ static uint64_t allowed(const struct lx_proc *p, const struct x86_cpu *c, long p
 	const struct lx_thread *t = tid ? NULL : c->os;
 
 	if (pid && pid != p->pid)
-		return all;
+		return lx_cpus_of_pid(p, pid, all);
 	if (tid < 0) /* the process: its first thread's */
 		tid = p->pid;
 	for (int k = 0; !t && k < p->nth; k++)
 		if (p->th[k]->tid == tid && p->th[k]->state != LX_T_DEAD)
 			t = p->th[k];
-	return t && t->cpus ? t->cpus : all;
+	return t && lx_cpus_of(p, t) ? lx_cpus_of(p, t) : all;
 }
 
 int lx_cpus_proc_open(const struct lx_proc *p, const struct x86_cpu *c, int dirfd, const char *path,

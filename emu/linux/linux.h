@@ -44,7 +44,7 @@ enum lx_slot_state {
 
 enum { LX_VT_RUN, LX_VT_HOST, LX_VT_KIDS }; /* lx_slot.vt_wait */
 
-/* One guest process. Written only by that process. */
+/* One guest process. Written only by that process, but for cpus. */
 struct lx_slot {
 	volatile int32_t state; /* enum lx_slot_state */
 	int32_t pid;
@@ -58,7 +58,10 @@ struct lx_slot {
 	 * waits for its children (reap.c) */
 	volatile int64_t vt_at;
 	volatile int32_t vt_wait;
-	int32_t ppid;			  /* its parent */
+	int32_t ppid; /* its parent */
+	/* its first thread's sched_setaffinity set (0: all), which any
+	 * process of the run may read and set (sched_setaffinity(pid)) */
+	volatile uint64_t cpus;
 	struct uarch_counts ev;		  /* timing-model events (timed runs) */
 	uint64_t pmu[LX_MAX_PMU];	  /* the PMU's counts (lx_pmu_ops.read) */
 	uint64_t pmu_time[LX_MAX_PMU][2]; /* their enabled, running cycles (multiplexed) */

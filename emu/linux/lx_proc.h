@@ -283,6 +283,11 @@ long lx_cpus_getdents(const struct x86_cpu *c, int fd, uint8_t *buf, long len);
  * one of its files or directories (cpu1, index0) there. */
 long lx_cpus_sys(const struct x86_model *m, const char *path, char *buf, size_t n);
 int lx_cpus_sys_name(const char *name);
+/* cpus.c: thread t's sched_setaffinity set (0: all; the first thread's
+ * is in p's slot); that of the run's process pid (all if it has none or
+ * is no process of the run). */
+uint64_t lx_cpus_of(const struct lx_proc *p, const struct lx_thread *t);
+uint64_t lx_cpus_of_pid(const struct lx_proc *p, long pid, uint64_t all);
 long lx_cpus_getaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,
 			 uint64_t mask);
 long lx_cpus_setaffinity(struct lx_proc *p, const struct x86_cpu *c, long pid, uint64_t size,

@@ -51,6 +51,7 @@ void lx_take_slot(struct lx_proc *p)
 		memset(p->slot, 0, sizeof(*p->slot));
 		p->slot->pid = p->pid;
 		p->slot->ppid = (int32_t)lx_host_syscall(110, 0, 0, 0, 0, 0, 0); /* getppid */
+		p->slot->cpus = p->nth ? p->th[0]->cpus : 0;
 		p->slot->state = LX_SLOT_RUNNING;
 	}
 	point_counts(p);
@@ -268,8 +269,8 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	hv[k++] = seedarg;
 	if (p->cfg->verbose)
 		hv[k++] = "-v";
-	if (lx_cur(p)->cpus) { /* execve keeps the affinity */
-		snprintf(cpusarg, sizeof(cpusarg), "%#" PRIx64, lx_cur(p)->cpus);
+	if (lx_cpus_of(p, lx_cur(p))) { /* execve keeps the affinity */
+		snprintf(cpusarg, sizeof(cpusarg), "%#" PRIx64, lx_cpus_of(p, lx_cur(p)));
 		hv[k++] = "--cpus";
 		hv[k++] = cpusarg;
 	}

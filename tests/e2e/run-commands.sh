@@ -387,6 +387,11 @@ print(o2("/proc/cpuinfo").count("Xeon(TM)"), o2("/sys/devices/system/cpu/cpu0/ca
 			END { for (i = 2; i <= 11; i++) if (s[0, i] != s[1, i]) exit 1 }' out &&
 		printf '1\nCpus_allowed:\t2\nCpus_allowed_list:\t1\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n' |
 		cmp -s - <(grep -v '^cpu' out) || fail "/proc/stat, status: $(cat out err)"
+	# and another process of the run reads and sets it (taskset -p)
+	run_vpmu stat -q -- taskset -c 1 sh -c 'taskset -p $$; taskset -pc 0 $$ >/dev/null
+		grep "^Cpus_allowed_list" /proc/$$/status; nproc'
+	expect_rc 0 && grep -q "^pid [0-9]*'s current affinity mask: 2$" out &&
+		[ "$(tail -2 out | tr '\n\t' '  ')" = "Cpus_allowed_list: 0 1 " ] || fail "taskset -p: $(cat out err)"
 	if command -v lscpu >/dev/null; then
 		run_vpmu stat -q -- lscpu
 		grep -Eq '^Thread\(s\) per core: +2$' out && grep -Eq '^Core\(s\) per socket: +1$' out &&
