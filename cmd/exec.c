@@ -5,14 +5,16 @@
  * Command line (built by emu/linux when the guest execs):
  *
  *   vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK]
- *               [--vtime --vtime-base NS --vtime-cpu NS [--vtime-itimers T]]
+ *               [--vtime --vtime-base NS --vtime-cpu NS --vtime-start NS
+ *                [--vtime-itimers T]]
  *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
  *   S      the run's seed (decimal or 0x-prefixed hex)
  *   MASK   the logical processors sched_setaffinity gave the thread that
  *          called execve, a bit each (execve keeps them)
- *   NS     the emulated monotonic clock when the guest called execve
+ *   NS     the emulated monotonic clock when the guest called execve, the
+ *          process's CPU time then, the clock when the process began
  *   PATH   the file the guest passed to execve (already resolved)
  *   ARGV0… the guest's argv as it passed it; the environment of this
  *          process is the guest's envp.
@@ -39,6 +41,19 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
+/* --NAME NS, nanoseconds of the emulated clock: 0, or -1 after saying so. */
+static int parse_ns(const char *name, const char *s, int64_t *v)
+{
+	uint64_t ns;
+
+	if (parse_u64(s, &ns) || ns > INT64_MAX) {
+		fprintf(stderr, "vpmu __exec: bad --%s '%s'\n", name, s);
+		return -1;
+	}
+	*v = (int64_t)ns;
+	return 0;
+}
+
 int cmd_exec(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -48,12 +63,13 @@ int cmd_exec(int argc, char **argv)
 		{ "vtime-base", required_argument, NULL, 'b' },
 		{ "vtime-itimers", required_argument, NULL, 'i' },
 		{ "vtime-cpu", required_argument, NULL, 'c' },
+		{ "vtime-start", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "cpus", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts o = { 0 };
-	uint64_t fd = UINT64_MAX, base;
+	uint64_t fd = UINT64_MAX;
 	char end;
 	int c;
 
@@ -76,18 +92,16 @@ int cmd_exec(int argc, char **argv)
 			o.vtime = 1;
 			break;
 		case 'b':
-			if (parse_u64(optarg, &base) || base > INT64_MAX) {
-				fprintf(stderr, "vpmu __exec: bad --vtime-base '%s'\n", optarg);
+			if (parse_ns("vtime-base", optarg, &o.vtime_base))
 				return 1;
-			}
-			o.vtime_base = (int64_t)base;
 			break;
 		case 'c':
-			if (parse_u64(optarg, &base) || base > INT64_MAX) {
-				fprintf(stderr, "vpmu __exec: bad --vtime-cpu '%s'\n", optarg);
+			if (parse_ns("vtime-cpu", optarg, &o.vtime_cpu))
 				return 1;
-			}
-			o.vtime_cpu = (int64_t)base;
+			break;
+		case 'S':
+			if (parse_ns("vtime-start", optarg, &o.vtime_start))
+				return 1;
 			break;
 		case 'i': /* ITIMER_REAL, _VIRTUAL, _PROF: ns left and interval each */
 			if (sscanf(optarg,
@@ -115,7 +129,7 @@ int cmd_exec(int argc, char **argv)
 	if (fd == UINT64_MAX || argc - optind < 2) {
 		fprintf(stderr,
 			"usage: vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK] [--vtime "
-			"--vtime-base NS --vtime-cpu NS [--vtime-itimers T]] -- PATH ARGV0 "
+			"--vtime-base NS --vtime-cpu NS --vtime-start NS [--vtime-itimers T]] -- PATH ARGV0 "
 			"[ARGS...]\n");
 		return 1;
 	}

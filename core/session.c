@@ -689,6 +689,7 @@ _Noreturn void session_continue(const struct session_opts *o, int shared_fd)
 		.vtime = o->vtime,
 		.vtime_base = o->vtime_base,
 		.vtime_cpu = o->vtime_cpu,
+		.vtime_start = o->vtime_start,
 		.cpus = o->cpus,
 		.itimer = { { o->itimer[0][0], o->itimer[0][1] },
 			    { o->itimer[1][0], o->itimer[1][1] },

@@ -139,47 +139,57 @@ size_t lx_cpus_proc_status(const char *host, uint64_t bits, unsigned ncpu, char 
 	return len < n ? len : 0;
 }
 
-/* Whether path is a task's status file: /proc/{self,PID}/status (the
- * process's: *tid -1), /proc/thread-self/status (the caller's: 0) or
- * /proc/{self,PID}/task/TID/status; *pid its process (0: the caller's). */
-static int status_path(const char *path, long *pid, long *tid)
+int lx_task_path(const char *path, const char *file, long *pid, long *tid)
 {
 	const char *s = path + 6;
+	size_t n = strlen(file);
 
 	*pid = 0;
 	*tid = -1;
 	if (strncmp(path, "/proc/", 6))
 		return 0;
-	if (!strcmp(s, "thread-self/status"))
+	if (!strncmp(s, "thread-self/", 12) && !strcmp(s + 12, file))
 		return !(*tid = 0);
 	if (!strncmp(s, "self/", 5))
 		s += 5;
 	else if ((*pid = lx_cpus_number(&s)) <= 0 || *s++ != '/')
 		return 0;
-	if (!strcmp(s, "status"))
+	if (!strcmp(s, file))
 		return 1;
 	if (strncmp(s, "task/", 5))
 		return 0;
 	s += 5;
-	return (*tid = lx_cpus_number(&s)) > 0 && !strcmp(s, "/status");
+	return (*tid = lx_cpus_number(&s)) > 0 && *s == '/' && !strncmp(s + 1, file, n) &&
+	       !s[1 + n];
 }
 
-/* The processors task tid (status_path()) of process pid may run on: its
- * sched_setaffinity(2) set if it is one of p's threads, else all (as
+const struct lx_thread *lx_task_of(const struct lx_proc *p, long tid)
+{
+	for (int k = 0; k < p->nth; k++)
+		if (p->th[k]->tid == tid && p->th[k]->state != LX_T_DEAD)
+			return p->th[k];
+	return NULL;
+}
+
+const struct lx_thread *lx_task(const struct lx_proc *p, const struct x86_cpu *c, long pid,
+				long tid)
+{
+	if (pid && pid != p->pid)
+		return NULL;
+	return tid ? lx_task_of(p, tid < 0 ? p->pid : tid) : c->os;
+}
+
+/* The processors task tid (lx_task_path()) of process pid may run on: its
+ * sched_setaffinity(2) set, that of the run's process pid, else all (as
  * sched_getaffinity(2) tells: cpus.c). */
 static uint64_t allowed(const struct lx_proc *p, const struct x86_cpu *c, long pid, long tid,
 			unsigned ncpu)
 {
 	uint64_t all = ncpu >= 64 ? ~0ull : (1ull << ncpu) - 1;
-	const struct lx_thread *t = tid ? NULL : c->os;
+	const struct lx_thread *t = lx_task(p, c, pid, tid);
 
 	if (pid && pid != p->pid)
 		return lx_cpus_of_pid(p, pid, all);
-	if (tid < 0) /* the process: its first thread's */
-		tid = p->pid;
-	for (int k = 0; !t && k < p->nth; k++)
-		if (p->th[k]->tid == tid && p->th[k]->state != LX_T_DEAD)
-			t = p->th[k];
 	return t && lx_cpus_of(p, t) ? lx_cpus_of(p, t) : all;
 }
 
@@ -197,7 +207,7 @@ int lx_cpus_proc_open(const struct lx_proc *p, const struct x86_cpu *c, int dirf
 	    lx_cpus_path(dirfd, path, full))
 		return 0;
 	stat = !strcmp(full, "/proc/stat");
-	if (!stat && !status_path(full, &pid, &tid))
+	if (!stat && !lx_task_path(full, "status", &pid, &tid))
 		return 0;
 	if (!(host = lx_host_text(full, &hlen)))
 		return 0;

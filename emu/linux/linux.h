@@ -147,6 +147,7 @@ struct lx_config {
 	int vtime;		      /* 1: time syscalls report emulated time */
 	int64_t vtime_base;	      /* ... the monotonic clock starting here (ns) */
 	int64_t vtime_cpu;	      /* ... the CPU time of the images before (ns) */
+	int64_t vtime_start;	      /* ... when the process began on the monotonic clock (ns) */
 	int64_t itimer[3][2];	      /* ... setitimer's timers kept by execve: ns left, interval */
 	uint64_t cpus;		      /* sched_setaffinity's set kept by execve (0: all) */
 	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */

@@ -107,6 +107,7 @@ struct lx_thread {
 	int64_t deadline; /* on lx_wait_now()'s clock (vtime.c), ns; -1: none */
 	uint64_t ran;	  /* instructions it ran before its current turn (its CPU clock) */
 	uint64_t cpus;	  /* sched_setaffinity's logical processors, a bit each (0: all) */
+	int64_t vt_start; /* --vtime: when it began, on lx_wait_now()'s clock (ns) */
 };
 
 #define LX_HOLD_MAX 32 /* children's SIGCHLDs held at once (hold.c) */
@@ -248,6 +249,26 @@ char *lx_host_text(const char *path, size_t *len);
  * rewritten for the package's processors in *fd (or -errno); 0 if the
  * host's file is the guest's. */
 int lx_cpus_proc_open(const struct lx_proc *p, const struct x86_cpu *c, int dirfd, const char *path,
+		      long flags, long *fd);
+/* Whether path is a task's file named file: /proc/{self,PID}/FILE (the
+ * process's: *tid -1), /proc/thread-self/FILE (the caller's: 0) or
+ * /proc/{self,PID}/task/TID/FILE; *pid its process (0: the caller's). */
+int lx_task_path(const char *path, const char *file, long *pid, long *tid);
+/* p's live thread tid, NULL if none; the task lx_task_path() named, NULL
+ * if it is none of p's (or of another process). */
+const struct lx_thread *lx_task_of(const struct lx_proc *p, long tid);
+const struct lx_thread *lx_task(const struct lx_proc *p, const struct x86_cpu *c, long pid,
+				long tid);
+/* task_stat.c: what a task's stat line tells of it; host's line with
+ * those fields into buf (n bytes): the length, 0 if it does not fit or
+ * is no stat line; the open of such a file of p's (as lx_cpus_proc_open). */
+struct lx_stat_fields {
+	int vtime; /* the times, start and faults too (else the host's) */
+	long processor;
+	unsigned long long utime, cutime, start; /* ticks */
+};
+size_t lx_task_stat(const char *host, const struct lx_stat_fields *v, char *buf, size_t n);
+int lx_task_stat_open(const struct lx_proc *p, const struct x86_cpu *c, int dirfd, const char *path,
 		      long flags, long *fd);
 /* /proc/stat's "cpu" line of fields f[nf] (user, nice, system, idle, ...
  * in USER_HZ ticks), then one per logical processor of ncpu, each its
@@ -684,6 +705,8 @@ void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si);
 /* The process's CPU clock under --vtime: its instructions (and its
  * earlier images'), in ns; and whether clk names it or a thread's. */
 int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c);
+/* The CPU time of the children the process reaped (times(2)'s cutime). */
+int64_t lx_vtime_children(const struct lx_proc *p);
 int lx_vtime_cpu_clock(const struct lx_proc *p, long clk);
 /* The tid of the thread whose CPU clock clk is (CLOCK_THREAD_CPUTIME_ID:
  * c's thread), 0 if it is no thread's. */

@@ -164,6 +164,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 	if (cfg->vtime) {
 		p->vt_cpu_base = cfg->vtime_cpu; /* its CPU clocks go on too */
 		t->ran = (uint64_t)cfg->vtime_cpu;
+		t->vt_start = cfg->vtime_start;
 		lx_vtime_set(p, &t->cpu, cfg->vtime_base);
 		lx_itimer_exec_set(p, &t->cpu, cfg->itimer);
 	}

@@ -137,9 +137,11 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 		p->slot = NULL;
 		point_counts(p);
 	}
-	if (p->cfg->vtime)
+	if (p->cfg->vtime) {
 		lx_vtime_set(p, &t->cpu, now); /* the clock goes on from the fork */
-	t->cpu.stop = 1;		       /* leave x86_run so it picks up the new counts */
+		t->vt_start = now;
+	}
+	t->cpu.stop = 1; /* leave x86_run so it picks up the new counts */
 	if (stack)
 		t->cpu.r[X86_RSP] = stack;
 	if (flags & CLONE_SETTLS)
@@ -218,8 +220,8 @@ static char **copy_vec(struct lx_proc *p, uint64_t gv, long *err)
 long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv, uint64_t genvp,
 		   int flags)
 {
-	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], cpusarg[24], basearg[24],
-		cpuarg[24], itarg[128];
+	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], cpusarg[24], startarg[24],
+		basearg[24], cpuarg[24], itarg[128];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -253,7 +255,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	}
 	while (argv[n])
 		n++;
-	hv = calloc((size_t)n + 24, sizeof(*hv)); /* vpmu's own arguments: up to 20 */
+	hv = calloc((size_t)n + 24, sizeof(*hv)); /* vpmu's own arguments: up to 22 */
 	if (!hv) {
 		err = -ENOMEM;
 		goto out;
@@ -283,6 +285,11 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		hv[k++] = basearg;
 		hv[k++] = "--vtime-cpu"; /* and its CPU time */
 		hv[k++] = cpuarg;
+		const struct lx_thread *lead = lx_task_of(p, p->pid);
+		snprintf(startarg, sizeof(startarg), "%" PRId64,
+			 (lead ? lead : lx_cur(p))->vt_start);
+		hv[k++] = "--vtime-start"; /* (the process began before the image) */
+		hv[k++] = startarg;
 		if (lx_itimer_exec_arg(p, &lx_cur(p)->cpu, itarg, sizeof(itarg))) {
 			hv[k++] = "--vtime-itimers";
 			hv[k++] = itarg;

@@ -250,7 +250,8 @@ static int own_open(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint6
 	}
 	return lx_cpus_openat(c, dirfd, path, flags, fd) ||
 	       lx_vtime_proc_open(p, c, path, flags, fd) ||
-	       lx_cpus_proc_open(p, c, dirfd, path, flags, fd);
+	       lx_cpus_proc_open(p, c, dirfd, path, flags, fd) ||
+	       lx_task_stat_open(p, c, dirfd, path, flags, fd);
 }
 
 static long sys_openat(struct lx_proc *p, const struct x86_cpu *c, int dirfd, uint64_t gpath,

@@ -99,6 +99,7 @@ long lx_sys_clone_thread(struct lx_proc *p, uint64_t flags, uint64_t stack, uint
 	n->tid = p->next_tid++;
 	n->blocked = t->blocked;
 	n->cpus = lx_cpus_of(p, t);
+	n->vt_start = lx_wait_now(p, &t->cpu);
 	lx_timing_resume(p, n);
 	tid = n->tid;
 	if ((flags & CLONE_PARENT_SETTID) && lx_copy_out(p, ptid, &tid, 4))

@@ -176,8 +176,7 @@ static void slots_ns(const struct lx_proc *p, int pid, int64_t *ran, int64_t *ch
 	}
 }
 
-/* The CPU time of the children the process reaped (times(2)'s cutime). */
-static int64_t children_ns(const struct lx_proc *p)
+int64_t lx_vtime_children(const struct lx_proc *p)
 {
 	int64_t ran, children, end;
 
@@ -232,7 +231,7 @@ static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 	const int64_t tick = 1000000000 / VTIME_HZ;
 	int64_t ticks = cpu_ns(p, c) / tick;
 	struct tms t = { .tms_utime = (clock_t)ticks,
-			 .tms_cutime = (clock_t)(children_ns(p) / tick) };
+			 .tms_cutime = (clock_t)(lx_vtime_children(p) / tick) };
 
 	if (buf && lx_copy_out(p, buf, &t, sizeof(t)))
 		return -EFAULT;
@@ -258,7 +257,7 @@ static long vt_getrusage(struct lx_proc *p, const struct x86_cpu *c, long who, u
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
 	if (who == RUSAGE_CHILDREN)
-		ns = children_ns(p);
+		ns = lx_vtime_children(p);
 	else if (who == RUSAGE_THREAD)
 		ns = thread_ns(p, c, c->os);
 	return put_rusage(p, ns, buf);

@@ -484,6 +484,30 @@ vtime_proc_files() {
 	return 0
 }
 
+task_stat() {
+	# a task's stat line: its logical processor (0, on host CPU 1 too);
+	# under --vtime the emulated times (user ticks, no system time, no page
+	# faults), the start since the emulated boot, the same every run
+	local py='import os, threading
+def show(path):
+    f = open(path).read().rsplit(")", 1)[1].split()
+    print(path.split("/")[2], *(f[k - 3] for k in (10, 12, 14, 15, 17, 22, 39)))
+show("/proc/self/stat")
+t = threading.Thread(target=lambda: show("/proc/thread-self/stat")); t.start(); t.join()
+if os.fork() == 0:
+    show("/proc/self/stat"); os._exit(0)
+os.wait()'
+	vtime_twice python3 -c "$py"
+	# self: user time, the rest 0; the thread and the child began later
+	awk 'NF != 8 || $2 $3 $5 $6 $8 != "00000" { bad = 1 }
+		NR == 1 && ($4 < 1 || $7 != 0) { bad = 1 } NR > 1 && $7 < 1 { bad = 1 }
+		END { exit bad || NR != 3 }' one || fail "vtime: $(cat one)"
+	command -v taskset >/dev/null || return 0
+	timeout -k 5 "$E2E_TIMEOUT" taskset -c 1 "$VPMU" stat -q -- \
+		sh -c 'cut -d")" -f2 /proc/self/stat | cut -d" " -f38' >out 2>err </dev/null
+	[ "$(cat out)" = 0 ] || fail "processor: $(cat out err)"
+}
+
 vtime_make() {
 	# --vtime: the wall clock is later than the files the host wrote, so
 	# make finds none from the future (it warned of clock skew when the
@@ -712,6 +736,7 @@ t getrandom_is_seeded getrandom_is_seeded
 t cpus_are_emulated cpus_are_emulated
 t vtime_is_emulated vtime_is_emulated
 t vtime_proc_files vtime_proc_files
+t task_stat task_stat
 t vtime_make vtime_make
 t vtime_timers vtime_timers
 t vtime_timerfd vtime_timerfd
