@@ -363,10 +363,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->symbol = optarg;
 			break;
 		case 'd':
-			if (report_filter_add(&o->dsos, REPORT_F_DSO, optarg)) {
-				fprintf(stderr, "vpmu annotate: out of memory\n");
+			if (opt_filter("annotate", &o->dsos, REPORT_F_DSO, optarg))
 				return 1;
-			}
 			break;
 		case 'R':
 			o->raw = 1;

@@ -447,14 +447,12 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'C':
 		case 'd':
 		case 'S':
-			if (report_filter_add(&o->filter,
-					      c == 'C' ? REPORT_F_COMM :
-					      c == 'd' ? REPORT_F_DSO :
-							 REPORT_F_SYM,
-					      optarg)) {
-				fprintf(stderr, "vpmu diff: out of memory\n");
+			if (opt_filter("diff", &o->filter,
+				       c == 'C' ? REPORT_F_COMM :
+				       c == 'd' ? REPORT_F_DSO :
+						  REPORT_F_SYM,
+				       optarg))
 				return 1;
-			}
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);

@@ -19,6 +19,21 @@ void opt_bad(const char *cmd, int c, char *const *argv)
 			argv[optind - 1], cmd);
 }
 
+int opt_filter(const char *cmd, struct report_filter *f, enum report_filter_kind k,
+	       const char *list)
+{
+	errno = 0;
+	if (!report_filter_add(f, k, list))
+		return 0;
+	if (errno == EINVAL)
+		fprintf(stderr, "vpmu %s: --%s wants %s IDs (comma-separated), not '%s'\n", cmd,
+			k == REPORT_F_PID ? "pid" : "tid", k == REPORT_F_PID ? "process" : "thread",
+			list);
+	else
+		fprintf(stderr, "vpmu %s: out of memory\n", cmd);
+	return -1;
+}
+
 int opt_u64(const char *s, uint64_t *v)
 {
 	char *end;

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "core/report_filter.h"
 #include "core/session.h"
 
 /* A whole number (decimal, 0x hex, 0 octal), no sign; 0 or -1. */
@@ -13,6 +14,10 @@ int opt_timeout(const char *s, struct session_opts *o);
 /* getopt_long's complaint c about argv[optind - 1] (':' a missing
  * argument, else an unknown option), one line from `vpmu cmd`. */
 void opt_bad(const char *cmd, int c, char *const *argv);
+/* A filter option of `vpmu cmd` (--comms, --pid, ...): its list added to
+ * f; 0, or -1 after saying why not. */
+int opt_filter(const char *cmd, struct report_filter *f, enum report_filter_kind k,
+	       const char *list);
 /* The note printed when a limit stopped the run. */
 void opt_timeout_note(const struct session_opts *o, const struct session_result *r);
 

@@ -17,7 +17,8 @@
 
 static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
-	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [-U] [-q]\n"
+	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [--pid PIDS]\n"
+	"                   [--tid TIDS] [-U] [-q]\n"
 	"                   [-g] [-G] [--call-graph PARAMS] [--children | --no-children]\n"
 	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
@@ -44,6 +45,8 @@ static const char report_usage[] =
 	"    -c, --comms NAMES      only samples of these threads (comma-separated)\n"
 	"    -d, --dsos NAMES       only samples in these images\n"
 	"    -S, --symbols NAMES    only samples in these functions\n"
+	"        --pid PIDS         only samples of these processes (comma-separated)\n"
+	"        --tid TIDS         only samples of these threads\n"
 	"    -U, --hide-unresolved  only samples in a known function\n"
 	"    -q, --quiet            no comment lines: the entries alone\n"
 	"    -g                     the call graph of each entry (needs record -g)\n"
@@ -75,7 +78,7 @@ static const char report_usage[] =
 
 enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
 
-enum { OPT_CALL_GRAPH = 256 }; /* long options without a letter of their own */
+enum { OPT_CALL_GRAPH = 256, OPT_PID, OPT_TID }; /* long options without a letter of their own */
 
 struct args {
 	const char *input, *sort, *event;
@@ -134,6 +137,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "comms", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "symbols", required_argument, NULL, 'S' },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
 		{ "hide-unresolved", no_argument, NULL, 'U' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "inverted", no_argument, NULL, 'G' },
@@ -186,14 +191,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'c':
 		case 'd':
 		case 'S':
-			if (report_filter_add(&a->filter,
-					      c == 'c' ? REPORT_F_COMM :
-					      c == 'd' ? REPORT_F_DSO :
-							 REPORT_F_SYM,
-					      optarg)) {
-				fprintf(stderr, "vpmu report: out of memory\n");
+		case OPT_PID:
+		case OPT_TID:
+			if (opt_filter("report", &a->filter,
+				       c == 'c'	    ? REPORT_F_COMM :
+				       c == 'd'	    ? REPORT_F_DSO :
+				       c == 'S'	    ? REPORT_F_SYM :
+				       c == OPT_PID ? REPORT_F_PID :
+						      REPORT_F_TID,
+				       optarg))
 				return -1;
-			}
 			break;
 		case 'U':
 			a->filter.resolved = 1;

@@ -15,7 +15,7 @@
 
 static const char script_usage[] =
 	"usage: vpmu script [-i FILE] [-F FIELDS] [-e EVENT] [--comms NAMES] [--dsos NAMES]\n"
-	"                   [--symbols NAMES]\n"
+	"                   [--symbols NAMES] [--pid PIDS] [--tid TIDS]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
 	"\n"
@@ -31,6 +31,8 @@ static const char script_usage[] =
 	"        --comms NAMES    only samples of these threads (comma-separated)\n"
 	"        --dsos NAMES     only samples in these images\n"
 	"        --symbols NAMES  only samples in these functions\n"
+	"        --pid PIDS       only samples of these processes (comma-separated)\n"
+	"        --tid TIDS       only samples of these threads\n"
 	"    -h, --help           show this help\n";
 
 enum {
@@ -198,6 +200,8 @@ int cmd_script(int argc, char **argv)
 		{ "comms", required_argument, NULL, 'C' },
 		{ "dsos", required_argument, NULL, 'D' },
 		{ "symbols", required_argument, NULL, 'S' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -227,11 +231,15 @@ int cmd_script(int argc, char **argv)
 		case 'C':
 		case 'D':
 		case 'S':
-			if (report_filter_add(&filt,
-					      c == 'C' ? REPORT_F_COMM :
-					      c == 'D' ? REPORT_F_DSO :
-							 REPORT_F_SYM,
-					      optarg))
+		case 'P':
+		case 'T':
+			if (opt_filter("script", &filt,
+				       c == 'C' ? REPORT_F_COMM :
+				       c == 'D' ? REPORT_F_DSO :
+				       c == 'S' ? REPORT_F_SYM :
+				       c == 'P' ? REPORT_F_PID :
+						  REPORT_F_TID,
+				       optarg))
 				goto bad;
 			break;
 		case 'h':

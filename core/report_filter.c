@@ -1,5 +1,7 @@
-/* report_filter.c — --comms, --dsos, --symbols, --hide-unresolved
- * (report_filter.h). */
+/* report_filter.c — --comms, --dsos, --symbols, --pid, --tid,
+ * --hide-unresolved (report_filter.h). */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +16,20 @@ int report_filter_add(struct report_filter *f, enum report_filter_kind k, const 
 		if (!a)
 			return -1;
 		f->names[k] = a;
-		if (!(a[f->n[k]] = strndup(p, len)))
+		if (k == REPORT_F_PID || k == REPORT_F_TID) {
+			/* (as the samples' IDs print: no leading zeros) */
+			char id[16];
+
+			if (!len || strspn(p, "0123456789") < len || len > 10) {
+				errno = EINVAL;
+				return -1;
+			}
+			snprintf(id, sizeof(id), "%lu", strtoul(p, NULL, 10));
+			a[f->n[k]] = strdup(id);
+		} else {
+			a[f->n[k]] = strndup(p, len);
+		}
+		if (!a[f->n[k]])
 			return -1;
 		f->n[k]++;
 		p += len;
@@ -36,8 +51,16 @@ int report_filter_keep(const struct report *r, const struct report_sample *s, vo
 {
 	const struct report_filter *f = arg;
 	const struct report_loc *l = s->loc;
+	char pid[16], tid[16];
 
 	(void)r;
+	if (f->names[REPORT_F_PID] || f->names[REPORT_F_TID]) {
+		snprintf(pid, sizeof(pid), "%u", s->pid);
+		snprintf(tid, sizeof(tid), "%u", s->tid);
+		if ((f->names[REPORT_F_PID] && !report_filter_among(f, REPORT_F_PID, pid, NULL)) ||
+		    (f->names[REPORT_F_TID] && !report_filter_among(f, REPORT_F_TID, tid, NULL)))
+			return 0;
+	}
 	if (f->names[REPORT_F_COMM] && !report_filter_among(f, REPORT_F_COMM, s->comm, NULL))
 		return 0;
 	if (f->names[REPORT_F_DSO] &&

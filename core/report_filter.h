@@ -1,13 +1,20 @@
-/* report_filter.h — the --comm, --dso and --symbols filters of report
- * and script: comma-separated lists of names a sample's thread name,
- * image (short name or path) or symbol must be among; and report's
- * --hide-unresolved. */
+/* report_filter.h — the --comms, --dsos, --symbols, --pid and --tid
+ * filters of report and script: comma-separated lists of names a
+ * sample's thread name, image (short name or path) or symbol, or numbers
+ * its process or thread ID must be among; and report's --hide-unresolved. */
 #ifndef VPMU_REPORT_FILTER_H
 #define VPMU_REPORT_FILTER_H
 
 #include "core/report.h"
 
-enum report_filter_kind { REPORT_F_COMM, REPORT_F_DSO, REPORT_F_SYM, REPORT_F_N };
+enum report_filter_kind {
+	REPORT_F_COMM,
+	REPORT_F_DSO,
+	REPORT_F_SYM,
+	REPORT_F_PID,
+	REPORT_F_TID,
+	REPORT_F_N
+};
 
 struct report_filter {
 	char **names[REPORT_F_N]; /* NULL: no filter of that kind */
@@ -15,7 +22,8 @@ struct report_filter {
 	int resolved; /* -U: only samples in a known symbol */
 };
 
-/* Add the names of list; 0 or -1 when out of memory. */
+/* Add the names of list; 0 or -1 when out of memory (or, for the IDs,
+ * when one is no number: errno EINVAL). */
 int report_filter_add(struct report_filter *f, enum report_filter_kind k, const char *list);
 /* 1 when name a or name b (either may be NULL) is in f's list of kind k. */
 int report_filter_among(const struct report_filter *f, enum report_filter_kind k, const char *a,

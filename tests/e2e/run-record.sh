@@ -215,6 +215,20 @@ mem_record_report() {
 	[ $? = 1 ] && grep -q "^vpmu mem: unknown command 'frob'" err || fail "bad command: $(cat err)"
 }
 
+# report and script --tid: a thread's samples alone, the same as by the
+# tid sort key (perf's --pid and --tid)
+tid_filter() {
+	"$VPMU" record -q -c 20000 "$PROGS/lx_threads" >/dev/null || fail "record failed"
+	local tid
+	tid=$("$VPMU" script -F tid | sort -n | uniq | sed -n 2p | tr -d ' ')
+	[ -n "$tid" ] || fail "no second thread: $("$VPMU" script -F tid | sort -u)"
+	"$VPMU" report -q -n -s tid >all 2>&1 && "$VPMU" report -q -n -s tid --tid "$tid" >one 2>&1 ||
+		fail "report failed: $(cat all one)"
+	[ "$(grep -c % one)" = 1 ] && [ "$(grep "  $tid\$" all)" = "$(grep % one)" ] ||
+		fail "--tid $tid: $(cat one) of $(cat all)"
+	[ "$("$VPMU" script --tid "$tid" -F tid | sort -u | tr -d ' ')" = "$tid" ] || fail "script --tid"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -229,4 +243,5 @@ t old_kept old_kept
 t every_period every_period
 t output_safety output_safety
 t mem_record_report mem_record_report
+t tid_filter tid_filter
 summary

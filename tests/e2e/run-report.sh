@@ -199,6 +199,16 @@ test_perf_filter_names() {
 	run_vpmu report -q -e cycles
 	expect_rc 0 && ! grep -q '^#' out && [ "$(grep -c '%' out)" = 3 ] &&
 		grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' out || fail "-q: $(cat out)"
+	# perf's --pid and --tid (every sample is pid 100's, tid 100's)
+	run_vpmu report -q -e cycles --pid 7,0100 --tid 100
+	expect_rc 0 && [ "$(grep -c "%" out)" = 3 ] || fail "--pid 100: $(cat out)"
+	run_vpmu report -q -e cycles --tid 101
+	expect_rc 0 && [ "$(grep -c '%' out)" = 0 ] || fail "--tid 101: $(cat out)"
+	run_vpmu script --pid 100 -F ip
+	[ "$(grep -c . out)" = 145 ] || fail "script --pid: $(wc -l <out)"
+	run_vpmu report --pid 1x
+	expect_rc 1 && [ "$(cat err)" = "vpmu report: --pid wants process IDs (comma-separated), not '1x'" ] ||
+		fail "--pid 1x: $(cat err)"
 }
 
 # vpmu diff: the standard file against one with 40 fewer samples in hot
