@@ -1,0 +1,69 @@
+/* Unit tests for core/report_filter.c: the filters of report, script and
+ * diff keep a sample only if it passes each one given; IDs compare as
+ * numbers and a list with anything else is refused. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "core/report_filter.h"
+
+static struct report_loc hot = { .dso = "prog", .path = "/bin/prog", .sym = "hot" };
+static struct report_loc nowhere = { .addr = 0x7000 };
+
+static struct report_sample sample(uint32_t pid, uint32_t tid, const char *comm,
+				   struct report_loc *l)
+{
+	struct report_sample s = { .pid = pid, .tid = tid, .comm = comm, .loc = l };
+	return s;
+}
+
+static void test_each_kind(void **state)
+{
+	struct report_filter f = { 0 };
+	struct report_sample a = sample(100, 101, "prog", &hot), b = sample(100, 102, "prog", &hot),
+			     c = sample(200, 200, "sh", &nowhere);
+	(void)state;
+	assert_int_equal(report_filter_keep(NULL, &c, &f), 1); /* none given: all */
+	assert_int_equal(report_filter_add(&f, REPORT_F_PID, "7,0100"), 0);
+	assert_int_equal(report_filter_keep(NULL, &a, &f), 1);
+	assert_int_equal(report_filter_keep(NULL, &c, &f), 0);
+	assert_int_equal(report_filter_add(&f, REPORT_F_TID, "102"), 0);
+	assert_int_equal(report_filter_keep(NULL, &a, &f), 0);
+	assert_int_equal(report_filter_keep(NULL, &b, &f), 1);
+	report_filter_free(&f);
+	assert_int_equal(report_filter_add(&f, REPORT_F_DSO, "/bin/prog"), 0);
+	assert_int_equal(report_filter_keep(NULL, &a, &f), 1);
+	assert_int_equal(report_filter_add(&f, REPORT_F_COMM, "sh"), 0);
+	assert_int_equal(report_filter_keep(NULL, &a, &f), 0);
+	report_filter_free(&f);
+	f.resolved = 1;
+	assert_int_equal(report_filter_keep(NULL, &a, &f), 1);
+	assert_int_equal(report_filter_keep(NULL, &c, &f), 0);
+}
+
+static void test_bad_ids(void **state)
+{
+	struct report_filter f = { 0 };
+	(void)state;
+	errno = 0;
+	assert_int_equal(report_filter_add(&f, REPORT_F_PID, "12,x"), -1);
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_int_equal(report_filter_add(&f, REPORT_F_TID, ""), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(report_filter_add(&f, REPORT_F_TID, "12345678901"), -1);
+	assert_int_equal(report_filter_add(&f, REPORT_F_SYM, "x,,y"), 0);
+	report_filter_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_kind),
+		cmocka_unit_test(test_bad_ids),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
