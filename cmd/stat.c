@@ -21,7 +21,7 @@
 
 static const char stat_usage[] =
 	"usage: vpmu stat [-e EVENTS]... [-d[d[d]]] [-a MACHINE] [-r N] [-x SEP | -j]\n"
-	"                 [-o FILE [--append]] [-v | -q] [--per-thread] [--smt] [--exact]\n"
+	"                 [-o FILE [--append]] [-v | -q] [-A | --per-thread] [--smt] [--exact]\n"
 	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC]\n"
@@ -58,8 +58,9 @@ static const char stat_usage[] =
 	"    -v, --verbose      also print every model event, the machine parameters,\n"
 	"                       unknown system calls and the process count\n"
 	"    -q, --quiet        print no counts, only errors\n"
-	"        --per-thread   count each event per logical processor (T0, T1) and\n"
-	"                       print both rows and the combined one\n"
+	"    -A, --no-aggr, --per-thread\n"
+	"                       count each event per logical processor (CPU0, CPU1)\n"
+	"                       and print both rows and the combined one\n"
 	"        --smt          run the guest's threads on the two logical processors\n"
 	"                       (p4); implies --per-thread; with PROGRAM : PROGRAM2,\n"
 	"                       run the two programs at once, one on each\n"
@@ -168,7 +169,7 @@ static int split_pair(int argc, char **argv, struct session_opts *o, struct stat
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM };
+enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM, OPT_APPEND };
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
 		      const char **outpath)
@@ -181,10 +182,11 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, 'A' },
+		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "per-thread", no_argument, NULL, 'P' },
+		{ "no-aggr", no_argument, NULL, 'P' },
 		{ "smt", no_argument, NULL, 'T' },
 		{ "exact", no_argument, NULL, 'X' },
 		{ "mux-interval", required_argument, NULL, OPT_MUX_INTERVAL },
@@ -206,7 +208,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:B", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:BA", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -242,7 +244,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'o':
 			*outpath = optarg;
 			break;
-		case 'A':
+		case OPT_APPEND:
 			so->append = 1;
 			break;
 		case 'v':
@@ -251,6 +253,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		case 'q':
 			so->quiet = 1;
 			break;
+		case 'A':
 		case 'P':
 			so->per_thread = 1;
 			break;

@@ -180,6 +180,9 @@ per_thread() {
 	[ $((a + b)) = "$(count instructions err)" ] || fail "$a + $b != $(count instructions err)"
 	run_vpmu stat --smt -x, -e instructions -- "$PROGS/lx_threads"
 	grep -q "^CPU1,$b,,instructions," err || fail "CSV per-processor row: $(cat err)"
+	# perf's -A (--no-aggr) is --per-thread
+	run_vpmu stat --smt -A -x, -e instructions -- "$PROGS/lx_threads"
+	grep -q "^CPU1,$b,,instructions," err || fail "-A: $(cat err)"
 	# combined the same as counted without the T0/T1 split
 	run_vpmu stat --smt -e instructions -o plain -- "$PROGS/lx_threads"
 	[ "$(count instructions plain)" = $((a + b)) ] || fail "$(cat plain)"
