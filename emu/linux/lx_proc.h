@@ -236,6 +236,7 @@ long lx_cpus_file(const struct x86_model *m, const char *path, char *buf, size_t
 /* cpus_sys.c: the number at *s (a processor's, a task's; *s advanced
  * past it), -1 if none. */
 long lx_cpus_number(const char **s);
+#define LX_TICK_NS 10000000 /* USER_HZ's tick, the unit of times(2) and /proc */
 /* textfile.c: a read-only file of text (memfd name), opened with the
  * guest's flags: its descriptor or -errno. */
 long lx_textfile_open(const char *name, const char *text, size_t len, long flags);

@@ -15,8 +15,6 @@
 
 #include "lx_proc.h"
 
-#define TICK_NS 10000000 /* USER_HZ's tick */
-
 size_t lx_task_stat(const char *host, const struct lx_stat_fields *v, char *buf, size_t n)
 {
 	const char *comm_end = strrchr(host, ')'), *s;
@@ -72,9 +70,9 @@ int lx_task_stat_open(const struct lx_proc *p, const struct x86_cpu *c, int dirf
 		/* the process's line: all its threads' time; a task's its own */
 		v.utime = (unsigned long long)((tid < 0 ? lx_vtime_cpu(p, c) :
 							  lx_vtime_thread_cpu(p, c, t->tid)) /
-					       TICK_NS);
-		v.cutime = (unsigned long long)(lx_vtime_children(p) / TICK_NS);
-		v.start = (unsigned long long)(t->vt_start / TICK_NS);
+					       LX_TICK_NS);
+		v.cutime = (unsigned long long)(lx_vtime_children(p) / LX_TICK_NS);
+		v.start = (unsigned long long)(t->vt_start / LX_TICK_NS);
 	}
 	if (!(host = lx_host_text(full, &hlen)))
 		return 0;

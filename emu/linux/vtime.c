@@ -23,7 +23,6 @@
  * file the host has written, so that make or tar finds no file from the
  * future, and still within a signed 32-bit time_t. */
 #define VTIME_EPOCH 2114380800ll
-#define VTIME_HZ 100 /* USER_HZ, the unit of times(2) */
 
 /* Time the process ran: its instructions, after those of the images it
  * ran before (execve). */
@@ -219,7 +218,7 @@ void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si)
 	if (!p->cfg->vtime || !p->sh || si->si_signo != SIGCHLD || si->si_code <= 0)
 		return;
 	slots_ns(p, si->si_pid, &ran, &children, &end);
-	si->si_utime = (clock_t)(ran / (1000000000 / VTIME_HZ));
+	si->si_utime = (clock_t)(ran / LX_TICK_NS);
 	si->si_stime = 0;
 }
 
@@ -228,7 +227,7 @@ void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si)
  * did the children it reaped. */
 static long vt_times(struct lx_proc *p, const struct x86_cpu *c, uint64_t buf)
 {
-	const int64_t tick = 1000000000 / VTIME_HZ;
+	const int64_t tick = LX_TICK_NS;
 	int64_t ticks = cpu_ns(p, c) / tick;
 	struct tms t = { .tms_utime = (clock_t)ticks,
 			 .tms_cutime = (clock_t)(lx_vtime_children(p) / tick) };

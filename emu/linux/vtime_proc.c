@@ -16,7 +16,6 @@
 #include "lx_proc.h"
 
 #define VT_PROC_TEXT 16384
-#define VT_TICK_NS 10000000 /* USER_HZ's tick */
 
 /* The value in kB of field key ("MemTotal") of meminfo text, 0 if absent. */
 static unsigned long long field(const char *text, const char *key)
@@ -97,8 +96,8 @@ static size_t stat_text(int64_t up, int64_t cpu, int64_t boot, unsigned ncpu, ch
 	size_t len;
 	int w;
 
-	f[0] = (unsigned long long)(cpu / VT_TICK_NS);
-	f[3] = (unsigned long long)(up / VT_TICK_NS) * ncpu - f[0];
+	f[0] = (unsigned long long)(cpu / LX_TICK_NS);
+	f[3] = (unsigned long long)(up / LX_TICK_NS) * ncpu - f[0];
 	len = lx_cpus_stat_lines(f, 10, ncpu, buf, n);
 	if (!len)
 		return 0;
@@ -116,7 +115,7 @@ long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const 
 	unsigned ncpu = m->logical ? m->logical : 1;
 	int64_t up = lx_clock_ns(p, c, CLOCK_BOOTTIME), cpu = lx_vtime_cpu(p, c);
 	/* (the kernel's idle time is in whole ticks, summed over processors) */
-	int64_t idle = (up / VT_TICK_NS) * ncpu - cpu / VT_TICK_NS;
+	int64_t idle = (up / LX_TICK_NS) * ncpu - cpu / LX_TICK_NS;
 	int w = -1;
 
 	if (!strcmp(path, "/proc/uptime"))
