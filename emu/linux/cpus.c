@@ -179,7 +179,7 @@ static void set_cpus(struct lx_proc *p, struct lx_thread *t, uint64_t bits)
 }
 
 /* The slot of the run's process pid, NULL if none. */
-static struct lx_slot *slot_of(struct lx_proc *p, long pid)
+static struct lx_slot *slot_of(const struct lx_proc *p, long pid)
 {
 	uint32_t n = p->sh ? (p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS) : 0;
 
@@ -194,7 +194,7 @@ static struct lx_slot *slot_of(struct lx_proc *p, long pid)
 
 uint64_t lx_cpus_of_pid(const struct lx_proc *p, long pid, uint64_t all)
 {
-	const struct lx_slot *s = slot_of((struct lx_proc *)p, pid);
+	const struct lx_slot *s = slot_of(p, pid);
 
 	return s && s->cpus ? s->cpus : all;
 }
