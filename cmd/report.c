@@ -16,7 +16,8 @@
 #include "core/report_out.h"
 
 static const char report_usage[] =
-	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [-t SEP] [--percent-limit PCT]\n"
+	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [--show-total-period] [-t SEP]\n"
+	"                   [--percent-limit PCT]\n"
 	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [--pid PIDS]\n"
 	"                   [--tid TIDS] [-U] [-q]\n"
 	"                   [-g] [-G] [--call-graph PARAMS] [--children | --no-children]\n"
@@ -37,6 +38,9 @@ static const char report_usage[] =
 	"                           (their L1 miss: compulsory, capacity, conflict,\n"
 	"                           when recorded with l1d.classify=1)\n"
 	"    -n, --show-nr-samples  a column with the number of samples\n"
+	"        --show-total-period\n"
+	"                           a column with the sum of their periods (the\n"
+	"                           events they stand for)\n"
 	"    -t, --field-separator SEP\n"
 	"                           separate columns by SEP instead of aligning them\n"
 	"        --percent-limit PCT  leave out entries below PCT percent\n"
@@ -78,7 +82,8 @@ static const char report_usage[] =
 
 enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
 
-enum { OPT_CALL_GRAPH = 256, OPT_PID, OPT_TID }; /* long options without a letter of their own */
+/* long options without a letter of their own */
+enum { OPT_CALL_GRAPH = 256, OPT_PID, OPT_TID, OPT_PERIOD };
 
 struct args {
 	const char *input, *sort, *event;
@@ -131,6 +136,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "show-total-period", no_argument, NULL, OPT_PERIOD },
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "event", required_argument, NULL, 'e' },
@@ -172,6 +178,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'n':
 			a->o.nsamples_col = 1;
+			break;
+		case OPT_PERIOD:
+			a->o.period_col = 1;
 			break;
 		case 't':
 			a->o.sep = optarg;

@@ -10,6 +10,7 @@
 
 struct report_opts {
 	int nsamples_col;     /* -n */
+	int period_col;	      /* --show-total-period */
 	const char *sep;      /* -t SEP, or NULL for aligned columns */
 	double percent_limit; /* --percent-limit */
 	int callgraph;	      /* -g */

@@ -69,7 +69,7 @@ static const char *cell(const struct report *r, const struct hist_key *k,
 
 /* The column header and its dotted underline. */
 static void column_header(FILE *f, const struct hist *h, const struct report_opts *o, const int *w,
-			  int wn)
+			  int wn, int wp)
 {
 	const char *sep = o->sep;
 
@@ -81,6 +81,10 @@ static void column_header(FILE *f, const struct hist *h, const struct report_opt
 		fprintf(f, "%sSamples", sep);
 	else if (o->nsamples_col)
 		fprintf(f, "  %*s", wn, "Samples");
+	if (o->period_col && sep)
+		fprintf(f, "%sPeriod", sep);
+	else if (o->period_col)
+		fprintf(f, "  %*s", wp, "Period");
 	for (int k = 0; k < h->nkeys; k++) {
 		const char *hd = h->keys[k]->header;
 
@@ -96,6 +100,8 @@ static void column_header(FILE *f, const struct hist *h, const struct report_opt
 		fprintf(f, o->children ? "# ........  ........" : "# ........");
 		if (o->nsamples_col)
 			fprintf(f, "  %.*s", wn, "................................");
+		if (o->period_col)
+			fprintf(f, "  %.*s", wp, "................................");
 		for (int k = 0; k < h->nkeys; k++) {
 			fprintf(f, "  ");
 			for (int j = 0; j < w[k]; j++)
@@ -109,7 +115,7 @@ static void column_header(FILE *f, const struct hist *h, const struct report_opt
 void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 			const struct report_opts *o)
 {
-	int w[HIST_MAXKEYS], wn = 7;
+	int w[HIST_MAXKEYS], wn = 7, wp = 6;
 	char buf[CELL], num[32];
 	const char *sep = o->sep;
 
@@ -129,9 +135,12 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 		snprintf(num, sizeof(num), "%" PRIu64, e->nsamples);
 		if ((int)strlen(num) > wn)
 			wn = (int)strlen(num);
+		snprintf(num, sizeof(num), "%" PRIu64, e->period);
+		if ((int)strlen(num) > wp)
+			wp = (int)strlen(num);
 	}
 	if (!o->quiet)
-		column_header(f, h, o, w, wn);
+		column_header(f, h, o, w, wn, wp);
 	for (size_t i = 0; i < h->nentries; i++) {
 		const struct hist_entry *e = &h->entries[i];
 
@@ -149,6 +158,10 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 			fprintf(f, "%s%" PRIu64, sep, e->nsamples);
 		else if (o->nsamples_col)
 			fprintf(f, "  %*" PRIu64, wn, e->nsamples);
+		if (o->period_col && sep)
+			fprintf(f, "%s%" PRIu64, sep, e->period);
+		else if (o->period_col)
+			fprintf(f, "  %*" PRIu64, wp, e->period);
 		for (int k = 0; k < h->nkeys; k++) {
 			const char *v = cell(r, h->keys[k], e->s, buf);
 

@@ -199,6 +199,10 @@ test_perf_filter_names() {
 	run_vpmu report -q -e cycles
 	expect_rc 0 && ! grep -q '^#' out && [ "$(grep -c '%' out)" = 3 ] &&
 		grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' out || fail "-q: $(cat out)"
+	# perf's --show-total-period: each entry's events (hot: 90 samples of 1000)
+	run_vpmu report -e cycles -n --show-total-period -s sym
+	grep -Eq '^# Overhead  Samples  Period  Symbol$' out &&
+		grep -Eq '^ +85\.71% +90 +90000  \[\.\] hot$' out || fail "--show-total-period: $(cat out)"
 	# perf's --pid and --tid (every sample is pid 100's, tid 100's)
 	run_vpmu report -q -e cycles --pid 7,0100 --tid 100
 	expect_rc 0 && [ "$(grep -c "%" out)" = 3 ] || fail "--pid 100: $(cat out)"
