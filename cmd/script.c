@@ -9,6 +9,7 @@
 
 #include "cmds.h"
 #include "opt.h"
+#include "core/disasm.h"
 #include "core/hist.h"
 #include "core/report.h"
 #include "core/report_filter.h"
@@ -23,7 +24,8 @@ static const char script_usage[] =
 	"    -F, --fields FIELDS  comma-separated fields to print: comm pid tid cpu\n"
 	"                         time period event ip sym symoff dso addr srcline\n"
 	"                         regs callchain weight trigger_ip skid brstack\n"
-	"                         data_src\n"
+	"                         data_src insn (the instruction's bytes) disasm\n"
+	"                         (its text, AT&T as objdump -d)\n"
 	"                         (default comm,pid,tid,cpu,time,\n"
 	"                         period,event,ip,sym,symoff,dso, and callchain\n"
 	"                         when the samples have one)\n"
@@ -56,12 +58,14 @@ enum {
 	F_SKID = 1 << 17,
 	F_BRSTACK = 1 << 18,
 	F_DATA_SRC = 1 << 19,
+	F_INSN = 1 << 20,
+	F_DISASM = 1 << 21,
 };
 
 static const char *const field_names[] = {
-	"comm",	     "pid",    "tid",	     "cpu",  "time",	"period",   "event",
-	"ip",	     "sym",    "symoff",     "dso",  "addr",	"srcline",  "regs",
-	"callchain", "weight", "trigger_ip", "skid", "brstack", "data_src",
+	"comm",	      "pid",	"tid",	   "cpu",      "time",	  "period", "event",	 "ip",
+	"sym",	      "symoff", "dso",	   "addr",     "srcline", "regs",   "callchain", "weight",
+	"trigger_ip", "skid",	"brstack", "data_src", "insn",	  "disasm",
 };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -83,7 +87,7 @@ static int parse_fields(const char *list, unsigned *out)
 			fprintf(stderr,
 				"vpmu script: unknown field '%.*s' (comm pid tid cpu time period "
 				"event ip sym symoff dso addr srcline regs callchain weight "
-				"trigger_ip skid brstack data_src)\n",
+				"trigger_ip skid brstack data_src insn disasm)\n",
 				(int)len, p);
 			return -1;
 		}
@@ -104,6 +108,29 @@ static void where(struct report_loc *l, unsigned fl)
 	}
 	if (fl & F_DSO)
 		printf(" (%s)", l->path ? l->path : report_loc_dso(l));
+}
+
+/* perf's insn and disasm fields of the instruction at loc l: its bytes
+ * and its text, from its image file; nothing where no image holds it. */
+static void instruction(struct report_loc *l, unsigned fl)
+{
+	struct sym *sy = l->space ? report_space_sym(l->space) : NULL;
+	const uint8_t *code = NULL;
+	struct disasm_insn in;
+	size_t n = 15;
+
+	/* (an instruction near the end of its segment has fewer bytes after it) */
+	while (sy && n && !(code = sym_code(sy, l->addr, n)))
+		n--;
+	if (code)
+		disasm_one(code, n, l->addr, DISASM_ATT, sy, &in);
+	if ((fl & F_INSN) && code) {
+		printf(" insn:");
+		for (unsigned k = 0; k < in.len; k++)
+			printf(" %02x", in.bytes[k]);
+	}
+	if ((fl & F_DISASM) && code)
+		printf(" %s", in.text);
 }
 
 static void print_sample(const struct report *r, const struct report_sample *s, unsigned fl,
@@ -162,6 +189,8 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 			printf(" %16" PRIx64, s->ip);
 		where(s->loc, fl);
 	}
+	if (fl & (F_INSN | F_DISASM))
+		instruction(s->loc, fl);
 	if (fl & F_BRSTACK)
 		/* perf's brstack: FROM/TO/M|P|-/in_tx/abort/cycles, newest first;
 		 * a branch recorded not taken has TO 0 */

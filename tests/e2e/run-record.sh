@@ -229,6 +229,28 @@ tid_filter() {
 	[ "$("$VPMU" script --tid "$tid" -F tid | sort -u | tr -d ' ')" = "$tid" ] || fail "script --tid"
 }
 
+# script's insn and disasm: each sampled instruction's bytes and text, as
+# objdump -d prints them from the file
+script_insn() {
+	command -v objdump >/dev/null || { echo "skipped: no objdump"; return 0; }
+	"$VPMU" record -q -c 50000 "$PROGS/bench_qsort" 20000 >/dev/null || fail "record failed"
+	"$VPMU" script -F sym,symoff,insn,disasm >out 2>err || fail "script failed: $(cat err)"
+	local n=0 sym off base at want
+	while read -r where rest; do
+		sym=${where%%+*}
+		off=${where#*+}
+		base=$(nm "$PROGS/bench_qsort" | awk -v s="$sym" '$3 == s { print $1; exit }')
+		[ -n "$base" ] || continue
+		at=$(printf '%x' $((0x$base + off)))
+		# "  1234:	48 83 f8 02    	cmp    $0x2,%rax"
+		want=$(objdump -d --start-address=0x$at --stop-address=$((0x$at + 15)) "$PROGS/bench_qsort" |
+			awk -F'\t' -v a="$at:" '$1 ~ a"$" { gsub(/ +$/, "", $2); print "insn: " $2 " " $3 }')
+		[ "$rest" = "$want" ] || fail "$where: '$rest', objdump '$want'"
+		n=$((n + 1))
+	done < <(grep -E '^ *(cmp|main|fill)\+0x' out)
+	[ "$n" -ge 5 ] || fail "$n samples in the program: $(head -5 out)"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -244,4 +266,5 @@ t every_period every_period
 t output_safety output_safety
 t mem_record_report mem_record_report
 t tid_filter tid_filter
+t script_insn script_insn
 summary
