@@ -16,6 +16,7 @@
 #include "opt.h"
 #include "core/annotate_data.h"
 #include "core/disasm.h"
+#include "core/report.h"
 #include "core/fmt.h"
 #include "core/report_filter.h"
 #include "core/sym.h"
@@ -430,6 +431,8 @@ int cmd_annotate(int argc, char **argv)
 	if (d.damaged)
 		fprintf(stderr, "vpmu annotate: '%s' is damaged: %" PRIu64 " bytes skipped\n",
 			o.input, d.damaged);
+	if (report_stale_str(d.r, err, sizeof(err)))
+		fprintf(stderr, "vpmu annotate: %s\n", err);
 	if (!d.samples) {
 		fprintf(stderr, "vpmu annotate: no samples in '%s'\n", o.input);
 		rc = 1;

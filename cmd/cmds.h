@@ -17,6 +17,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
+int cmd_buildid(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 

@@ -509,6 +509,8 @@ int cmd_diff(int argc, char **argv)
 		}
 		if (report_damage_str(r[f], err, sizeof(err)))
 			fprintf(stderr, "vpmu diff: %s\n", err);
+		if (report_stale_str(r[f], err, sizeof(err)))
+			fprintf(stderr, "vpmu diff: %s: %s\n", o.file[f], err);
 	}
 	if (!o.quiet)
 		printf("# Data files:\n#  [0] %s (Baseline)\n#  [1] %s\n#\n", o.file[0], o.file[1]);

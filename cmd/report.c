@@ -386,6 +386,8 @@ int cmd_report(int argc, char **argv)
 	tr = r;
 	if (report_damage_str(r, warn, sizeof(warn)))
 		fprintf(stderr, "vpmu report: %s\n", warn);
+	if (report_stale_str(r, warn, sizeof(warn)))
+		fprintf(stderr, "vpmu report: %s\n", warn);
 	if (a.event && (only = report_event_find(r, a.event)) < 0) {
 		fprintf(stderr, "vpmu report: %s has no event '%s'\n", a.input, a.event);
 		rc = 1;

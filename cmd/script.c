@@ -300,6 +300,8 @@ int cmd_script(int argc, char **argv)
 	}
 	if (report_damage_str(r, warn, sizeof(warn)))
 		fprintf(stderr, "vpmu script: %s\n", warn);
+	if (report_stale_str(r, warn, sizeof(warn)))
+		fprintf(stderr, "vpmu script: %s\n", warn);
 	if (event && (only = report_event_find(r, event)) < 0) {
 		fprintf(stderr, "vpmu script: %s has no event '%s'\n", input, event);
 		rc = 1;

@@ -164,6 +164,17 @@ const char *report_loc_sym(const struct report_loc *l, char *buf, size_t n);
  * when the file read cleanly. */
 const char *report_damage_str(const struct report *r, char *buf, size_t n);
 
+/* report_images.c: the image of each MMAP record, in file order (path,
+ * range, build-id as recorded): *n of them. */
+const struct sfile_mmap *report_images(const struct report *r, size_t *n);
+/* The build-id image i's file on disk has now into id (max bytes): its
+ * length; 0 when the file has none or cannot be read. */
+size_t report_image_build_id_now(const struct report *r, size_t i, uint8_t *id, size_t max);
+/* One line ("warning: ...") naming the images whose file on disk is not
+ * the one recorded (another build-id, or gone) into buf; NULL when every
+ * recorded build-id matches. */
+const char *report_stale_str(const struct report *r, char *buf, size_t n);
+
 /* Index of the event named name (as the user wrote it), or -1. */
 int report_event_find(const struct report *r, const char *name);
 

@@ -170,7 +170,14 @@ int report_add_mmap(struct report_priv *p, const struct sfile_mmap *m)
 	k = &p->mmaps[p->nmmaps];
 	*k = *m;
 	k->build_id = NULL;
-	k->build_id_len = 0;
+	k->build_id_len = m->build_id_len <= SFILE_BUILD_ID_MAX ? m->build_id_len : 0;
+	if (k->build_id_len) {
+		uint8_t *id = report_alloc(p, k->build_id_len);
+		if (!id)
+			return -1;
+		memcpy(id, m->build_id, k->build_id_len);
+		k->build_id = id;
+	}
 	if (!(k->path = report_strdup(p, m->path)))
 		return -1;
 	p->nmmaps++;

@@ -78,6 +78,10 @@ int sym_foreach_func(struct sym *s, uint64_t addr, int (*fn)(const struct sym_in
  * when they are not all in one loadable segment's file image. */
 const uint8_t *sym_code(struct sym *s, uint64_t addr, uint64_t len);
 
+/* sym_buildid.c: the GNU build-id of the ELF file at path into id (max
+ * bytes): its length; 0 when it has none or cannot be read. */
+size_t sym_file_build_id(const char *path, uint8_t *id, size_t max);
+
 /* The GNU build-id of the image holding addr: its length, *id pointing at
  * the bytes; 0 when it has none or no image holds addr. */
 size_t sym_build_id(struct sym *s, uint64_t addr, const uint8_t **id);

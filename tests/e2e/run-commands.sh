@@ -76,7 +76,8 @@ help_matches_man() {
 # A bad option is one line naming it, from every command, status 1.
 option_errors() {
 	local c arg
-	for c in stat:-e record:-o report:-i script:-i annotate:-i list:-a diff:-s mem:-t; do
+	for c in stat:-e record:-o report:-i script:-i annotate:-i list:-a diff:-s mem:-t \
+		buildid-list:-i; do
 		arg=${c#*:}
 		c=${c%%:*}
 		run_vpmu "$c" --frob
@@ -717,6 +718,7 @@ t annotate_help_matches_man help_matches_man annotate
 t list_help_matches_man help_matches_man list
 t diff_help_matches_man help_matches_man diff
 t mem_help_matches_man help_matches_man mem
+t buildid-list_help_matches_man help_matches_man buildid-list
 t stat_usage_errors stat_usage_errors
 t option_errors option_errors
 t stat_output_shape stat_output_shape

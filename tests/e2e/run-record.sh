@@ -251,6 +251,30 @@ script_insn() {
 	[ "$n" -ge 5 ] || fail "$n samples in the program: $(head -5 out)"
 }
 
+# buildid-list: the images' build-ids as readelf reads them; a program
+# replaced or removed after the recording is marked, and report warns
+buildid_list() {
+	cp "$PROGS/e2e_loop" ./prog
+	"$VPMU" record -q -c 100000 ./prog 20000 >/dev/null || fail "record failed"
+	"$VPMU" buildid-list -H >out 2>err || fail "buildid-list failed: $(cat err)"
+	local id
+	id=$(readelf -n ./prog | awk '/Build ID:/ { print $3 }')
+	[ -n "$id" ] && grep -qx "$id $PWD/prog" out && grep -q ' /.*libc\.so\.6$' out && [ ! -s err ] ||
+		fail "ids: $(cat out err), readelf $id"
+	"$VPMU" report -q >/dev/null 2>err && [ ! -s err ] || fail "a warning for the same files: $(cat err)"
+	cp "$PROGS/e2e_exit3" ./prog
+	"$VPMU" buildid-list >out 2>&1
+	grep -qx "$id $PWD/prog (the file's is another: rebuilt)" out || fail "rebuilt: $(cat out)"
+	"$VPMU" report -q >/dev/null 2>err
+	[ "$(cat err)" = "vpmu report: warning: images differ from those recorded (rebuilt or gone: their symbols and code may be wrong): $PWD/prog" ] ||
+		fail "report: $(cat err)"
+	rm prog
+	"$VPMU" buildid-list >out 2>&1
+	grep -qx "$id $PWD/prog (the file is gone or has none)" out || fail "gone: $(cat out)"
+	"$VPMU" script -F ip >/dev/null 2>err
+	grep -q "^vpmu script: warning: images differ .*: $PWD/prog\$" err || fail "script: $(cat err)"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -267,4 +291,5 @@ t output_safety output_safety
 t mem_record_report mem_record_report
 t tid_filter tid_filter
 t script_insn script_insn
+t buildid_list buildid_list
 summary
