@@ -58,7 +58,8 @@ struct lx_slot {
 	 * waits for its children (reap.c) */
 	volatile int64_t vt_at;
 	volatile int32_t vt_wait;
-	int32_t ppid; /* its parent */
+	int64_t vt_start; /* --vtime: when the process began on that clock */
+	int32_t ppid;	  /* its parent */
 	/* its first thread's sched_setaffinity set (0: all), which any
 	 * process of the run may read and set (sched_setaffinity(pid)) */
 	volatile uint64_t cpus;

@@ -264,8 +264,9 @@ const struct lx_thread *lx_task(const struct lx_proc *p, const struct x86_cpu *c
  * those fields into buf (n bytes): the length, 0 if it does not fit or
  * is no stat line; the open of such a file of p's (as lx_cpus_proc_open). */
 struct lx_stat_fields {
-	int vtime; /* the times, start and faults too (else the host's) */
-	long processor;
+	int times;				 /* the times and faults (else the host's) */
+	int has_start;				 /* the start too */
+	long processor;				 /* -1: the host's */
 	unsigned long long utime, cutime, start; /* ticks */
 };
 size_t lx_task_stat(const char *host, const struct lx_stat_fields *v, char *buf, size_t n);
@@ -706,6 +707,10 @@ void lx_vtime_child_info(const struct lx_proc *p, siginfo_t *si);
 /* The process's CPU clock under --vtime: its instructions (and its
  * earlier images'), in ns; and whether clk names it or a thread's. */
 int64_t lx_vtime_cpu(const struct lx_proc *p, const struct x86_cpu *c);
+/* Whether pid is a process of the run: then its CPU time, its reaped
+ * children's and when it began, in ns. */
+int lx_vtime_of_pid(const struct lx_proc *p, int pid, int64_t *ran, int64_t *children,
+		    int64_t *start);
 /* The CPU time of the children the process reaped (times(2)'s cutime). */
 int64_t lx_vtime_children(const struct lx_proc *p);
 int lx_vtime_cpu_clock(const struct lx_proc *p, long clk);

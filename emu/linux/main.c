@@ -165,6 +165,8 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		p->vt_cpu_base = cfg->vtime_cpu; /* its CPU clocks go on too */
 		t->ran = (uint64_t)cfg->vtime_cpu;
 		t->vt_start = cfg->vtime_start;
+		if (p->slot)
+			p->slot->vt_start = t->vt_start;
 		lx_vtime_set(p, &t->cpu, cfg->vtime_base);
 		lx_itimer_exec_set(p, &t->cpu, cfg->itimer);
 	}

@@ -140,6 +140,8 @@ long lx_sys_fork(struct lx_proc *p, uint64_t flags, uint64_t stack, uint64_t pti
 	if (p->cfg->vtime) {
 		lx_vtime_set(p, &t->cpu, now); /* the clock goes on from the fork */
 		t->vt_start = now;
+		if (p->slot)
+			p->slot->vt_start = now;
 	}
 	t->cpu.stop = 1; /* leave x86_run so it picks up the new counts */
 	if (stack)

@@ -175,6 +175,23 @@ static void slots_ns(const struct lx_proc *p, int pid, int64_t *ran, int64_t *ch
 	}
 }
 
+int lx_vtime_of_pid(const struct lx_proc *p, int pid, int64_t *ran, int64_t *children,
+		    int64_t *start)
+{
+	uint32_t n = p->sh ? (p->sh->next < LX_MAX_SLOTS ? p->sh->next : LX_MAX_SLOTS) : 0;
+	int64_t end;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lx_slot *s = &p->sh->slot[i];
+		if (s->state != LX_SLOT_FREE && s->pid == pid) {
+			slots_ns(p, pid, ran, children, &end);
+			*start = s->vt_start; /* (its first image's) */
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int64_t lx_vtime_children(const struct lx_proc *p)
 {
 	int64_t ran, children, end;

@@ -503,6 +503,14 @@ os.wait()'
 	awk 'NF != 8 || $2 $3 $5 $6 $8 != "00000" { bad = 1 }
 		NR == 1 && ($4 < 1 || $7 != 0) { bad = 1 } NR > 1 && $7 < 1 { bad = 1 }
 		END { exit bad || NR != 3 }' one || fail "vtime: $(cat one)"
+	# the run's other processes (the shell), and one not of the run (init),
+	# which began at the emulated boot
+	local other='import os
+for pid in (os.getppid(), 1):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    print(f[22 - 3], *(f[10 - 3:16 - 3] if pid != 1 else ()))'
+	vtime_twice sh -c "python3 -c '$other'; true"
+	[ "$(cat one | tr '\n' ' ')" = "0 0 0 0 0 0 0 0 " ] || fail "others under --vtime: $(cat one)"
 	command -v taskset >/dev/null || return 0
 	timeout -k 5 "$E2E_TIMEOUT" taskset -c 1 "$VPMU" stat -q -- \
 		sh -c 'cut -d")" -f2 /proc/self/stat | cut -d" " -f38' >out 2>err </dev/null

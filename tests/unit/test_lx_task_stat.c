@@ -39,6 +39,7 @@ static void test_processor_only(void **state)
 {
 	char host[1024], buf[1024];
 	struct lx_stat_fields v = { .processor = 1 };
+	struct lx_stat_fields keep = { .has_start = 1, .processor = -1 };
 	(void)state;
 	host_line(host, sizeof(host));
 	assert_true(lx_task_stat(host, &v, buf, sizeof(buf)) == strlen(buf));
@@ -49,12 +50,17 @@ static void test_processor_only(void **state)
 	assert_int_equal(field(buf, 52), 1052);
 	assert_int_equal(buf[strlen(buf) - 1], '\n');
 	assert_int_equal(strlen(buf), strlen(host) - 3);
+	/* a process not of the run under --vtime: its start alone */
+	assert_true(lx_task_stat(host, &keep, buf, sizeof(buf)) > 0);
+	assert_int_equal(field(buf, 22), 0);
+	assert_int_equal(field(buf, 14), 1014);
+	assert_int_equal(field(buf, 39), 1039);
 }
 
 static void test_vtime_fields(void **state)
 {
 	char host[1024], buf[1024];
-	struct lx_stat_fields v = { 1, 0, 13, 4, 17 };
+	struct lx_stat_fields v = { 1, 1, 0, 13, 4, 17 };
 	(void)state;
 	host_line(host, sizeof(host));
 	assert_true(lx_task_stat(host, &v, buf, sizeof(buf)) > 0);
