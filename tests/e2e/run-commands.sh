@@ -511,6 +511,12 @@ for pid in (os.getppid(), 1):
     print(f[22 - 3], *(f[10 - 3:16 - 3] if pid != 1 else ()))'
 	vtime_twice sh -c "python3 -c '$other'; true"
 	[ "$(cat one | tr '\n' ' ')" = "0 0 0 0 0 0 0 0 " ] || fail "others under --vtime: $(cat one)"
+	# with --smt a second thread runs on logical processor 1
+	local smt='import threading
+show = lambda: print(open("/proc/thread-self/stat").read().rsplit(")", 1)[1].split()[39 - 3])
+show(); t = threading.Thread(target=show); t.start(); t.join()'
+	run_vpmu stat -q --smt -- python3 -c "$smt"
+	[ "$(cat out | tr '\n' ' ')" = "0 1 " ] || fail "--smt processors: $(cat out err)"
 	command -v taskset >/dev/null || return 0
 	timeout -k 5 "$E2E_TIMEOUT" taskset -c 1 "$VPMU" stat -q -- \
 		sh -c 'cut -d")" -f2 /proc/self/stat | cut -d" " -f38' >out 2>err </dev/null
