@@ -60,9 +60,10 @@ static const char report_usage[] =
 	"                           below which branches are left out (default callee,0.5)\n"
 	"        --children         also add each sample to the functions of its call\n"
 	"                           chain: a Children column (the function and all it\n"
-	"                           called) beside Self, sorted by it (needs record -g)\n"
+	"                           called) beside Self, sorted by it (the default,\n"
+	"                           as perf's, for a file with call chains: record -g)\n"
 	"        --no-children      one Overhead column, each sample in its own\n"
-	"                           function only (the default)\n"
+	"                           function only (the default without call chains)\n"
 	"        --header           first the machine, its parameters, the command\n"
 	"                           line, event totals and lost samples\n"
 	"        --header-only      only that\n"
@@ -360,6 +361,7 @@ int cmd_report(int argc, char **argv)
 	const struct report *tr; /* what the tables count */
 
 	a.o.graph_limit = 0.5;
+	a.o.children = -1; /* (unless given: perf's default, by the file) */
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		report_filter_free(&a.filter);
@@ -384,6 +386,12 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	tr = r;
+	if (a.o.children < 0) { /* perf's default: Children where there are chains */
+		a.o.children = 0;
+		for (size_t i = 0; i < r->nsamples && !a.branch && !a.profileme && !a.o.children;
+		     i++)
+			a.o.children = r->samples[i].nchain > 1;
+	}
 	if (report_damage_str(r, warn, sizeof(warn)))
 		fprintf(stderr, "vpmu report: %s\n", warn);
 	if (report_stale_str(r, warn, sizeof(warn)))

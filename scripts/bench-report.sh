@@ -47,4 +47,4 @@ run() { # label args...
 echo "vpmu report on $N samples ($(stat -c %s "$WORK/flat.data") bytes):"
 run "report (comm,dso,sym)" -i "$WORK/flat.data"
 run "report --sort srcline" -i "$WORK/flat.data" --sort srcline
-run "report -g (4 frames)" -i "$WORK/chain.data" -g --sort sym
+run "report -g (4 frames)" -i "$WORK/chain.data" -g --no-children --sort sym

@@ -110,9 +110,20 @@ setup() {
 # first_entry: the first entry line of a report in out.
 first_entry() { grep -v '^#' out | grep -v '^$' | head -n1; }
 
+# With call chains in the file the default is perf's: Children and Self
+# (test_children); --no-children gives each sample to its own function.
 test_default() {
 	setup || return
-	run_vpmu report
+	run_vpmu report -e cycles
+	expect_rc 0
+	grep -q '^# Children      Self  Command  Shared Object  Symbol$' out &&
+		first_entry | grep -Eq '^ +95\.24% +0\.00%  rp_hot +rp_hot +\[\.\] main$' ||
+		fail "children by default: $(head -14 out)"
+	# a file without call chains: one Overhead column
+	spec | sed 's/ chain=[^ ]*//' | "$MKDATA" flat.data || fail "mkdata"
+	run_vpmu report -i flat.data -e cycles
+	grep -q '^# Overhead  Command  Shared Object  Symbol$' out || fail "without chains: $(head -12 out)"
+	run_vpmu report --no-children
 	expect_rc 0
 	grep -q "^# Samples: 105 of event 'cycles'\$" out || fail "no cycles section: $(head -20 out)"
 	grep -q "^# Event count (approx.): 105000\$" out || fail "event count"
@@ -129,45 +140,45 @@ test_default() {
 
 test_srcline() {
 	setup || return
-	run_vpmu report -e cycles --sort srcline,sym
+	run_vpmu report --no-children -e cycles --sort srcline,sym
 	expect_rc 0
 	first_entry | grep -Eq "^ +57\.14%  rp_hot\.c:$HOT_LINE +\[\.\] hot\$" ||
 		fail "HOT line: $(first_entry)"
 	grep -Eq "^ +28\.57%  rp_hot\.c:$MIX_LINE +\[\.\] hot\$" out || fail "MIX line: $(cat out)"
-	run_vpmu report -e cycles --sort srcfile
+	run_vpmu report --no-children -e cycles --sort srcfile
 	grep -Eq '^ +95\.24%  rp_hot\.c$' out || fail "srcfile: $(cat out)"
 }
 
 test_symoff() {
 	setup || return
-	run_vpmu report -e cycles --sort symoff
+	run_vpmu report --no-children -e cycles --sort symoff
 	local off=$(printf '%x' $((0x$HOT_IP - 0x$(sym_vaddr hot))))
 	first_entry | grep -Eq "^ +57\.14%  \[\.\] hot\+0x$off\$" || fail "symoff: $(first_entry)"
 }
 
 test_data() {
 	setup || return
-	run_vpmu report -e mem-loads:p --sort dsym
+	run_vpmu report --no-children -e mem-loads:p --sort dsym
 	expect_rc 0
 	first_entry | grep -Eq '^ +75\.00%  \[\.\] rp_table$' || fail "dsym: $(cat out)"
 	grep -Eq '^ +25\.00%  \[\.\] rp_other$' out || fail "rp_other: $(cat out)"
-	run_vpmu report -e mem-loads:p --sort daddr -n
+	run_vpmu report --no-children -e mem-loads:p --sort daddr -n
 	first_entry | grep -Eq '^ +50\.00% +20  \[\.\] rp_table\+0x10$' || fail "daddr: $(cat out)"
 	grep -Eq '^ +25\.00% +10  \[\.\] rp_table\+0x800$' out || fail "daddr 2: $(cat out)"
-	run_vpmu report -e mem-loads:p --sort ddso,sym
+	run_vpmu report --no-children -e mem-loads:p --sort ddso,sym
 	first_entry | grep -Eq '^ +100\.00%  rp_hot +\[\.\] hot$' || fail "ddso: $(cat out)"
 }
 
 test_columns() {
 	setup || return
-	run_vpmu report -e cycles -n -t ';' --sort sym,dso
+	run_vpmu report --no-children -e cycles -n -t ';' --sort sym,dso
 	expect_rc 0
 	grep -q '^# Overhead;Samples;Symbol;Shared Object$' out || fail "header: $(grep Overhead out)"
 	grep -qx '85.71%;90;\[\.\] hot;rp_hot' out || fail "-t line: $(cat out)"
-	run_vpmu report -e cycles --percent-limit 5
+	run_vpmu report --no-children -e cycles --percent-limit 5
 	grep -q 'cold' out || fail "cold dropped at 5%"
 	grep -q '0x0*7000' out && fail "4.76% entry kept under --percent-limit 5"
-	run_vpmu report -e cycles --sort thread,cpu,event
+	run_vpmu report --no-children -e cycles --sort thread,cpu,event
 	grep -Eq '^ +71\.43%  100/100 +000 +cycles$' out ||
 		fail "thread/cpu/event: $(cat out)"
 }
@@ -189,24 +200,24 @@ test_filters() {
 # and --dso above still work), -U/--hide-unresolved, -q/--quiet.
 test_perf_filter_names() {
 	setup || return
-	run_vpmu report -e cycles -c rp_hot -d rp_hot -S hot,cold
+	run_vpmu report --no-children -e cycles -c rp_hot -d rp_hot -S hot,cold
 	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] || fail "-c -d -S: $(cat out)"
-	run_vpmu report -e cycles --comms rp_hot --dsos '[unknown]'
+	run_vpmu report --no-children -e cycles --comms rp_hot --dsos '[unknown]'
 	[ "$(grep -c '%' out)" = 1 ] && first_entry | grep -q '0x0*7000' || fail "--comms --dsos: $(cat out)"
-	run_vpmu report -e cycles -U
+	run_vpmu report --no-children -e cycles -U
 	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] && ! grep -q '0x0*7000' out ||
 		fail "-U kept the unresolved: $(cat out)"
-	run_vpmu report -q -e cycles
+	run_vpmu report --no-children -q -e cycles
 	expect_rc 0 && ! grep -q '^#' out && [ "$(grep -c '%' out)" = 3 ] &&
 		grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' out || fail "-q: $(cat out)"
 	# perf's --show-total-period: each entry's events (hot: 90 samples of 1000)
-	run_vpmu report -e cycles -n --show-total-period -s sym
+	run_vpmu report --no-children -e cycles -n --show-total-period -s sym
 	grep -Eq '^# Overhead  Samples  Period  Symbol$' out &&
 		grep -Eq '^ +85\.71% +90 +90000  \[\.\] hot$' out || fail "--show-total-period: $(cat out)"
 	# perf's --pid and --tid (every sample is pid 100's, tid 100's)
-	run_vpmu report -q -e cycles --pid 7,0100 --tid 100
+	run_vpmu report --no-children -q -e cycles --pid 7,0100 --tid 100
 	expect_rc 0 && [ "$(grep -c "%" out)" = 3 ] || fail "--pid 100: $(cat out)"
-	run_vpmu report -q -e cycles --tid 101
+	run_vpmu report --no-children -q -e cycles --tid 101
 	expect_rc 0 && [ "$(grep -c '%' out)" = 0 ] || fail "--tid 101: $(cat out)"
 	run_vpmu script --pid 100 -F ip
 	[ "$(grep -c . out)" = 145 ] || fail "script --pid: $(wc -l <out)"
@@ -275,7 +286,7 @@ test_diff() {
 
 test_event_key() {
 	setup || return
-	run_vpmu report --sort event,sym
+	run_vpmu report --no-children --sort event,sym
 	expect_rc 0
 	grep -q '^# Samples: 145 of 2 events$' out || fail "combined: $(head out)"
 	grep -Eq '^ +100\.00%  mem-loads:p +\[\.\] hot$' out || fail "mem-loads row: $(cat out)"
@@ -297,16 +308,16 @@ test_header() {
 
 test_callgraph() {
 	setup || return
-	run_vpmu report -e cycles -g --sort sym --no-inline
+	run_vpmu report --no-children -e cycles -g --sort sym --no-inline
 	expect_rc 0
 	grep -A12 '\[\.\] hot$' out >g
 	grep -Eq '^ +---hot$' g || fail "graph root: $(cat g)"
 	grep -Eq '\|--57\.14%--outer_a$' g || fail "outer_a branch: $(cat g)"
 	grep -Eq ' --28\.57%--outer_b$' g || fail "outer_b branch: $(cat g)"
 	grep -Eq '^ +\| +main$' g || fail "main under outer_a: $(cat g)"
-	run_vpmu report -e cycles -G --sort sym
+	run_vpmu report --no-children -e cycles -G --sort sym
 	grep -A8 '\[\.\] hot$' out | grep -Eq '^ +---main$' || fail "caller order: $(cat out)"
-	run_vpmu report -e cycles --call-graph callee,30 --sort sym --no-inline
+	run_vpmu report --no-children -e cycles --call-graph callee,30 --sort sym --no-inline
 	grep -q 'outer_b' out && fail "30% limit kept outer_b"
 	grep -q 'outer_a' out || fail "30% limit dropped outer_a"
 }
@@ -392,7 +403,7 @@ test_callgrind() {
 
 test_json() {
 	setup || return
-	run_vpmu report --format=json --sort sym,srcline
+	run_vpmu report --no-children --format=json --sort sym,srcline
 	expect_rc 0
 	python3 - out <<'PY' || fail "json: $(head -c 800 out)"
 import json, sys
@@ -453,14 +464,14 @@ test_nosyms() {
 	cp "$PROG" bare && strip -s bare
 	spec | sed "s|$PROG\$|$PWD/bare|; /^sample 1/d; /^repeat/d" | "$MKDATA" bare.data ||
 		fail "mkdata"
-	run_vpmu report -i bare.data --sort dso,sym,srcline
+	run_vpmu report --no-children -i bare.data --sort dso,sym,srcline
 	expect_rc 0
 	# (the address in the image, as objdump shows it, as perf prints it)
 	grep -Eq "^ +25\.00%  bare +\[\.\] 0x0*$HOT_IP  \?\?:0\$" out ||
 		fail "stripped: $(cat out)"
 	# an image that is not there: its name, addresses for symbols
 	spec | sed "s|$PROG\$|/nonexistent/prog|; /^repeat/d" | "$MKDATA" gone.data
-	run_vpmu report -i gone.data --sort dso,sym
+	run_vpmu report --no-children -i gone.data --sort dso,sym
 	expect_rc 0
 	grep -q 'prog .*\[\.\] 0x' out || fail "missing image: $(cat out)"
 }
