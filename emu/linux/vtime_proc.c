@@ -3,9 +3,10 @@
  * (vtime.c): it booted when the run began and runs nothing else.
  * /proc/uptime is the emulated uptime, idle but for the process's CPU
  * time, as is /proc/stat's time of each logical processor; /proc/loadavg
- * reads zero with the one process running, and /proc/meminfo keeps the
- * host's sizes with all the memory and swap free.  So libuv's
- * os.freemem(), free(1), uptime(1) and top read the same every run. */
+ * reads zero with the one process running, /proc/meminfo keeps the
+ * host's sizes with all the memory and swap free, and /proc/vmstat counts
+ * nothing yet.  So libuv's os.freemem(), free(1), uptime(1), top and
+ * vmstat read the same every run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -86,6 +87,58 @@ static size_t meminfo(char *buf, size_t n)
 	return len < n ? len : 0;
 }
 
+/* The host's setting at path (a number), def if it cannot be read. */
+static unsigned long long setting(const char *path, unsigned long long def)
+{
+	size_t len;
+	char *text = lx_host_text(path, &len);
+	unsigned long long v = text && *text ? strtoull(text, NULL, 10) : def;
+
+	free(text);
+	return v;
+}
+
+/* /proc/vmstat of a system that has just booted with all its memory free,
+ * as meminfo() tells it: every page free (nr_free_pages), the dirty-page
+ * thresholds the host's vm.dirty_ratio and vm.dirty_background_ratio give
+ * for them (mm/page-writeback.c, domain_dirty_limits), every other count
+ * and event zero. */
+static size_t vmstat(char *buf, size_t n)
+{
+	char *host, *meminfo;
+	size_t len = 0, hlen;
+	unsigned long long free_pages = 0, v;
+	int w;
+
+	if (!(host = lx_host_text("/proc/vmstat", &hlen)))
+		return 0;
+	if ((meminfo = lx_host_text("/proc/meminfo", &hlen)))
+		free_pages = field(meminfo, "MemTotal") / 4; /* (kB in 4 KB pages) */
+	free(meminfo);
+	for (const char *l = host; *l;) {
+		const char *eol = strchr(l, '\n'), *sp = strchr(l, ' ');
+		size_t ll = eol ? (size_t)(eol - l) : strlen(l);
+
+		if (!sp || sp > l + ll) {
+			len = n; /* (not "name value": leave the file to the host) */
+			break;
+		}
+		if (!strncmp(l, "nr_free_pages ", 14))
+			v = free_pages;
+		else if (!strncmp(l, "nr_dirty_threshold ", 19))
+			v = free_pages * setting("/proc/sys/vm/dirty_ratio", 20) / 100;
+		else if (!strncmp(l, "nr_dirty_background_threshold ", 30))
+			v = free_pages * setting("/proc/sys/vm/dirty_background_ratio", 10) / 100;
+		else
+			v = 0;
+		w = snprintf(buf + len, len < n ? n - len : 0, "%.*s %llu\n", (int)(sp - l), l, v);
+		len += w > 0 ? (size_t)w : 0;
+		l += ll + (eol != NULL);
+	}
+	free(host);
+	return len < n ? len : 0;
+}
+
 /* /proc/stat of a system that booted at wall-clock time boot (ns) and
  * has run only this process: its CPU time (cpu ns) as user time, the
  * rest of each logical processor's uptime (up ns) idle, shared among the
@@ -126,6 +179,8 @@ long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const 
 		w = snprintf(buf, n, "0.00 0.00 0.00 1/1 %d\n", p->pid);
 	else if (!strcmp(path, "/proc/meminfo"))
 		return (long)meminfo(buf, n);
+	else if (!strcmp(path, "/proc/vmstat"))
+		return (long)vmstat(buf, n);
 	else if (!strcmp(path, "/proc/stat"))
 		return (long)stat_text(up, cpu, lx_clock_ns(p, c, CLOCK_REALTIME) - up, ncpu, buf,
 				       n);

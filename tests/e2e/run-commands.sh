@@ -461,6 +461,7 @@ vtime_proc_files() {
 	# as sysinfo(2) is (all memory free), the same every run (but the
 	# host's pid in loadavg); without it the host's come through
 	local sh='cat /proc/uptime; cut -d" " -f1-4 /proc/loadavg; cat /proc/meminfo; free -b
+		cat /proc/vmstat
 		python3 -c "import sys; sys.stdout.write(open(\"/proc/stat\").read() + open(\"/proc/uptime\").read())"'
 	vtime_twice sh -c "$sh"
 	local total
@@ -473,6 +474,10 @@ vtime_proc_files() {
 	[ "$(grep -c 'kB$' one)" = "$(grep -c 'kB$' /proc/meminfo)" ] &&
 		diff <(cut -c1-16 /proc/meminfo) <(grep -A1000 '^MemTotal:' one | head -n "$(wc -l </proc/meminfo)" | cut -c1-16) >/dev/null ||
 		fail "meminfo fields differ from the host's"
+	# /proc/vmstat: the host's names, every page free, no event yet
+	grep -qx "nr_free_pages $((total / 4))" one && grep -qx 'pgfault 0' one &&
+		[ "$(grep -Ec '^[a-z_0-9]+ [0-9]+$' one)" -ge "$(grep -c . /proc/vmstat)" ] ||
+		fail "vtime /proc/vmstat: $(grep -E '^(nr_free_pages|pgfault) ' one)"
 	# /proc/stat: booted at the emulated epoch; the two processors busy for
 	# the process's CPU time (Python's start: some ticks of 10 ms), idle
 	# the rest of their uptime, as /proc/uptime tells too
