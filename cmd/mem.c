@@ -13,7 +13,8 @@
 #include "opt.h"
 
 static const char mem_usage[] =
-	"usage: vpmu mem [-t load|store] record [RECORD OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"usage: vpmu mem [-t load|store|load,store] record [RECORD OPTIONS] [--] PROGRAM\n"
+	"                [ARGS...]\n"
 	"       vpmu mem report [REPORT OPTIONS]\n"
 	"       vpmu mem -D [-i FILE]\n"
 	"\n"
