@@ -285,9 +285,10 @@ size_t lx_cpus_stat_lines(const unsigned long long *f, unsigned nf, unsigned ncp
 size_t lx_cpus_proc_stat(const char *host, unsigned ncpu, char *buf, size_t n);
 size_t lx_cpus_proc_status(const char *host, uint64_t bits, unsigned ncpu, char *buf, size_t n);
 /* vtime_proc.c, under --vtime: 1 if path is /proc/uptime, /proc/loadavg,
- * /proc/meminfo or /proc/stat, with the descriptor of the emulated system's text or
- * -errno in *fd; 0 if the host's file is the guest's.  lx_vtime_proc_file:
- * that text into buf (n bytes), its length; 0 for another path. */
+ * /proc/meminfo, /proc/stat or /proc/vmstat, with the descriptor of the
+ * emulated system's text or -errno in *fd; 0 if the host's file is the
+ * guest's.  lx_vtime_proc_file: that text into buf (n bytes), its length;
+ * 0 for another path. */
 int lx_vtime_proc_open(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
 		       long flags, long *fd);
 long lx_vtime_proc_file(const struct lx_proc *p, const struct x86_cpu *c, const char *path,
