@@ -20,7 +20,8 @@ static const char report_usage[] =
 	"                   [--percent-limit PCT]\n"
 	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [--pid PIDS]\n"
 	"                   [--tid TIDS] [-U] [-q]\n"
-	"                   [-g] [-G] [--call-graph PARAMS] [--children | --no-children]\n"
+	"                   [-g [PARAMS]] [-G] [--call-graph PARAMS]\n"
+	"                   [--children | --no-children]\n"
 	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
 	"                   [-b]\n"
@@ -53,11 +54,13 @@ static const char report_usage[] =
 	"        --tid TIDS         only samples of these threads\n"
 	"    -U, --hide-unresolved  only samples in a known function\n"
 	"    -q, --quiet            no comment lines: the entries alone\n"
-	"    -g                     the call graph of each entry (needs record -g)\n"
+	"    -g [PARAMS]            the call graph of each entry (needs record -g; the\n"
+	"                           default, as perf's, for a file with call chains)\n"
 	"    -G, --inverted         call graphs with the outermost caller first\n"
 	"        --call-graph PARAMS\n"
-	"                           call graph: caller or callee order, and a percent\n"
-	"                           below which branches are left out (default callee,0.5)\n"
+	"                           call graph: none, caller or callee order, and a\n"
+	"                           percent below which branches are left out (default\n"
+	"                           callee,0.5)\n"
 	"        --children         also add each sample to the functions of its call\n"
 	"                           chain: a Children column (the function and all it\n"
 	"                           called) beside Self, sorted by it (the default,\n"
@@ -109,7 +112,9 @@ static int parse_callgraph(const char *s, struct args *a)
 		double v;
 
 		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), p);
-		if (!strcmp(word, "caller"))
+		if (!strcmp(word, "none"))
+			a->o.callgraph = 0;
+		else if (!strcmp(word, "caller"))
 			a->o.caller = 1;
 		else if (!strcmp(word, "callee"))
 			a->o.caller = 0;
@@ -119,8 +124,8 @@ static int parse_callgraph(const char *s, struct args *a)
 			a->o.graph_limit = v;
 		else {
 			fprintf(stderr,
-				"vpmu report: --call-graph takes caller, callee and a percent, "
-				"not '%s'\n",
+				"vpmu report: --call-graph takes none, caller, callee and a "
+				"percent, not '%s'\n",
 				word);
 			return -1;
 		}
@@ -220,6 +225,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'g':
 			a->o.callgraph = 1;
+			/* perf's -g takes --call-graph's PARAMS too (-g caller) */
+			if (optind < argc && argv[optind][0] != '-' &&
+			    parse_callgraph(argv[optind++], a))
+				return -1;
 			break;
 		case 'G':
 			a->o.callgraph = a->o.caller = 1;
@@ -361,7 +370,8 @@ int cmd_report(int argc, char **argv)
 	const struct report *tr; /* what the tables count */
 
 	a.o.graph_limit = 0.5;
-	a.o.children = -1; /* (unless given: perf's default, by the file) */
+	/* (unless given: perf's defaults, by the file) */
+	a.o.children = a.o.callgraph = -1;
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		report_filter_free(&a.filter);
@@ -386,11 +396,15 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	tr = r;
-	if (a.o.children < 0) { /* perf's default: Children where there are chains */
-		a.o.children = 0;
-		for (size_t i = 0; i < r->nsamples && !a.branch && !a.profileme && !a.o.children;
-		     i++)
-			a.o.children = r->samples[i].nchain > 1;
+	if (a.o.children < 0 || a.o.callgraph < 0) {
+		/* perf's defaults: Children and call graphs where there are chains */
+		int chains = 0;
+		for (size_t i = 0; i < r->nsamples && !a.branch && !a.profileme && !chains; i++)
+			chains = r->samples[i].nchain > 1;
+		if (a.o.children < 0)
+			a.o.children = chains;
+		if (a.o.callgraph < 0)
+			a.o.callgraph = chains && a.format == F_STDIO;
 	}
 	if (report_damage_str(r, warn, sizeof(warn)))
 		fprintf(stderr, "vpmu report: %s\n", warn);

@@ -44,7 +44,7 @@ static void usage(FILE *f)
 		   "and counts what they do.\n\nCommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (commands[i].summary)
-			fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+			fprintf(f, "   %-13s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nSee 'vpmu help COMMAND' for the manual page of a command.\n");
 }
 

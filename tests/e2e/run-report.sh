@@ -119,10 +119,18 @@ test_default() {
 	grep -q '^# Children      Self  Command  Shared Object  Symbol$' out &&
 		first_entry | grep -Eq '^ +95\.24% +0\.00%  rp_hot +rp_hot +\[\.\] main$' ||
 		fail "children by default: $(head -14 out)"
-	# a file without call chains: one Overhead column
+	# and, as perf, each entry's call graph; -g none leaves them out
+	grep -A2 '\[\.\] main$' out | grep -Eq '^ +---main$' || fail "graph by default: $(cat out)"
+	run_vpmu report -e cycles -g none
+	expect_rc 0 && ! grep -Eq '^ +(\||---)' out && first_entry | grep -q 'main$' ||
+		fail "-g none: $(cat out)"
+	run_vpmu report -e cycles --no-children -g caller
+	grep -A2 '\[\.\] hot$' out | grep -Eq '^ +---main$' || fail "-g caller: $(cat out)"
+	# a file without call chains: one Overhead column, no graphs
 	spec | sed 's/ chain=[^ ]*//' | "$MKDATA" flat.data || fail "mkdata"
 	run_vpmu report -i flat.data -e cycles
-	grep -q '^# Overhead  Command  Shared Object  Symbol$' out || fail "without chains: $(head -12 out)"
+	grep -q '^# Overhead  Command  Shared Object  Symbol$' out && ! grep -q -- '---' out ||
+		fail "without chains: $(head -12 out)"
 	run_vpmu report --no-children
 	expect_rc 0
 	grep -q "^# Samples: 105 of event 'cycles'\$" out || fail "no cycles section: $(head -20 out)"
@@ -200,24 +208,24 @@ test_filters() {
 # and --dso above still work), -U/--hide-unresolved, -q/--quiet.
 test_perf_filter_names() {
 	setup || return
-	run_vpmu report --no-children -e cycles -c rp_hot -d rp_hot -S hot,cold
+	run_vpmu report --no-children -g none -e cycles -c rp_hot -d rp_hot -S hot,cold
 	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] || fail "-c -d -S: $(cat out)"
-	run_vpmu report --no-children -e cycles --comms rp_hot --dsos '[unknown]'
+	run_vpmu report --no-children -g none -e cycles --comms rp_hot --dsos '[unknown]'
 	[ "$(grep -c '%' out)" = 1 ] && first_entry | grep -q '0x0*7000' || fail "--comms --dsos: $(cat out)"
-	run_vpmu report --no-children -e cycles -U
+	run_vpmu report --no-children -g none -e cycles -U
 	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] && ! grep -q '0x0*7000' out ||
 		fail "-U kept the unresolved: $(cat out)"
-	run_vpmu report --no-children -q -e cycles
+	run_vpmu report --no-children -g none -q -e cycles
 	expect_rc 0 && ! grep -q '^#' out && [ "$(grep -c '%' out)" = 3 ] &&
 		grep -Eq '^ +85\.71%  rp_hot +rp_hot +\[\.\] hot$' out || fail "-q: $(cat out)"
 	# perf's --show-total-period: each entry's events (hot: 90 samples of 1000)
-	run_vpmu report --no-children -e cycles -n --show-total-period -s sym
+	run_vpmu report --no-children -g none -e cycles -n --show-total-period -s sym
 	grep -Eq '^# Overhead  Samples  Period  Symbol$' out &&
 		grep -Eq '^ +85\.71% +90 +90000  \[\.\] hot$' out || fail "--show-total-period: $(cat out)"
 	# perf's --pid and --tid (every sample is pid 100's, tid 100's)
-	run_vpmu report --no-children -q -e cycles --pid 7,0100 --tid 100
+	run_vpmu report --no-children -g none -q -e cycles --pid 7,0100 --tid 100
 	expect_rc 0 && [ "$(grep -c "%" out)" = 3 ] || fail "--pid 100: $(cat out)"
-	run_vpmu report --no-children -q -e cycles --tid 101
+	run_vpmu report --no-children -g none -q -e cycles --tid 101
 	expect_rc 0 && [ "$(grep -c '%' out)" = 0 ] || fail "--tid 101: $(cat out)"
 	run_vpmu script --pid 100 -F ip
 	[ "$(grep -c . out)" = 145 ] || fail "script --pid: $(wc -l <out)"
@@ -326,7 +334,7 @@ test_callgraph() {
 # unknown address, outer_a 60 samples' worth, hot is in 90 itself.
 test_children() {
 	setup || return
-	run_vpmu report -e cycles --children
+	run_vpmu report -e cycles --children -g none
 	expect_rc 0
 	grep -q '^# Children      Self  Command  Shared Object  Symbol$' out ||
 		fail "header: $(grep Children out)"
@@ -339,16 +347,16 @@ test_children() {
 	run_vpmu report -e cycles --children -g --no-inline
 	grep -A4 '\[\.\] outer_a$' out | grep -Eq '^ +---outer_a$' &&
 		grep -A4 '\[\.\] outer_a$' out | grep -Eq '^ +main$' || fail "outer_a's graph: $(cat out)"
-	run_vpmu report -e cycles --children -t ';' --sort sym
+	run_vpmu report -e cycles --children -g none -t ';' --sort sym
 	grep -q '^# Children;Self;Symbol$' out && grep -qx '57.14%;0.00%;\[\.\] outer_a' out ||
 		fail "-t: $(cat out)"
 	# a sample counts once in a function it is in twice (recursion)
 	spec | sed "s|chain=$(rt "$COLD"),$(rt "$RET_MC")|chain=$(rt "$COLD"),$(rt "$RET_MC"),$(rt "$RET_MC")|" |
 		"$MKDATA" rec.data || fail "mkdata"
-	run_vpmu report -i rec.data -e cycles --children --sort sym
+	run_vpmu report -i rec.data -e cycles --children -g none --sort sym
 	grep -Eq '^ +95\.24% +0\.00%  \[\.\] main$' out || fail "recursion: $(cat out)"
 	# filters pick functions: outer_a with what it called, not its own samples
-	run_vpmu report -e cycles --children --symbols outer_a --sort sym
+	run_vpmu report -e cycles --children -g none --symbols outer_a --sort sym
 	grep '%' out | grep -v '^#' >rows
 	[ "$(wc -l <rows)" = 1 ] && grep -Eq '^ +57\.14% +0\.00%  \[\.\] outer_a$' rows ||
 		fail "--symbols: $(cat out)"
@@ -511,7 +519,7 @@ test_help_matches_man() {
 		{
 			grep '^\.It Fl' "$SRC/man/vpmu-$cmd.1" | grep -o 'Fl \\-[a-z][a-z-]*' |
 				sed 's/Fl \\-/--/'
-			sed -n 's/^\.It Fl \([a-zA-Z]\)\( ,.*\)*$/-\1/p' "$SRC/man/vpmu-$cmd.1"
+			sed -n 's/^\.It Fl \([a-zA-Z]\)\( ,.*\| Op .*\)*$/-\1/p' "$SRC/man/vpmu-$cmd.1"
 		} | sort -u >from-man
 		[ "$(wc -l <from-help)" -gt 5 ] && diff from-help from-man >/dev/null ||
 			fail "$cmd options differ (help vs man): $(diff from-help from-man | tr '\n' ' ')"
