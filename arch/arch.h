@@ -131,6 +131,9 @@ struct arch_backend {
 	unsigned nevents;
 	const struct arch_generic *generic;
 	unsigned ngeneric;
+	/* mem-loads with perf's load-latency threshold (the term ldlat=N): a
+	 * native spec with %u for N; NULL: the machine has no threshold */
+	const char *mem_ldlat;
 	unsigned ncounters;
 	/* Fill events/nevents from the backend's own tables; arch_find() and
 	 * arch_all() call it before handing the backend out (NULL: the

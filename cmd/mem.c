@@ -13,8 +13,8 @@
 #include "opt.h"
 
 static const char mem_usage[] =
-	"usage: vpmu mem [-t load|store|load,store] record [RECORD OPTIONS] [--] PROGRAM\n"
-	"                [ARGS...]\n"
+	"usage: vpmu mem [-t load|store|load,store] [--ldlat N] record [RECORD OPTIONS]\n"
+	"                [--] PROGRAM [ARGS...]\n"
 	"       vpmu mem report [REPORT OPTIONS]\n"
 	"       vpmu mem -D [-i FILE]\n"
 	"\n"
@@ -26,6 +26,10 @@ static const char mem_usage[] =
 	"                       sampling: mem-loads:pp (p4: PEBS's L1 load misses;\n"
 	"                       ia64: the data EAR's loads of 4 cycles or more), and\n"
 	"                       mem-stores:pp, which no machine here has\n"
+	"        --ldlat N      sample the loads of N cycles or more:\n"
+	"                       cpu/mem-loads,ldlat=N/pp (ia64: N a power of two from\n"
+	"                       4 to 4096; p4's PEBS has no threshold); also right\n"
+	"                       after record\n"
 	"    -D, --dump-raw-samples\n"
 	"                       print the samples one per line: thread, address,\n"
 	"                       function, data address, latency and data source\n"
@@ -70,11 +74,12 @@ int cmd_mem(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "type", required_argument, NULL, 't' },
 		{ "dump-raw-samples", no_argument, NULL, 'D' },
+		{ "ldlat", required_argument, NULL, 'L' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "vpmu.data";
+	const char *input = "vpmu.data", *ldlat = NULL;
 	int c, load = 1, store = 0, dump = 0;
 
 	optind = 1;
@@ -95,6 +100,9 @@ int cmd_mem(int argc, char **argv)
 			break;
 		case 'D':
 			dump = 1;
+			break;
+		case 'L':
+			ldlat = optarg;
 			break;
 		case 'i':
 			input = optarg;
@@ -126,11 +134,32 @@ int cmd_mem(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "record")) {
 		const char *pre[5] = { "record" };
+		char loads[64];
 		int n = 1;
 
+		/* perf mem record --ldlat N: right after record */
+		while (argc > 2 && !strncmp(argv[2], "--ldlat", 7) &&
+		       (argv[2][7] == '=' || !argv[2][7])) {
+			if (!argv[2][7] && argc < 4) {
+				fprintf(stderr, "vpmu mem: --ldlat wants a number of cycles\n");
+				return 1;
+			}
+			int eq = argv[2][7] == '=';
+			ldlat = eq ? argv[2] + 8 : argv[3];
+			argv[eq ? 2 : 3] = argv[1];
+			argv += eq ? 1 : 2;
+			argc -= eq ? 1 : 2;
+		}
+		if (ldlat && strlen(ldlat) > 20) {
+			fprintf(stderr, "vpmu mem: --ldlat wants a number of cycles, not '%s'\n",
+				ldlat);
+			return 1;
+		}
+		snprintf(loads, sizeof(loads), ldlat ? "cpu/mem-loads,ldlat=%s/pp" : "mem-loads:pp",
+			 ldlat);
 		if (load) {
 			pre[n++] = "-e";
-			pre[n++] = "mem-loads:pp";
+			pre[n++] = loads;
 		}
 		if (store) {
 			pre[n++] = "-e";

@@ -167,12 +167,10 @@ static int parse_user(const struct arch_backend *b, const struct stat_opts *so,
 		const char *p = so->specs[k];
 
 		while (*p) {
-			size_t len = *p == '{' ? strcspn(p, "}") : strcspn(p, ",");
+			size_t len = (size_t)(evspec_item_end(p) - p);
 			char item[sizeof(absent->name)];
 			int rc;
 
-			if (*p == '{' && p[len])
-				len += strcspn(p + len, ",");
 			if (len >= sizeof(item)) {
 				snprintf(err, errsz, "event spec too long: '%.40s...'", p);
 				return -1;

@@ -136,6 +136,8 @@ static int parse_mods(const char *s, struct mods *m)
 			m->kernel = 1;
 		else if (*s == 'p')
 			m->precise++;
+		else if (*s == 'P') /* perf's: the most precise there is */
+			m->precise = m->precise > 2 ? m->precise : 2;
 		else
 			return -1;
 		if (m->precise > 2)
@@ -360,6 +362,94 @@ static int unknown_event(struct ctx *c, const char *name, int prefixed)
 	return fail(c, "unknown event '%s'", name);
 }
 
+/* mem-loads with perf's ldlat=N term: the machine's spec for N. */
+static int ldlat_event(struct ctx *c, const char *text, const char *name, const char *n,
+		       struct arch_evsel *e)
+{
+	char spec[SPEC_MAX], inner[256], *end;
+	struct ctx ic = { c->b, text, inner, sizeof(inner), 0 };
+	unsigned long v = strtoul(n, &end, 0);
+	struct mods im;
+	int imod;
+
+	if (!*n || *end || v > UINT32_MAX)
+		return fail(c, "ldlat wants a number of cycles, not '%s' in '%s'", n, text);
+	if (strcmp(name, "mem-loads"))
+		return fail(c, "ldlat is a term of mem-loads, not of '%s' in '%s'", name, text);
+	if (!c->b->mem_ldlat) {
+		c->notsup = 1;
+		return fail(c, "'%s': %s has no load-latency threshold", text, c->b->name);
+	}
+	snprintf(spec, sizeof(spec), c->b->mem_ldlat, (unsigned)v);
+	if (parse_event(&ic, spec, 0, e, &im, &imod) == 0)
+		return 0;
+	/* the thresholds there are, among the powers of two */
+	char list[128] = "";
+	unsigned near = 0;
+	for (unsigned t = 1, at = 0; t && t <= 1u << 20; t <<= 1) {
+		snprintf(spec, sizeof(spec), c->b->mem_ldlat, t);
+		if (parse_event(&ic, spec, 0, e, &im, &imod) < 0)
+			continue;
+		if (!near || (t > v ? t - v : v - t) < (near > v ? near - v : v - near))
+			near = t;
+		if (at < sizeof(list))
+			at += (unsigned)snprintf(list + at, sizeof(list) - at, "%s%u",
+						 at ? ", " : "", t);
+	}
+	memset(e, 0, sizeof(*e));
+	if (!near)
+		return fail(c, "'%s' on %s: %s", text, c->b->name, inner);
+	return fail(c, "ldlat=%lu in '%s': %s's thresholds are %s cycles (did you mean ldlat=%u?)",
+		    v, text, c->b->name, list, near);
+}
+
+/* perf's PMU/TERMS/MODS form (cpu/mem-loads,ldlat=30/P): PMU is cpu or
+ * the machine's name; TERMS an event and, for mem-loads, ldlat=N. */
+static int slash_event(struct ctx *c, const char *text, struct arch_evsel *e, struct mods *m,
+		       int *modtok)
+{
+	char buf[SPEC_MAX], *terms, *mods, *name = NULL, *ldlat = NULL;
+	struct mods im;
+	int imod = 0, rc;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	terms = strchr(buf, '/');
+	*terms++ = 0;
+	mods = strrchr(terms, '/');
+	if (!mods)
+		return fail(c, "no closing '/' in '%s'", text);
+	*mods++ = 0;
+	if (strcmp(buf, "cpu") && strcasecmp(buf, c->b->name))
+		return fail(c, "unknown pmu '%s' in '%s' (valid: cpu, %s)", buf, text, c->b->name);
+	for (char *t = terms, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = 0;
+		if (!strncmp(t, "ldlat=", 6))
+			ldlat = t + 6;
+		else if (strchr(t, '=') || strchr(t, '/') || (name && *t))
+			return fail(c, "unknown term '%s' in '%s' (an event, ldlat=N)", t, text);
+		else if (*t)
+			name = t;
+	}
+	if (!name)
+		return fail(c, "no event in '%s'", text);
+	rc = ldlat ? ldlat_event(c, text, name, ldlat, e) : parse_event(c, name, 1, e, &im, &imod);
+	if (rc < 0)
+		return rc;
+	memset(m, 0, sizeof(*m));
+	*modtok = 0;
+	if (imod)
+		return fail(c, "modifiers go after the last '/' in '%s'", text);
+	if (*mods) {
+		rc = parse_mods(mods, m);
+		if (rc < 0)
+			return bad_mods(c, rc, mods, text);
+		*modtok = 1;
+	}
+	return 0;
+}
+
 /* One event's text (trimmed, shorter than SPEC_MAX) into e: event, unit
  * mask or raw config; its modifiers into m, *modtok set when the text ends
  * in a modifier token. */
@@ -370,6 +460,8 @@ static int parse_event(struct ctx *c, const char *text, int generic_ok, struct a
 	char *name = buf, *tail, *dc;
 	int prefixed = 0, idx, rc;
 
+	if (strchr(text, '/'))
+		return slash_event(c, text, e, m, modtok);
 	memset(e, 0, sizeof(*e));
 	memset(m, 0, sizeof(*m));
 	*modtok = 0;
@@ -417,6 +509,26 @@ static int parse_event(struct ctx *c, const char *text, int generic_ok, struct a
 
 /* ---- lists and groups --------------------------------------------------- */
 
+/* The end of the event at p: the first of stop's characters not inside
+ * a PMU/TERMS/ form's slashes (its terms are comma-separated), or end. */
+static const char *event_end(const char *p, const char *end, const char *stop)
+{
+	int in = 0;
+
+	for (; p < end && *p && (in || !strchr(stop, *p)); p++)
+		in ^= *p == '/' && (in || strchr(p + 1, '/'));
+	return p;
+}
+
+const char *evspec_item_end(const char *p)
+{
+	if (*p == '{') {
+		p += strcspn(p, "}");
+		return p + strcspn(p, ",");
+	}
+	return event_end(p, p + strlen(p), ",");
+}
+
 /* [s, e) without blank space around it. */
 static void trim(const char **s, const char **e)
 {
@@ -462,8 +574,11 @@ static int add_event(struct ctx *c, const char *s, const char *e, const struct g
 	if (g && g->has_mods) {
 		/* perf's rule for a group's modifiers: levels named on the
 		 * member or the group count; p's add up. */
-		const char *colon = modtok ? strrchr(text, ':') : NULL;
-		size_t base = colon ? (size_t)(colon - text) : len;
+		const char *slash = strrchr(text, '/');
+		const char *colon = modtok && !slash ? strrchr(text, ':') : NULL;
+		size_t base = slash ? (size_t)(slash - text) + 1 :
+			      colon ? (size_t)(colon - text) :
+				      len;
 
 		m.user |= g->m.user;
 		m.kernel |= g->m.kernel;
@@ -474,8 +589,9 @@ static int add_event(struct ctx *c, const char *s, const char *e, const struct g
 		if (base + 6 > TEXT_MAX)
 			return fail(c, "event '%.32s...' too long (max %zu characters)", text,
 				    TEXT_MAX - 1);
-		snprintf(ev->name, sizeof(ev->name), "%.*s:%s%s%s", (int)base, text,
-			 m.user ? "u" : "", m.kernel ? "k" : "", &"pp"[2 - m.precise]);
+		snprintf(ev->name, sizeof(ev->name), "%.*s%s%s%s%s", (int)base, text,
+			 slash ? "" : ":", m.user ? "u" : "", m.kernel ? "k" : "",
+			 &"pp"[2 - m.precise]);
 	} else {
 		memcpy(ev->name, text, len + 1);
 	}
@@ -534,10 +650,8 @@ static int add_group(struct ctx *c, const char **pp, struct arch_evsel *out, uns
 	}
 
 	for (p = open + 1;;) {
-		const char *e = p;
+		const char *e = event_end(p, close, ",");
 
-		while (e < close && *e != ',')
-			e++;
 		if (add_event(c, p, e, &g, out, max, at) < 0)
 			return -1;
 		if (e == close)
@@ -574,7 +688,7 @@ int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evs
 			if (*p && *p != ',')
 				return fail(&c, "unexpected '%c' after '}' in '%s'", *p, c.spec);
 		} else {
-			const char *e = p + strcspn(p, ",{}");
+			const char *e = event_end(p, p + strlen(p), ",{}");
 
 			if (*e == '}')
 				return fail(&c, "unbalanced '}' in '%s'", c.spec);

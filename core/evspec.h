@@ -7,8 +7,14 @@
  *   event   := GENERIC [':' MODS]
  *            | [PMU '::'] NATIVE {':' UMASK} [':' MODS]
  *            | 'r' HEX [':' MODS]
- *   MODS    := any mix of u, k, p (p at most twice): u counts user level,
- *              k kernel level, p/pp ask for the precise mechanism
+ *            | PMU '/' EVENT [',ldlat=' N] '/' [MODS]
+ *   MODS    := any mix of u, k, p (p at most twice), P: u counts user
+ *              level, k kernel level, p/pp ask for the precise mechanism,
+ *              P for the most precise (pp)
+ *
+ * The slash form is perf's PMU/TERMS/: PMU is cpu or the backend's name,
+ * EVENT any of the first three forms without modifiers, and ldlat=N,
+ * only with mem-loads, its load-latency threshold (b->mem_ldlat).
  *
  * GENERIC is one of the backend's perf names (b->generic, exact case, as
  * perf), standing for its native spec.  NATIVE, UMASK and PMU (which must
@@ -45,6 +51,10 @@
 #define EVSPEC_NOTSUP (-2)
 int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
 		 unsigned max, unsigned *n, char *err, size_t errsz);
+
+/* The end of spec's first item at p: an event, or a {group} with its
+ * modifiers (the ',' after it, or the end of the string). */
+const char *evspec_item_end(const char *p);
 
 /* Damerau-Levenshtein distance (optimal string alignment: adjacent
  * transpositions count one edit), ignoring case.  Strings longer than 127

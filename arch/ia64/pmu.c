@@ -313,6 +313,9 @@ struct arch_backend arch_ia64 = {
 	.machine = "ia64",
 	.generic = ia64_generic,
 	.ngeneric = IA64_NGENERIC,
+	/* the data EAR's latency threshold, N cycles or more: a power of two
+	 * from 4 to 4096 (DATA_EAR_EVENTS's CACHE_LATn unit masks, PMC11) */
+	.mem_ldlat = "DATA_EAR_EVENTS:CACHE_LAT%u",
 	.ncounters = IA64_NCTR,
 	.init = init,
 	.encode = encode,

@@ -202,6 +202,22 @@ mem_record_report() {
 	"$VPMU" mem report -i ia.data -q -s local_weight,mem >rep 2>&1 || fail "ia64 report failed"
 	awk '$1 ~ /%$/ && $3 < 4 { bad = 1 } $1 ~ /%$/ { n++ } END { exit bad || n < 2 }' rep &&
 		grep -Eq '^ +[0-9.]+% +[0-9]+ +[0-9]+ +memory$' rep || fail "ia64: $(cat rep)"
+	# perf's --ldlat: the data EAR's threshold, after record or before it
+	"$VPMU" mem record --ldlat 16 -q -a ia64 -c 50 -o lat.data "$q" 20000 >/dev/null &&
+		"$VPMU" mem --ldlat=16 record -q -a ia64 -c 50 -o lat2.data "$q" 20000 >/dev/null &&
+		"$VPMU" record -q -a ia64 -e DATA_EAR_EVENTS:CACHE_LAT16:pp -c 50 -o ear.data \
+			"$q" 20000 >/dev/null || fail "--ldlat record failed"
+	"$VPMU" script -i lat.data -F ip,addr,weight >a 2>&1 && "$VPMU" script -i lat2.data -F ip,addr,weight >b &&
+		"$VPMU" script -i ear.data -F ip,addr,weight >c && [ "$(grep -c . a)" -ge 5 ] &&
+		cmp -s a b && cmp -s a c && awk '$NF < 16 { exit 1 }' a || fail "--ldlat 16: $(wc -l a b c; head -3 a)"
+	"$VPMU" mem report -i lat.data >rep 2>&1
+	grep -q "^# Samples: $(grep -c . a) of event 'cpu/mem-loads,ldlat=16/pp'\$" rep || fail "--ldlat report: $(head -6 rep)"
+	"$VPMU" mem record --ldlat 30 -a ia64 true >out 2>err
+	[ $? = 1 ] && grep -q "ia64's thresholds are 4, 8, 16, 32, .* 4096 cycles (did you mean ldlat=32?)$" err ||
+		fail "--ldlat 30: $(cat err)"
+	"$VPMU" mem record --ldlat 32 true >out 2>err
+	[ $? = 1 ] && [ "$(cat err)" = "vpmu record: 'cpu/mem-loads,ldlat=32/pp': p4 has no load-latency threshold" ] ||
+		fail "--ldlat on p4: $(cat err)"
 	# what no machine here samples, and machines without data addresses
 	"$VPMU" mem -t store record true >out 2>err
 	[ $? = 1 ] && [ "$(cat err)" = "vpmu record: generic event 'mem-stores' is not supported on p4" ] ||

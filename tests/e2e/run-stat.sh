@@ -339,6 +339,10 @@ default_names_are_events() {
 			run_vpmu stat -a $a -x, -e "$name" -- "$PROGS/e2e_loop" 1000
 			[ "$(awk -F, -v e="$name" '$3 == e { print $1 }' err)" = "$n" ] ||
 				fail "$a: default row $name $n, with -e $name: $(head -c 300 err)"
+			# and as perf's PMU/EVENT/ form
+			run_vpmu stat -a $a -x, -e "cpu/$name/" -- "$PROGS/e2e_loop" 1000
+			[ "$(awk -F, -v e="cpu/$name/" '$3 == e { print $1 }' err)" = "$n" ] ||
+				fail "$a: default row $name $n, with -e cpu/$name/: $(head -c 300 err)"
 		done <rows
 	done
 }

@@ -11,7 +11,7 @@
 
 /* ---- the fake backend --------------------------------------------------- */
 
-enum { EV_GPE, EV_BR, EV_INSTR, EV_TAGGED, EV_CLEAR, NEV };
+enum { EV_GPE, EV_BR, EV_INSTR, EV_TAGGED, EV_CLEAR, EV_EAR, NEV };
 
 static const struct arch_umask gpe_um[] = {
 	{ "RUNNING", 0x1, "processor is not halted", NULL },
@@ -31,6 +31,12 @@ static const struct arch_umask tagged_um[] = {
 	{ "P", 0x1, "tag P", NULL },
 	{ "UK", 0x2, "tag UK", NULL },
 };
+/* A load-latency threshold of 4, 8 or 16 cycles (mem_ldlat). */
+static const struct arch_umask ear_um[] = {
+	{ "LAT4", 0x1, ">= 4 cycles", NULL },
+	{ "LAT8", 0x2, ">= 8 cycles", NULL },
+	{ "LAT16", 0x3, ">= 16 cycles", NULL },
+};
 
 static const struct arch_event fake_events[NEV] = {
 	[EV_GPE] = { "GLOBAL_POWER_EVENTS", "cycles", gpe_um, 1, 0x1, "0-1", NULL, NULL },
@@ -38,6 +44,7 @@ static const struct arch_event fake_events[NEV] = {
 	[EV_INSTR] = { "INSTR_RETIRED", "instructions", instr_um, 2, 0x1, "2-3", NULL, NULL },
 	[EV_TAGGED] = { "TAGGED", "tagged uops", tagged_um, 2, 0x3, "0-3", NULL, NULL },
 	[EV_CLEAR] = { "MACHINE_CLEAR", "machine clears", NULL, 0, 0, "0-3", NULL, NULL },
+	[EV_EAR] = { "EAR", "sampled loads", ear_um, 3, 0x1, "0-3", NULL, "EAR" },
 };
 
 static const struct arch_generic fake_generic[] = {
@@ -48,6 +55,7 @@ static const struct arch_generic fake_generic[] = {
 	{ "bus-cycles", "r300000001" },
 	{ "cache-misses", NULL },
 	{ "L1-dcache-load-misses", "NO_SUCH_EVENT" },
+	{ "mem-loads", "EAR:LAT4" },
 };
 
 /* config: event + 1 in bits 32-47, unit mask in 0-31, excl_user bit 60,
@@ -83,6 +91,7 @@ static const struct arch_backend fake = {
 	.nevents = NEV,
 	.generic = fake_generic,
 	.ngeneric = sizeof(fake_generic) / sizeof(fake_generic[0]),
+	.mem_ldlat = "EAR:LAT%u",
 	.ncounters = 4,
 	.encode = fake_encode,
 	.decode = fake_decode,
@@ -104,16 +113,21 @@ static int parse(const char *spec)
 	return (int)n;
 }
 
-/* spec must fail (rc: -1 wrong, EVSPEC_NOTSUP not produced) with exactly
- * msg, leaving the count alone. */
-static void fails_rc(const char *spec, int rc, const char *msg)
+/* spec must fail on b (rc: -1 wrong, EVSPEC_NOTSUP not produced) with
+ * exactly msg, leaving the count alone. */
+static void fails_on(const struct arch_backend *b, const char *spec, int rc, const char *msg)
 {
 	unsigned n = 3;
 
 	memset(err, 'x', sizeof(err));
-	assert_int_equal(evspec_parse(&fake, spec, ev, ARCH_MAX_EVSEL, &n, err, sizeof(err)), rc);
+	assert_int_equal(evspec_parse(b, spec, ev, ARCH_MAX_EVSEL, &n, err, sizeof(err)), rc);
 	assert_int_equal(n, 3);
 	assert_string_equal(err, msg);
+}
+
+static void fails_rc(const char *spec, int rc, const char *msg)
+{
+	fails_on(&fake, spec, rc, msg);
 }
 
 static void fails(const char *spec, const char *msg)
@@ -393,6 +407,57 @@ static void test_too_many(void **state)
 	assert_int_equal(n, 4);
 }
 
+/* perf's PMU/TERMS/MODS form. */
+static void test_slash_form(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("cpu/cycles/u,fake/BRANCH_RETIRED:MMTP/p"), 2);
+	assert_string_equal(ev[0].name, "cpu/cycles/u");
+	assert_int_equal(ev[0].event, EV_GPE);
+	assert_int_equal(ev[0].excl_kernel, 1);
+	assert_int_equal(ev[1].umask, 0x4);
+	assert_int_equal(ev[1].precise, 1);
+	/* ldlat=N: the machine's threshold; a term's comma splits nothing */
+	assert_int_equal(parse("cpu/mem-loads,ldlat=8/P,branches"), 2);
+	assert_string_equal(ev[0].name, "cpu/mem-loads,ldlat=8/P");
+	assert_int_equal(ev[0].event, EV_EAR);
+	assert_int_equal(ev[0].umask, 0x2);
+	assert_int_equal(ev[0].precise, 2);
+	assert_string_equal(ev[1].name, "branches");
+	assert_int_equal(parse("cpu/mem-loads/"), 1);
+	assert_int_equal(ev[0].umask, 0x1);
+	assert_string_equal(evspec_item_end("cpu/mem-loads,ldlat=8/,cycles"), ",cycles");
+	/* in a group, the group's modifiers follow the slash */
+	assert_int_equal(parse("{cpu/mem-loads,ldlat=16/,cycles}:u"), 2);
+	assert_string_equal(ev[0].name, "cpu/mem-loads,ldlat=16/u");
+	assert_int_equal(ev[0].umask, 0x3);
+	assert_int_equal(ev[0].group, 0);
+	assert_int_equal(ev[1].group, 0);
+	fails("cpu/mem-loads,ldlat=10/",
+	      "ldlat=10 in 'cpu/mem-loads,ldlat=10/': fake's thresholds are 4, 8, 16 cycles "
+	      "(did you mean ldlat=8?)");
+	fails("cpu/mem-loads,ldlat=x/",
+	      "ldlat wants a number of cycles, not 'x' in 'cpu/mem-loads,ldlat=x/'");
+	fails("cpu/cycles,ldlat=8/", "ldlat is a term of mem-loads, not of 'cycles' in "
+				     "'cpu/cycles,ldlat=8/'");
+	fails("cpu/cycles,branches/",
+	      "unknown term 'branches' in 'cpu/cycles,branches/' (an event, ldlat=N)");
+	fails("cpu/cycles,period=5/",
+	      "unknown term 'period=5' in 'cpu/cycles,period=5/' (an event, ldlat=N)");
+	fails("cpu/cycles", "no closing '/' in 'cpu/cycles'");
+	fails("cpu//", "no event in 'cpu//'");
+	fails("gpu/cycles/", "unknown pmu 'gpu' in 'gpu/cycles/' (valid: cpu, fake)");
+	fails("cpu/cycles:u/", "modifiers go after the last '/' in 'cpu/cycles:u/'");
+	fails("cpu/cycles/x", "bad modifier 'x' in 'cpu/cycles/x'");
+	fails("cpu/cyclse/", "unknown event 'cyclse' (did you mean 'cycles'?)");
+
+	/* a machine without a threshold: not supported */
+	struct arch_backend plain = fake;
+	plain.mem_ldlat = NULL;
+	fails_on(&plain, "cpu/mem-loads,ldlat=8/", EVSPEC_NOTSUP,
+		 "'cpu/mem-loads,ldlat=8/': fake has no load-latency threshold");
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -501,19 +566,13 @@ static void test_closest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_generic),
-		cmocka_unit_test(test_generic_unsupported),
-		cmocka_unit_test(test_native),
-		cmocka_unit_test(test_raw),
-		cmocka_unit_test(test_modifiers),
-		cmocka_unit_test(test_umask_over_modifier),
-		cmocka_unit_test(test_groups),
-		cmocka_unit_test(test_accumulate),
-		cmocka_unit_test(test_too_many),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_error_text_is_one_line),
-		cmocka_unit_test(test_distance),
-		cmocka_unit_test(test_closest),
+		cmocka_unit_test(test_generic),	  cmocka_unit_test(test_generic_unsupported),
+		cmocka_unit_test(test_native),	  cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_modifiers), cmocka_unit_test(test_umask_over_modifier),
+		cmocka_unit_test(test_groups),	  cmocka_unit_test(test_accumulate),
+		cmocka_unit_test(test_too_many),  cmocka_unit_test(test_slash_form),
+		cmocka_unit_test(test_errors),	  cmocka_unit_test(test_error_text_is_one_line),
+		cmocka_unit_test(test_distance),  cmocka_unit_test(test_closest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
