@@ -17,7 +17,7 @@
 
 static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [--show-total-period] [-t SEP]\n"
-	"                   [--percent-limit PCT]\n"
+	"                   [--percent-limit PCT] [--percentage relative|absolute]\n"
 	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [--pid PIDS]\n"
 	"                   [--tid TIDS] [-U] [-q]\n"
 	"                   [-g [PARAMS]] [-G] [--call-graph PARAMS]\n"
@@ -45,6 +45,9 @@ static const char report_usage[] =
 	"    -t, --field-separator SEP\n"
 	"                           separate columns by SEP instead of aligning them\n"
 	"        --percent-limit PCT  leave out entries below PCT percent\n"
+	"        --percentage relative|absolute\n"
+	"                           percentages (and the headers' totals) of the\n"
+	"                           samples the filters keep, or of all (default)\n"
 	"    -e, --event EVENT      only the event named EVENT (default: each event\n"
 	"                           in its own section)\n"
 	"    -c, --comms NAMES      only samples of these threads (comma-separated)\n"
@@ -87,7 +90,7 @@ static const char report_usage[] =
 enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
 
 /* long options without a letter of their own */
-enum { OPT_CALL_GRAPH = 256, OPT_PID, OPT_TID, OPT_PERIOD };
+enum { OPT_CALL_GRAPH = 256, OPT_PID, OPT_TID, OPT_PERIOD, OPT_PERCENTAGE };
 
 struct args {
 	const char *input, *sort, *event;
@@ -97,7 +100,8 @@ struct args {
 	int profileme;
 	int no_inline;
 	int sort_given;
-	int branch; /* --branch-stack: a histogram of the samples' branches */
+	int branch;   /* --branch-stack: a histogram of the samples' branches */
+	int relative; /* --percentage relative */
 	enum format format;
 };
 
@@ -145,6 +149,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "show-total-period", no_argument, NULL, OPT_PERIOD },
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 		{ "event", required_argument, NULL, 'e' },
 		{ "comms", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
@@ -187,6 +192,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_PERIOD:
 			a->o.period_col = 1;
+			break;
+		case OPT_PERCENTAGE:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
+				fprintf(stderr,
+					"vpmu report: --percentage wants relative or absolute, "
+					"not '%s'\n",
+					optarg);
+				return -1;
+			}
+			a->relative = !strcmp(optarg, "relative");
 			break;
 		case 't':
 			a->o.sep = optarg;
@@ -288,9 +303,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* The hist of event ev (-1: every event) over the samples the filters keep. */
+/* The hist of event ev (-1: every event) over the samples the filters
+ * keep, which add up in kept[] (by event). */
 static struct hist *build(const struct report *r, const struct hist_key **keys, int nkeys, int ev,
-			  struct args *a)
+			  struct args *a, struct report_event *kept)
 {
 	struct hist *h = hist_new(r, keys, nkeys);
 
@@ -298,14 +314,19 @@ static struct hist *build(const struct report *r, const struct hist_key **keys, 
 		return NULL;
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
+		int in;
 
 		if (ev >= 0 && s->ev != (uint32_t)ev)
 			continue;
-		if (a->o.children) {
-			if (hist_add_frames(h, s, report_filter_keep, &a->filter))
-				goto fail;
-		} else if (report_filter_keep(r, s, &a->filter) && hist_add(h, s)) {
+		if (a->o.children)
+			in = hist_add_frames(h, s, report_filter_keep, &a->filter);
+		else if ((in = report_filter_keep(r, s, &a->filter)) && hist_add(h, s))
+			in = -1;
+		if (in < 0)
 			goto fail;
+		if (in && s->ev < r->nevents) {
+			kept[s->ev].nsamples++;
+			kept[s->ev].period += s->period;
 		}
 	}
 	if (hist_finish(h) || (a->o.callgraph && hist_build_chains(h, a->o.caller)))
@@ -323,6 +344,8 @@ static int tables(const struct report *r, const struct hist_key **keys, int nkey
 {
 	struct hist *h[64];
 	int ev[64], nh = 0, all = 0, rc = 0;
+	struct report_event *kept = calloc(r->nevents + 1, sizeof(*kept));
+	struct report view = *r;
 
 	for (int k = 0; k < nkeys; k++)
 		all |= !strcmp(keys[k]->name, "event");
@@ -333,12 +356,24 @@ static int tables(const struct report *r, const struct hist_key **keys, int nkey
 			ev[nh++] = (int)i;
 	}
 	for (int i = 0; i < nh; i++) {
-		if (!(h[i] = build(r, keys, nkeys, ev[i], a))) {
+		if (!kept || !(h[i] = build(r, keys, nkeys, ev[i], a, kept))) {
 			fprintf(stderr, "vpmu report: out of memory\n");
 			nh = i;
 			rc = 1;
 			break;
 		}
+	}
+	if (!rc && a->relative) {
+		/* perf's --percentage relative: of what the filters kept,
+		 * in the headers too */
+		for (size_t i = 0; i < r->nevents; i++) {
+			uint64_t n = kept[i].nsamples, p = kept[i].period;
+			kept[i] = r->events[i];
+			kept[i].nsamples = n;
+			kept[i].period = p;
+		}
+		view.events = kept;
+		r = &view;
 	}
 	if (!rc && a->format == F_JSON) {
 		report_write_json(stdout, r, h, ev, (size_t)nh, &a->o);
@@ -356,6 +391,7 @@ static int tables(const struct report *r, const struct hist_key **keys, int nkey
 		hist_chains_free(h[i]);
 		hist_free(h[i]);
 	}
+	free(kept);
 	return rc;
 }
 

@@ -216,16 +216,20 @@ int hist_add_frames(struct hist *h, const struct report_sample *s,
 		return -1;
 	v = p->frames;
 	p->cumulative = 1;
+	int added = 0;
 	for (uint32_t f = 0; f < n; f++) {
 		int seen = 0;
 
 		frame_view(h->r, s, f, &v[f]);
 		for (uint32_t g = 0; g < f && !seen; g++)
 			seen = keys_equal(h, &v[g], &v[f]);
-		if (!seen && (!keep || keep(h->r, &v[f], arg)) && add_frame(h, s, f, &v[f]))
+		if (seen || (keep && !keep(h->r, &v[f], arg)))
+			continue;
+		if (add_frame(h, s, f, &v[f]))
 			return -1;
+		added = 1;
 	}
-	return 0;
+	return added;
 }
 
 /* qsort has no context argument: the keys of the hist being sorted. */

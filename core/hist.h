@@ -101,7 +101,8 @@ int hist_add(struct hist *h, const struct report_sample *s);
  * period only).  An entry takes a sample once, however often the chain
  * passes through it.  keep (NULL: all) picks the entries, called with s
  * as seen from each frame (the filters of report --children apply to
- * the functions, not to where the samples fell). */
+ * the functions, not to where the samples fell).  Returns 1 when s went
+ * into an entry, 0 when keep took none of its frames, -1 out of memory. */
 int hist_add_frames(struct hist *h, const struct report_sample *s,
 		    int (*keep)(const struct report *r, const struct report_sample *v, void *arg),
 		    void *arg);

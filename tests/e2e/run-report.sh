@@ -212,6 +212,19 @@ test_perf_filter_names() {
 	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] || fail "-c -d -S: $(cat out)"
 	run_vpmu report --no-children -g none -e cycles --comms rp_hot --dsos '[unknown]'
 	[ "$(grep -c '%' out)" = 1 ] && first_entry | grep -q '0x0*7000' || fail "--comms --dsos: $(cat out)"
+	# perf's --percentage relative: of the samples kept (hot 90 and cold
+	# 10 of 100 resolved), the header's totals too
+	run_vpmu report --no-children -g none -e cycles -U --percentage relative -s sym
+	grep -Eq '^ +90\.00%  \[\.\] hot$' out && grep -Eq '^ +10\.00%  \[\.\] cold$' out &&
+		grep -q "^# Samples: 100 of event 'cycles'\$" out &&
+		grep -q '^# Event count (approx.): 100000$' out || fail "--percentage relative: $(cat out)"
+	run_vpmu report -e cycles -g none --symbols outer_a --percentage relative -s sym
+	grep -Eq '^ +100\.00% +0\.00%  \[\.\] outer_a$' out || fail "relative children: $(cat out)"
+	run_vpmu report -e cycles --percentage=absolute -U -g none --no-children -s sym
+	grep -Eq '^ +85\.71%  \[\.\] hot$' out || fail "--percentage absolute: $(cat out)"
+	run_vpmu report --percentage rel
+	expect_rc 1 && [ "$(cat err)" = "vpmu report: --percentage wants relative or absolute, not 'rel'" ] ||
+		fail "--percentage rel: $(cat err)"
 	run_vpmu report --no-children -g none -e cycles -U
 	expect_rc 0 && [ "$(grep -c '%' out)" = 2 ] && ! grep -q '0x0*7000' out ||
 		fail "-U kept the unresolved: $(cat out)"

@@ -36,10 +36,12 @@ static struct hist *hist_of(size_t n, int children)
 	struct hist *h = hist_new(&rep, &k, 1);
 
 	assert_non_null(h);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(children ? hist_add_frames(h, &samples[i], NULL, NULL) :
-					    hist_add(h, &samples[i]),
-				 0);
+	for (size_t i = 0; i < n; i++) {
+		if (children)
+			assert_int_equal(hist_add_frames(h, &samples[i], NULL, NULL), 1);
+		else
+			assert_int_equal(hist_add(h, &samples[i]), 0);
+	}
 	assert_int_equal(hist_finish(h), 0);
 	return h;
 }
@@ -91,12 +93,37 @@ static void test_self_only(void **state)
 	hist_free(h);
 }
 
+/* A filter of the functions: a sample goes in (1) when it keeps one of
+ * its chain's, only into those. */
+static int only_main(const struct report *r, const struct report_sample *v, void *arg)
+{
+	(void)r;
+	(void)arg;
+	return !strcmp(v->loc->sym, "main");
+}
+
+static void test_kept_frames(void **state)
+{
+	const struct hist_key *k = hist_key_find("sym");
+	struct hist *h = hist_new(&rep, &k, 1);
+
+	(void)state;
+	assert_non_null(h);
+	assert_int_equal(hist_add_frames(h, &samples[0], only_main, NULL), 1);
+	assert_int_equal(hist_add_frames(h, &samples[3], only_main, NULL), 0);
+	assert_int_equal(hist_finish(h), 0);
+	assert_int_equal(h->nentries, 1);
+	expect(&h->entries[0], "main", 3, 0);
+	hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_callers_first),
 		cmocka_unit_test(test_self_only),
+		cmocka_unit_test(test_kept_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
