@@ -211,11 +211,12 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 	printf("\n");
 }
 
-/* The emulated clock, from the MACHINE record's mhz parameter. */
+/* The emulated clock, from the MACHINE record's core.mhz parameter (mhz
+ * in files written before the parameters had their structure's name). */
 static double clock_ghz(const struct report *r)
 {
 	for (size_t i = 0; i < r->nparams; i++)
-		if (!strcmp(r->params[i].key, "mhz"))
+		if (!strcmp(r->params[i].key, "core.mhz") || !strcmp(r->params[i].key, "mhz"))
 			return strtod(r->params[i].value, NULL) / 1000.0;
 	return 0;
 }

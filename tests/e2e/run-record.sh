@@ -294,6 +294,16 @@ buildid_list() {
 	grep -q "^vpmu script: warning: images differ .*: $PWD/prog\$" err || fail "script: $(cat err)"
 }
 
+# script's time: seconds of the emulated clock (core.mhz), a sample
+# every 900,000 cycles of the 3.6 GHz p4 every 250 µs
+script_time() {
+	"$VPMU" record -q -c 900000 -- "$PROGS/bench_qsort" 20000 >/dev/null || fail "record failed"
+	"$VPMU" script -F time >t 2>&1 || fail "script failed: $(cat t)"
+	awk '{ n++; if ($1 !~ /^[0-9]+\.[0-9]{9}:$/) bad = 1; v = $1 + 0
+		if (n > 1 && (v - last < 0.000249 || v - last > 0.000251)) bad = 1; last = v }
+		END { exit bad || n < 5 }' t || fail "times: $(head -5 t)"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -310,5 +320,6 @@ t output_safety output_safety
 t mem_record_report mem_record_report
 t tid_filter tid_filter
 t script_insn script_insn
+t script_time script_time
 t buildid_list buildid_list
 summary

@@ -66,7 +66,7 @@ LEN=$(readelf -lW "$PROG" | awk '$1 == "LOAD" { e = strtonum($3) + strtonum($6);
 spec() {
 	cat <<SPEC
 cmdline vpmu record -e cycles,mem-loads:p -g -- $PROG
-machine p4 mhz=3600 smt=0
+machine p4 core.mhz=3600 smt=0
 attr 0 cycles 0 0x40 1000
 attr 1 mem-loads:p 1 0x5 100
 comm 100 100 rp_hot
@@ -318,7 +318,7 @@ test_header() {
 	run_vpmu report --header-only
 	expect_rc 0
 	grep -q '^# machine : p4$' out || fail "machine: $(cat out)"
-	grep -q '^#   mhz = 3600$' out || fail "mhz"
+	grep -q '^#   core.mhz = 3600$' out || fail "core.mhz"
 	grep -q "^# cmdline : vpmu record -e cycles,mem-loads:p -g -- $PROG\$" out || fail "cmdline"
 	grep -q '^#   total : 105,000 events' out || fail "totals"
 	grep -q 'samples : 105, lost : 3' out || fail "lost"
@@ -434,7 +434,7 @@ assert t["event"] == "cycles", t["event"]
 e = t["entries"][0]
 assert e["sym"] == "hot" and e["samples"] == 60, e
 assert abs(sum(x["samples"] for x in t["entries"]) - 105) == 0
-assert d["machine"] == "p4" and d["parameters"]["mhz"] == "3600"
+assert d["machine"] == "p4" and d["parameters"]["core.mhz"] == "3600"
 assert d["events"][0]["lost"] == 3
 PY
 }
