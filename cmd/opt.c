@@ -34,6 +34,39 @@ int opt_filter(const char *cmd, struct report_filter *f, enum report_filter_kind
 	return -1;
 }
 
+int opt_time(const char *cmd, struct report_filter *f, const char *spec)
+{
+	errno = 0;
+	if (!report_filter_time(f, spec))
+		return 0;
+	fprintf(stderr,
+		"vpmu %s: --time wants START,STOP in seconds of emulated time (either may be "
+		"left out), not '%s'\n",
+		cmd, spec);
+	return -1;
+}
+
+int opt_time_clock(const char *cmd, struct report_filter *f, const struct report *r)
+{
+	if (!report_filter_clock(f, r))
+		return 0;
+	fprintf(stderr, "vpmu %s: --time: %s names no clock (core.mhz)\n", cmd, r->path);
+	return -1;
+}
+
+int opt_max_stack(const char *cmd, const char *s, uint32_t *max)
+{
+	uint64_t v;
+
+	if (!opt_u64(s, &v) && v >= 1 && v <= UINT32_MAX) {
+		*max = (uint32_t)v;
+		return 0;
+	}
+	fprintf(stderr, "vpmu %s: --max-stack wants a number of frames (1 or more), not '%s'\n",
+		cmd, s);
+	return -1;
+}
+
 int opt_u64(const char *s, uint64_t *v)
 {
 	char *end;

@@ -18,6 +18,12 @@ void opt_bad(const char *cmd, int c, char *const *argv);
  * f; 0, or -1 after saying why not. */
 int opt_filter(const char *cmd, struct report_filter *f, enum report_filter_kind k,
 	       const char *list);
+/* --time START,STOP into f; 0, or -1 after saying why not. */
+int opt_time(const char *cmd, struct report_filter *f, const char *spec);
+/* f's time range in r's cycles; 0, or -1 after saying r has no clock. */
+int opt_time_clock(const char *cmd, struct report_filter *f, const struct report *r);
+/* --max-stack N (1 or more) into *max; 0, or -1 after saying why not. */
+int opt_max_stack(const char *cmd, const char *s, uint32_t *max);
 /* The note printed when a limit stopped the run. */
 void opt_timeout_note(const struct session_opts *o, const struct session_result *r);
 

@@ -19,8 +19,8 @@ static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [--show-total-period] [-t SEP]\n"
 	"                   [--percent-limit PCT] [--percentage relative|absolute]\n"
 	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [--pid PIDS]\n"
-	"                   [--tid TIDS] [-U] [-q]\n"
-	"                   [-g [PARAMS]] [-G] [--call-graph PARAMS]\n"
+	"                   [--tid TIDS] [--time START,STOP] [-U] [-q]\n"
+	"                   [-g [PARAMS]] [-G] [--call-graph PARAMS] [--max-stack N]\n"
 	"                   [--children | --no-children]\n"
 	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
@@ -55,11 +55,14 @@ static const char report_usage[] =
 	"    -S, --symbols NAMES    only samples in these functions\n"
 	"        --pid PIDS         only samples of these processes (comma-separated)\n"
 	"        --tid TIDS         only samples of these threads\n"
+	"        --time START,STOP  only samples of that span of emulated time, in\n"
+	"                           seconds (either may be left out: 0.001,)\n"
 	"    -U, --hide-unresolved  only samples in a known function\n"
 	"    -q, --quiet            no comment lines: the entries alone\n"
 	"    -g [PARAMS]            the call graph of each entry (needs record -g; the\n"
 	"                           default, as perf's, for a file with call chains)\n"
 	"    -G, --inverted         call graphs with the outermost caller first\n"
+	"        --max-stack N      call chains cut to N frames (children, graphs)\n"
 	"        --call-graph PARAMS\n"
 	"                           call graph: none, caller or callee order, and a\n"
 	"                           percent below which branches are left out (default\n"
@@ -90,7 +93,15 @@ static const char report_usage[] =
 enum format { F_STDIO, F_FOLDED, F_CALLGRIND, F_JSON };
 
 /* long options without a letter of their own */
-enum { OPT_CALL_GRAPH = 256, OPT_PID, OPT_TID, OPT_PERIOD, OPT_PERCENTAGE };
+enum {
+	OPT_CALL_GRAPH = 256,
+	OPT_PID,
+	OPT_TID,
+	OPT_PERIOD,
+	OPT_PERCENTAGE,
+	OPT_TIME,
+	OPT_MAX_STACK
+};
 
 struct args {
 	const char *input, *sort, *event;
@@ -102,6 +113,7 @@ struct args {
 	int sort_given;
 	int branch;   /* --branch-stack: a histogram of the samples' branches */
 	int relative; /* --percentage relative */
+	uint32_t max_stack;
 	enum format format;
 };
 
@@ -156,6 +168,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 		{ "hide-unresolved", no_argument, NULL, 'U' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "inverted", no_argument, NULL, 'G' },
@@ -230,6 +244,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 				       c == OPT_PID ? REPORT_F_PID :
 						      REPORT_F_TID,
 				       optarg))
+				return -1;
+			break;
+		case OPT_TIME:
+			if (opt_time("report", &a->filter, optarg))
+				return -1;
+			break;
+		case OPT_MAX_STACK:
+			if (opt_max_stack("report", optarg, &a->max_stack))
 				return -1;
 			break;
 		case 'U':
@@ -432,6 +454,13 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	tr = r;
+	if (a.max_stack)
+		report_max_stack(r, a.max_stack);
+	if (opt_time_clock("report", &a.filter, r)) {
+		report_close(r);
+		report_filter_free(&a.filter);
+		return 1;
+	}
 	if (a.o.children < 0 || a.o.callgraph < 0) {
 		/* perf's defaults: Children and call graphs where there are chains */
 		int chains = 0;

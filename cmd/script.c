@@ -15,8 +15,9 @@
 #include "core/report_filter.h"
 
 static const char script_usage[] =
-	"usage: vpmu script [-i FILE] [-F FIELDS] [-e EVENT] [--comms NAMES] [--dsos NAMES]\n"
-	"                   [--symbols NAMES] [--pid PIDS] [--tid TIDS]\n"
+	"usage: vpmu script [-i FILE] [-F [+|-]FIELDS] [-G] [--max-stack N] [-e EVENT]\n"
+	"                   [--comms NAMES] [--dsos NAMES] [--symbols NAMES] [--pid PIDS]\n"
+	"                   [--tid TIDS] [--time START,STOP]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
 	"\n"
@@ -28,13 +29,20 @@ static const char script_usage[] =
 	"                         (its text, AT&T as objdump -d)\n"
 	"                         (default comm,pid,tid,cpu,time,\n"
 	"                         period,event,ip,sym,symoff,dso, and callchain\n"
-	"                         when the samples have one)\n"
+	"                         when the samples have one); +FIELD adds a field to\n"
+	"                         the default, -FIELD takes one away (-F +addr,-cpu)\n"
+	"    -G, --hide-call-graph\n"
+	"                         no call chains (as -F -callchain)\n"
+	"        --max-stack N    call chains cut to N frames\n"
 	"    -e, --event EVENT    only the samples of the event named EVENT\n"
 	"        --comms NAMES    only samples of these threads (comma-separated)\n"
 	"        --dsos NAMES     only samples in these images\n"
 	"        --symbols NAMES  only samples in these functions\n"
 	"        --pid PIDS       only samples of these processes (comma-separated)\n"
 	"        --tid TIDS       only samples of these threads\n"
+	"        --time START,STOP\n"
+	"                         only samples of that span of emulated time, in\n"
+	"                         seconds (either may be left out: 0.001,)\n"
 	"    -h, --help           show this help\n";
 
 enum {
@@ -211,16 +219,6 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 	printf("\n");
 }
 
-/* The emulated clock, from the MACHINE record's core.mhz parameter (mhz
- * in files written before the parameters had their structure's name). */
-static double clock_ghz(const struct report *r)
-{
-	for (size_t i = 0; i < r->nparams; i++)
-		if (!strcmp(r->params[i].key, "core.mhz") || !strcmp(r->params[i].key, "mhz"))
-			return strtod(r->params[i].value, NULL) / 1000.0;
-	return 0;
-}
-
 int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -232,12 +230,16 @@ int cmd_script(int argc, char **argv)
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'T' },
+		{ "time", required_argument, NULL, 'W' },
+		{ "max-stack", required_argument, NULL, 'M' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "vpmu.data", *event = NULL;
 	struct report_filter filt = { 0 };
-	unsigned fl = 0, given = 0;
+	unsigned fl = 0, given = 0, add = 0, del = 0, f;
+	uint32_t max_stack = 0;
 	char err[1024], warn[1024];
 	struct report *r;
 	int c, rc = 0, only = -1;
@@ -245,15 +247,44 @@ int cmd_script(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:e:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:e:Gh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
 		case 'F':
-			if (parse_fields(optarg, &fl))
+			if (*optarg != '+' && *optarg != '-') {
+				if (parse_fields(optarg, &fl))
+					goto bad;
+				given = 1;
+				break;
+			}
+			/* perf's +FIELD and -FIELD: the default with it, or
+			 * without (a field without a sign takes the last one) */
+			for (char *p = optarg, sign = *p; *p;) {
+				size_t len = strcspn(p, ",");
+				char item[32];
+
+				if (*p == '+' || *p == '-')
+					sign = *p++, len--;
+				snprintf(item, sizeof(item), "%.*s", (int)len, p);
+				if (parse_fields(item, &f))
+					goto bad;
+				add = sign == '+' ? add | f : add & ~f;
+				del = sign == '-' ? del | f : del & ~f;
+				p += len + (p[len] == ',');
+			}
+			break;
+		case 'G':
+			del |= F_CALLCHAIN;
+			break;
+		case 'M':
+			if (opt_max_stack("script", optarg, &max_stack))
 				goto bad;
-			given = 1;
+			break;
+		case 'W':
+			if (opt_time("script", &filt, optarg))
+				goto bad;
 			break;
 		case 'e':
 			event = optarg;
@@ -291,6 +322,7 @@ int cmd_script(int argc, char **argv)
 	if (!given)
 		fl = F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_PERIOD | F_EVENT | F_IP | F_SYM |
 		     F_SYMOFF | F_DSO | F_CALLCHAIN;
+	fl = (fl | add) & ~del;
 	r = report_open(input,
 			(fl & F_REGS ? REPORT_REGS : 0) | (fl & F_ADDR ? 0 : REPORT_NO_DATA) |
 				(fl & F_CALLCHAIN ? 0 : REPORT_NO_CHAINS),
@@ -299,6 +331,12 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "vpmu script: %s\n", err);
 		goto bad;
 	}
+	if (opt_time_clock("script", &filt, r)) {
+		report_close(r);
+		goto bad;
+	}
+	if (max_stack)
+		report_max_stack(r, max_stack);
 	if (report_damage_str(r, warn, sizeof(warn)))
 		fprintf(stderr, "vpmu script: %s\n", warn);
 	if (report_stale_str(r, warn, sizeof(warn)))
@@ -307,7 +345,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "vpmu script: %s has no event '%s'\n", input, event);
 		rc = 1;
 	}
-	ghz = clock_ghz(r);
+	ghz = report_clock_ghz(r);
 	for (size_t i = 0; !rc && i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
 

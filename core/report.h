@@ -178,4 +178,12 @@ const char *report_stale_str(const struct report *r, char *buf, size_t n);
 /* Index of the event named name (as the user wrote it), or -1. */
 int report_event_find(const struct report *r, const char *name);
 
+/* The emulated clock in GHz, from the machine's core.mhz parameter (mhz
+ * in files older than the parameters' structure names); 0 if none. */
+double report_clock_ghz(const struct report *r);
+
+/* perf's --max-stack: the samples' call chains cut to max frames (the
+ * sampled one first). */
+void report_max_stack(struct report *r, uint32_t max);
+
 #endif

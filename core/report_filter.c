@@ -1,6 +1,8 @@
 /* report_filter.c — --comms, --dsos, --symbols, --pid, --tid,
- * --hide-unresolved (report_filter.h). */
+ * --hide-unresolved, --time (report_filter.h). */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,49 @@ int report_filter_among(const struct report_filter *f, enum report_filter_kind k
 	return 0;
 }
 
+/* A time in seconds at *p up to the ',' or the end; an empty one is
+ * open: dflt. */
+static int seconds(const char **p, double dflt, double *v)
+{
+	char *end;
+
+	if (!**p || **p == ',') {
+		*v = dflt;
+		return 0;
+	}
+	*v = strtod(*p, &end);
+	if (end == *p || (*end && *end != ',') || !(*v >= 0) || *v > 1e9)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+int report_filter_time(struct report_filter *f, const char *spec)
+{
+	const char *p = spec;
+
+	if (seconds(&p, 0, &f->t_from) || *p++ != ',' || seconds(&p, 1e9, &f->t_to) || *p ||
+	    f->t_to < f->t_from) {
+		errno = EINVAL;
+		return -1;
+	}
+	f->timed = 1;
+	return 0;
+}
+
+int report_filter_clock(struct report_filter *f, const struct report *r)
+{
+	double hz = report_clock_ghz(r) * 1e9;
+
+	if (!f->timed)
+		return 0;
+	if (!(hz > 0))
+		return -1;
+	f->c_from = (uint64_t)ceil(f->t_from * hz);
+	f->c_to = f->t_to >= 1e9 ? UINT64_MAX : (uint64_t)floor(f->t_to * hz);
+	return 0;
+}
+
 int report_filter_keep(const struct report *r, const struct report_sample *s, void *arg)
 {
 	const struct report_filter *f = arg;
@@ -54,6 +99,8 @@ int report_filter_keep(const struct report *r, const struct report_sample *s, vo
 	char pid[16], tid[16];
 
 	(void)r;
+	if (f->timed && (s->time < f->c_from || s->time > f->c_to))
+		return 0;
 	if (f->names[REPORT_F_PID] || f->names[REPORT_F_TID]) {
 		snprintf(pid, sizeof(pid), "%u", s->pid);
 		snprintf(tid, sizeof(tid), "%u", s->tid);

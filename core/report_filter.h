@@ -1,7 +1,8 @@
 /* report_filter.h — the --comms, --dsos, --symbols, --pid and --tid
  * filters of report and script: comma-separated lists of names a
  * sample's thread name, image (short name or path) or symbol, or numbers
- * its process or thread ID must be among; and report's --hide-unresolved. */
+ * its process or thread ID must be among; report's --hide-unresolved; and
+ * --time, a range of emulated time. */
 #ifndef VPMU_REPORT_FILTER_H
 #define VPMU_REPORT_FILTER_H
 
@@ -20,11 +21,21 @@ struct report_filter {
 	char **names[REPORT_F_N]; /* NULL: no filter of that kind */
 	size_t n[REPORT_F_N];
 	int resolved; /* -U: only samples in a known symbol */
+	/* --time: emulated seconds, from and to (either may be open), and
+	 * their cycles once the file's clock is known */
+	int timed;
+	double t_from, t_to;
+	uint64_t c_from, c_to;
 };
 
 /* Add the names of list; 0 or -1 when out of memory (or, for the IDs,
  * when one is no number: errno EINVAL). */
 int report_filter_add(struct report_filter *f, enum report_filter_kind k, const char *list);
+/* perf's --time START,STOP in seconds (either may be left out); 0, or -1
+ * (errno EINVAL) when it is not that. */
+int report_filter_time(struct report_filter *f, const char *spec);
+/* The time range in r's cycles; 0, or -1 when r has no clock. */
+int report_filter_clock(struct report_filter *f, const struct report *r);
 /* 1 when name a or name b (either may be NULL) is in f's list of kind k. */
 int report_filter_among(const struct report_filter *f, enum report_filter_kind k, const char *a,
 			const char *b);

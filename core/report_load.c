@@ -351,3 +351,18 @@ int report_event_find(const struct report *r, const char *name)
 			return (int)i;
 	return -1;
 }
+
+double report_clock_ghz(const struct report *r)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, "core.mhz") || !strcmp(r->params[i].key, "mhz"))
+			return strtod(r->params[i].value, NULL) / 1000.0;
+	return 0;
+}
+
+void report_max_stack(struct report *r, uint32_t max)
+{
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (r->samples[i].nchain > max)
+			r->samples[i].nchain = max;
+}

@@ -222,6 +222,34 @@ test_perf_filter_names() {
 	grep -Eq '^ +100\.00% +0\.00%  \[\.\] outer_a$' out || fail "relative children: $(cat out)"
 	run_vpmu report -e cycles --percentage=absolute -U -g none --no-children -s sym
 	grep -Eq '^ +85\.71%  \[\.\] hot$' out || fail "--percentage absolute: $(cat out)"
+	# perf's --time, in seconds of the 3.6 GHz clock (the samples a 1000
+	# cycles apart): from 17.5 µs (63000 cycles) hot's last two, to 2 µs
+	# (7200 cycles) its first three
+	run_vpmu report --no-children -g none -e cycles -q -s sym --time 0.0000175,
+	[ "$(grep -c '%' out)" = 1 ] && grep -Eq '^ +1\.90%  \[\.\] hot$' out || fail "--time: $(cat out)"
+	run_vpmu script -F sym --time ,0.000002
+	[ "$(grep -c . out)" = 3 ] && [ "$(sort -u out | tr -d ' ')" = hot ] || fail "script --time: $(cat out)"
+	run_vpmu report --time 2,1
+	expect_rc 1 && grep -q "^vpmu report: --time wants START,STOP in seconds" err || fail "--time 2,1: $(cat err)"
+	spec | sed 's/ core.mhz=3600//' | mk_spec noclock.data
+	run_vpmu script -i noclock.data --time 0,1
+	expect_rc 1 && [ "$(cat err)" = "vpmu script: --time: noclock.data names no clock (core.mhz)" ] ||
+		fail "no clock: $(cat err)"
+	# perf's --max-stack: two frames leave main cold's samples alone; one
+	# leaves no chains
+	run_vpmu report -e cycles -g none -q -s sym --max-stack 2
+	grep -Eq '^ +9\.52% +0\.00%  \[\.\] main$' out || fail "--max-stack 2: $(cat out)"
+	run_vpmu report -e cycles -g none -s sym --max-stack 1
+	grep -q '^# Overhead  Symbol$' out || fail "--max-stack 1: $(cat out)"
+	run_vpmu script -e cycles -F ip,callchain --max-stack 2
+	[ "$(sed -n 2,4p out | grep -c .)" = 2 ] || fail "script --max-stack: $(head -5 out)"
+	run_vpmu report --max-stack 0
+	expect_rc 1 && [ "$(cat err)" = "vpmu report: --max-stack wants a number of frames (1 or more), not '0'" ] ||
+		fail "--max-stack 0: $(cat err)"
+	# script's -F +FIELD,-FIELD and -G
+	run_vpmu script -e cycles -F +addr,-cpu,tid -G
+	head -1 out | grep -Eq '^ +rp_hot +100 0\.000001389: +1000 cycles: +0 +[0-9a-f]+ hot\+0x[0-9a-f]+ \(' &&
+		[ "$(grep -c . out)" = 105 ] || fail "script -F +addr,-cpu,tid -G: $(head -3 out)"
 	run_vpmu report --percentage rel
 	expect_rc 1 && [ "$(cat err)" = "vpmu report: --percentage wants relative or absolute, not 'rel'" ] ||
 		fail "--percentage rel: $(cat err)"

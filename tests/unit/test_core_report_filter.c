@@ -59,11 +59,46 @@ static void test_bad_ids(void **state)
 	report_filter_free(&f);
 }
 
+/* --time: seconds of the file's clock, both ends in, either open. */
+static void test_time(void **state)
+{
+	struct sfile_param mhz = { .key = "core.mhz", .value = "2000" };
+	struct report r = { .path = "f.data", .params = &mhz, .nparams = 1 }, bare = { 0 };
+	struct report_filter f = { 0 };
+	struct report_sample s = sample(1, 1, "prog", &hot);
+
+	(void)state;
+	assert_int_equal(report_filter_time(&f, "0.000001,0.000002"), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	assert_int_equal(f.c_from, 2000);
+	assert_int_equal(f.c_to, 4000);
+	for (uint64_t t = 1999; t <= 4001; t++) {
+		s.time = t;
+		assert_int_equal(report_filter_keep(&r, &s, &f), t >= 2000 && t <= 4000);
+	}
+	assert_int_equal(report_filter_time(&f, ",0.5"), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	assert_int_equal(f.c_from, 0);
+	assert_int_equal(f.c_to, 1000000000);
+	assert_int_equal(report_filter_time(&f, "0.5,"), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	assert_int_equal(f.c_to, UINT64_MAX);
+	assert_int_equal(report_filter_clock(&f, &bare), -1); /* no clock */
+	const char *bad[] = { "", "1", "1,2,3", "2,1", "x,1", "-1,2", "1,2x", "nan,1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		assert_int_equal(report_filter_time(&f, bad[i]), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	report_filter_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_kind),
 		cmocka_unit_test(test_bad_ids),
+		cmocka_unit_test(test_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
