@@ -30,6 +30,7 @@ static const struct vpmu_cmd commands[] = {
 	{ "script", cmd_script, "Print the samples of a sample file one by one" },
 	{ "diff", cmd_diff, "Compare the samples of two sample files" },
 	{ "buildid-list", cmd_buildid, "List the build-ids of the images a sample file names" },
+	{ "evlist", cmd_evlist, "List the events a sample file was recorded with" },
 	{ "mem", cmd_mem, "Sample memory accesses with their data addresses (perf mem)" },
 	{ "help", cmd_help, "Show the manual page of a command" },
 	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */

@@ -77,7 +77,7 @@ help_matches_man() {
 option_errors() {
 	local c arg
 	for c in stat:-e record:-o report:-i script:-i annotate:-i list:-a diff:-s mem:-t \
-		buildid-list:-i; do
+		buildid-list:-i evlist:-i; do
 		arg=${c#*:}
 		c=${c%%:*}
 		run_vpmu "$c" --frob
@@ -738,6 +738,7 @@ t list_help_matches_man help_matches_man list
 t diff_help_matches_man help_matches_man diff
 t mem_help_matches_man help_matches_man mem
 t buildid-list_help_matches_man help_matches_man buildid-list
+t evlist_help_matches_man help_matches_man evlist
 t stat_usage_errors stat_usage_errors
 t option_errors option_errors
 t stat_output_shape stat_output_shape

@@ -304,6 +304,25 @@ script_time() {
 		END { exit bad || n < 5 }' t || fail "times: $(head -5 t)"
 }
 
+# perf's evlist: the events as given, their rates, how they sampled
+evlist() {
+	"$VPMU" record -q -e cycles:u,L1-dcache-load-misses:pp -c 2000 -- "$PROGS/bench_qsort" 20000 \
+		>/dev/null || fail "record failed"
+	"$VPMU" evlist >out 2>err && [ "$(cat out)" = "cycles:u
+L1-dcache-load-misses:pp" ] || fail "evlist: $(cat out err)"
+	"$VPMU" evlist -F >out && [ "$(cat out)" = "cycles:u: sample_period=2000
+L1-dcache-load-misses:pp: sample_period=2000" ] || fail "-F: $(cat out)"
+	"$VPMU" evlist -v >out
+	n=$("$VPMU" script -e L1-dcache-load-misses:pp -F ip | grep -c .)
+	grep -Eq '^cycles:u: machine=p4, config=0x[0-9a-f]+, sample_period=2000, precise_ip=0, sample_type=IP\|TID\|TIME\|PERIOD\|TRIGGER, samples=[1-9][0-9]*, lost=0$' out &&
+		grep -Eq "^L1-dcache-load-misses:pp: machine=p4, .*precise_ip=2, sample_type=IP\|TID\|TIME\|PERIOD\|ADDR\|REGS.*, samples=$n, lost=0\$" out &&
+		[ "$n" -gt 0 ] || fail "-v: $(cat out) ($n samples)"
+	"$VPMU" record -q -F 1000 -o f.data -- true && "$VPMU" evlist -F -i f.data >out &&
+		[ "$(cat out)" = "cycles: sample_freq=1000" ] || fail "-F 1000: $(cat out)"
+	"$VPMU" evlist -i nosuch.data >out 2>err
+	[ $? = 1 ] && grep -q '^vpmu evlist: cannot open nosuch.data' err || fail "no file: $(cat err)"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -321,5 +340,6 @@ t mem_record_report mem_record_report
 t tid_filter tid_filter
 t script_insn script_insn
 t script_time script_time
+t evlist evlist
 t buildid_list buildid_list
 summary
