@@ -366,12 +366,10 @@ static int build_events(struct pmu_set *set, const char *arch, const char **spec
 	set->mhz = session_machine_mhz(arch, setstr);
 	for (unsigned i = 0; i < set->n; i++) {
 		set->freq[i] = period ? 0 : (uint32_t)freq;
-		/* frequency mode starts as if the event came once per cycle */
-		set->ev[i].period = period   ? period :
-				    set->mhz ? set->mhz * 1000000ull / freq :
-					       100000;
-		if (!set->ev[i].period)
-			set->ev[i].period = 1;
+		/* frequency mode starts at a period of 1, as perf's does
+		 * (perf_event_alloc()), and adapts from the first sample on:
+		 * an event rarer than one a cycle samples from the start */
+		set->ev[i].period = period ? period : 1;
 	}
 	return 0;
 }
