@@ -323,6 +323,20 @@ L1-dcache-load-misses:pp: sample_period=2000" ] || fail "-F: $(cat out)"
 	[ $? = 1 ] && grep -q '^vpmu evlist: cannot open nosuch.data' err || fail "no file: $(cat err)"
 }
 
+# -F starts at a period of 1 as perf's: a rare event samples too (11,000
+# L1 load misses in 10.8 million cycles), and the periods then approach
+# the frequency's (4000 a second: a sample every 900,000 cycles)
+freq_mode() {
+	"$VPMU" record -q -e cycles,L1-dcache-load-misses:pp -- "$PROGS/bench_qsort" 20000 >/dev/null ||
+		fail "record failed"
+	"$VPMU" script -F event,period >s
+	n=$(grep -c 'L1-dcache-load-misses' s)
+	[ "$n" -ge 5 ] || fail "$n L1 miss samples: $(cat s)"
+	[ "$(grep -m1 cycles s | awk '{ print $1 }')" = 1 ] &&
+		grep cycles s | tail -1 | awk '{ exit !($1 > 700000 && $1 < 1100000) }' ||
+		fail "cycles periods: $(grep cycles s | tr '\n' ' ')"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -341,5 +355,6 @@ t tid_filter tid_filter
 t script_insn script_insn
 t script_time script_time
 t evlist evlist
+t freq_mode freq_mode
 t buildid_list buildid_list
 summary
