@@ -61,7 +61,7 @@ static const char record_usage[] =
 	"                       record the branch stack of the branches FILTERS name,\n"
 	"                       a comma list of any, any_ret, u and k (perf's names)\n"
 	"    -o, --output FILE  write FILE (default vpmu.data; an existing file is\n"
-	"                       kept as FILE.old)\n"
+	"                       kept as FILE.old; - is standard output)\n"
 	"    -a, --arch MACHINE machine: p4 (default), ia64, xscale, xscale2, alpha\n"
 	"                       (alpha: -e profileme[:OPTIONS], ProfileMe instruction\n"
 	"                       sampling, see vpmu-pmu(7))\n"

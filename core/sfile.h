@@ -208,7 +208,9 @@ struct sfile_rec {
  * at any later point (ENOSPC, EIO, ...) removes the new file, moves
  * path.old back to path and makes every later call fail with the same
  * message: the previous data is where it was.  A path that exists and is
- * not a regular file (a FIFO, /dev/null) is written in place. */
+ * not a regular file (a FIFO, /dev/null), or is a symbolic link
+ * (/dev/stdout), is written in place, through the link; "-" is standard
+ * output. */
 
 struct sfile_writer;
 
@@ -273,7 +275,8 @@ struct sfile_rstats {
 };
 
 /* NULL with a one-line message in err when the file cannot be read at
- * all: missing, not a vpmu data file, newer major version, ... */
+ * all: missing, not a vpmu data file, newer major version, ...  "-" is
+ * standard input; a pipe's or device's bytes are read to the end first. */
 struct sfile_reader *sfile_open(const char *path, char *err, size_t errsz);
 /* The same on an open, seekable fd (not closed by the reader); name is
  * for messages. */

@@ -7,6 +7,7 @@
  * Lengths are checked against the limits of sfile.h and against the file
  * size before anything is allocated or read.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -422,11 +424,48 @@ fail:
 	return NULL;
 }
 
+/* A pipe's or device's bytes, read to the end, in a memory file (the
+ * reader seeks); fd is closed.  -1 with errno on failure. */
+static int spool(int fd)
+{
+	int mfd = memfd_create("vpmu-input", MFD_CLOEXEC), e;
+	char buf[65536];
+	ssize_t n;
+
+	while (mfd >= 0 && (n = read(fd, buf, sizeof(buf))) != 0) {
+		ssize_t k = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		for (ssize_t off = 0; n > 0 && off < n && k >= 0; off += k)
+			k = write(mfd, buf + off, (size_t)(n - off));
+		if (n < 0 || k < 0) {
+			e = errno;
+			close(mfd);
+			mfd = -1;
+			errno = e;
+		}
+	}
+	e = errno;
+	close(fd);
+	if (mfd >= 0 && lseek(mfd, 0, SEEK_SET) < 0) {
+		e = errno;
+		close(mfd);
+		mfd = -1;
+	}
+	errno = e;
+	return mfd;
+}
+
 struct sfile_reader *sfile_open(const char *path, char *err, size_t errsz)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = !strcmp(path, "-") ? fcntl(0, F_DUPFD_CLOEXEC, 3) :
+				      open(path, O_RDONLY | O_CLOEXEC);
 	struct sfile_reader *r;
+	struct stat sb;
 
+	if (fd >= 0 && !fstat(fd, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+		fd = spool(fd);
 	if (fd < 0) {
 		sfile_msg(err, errsz, "cannot open %s: %s", path, strerror(errno));
 		return NULL;

@@ -203,9 +203,15 @@ struct sfile_writer *sfile_create(const char *path, char *err, size_t errsz)
 		sfile_msg(err, errsz, "cannot create %s: %s", path, strerror(EISDIR));
 		goto fail;
 	}
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		/* A FIFO or device: nothing to keep, nothing to rename. */
-		w->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (!strcmp(path, "-") || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) ||
+	    (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))) {
+		/* Standard output (-, perf's pipe mode), a FIFO or device, or
+		 * what a symbolic link names (/dev/stdout, the link's target):
+		 * written in place, nothing kept, nothing renamed. */
+		w->fd = !strcmp(path, "-") ?
+				fcntl(1, F_DUPFD_CLOEXEC, 3) :
+				open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY,
+				     0644);
 		if (w->fd < 0) {
 			sfile_msg(err, errsz, "cannot open %s: %s", path, strerror(errno));
 			goto fail;

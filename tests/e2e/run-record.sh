@@ -337,6 +337,29 @@ freq_mode() {
 		fail "cycles periods: $(grep cycles s | tr '\n' ' ')"
 }
 
+# perf's pipe mode, -o - and -i -; /dev/stdout and other symbolic links
+# written through, never replaced
+pipe_mode() {
+	local cmd="$PROGS/e2e_loop 10 >/dev/null"
+	"$VPMU" record -q -c 100000 -o file.data -- sh -c "$cmd" || fail "record failed"
+	"$VPMU" report -i file.data --no-children >want 2>&1
+	"$VPMU" record -q -c 100000 -o - -- sh -c "$cmd" | "$VPMU" report -i - --no-children >got 2>err &&
+		[ ! -s err ] && cmp -s want got || fail "-o - | -i -: $(diff want got | head -5) $(cat err)"
+	[ ! -e ./- ] || fail "a file named -"
+	"$VPMU" record -q -c 100000 -o /dev/stdout -- sh -c "$cmd" >out.data &&
+		[ -L /dev/stdout ] && "$VPMU" report -i out.data --no-children >got 2>&1 && cmp -s want got ||
+		fail "-o /dev/stdout: $(ls -l /dev/stdout) $(diff want got | head -5)"
+	"$VPMU" script -i - -F ip <out.data >got 2>&1 && "$VPMU" script -i out.data -F ip >ips &&
+		[ -s ips ] && cmp -s ips got || fail "script -i -: $(head -3 got)"
+	echo 'not a sample file' | "$VPMU" report -i - >out 2>err
+	[ $? = 1 ] && [ "$(cat err)" = "vpmu report: -: not a vpmu data file" ] || fail "garbage on stdin: $(cat err)"
+	cp file.data target.data
+	ln -sf target.data link.data
+	"$VPMU" record -q -c 100000 -o link.data -- sh -c "$cmd" &&
+		[ -L link.data ] && [ ! -e link.data.old ] && "$VPMU" report -i target.data --no-children >got 2>&1 &&
+		cmp -s want got || fail "a symbolic link: $(ls -l link.data*) $(diff want got | head -3)"
+}
+
 t pebs_on_the_load pebs_on_the_load
 t data_addresses data_addresses
 t jittered_periods jittered_periods
@@ -356,5 +379,6 @@ t script_insn script_insn
 t script_time script_time
 t evlist evlist
 t freq_mode freq_mode
+t pipe_mode pipe_mode
 t buildid_list buildid_list
 summary

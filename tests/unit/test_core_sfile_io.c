@@ -285,6 +285,62 @@ static void test_fifo(void **state)
 	assert_string_equal(ls, "copy.data vpmu.data");
 }
 
+/* Reading from a FIFO: the reader takes its bytes to the end first. */
+static void test_read_fifo(void **state)
+{
+	struct fixture *fx = *state;
+	char err[256], src[600];
+	struct sfile_writer *w;
+	pid_t pid;
+	int status, fin;
+	size_t nd;
+
+	snprintf(src, sizeof(src), "%s/src.data", fx->dir);
+	w = sfile_create(src, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(write_n(w, 40, 7), 0);
+	assert_int_equal(sfile_close(w, err, sizeof(err)), 0);
+	assert_int_equal(mkfifo(fx->path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char cmd[1300];
+
+		snprintf(cmd, sizeof(cmd), "cat '%s' > '%s'", src, fx->path);
+		_exit(system(cmd) == 0 ? 0 : 1);
+	}
+	assert_int_equal(count_records(fx->path, &fin, &nd), 41);
+	assert_int_equal(fin, 1);
+	assert_int_equal(nd, 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+}
+
+/* A symbolic link (/dev/stdout is one) is written through: the link
+ * stays, its target holds the file, nothing is kept as .old. */
+static void test_symlink(void **state)
+{
+	struct fixture *fx = *state;
+	char err[256], ls[256], target[600];
+	struct sfile_writer *w;
+	struct stat sb;
+	int fin;
+	size_t nd;
+
+	snprintf(target, sizeof(target), "%s/target", fx->dir);
+	assert_int_equal(t_write_file(target, PREVIOUS, strlen(PREVIOUS)), 0);
+	assert_int_equal(symlink("target", fx->path), 0);
+	w = sfile_create(fx->path, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(write_n(w, 40, 7), 0);
+	assert_int_equal(sfile_close(w, err, sizeof(err)), 0);
+	assert_int_equal(lstat(fx->path, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	assert_int_equal(count_records(target, &fin, &nd), 41);
+	listing(fx->dir, ls, sizeof(ls));
+	assert_string_equal(ls, "target vpmu.data");
+}
+
 /* ---- in a child: private tmpfs, write limits ------------------------------ */
 
 #define CHILD_SKIP 77
@@ -620,6 +676,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_abort_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readonly_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enospc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_at_create, setup, teardown),
