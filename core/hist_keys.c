@@ -352,8 +352,15 @@ int hist_loc_sym_cmp(const struct report_loc *a, const struct report_loc *b)
 	return loc_sym_cmp(a, b);
 }
 
+/* perf's names of the data keys (perf mem report's) */
+static const char *const alias[][2] = { { "symbol_daddr", "dsym" }, { "dso_daddr", "ddso" } };
+#define NALIAS (sizeof(alias) / sizeof(alias[0]))
+
 const struct hist_key *hist_key_find(const char *name)
 {
+	for (size_t i = 0; i < NALIAS; i++)
+		if (!strcmp(name, alias[i][0]))
+			name = alias[i][1];
 	for (int i = 0; hist_keys[i]; i++)
 		if (!strcmp(hist_keys[i]->name, name))
 			return hist_keys[i];
@@ -372,7 +379,7 @@ int hist_keys_parse(const char *list, const struct hist_key **keys, int *n, char
 		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), p);
 		k = len < 63 ? hist_key_find(word) : NULL;
 		if (!k) {
-			const struct hist_key *best = hist_keys[0];
+			const char *best = hist_keys[0]->name;
 			unsigned bd = ~0u;
 
 			for (int i = 0; hist_keys[i]; i++) {
@@ -380,14 +387,19 @@ int hist_keys_parse(const char *list, const struct hist_key **keys, int *n, char
 
 				if (d < bd) {
 					bd = d;
-					best = hist_keys[i];
+					best = hist_keys[i]->name;
 				}
 			}
+			for (size_t i = 0; i < NALIAS; i++)
+				if (fmt_distance(word, alias[i][0]) < bd) {
+					bd = fmt_distance(word, alias[i][0]);
+					best = alias[i][0];
+				}
 			if (!len)
 				snprintf(err, errsz, "empty sort key in '%s'", list);
 			else
 				snprintf(err, errsz, "unknown sort key '%s'; did you mean '%s'?",
-					 word, best->name);
+					 word, best);
 			return -1;
 		}
 		for (int i = 0; i < *n; i++)

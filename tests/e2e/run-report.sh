@@ -175,6 +175,15 @@ test_data() {
 	grep -Eq '^ +25\.00% +10  \[\.\] rp_table\+0x800$' out || fail "daddr 2: $(cat out)"
 	run_vpmu report --no-children -e mem-loads:p --sort ddso,sym
 	first_entry | grep -Eq '^ +100\.00%  rp_hot +\[\.\] hot$' || fail "ddso: $(cat out)"
+	# perf's names of the data keys
+	cp out want
+	run_vpmu report --no-children -e mem-loads:p --sort dso_daddr,sym
+	cmp -s want out || fail "dso_daddr: $(diff want out)"
+	run_vpmu report --no-children -e mem-loads:p --sort symbol_daddr
+	first_entry | grep -Eq '^ +75\.00%  \[\.\] rp_table$' || fail "symbol_daddr: $(cat out)"
+	run_vpmu report --sort symbol_dadr
+	expect_rc 1 && [ "$(cat err)" = "vpmu report: unknown sort key 'symbol_dadr'; did you mean 'symbol_daddr'?" ] ||
+		fail "symbol_dadr: $(cat err)"
 }
 
 test_columns() {
