@@ -165,6 +165,11 @@ struct arch_backend {
 	/* Whether samples of e carry a ProfileMe record in arch_sample.raw
 	 * (NULL: never). */
 	int (*profileme)(const struct arch_evsel *e);
+	/* Whether its counters take a cycle's events at once and leave an
+	 * interrupt pending for each overflow among them (the 21264's
+	 * aggregate mode): a period of 1 would sample one instruction for
+	 * each event of a burst, before any handler could lengthen it. */
+	int burst_overflows;
 	/* Whether e's samples carry a data address and a latency without :p
 	 * (the Itanium 2 data EAR); NULL: none does. */
 	int (*sample_addr)(const struct arch_evsel *e);

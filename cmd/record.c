@@ -365,11 +365,23 @@ static int build_events(struct pmu_set *set, const char *arch, const char **spec
 	}
 	set->mhz = session_machine_mhz(arch, setstr);
 	for (unsigned i = 0; i < set->n; i++) {
+		int late = set->b->burst_overflows ||
+			   (set->b->profileme && set->b->profileme(&set->ev[i]));
+
 		set->freq[i] = period ? 0 : (uint32_t)freq;
 		/* frequency mode starts at a period of 1, as perf's does
 		 * (perf_event_alloc()), and adapts from the first sample on:
-		 * an event rarer than one a cycle samples from the start */
-		set->ev[i].period = period ? period : 1;
+		 * an event rarer than one a cycle samples from the start.
+		 * Where the first samples cannot adapt it in time (counters
+		 * overflowing in bursts; ProfileMe's records, which come when
+		 * the profiled instruction leaves the pipeline) it starts as
+		 * if the event came once a cycle */
+		set->ev[i].period = period   ? period :
+				    !late    ? 1 :
+				    set->mhz ? set->mhz * 1000000ull / freq :
+					       100000;
+		if (!set->ev[i].period)
+			set->ev[i].period = 1;
 	}
 	return 0;
 }

@@ -224,4 +224,5 @@ struct arch_backend arch_alpha = {
 	.pmu_period = alpha_pmu_period,
 	.pmu_free = alpha_pmu_free,
 	.profileme = profileme,
+	.burst_overflows = 1, /* alpha_ctr_add() */
 };

@@ -335,6 +335,15 @@ freq_mode() {
 	[ "$(grep -m1 cycles s | awk '{ print $1 }')" = 1 ] &&
 		grep cycles s | tail -1 | awk '{ exit !($1 > 700000 && $1 < 1100000) }' ||
 		fail "cycles periods: $(grep cycles s | tr '\n' ' ')"
+	# ProfileMe's records come late, and the 21264's counters overflow in
+	# bursts: they start at the period of an event a cycle (667 MHz)
+	for e in profileme cycles; do
+		"$VPMU" record -q -a alpha -e $e -o a.data -- "$PROGS/bench_qsort" 20000 >/dev/null &&
+			"$VPMU" script -i a.data -F time,period >s && n=$(grep -c . s) &&
+			[ "$n" -ge 20 ] && [ "$(awk 'NR == 1 { print $2 }' s)" = 166750 ] &&
+			[ "$(awk '{ print $1 }' s | sort | uniq -d | wc -l)" = 0 ] ||
+			fail "alpha $e: $n samples: $(head -3 s)"
+	done
 }
 
 # perf's pipe mode, -o - and -i -; /dev/stdout and other symbolic links
