@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cmds.h"
 #include "core/pmu_mux.h"
@@ -25,7 +26,7 @@ static const char stat_usage[] =
 	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC]\n"
-	"                 [-B | --no-big-num]\n"
+	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
@@ -58,6 +59,10 @@ static const char stat_usage[] =
 	"    -v, --verbose      also print every model event, the machine parameters,\n"
 	"                       unknown system calls and the process count\n"
 	"    -q, --quiet        print no counts, only errors\n"
+	"    -n, --null         count nothing: the times alone\n"
+	"        --pre CMD      run CMD (by the shell, on the host) before each run;\n"
+	"                       stop if it fails\n"
+	"        --post CMD     run CMD after each run; stop if it fails\n"
 	"    -A, --no-aggr, --per-thread\n"
 	"                       count each event per logical processor (CPU0, CPU1)\n"
 	"                       and print both rows and the combined one\n"
@@ -169,7 +174,7 @@ static int split_pair(int argc, char **argv, struct session_opts *o, struct stat
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM, OPT_APPEND };
+enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM, OPT_APPEND, OPT_PRE, OPT_POST };
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
 		      const char **outpath)
@@ -200,6 +205,9 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 		{ "interval-print", required_argument, NULL, 'I' },
+		{ "null", no_argument, NULL, 'n' },
+		{ "pre", required_argument, NULL, OPT_PRE },
+		{ "post", required_argument, NULL, OPT_POST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -208,7 +216,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:BA", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:BAn", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -252,6 +260,15 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			break;
 		case 'q':
 			so->quiet = 1;
+			break;
+		case 'n':
+			so->null = 1;
+			break;
+		case OPT_PRE:
+			so->pre = optarg;
+			break;
+		case OPT_POST:
+			so->post = optarg;
 			break;
 		case 'A':
 		case 'P':
@@ -346,6 +363,17 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		fprintf(stderr, "vpmu stat: --append needs -o FILE\n");
 		return 1;
 	}
+	if (so->null && (so->nspecs || so->detailed || so->mode || so->metrics ||
+			 so->interval_ms > 0 || so->per_thread)) {
+		fprintf(stderr, "vpmu stat: -n counts nothing: drop %s\n",
+			so->nspecs	    ? "-e" :
+			so->detailed	    ? "-d" :
+			so->mode	    ? "--mode" :
+			so->metrics	    ? "-M" :
+			so->interval_ms > 0 ? "-I" :
+					      "--per-thread");
+		return 1;
+	}
 	if (so->per_thread && !o->timed) {
 		fprintf(stderr, "vpmu stat: --per-thread splits the timing model's counts by "
 				"logical processor: drop --no-timing\n");
@@ -367,6 +395,27 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 	o->prog = argv[optind];
 	o->argv = &argv[optind];
 	return split_pair(argc, argv, o, so);
+}
+
+/* perf's --pre and --post: cmd by the shell, on the host; 0, or 1 after
+ * saying it failed. */
+static int hook(const char *opt, const char *cmd)
+{
+	int st;
+
+	fflush(NULL);
+	st = system(cmd);
+	if (st == 0)
+		return 0;
+	if (st == -1)
+		fprintf(stderr, "vpmu stat: %s '%s': %s\n", opt, cmd, strerror(errno));
+	else if (WIFSIGNALED(st))
+		fprintf(stderr, "vpmu stat: %s '%s' was killed by signal %d\n", opt, cmd,
+			WTERMSIG(st));
+	else
+		fprintf(stderr, "vpmu stat: %s '%s' failed (status %d)\n", opt, cmd,
+			WEXITSTATUS(st));
+	return 1;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -425,6 +474,11 @@ int cmd_stat(int argc, char **argv)
 	for (int k = 0; k < so.repeat; k++) {
 		/* a given seed varies run to run; otherwise every run is the same */
 		o.seed = seed + (so.seeded ? (uint64_t)k : 0);
+		if (so.pre && (rc = hook("--pre", so.pre))) {
+			if (out != stderr)
+				fclose(out);
+			return rc;
+		}
 		if (rep.exact_runs > 1) {
 			memset(time, 0, sizeof(time));
 			rc = run_exact(&o, &set, rep.exact_runs, val, time, &r);
@@ -435,6 +489,11 @@ int cmd_stat(int argc, char **argv)
 			memcpy(time, r.pmu_time, sizeof(time));
 		}
 		if (rc) {
+			if (out != stderr)
+				fclose(out);
+			return rc;
+		}
+		if (so.post && (rc = hook("--post", so.post))) {
 			if (out != stderr)
 				fclose(out);
 			return rc;

@@ -128,7 +128,8 @@ void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts
 		row_line(out, rep, &rep->row[i]);
 	if (so->verbose && rep->timed)
 		model_table(out, rep);
-	fputc('\n', out);
+	if (rep->nrow || (so->verbose && rep->timed)) /* (-n: no rows, one blank line) */
+		fputc('\n', out);
 	if (rep->timed && rep->mhz)
 		fprintf(out, "%18.9f seconds emulated time\n", rep->cycles / n / (rep->mhz * 1e6));
 	fprintf(out, "%18.9f seconds time elapsed", wall);

@@ -244,6 +244,10 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 	rep->timed = o->timed;
 	rep->mhz = o->timed ? session_machine_mhz(o->arch, o->set) : 0;
 	rep->exact_runs = rep->mux_groups = 1;
+	if (so->null) { /* perf's null run: no rows, the times alone */
+		rep->functional_only = !o->timed;
+		return o->timed ? session_check_machine(o->arch, o->set, o->smt, err, errsz) : 0;
+	}
 	if (!o->timed) {
 		if (so->nspecs || so->detailed) {
 			snprintf(err, errsz,

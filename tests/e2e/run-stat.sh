@@ -517,6 +517,21 @@ detailed() {
 	one_line 1 "-d counts the timing model's events: drop --no-timing" -d --no-timing "$PROGS/e2e_exit3"
 }
 
+# perf's -n (the times alone) and --pre/--post hooks around each run
+null_and_hooks() {
+	run_vpmu stat -n -- "$PROGS/e2e_loop" 10
+	expect_rc 0 && grep -q 'seconds emulated time$' err && ! grep -Eq '^ +[0-9,]+ +[a-z]' err ||
+		fail "-n: $(cat err)"
+	run_vpmu stat -n -x, -- "$PROGS/e2e_loop" 10
+	expect_rc 0 && [ ! -s err ] || fail "-n -x,: $(cat err)"
+	one_line 1 "-n counts nothing: drop -e" -n -e cycles "$PROGS/e2e_loop" 10
+	run_vpmu stat -r 3 --pre 'echo pre >>hooks' --post 'echo post >>hooks' -e instructions -- \
+		"$PROGS/e2e_loop" 10
+	expect_rc 0 && [ "$(tr '\n' ' ' <hooks)" = "pre post pre post pre post " ] || fail "hooks: $(cat hooks)"
+	one_line 1 "--pre 'false' failed (status 1)" --pre false "$PROGS/e2e_loop" 10
+	one_line 1 "--post 'exit 3' failed (status 3)" --post 'exit 3' "$PROGS/e2e_loop" 10
+}
+
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
@@ -567,4 +582,5 @@ t wrong_path wrong_path
 t l1_aliasing l1_aliasing
 t detailed detailed
 t errors errors
+t null_and_hooks null_and_hooks
 summary
