@@ -137,7 +137,7 @@ static int parse_mods(const char *s, struct mods *m)
 		else if (*s == 'p')
 			m->precise++;
 		else if (*s == 'P') /* perf's: the most precise there is */
-			m->precise = m->precise > 2 ? m->precise : 2;
+			m->precise = 2;
 		else
 			return -1;
 		if (m->precise > 2)
