@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "core/evspec.h"
@@ -580,6 +581,11 @@ int cmd_record(int argc, char **argv)
 	o.on_msg = on_msg;
 	o.rec_arg = &rc;
 	rc.set = &set;
+	if (!strcmp(outpath, "-") && isatty(1)) {
+		fprintf(stderr, "vpmu record: -o -: standard output is a terminal (pipe it "
+				"into vpmu report -i -)\n");
+		return 1;
+	}
 	rc.sym = sym_new();
 	rc.w = sfile_create(outpath, err, sizeof(err));
 	if (!rc.w) {

@@ -355,6 +355,11 @@ pipe_mode() {
 	"$VPMU" record -q -c 100000 -o - -- sh -c "$cmd" | "$VPMU" report -i - --no-children >got 2>err &&
 		[ ! -s err ] && cmp -s want got || fail "-o - | -i -: $(diff want got | head -5) $(cat err)"
 	[ ! -e ./- ] || fail "a file named -"
+	# not onto a terminal (script(1) gives the command one)
+	if command -v script >/dev/null; then
+		script -qec "$VPMU record -q -o - -- true" /dev/null >tty.out 2>&1
+		grep -q 'vpmu record: -o -: standard output is a terminal' tty.out || fail "onto a tty: $(cat tty.out)"
+	fi
 	"$VPMU" record -q -c 100000 -o /dev/stdout -- sh -c "$cmd" >out.data &&
 		[ -L /dev/stdout ] && "$VPMU" report -i out.data --no-children >got 2>&1 && cmp -s want got ||
 		fail "-o /dev/stdout: $(ls -l /dev/stdout) $(diff want got | head -5)"
