@@ -1,9 +1,9 @@
-/* diff.c — `vpmu diff [BASELINE [DATA]]`: two sample files side by side,
- * perf-diff style.  For each event the two have (by name), the entries of
- * both by the sort keys (default dso,sym), with the baseline's share of
- * the event and how the other file's differs: two runs of one program
- * before and after a change, or one program on two machines.  The runs
- * are deterministic, so a difference is the program's or the machine's,
+/* diff.c — `vpmu diff [BASELINE [DATA...]]`: sample files side by side,
+ * perf-diff style.  For each event they all have (by name), the entries of
+ * each by the sort keys (default dso,sym), with the baseline's share of
+ * the event and how each other file's differs: runs of one program before
+ * and after changes, or one program on several machines.  The runs are
+ * deterministic, so a difference is the program's or the machine's,
  * never noise. */
 #include <getopt.h>
 #include <math.h>
@@ -20,11 +20,12 @@
 static const char diff_usage[] =
 	"usage: vpmu diff [-s KEYS] [-c delta-abs|delta|ratio|wdiff:W1,W2] [-o N]\n"
 	"                 [-p] [-F] [-b] [-t SEP] [-q] [-C NAMES] [-d NAMES]\n"
-	"                 [-S NAMES] [BASELINE [DATA]]\n"
+	"                 [-S NAMES] [BASELINE [DATA...]]\n"
 	"\n"
-	"Compare the samples of two files written by vpmu record (default\n"
-	"vpmu.data.old, the one record kept, and vpmu.data): per event and entry,\n"
-	"the baseline's share and the other file's difference from it.\n"
+	"Compare the samples of files written by vpmu record (default\n"
+	"vpmu.data.old, the one record kept, and vpmu.data; up to eight): per\n"
+	"event and entry, the baseline's share and each other file's difference\n"
+	"from it.\n"
 	"\n"
 	"    -s, --sort KEYS        comma-separated sort keys (default dso,sym; the\n"
 	"                           keys of vpmu report)\n"
@@ -35,7 +36,8 @@ static const char diff_usage[] =
 	"                           period times W2 less BASELINE's times W1,\n"
 	"                           largest first)\n"
 	"    -o, --order N          sort by column N: 0 the baseline's share, 1 the\n"
-	"                           computed one (the default)\n"
+	"                           first other file's computed one (the default), 2\n"
+	"                           the second's, ...\n"
 	"    -p, --period           the summed periods too (Base period, Period)\n"
 	"    -F, --formula          how each computed value was computed\n"
 	"    -b, --baseline-only    only entries the baseline has\n"
@@ -49,12 +51,15 @@ static const char diff_usage[] =
 
 enum compute { C_DELTA_ABS, C_DELTA, C_RATIO, C_WDIFF };
 
+#define DIFF_MAXF 8 /* files: the baseline and up to seven others */
+
 struct opts {
-	const char *file[2];
+	const char *file[DIFF_MAXF];
+	int nfile;
 	const char *sort;
 	enum compute compute;
 	long long weight[2]; /* wdiff's W1, W2 */
-	int order;	     /* -o: 0 by the baseline, 1 by the computed value */
+	int order;	     /* -o: 0 by the baseline, f by file f's computed value */
 	int period, formula, baseline_only;
 	const char *sep;
 	int quiet;
@@ -64,12 +69,12 @@ struct opts {
 #define CELL 512
 #define KEY_SEP '\x1f' /* between the cells of an entry's key text */
 
-/* An entry of either file: its cells, and its period in each. */
+/* An entry of any file: its cells, and its period in each. */
 struct row {
 	char *key; /* the cells joined by KEY_SEP */
-	uint64_t period[2];
-	double pct[2], delta;
-	long long wdiff;
+	uint64_t period[DIFF_MAXF];
+	double pct[DIFF_MAXF], delta[DIFF_MAXF];
+	long long wdiff[DIFF_MAXF];
 };
 
 struct table {
@@ -100,19 +105,19 @@ static int by_key(const void *a, const void *b)
 	return strcmp(((const struct row *)a)->key, ((const struct row *)b)->key);
 }
 
-/* Add file f's entries of event ev (its hist) to t; rows of file 0 are
- * sorted by key when file 1's come.  0, or -1 when out of memory. */
-static int add_entries(struct table *t, const struct report *r, const struct hist *h, int ev, int f,
-		       size_t nbase)
+/* Add file f's entries of event ev (its hist) to t, whose rows are
+ * sorted by key; they are again after.  0, or -1 when out of memory. */
+static int add_entries(struct table *t, const struct report *r, const struct hist *h, int ev, int f)
 {
 	uint64_t total = r->events[ev].period;
+	size_t nsorted = t->n;
 
 	for (size_t i = 0; i < h->nentries; i++) {
-		struct row key = { key_text(r, h, &h->entries[i]), { 0, 0 }, { 0, 0 }, 0, 0 }, *hit;
+		struct row key = { .key = key_text(r, h, &h->entries[i]) }, *hit;
 
 		if (!key.key)
 			return -1;
-		hit = f ? bsearch(&key, t->row, nbase, sizeof(*t->row), by_key) : NULL;
+		hit = bsearch(&key, t->row, nsorted, sizeof(*t->row), by_key);
 		if (hit) {
 			free(key.key);
 		} else {
@@ -132,33 +137,40 @@ static int add_entries(struct table *t, const struct report *r, const struct his
 		hit->period[f] += h->entries[i].period;
 		hit->pct[f] = total ? 100.0 * (double)hit->period[f] / (double)total : 0;
 	}
+	qsort(t->row, t->n, sizeof(*t->row), by_key);
 	return 0;
 }
 
 static const struct opts *sort_opts; /* (qsort has no argument) */
 
-/* -o 1: delta-abs the largest change first, wdiff the largest value
- * first, delta and ratio (and -o 0) the baseline's largest share first;
- * then the other's, then the key. */
+/* -o F (F > 0): by file F's computed value, delta-abs the largest change
+ * first, wdiff the largest value first; delta and ratio (and -o 0) by the
+ * baseline's largest share first; then by the other files' shares in
+ * their order, then the key. */
 static int by_change(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	double dx = fabs(x->delta), dy = fabs(y->delta);
+	const int f = sort_opts->order;
 	enum compute c = sort_opts->compute;
 
-	if (sort_opts->order && c == C_DELTA_ABS && dx != dy)
-		return dx < dy ? 1 : -1;
-	if (sort_opts->order && c == C_WDIFF && x->wdiff != y->wdiff)
-		return x->wdiff < y->wdiff ? 1 : -1;
-	if (x->period[0] != y->period[0])
-		return x->period[0] < y->period[0] ? 1 : -1;
-	if (x->period[1] != y->period[1])
-		return x->period[1] < y->period[1] ? 1 : -1;
+	if (f && c == C_DELTA_ABS && fabs(x->delta[f]) != fabs(y->delta[f]))
+		return fabs(x->delta[f]) < fabs(y->delta[f]) ? 1 : -1;
+	if (f && c == C_WDIFF && x->wdiff[f] != y->wdiff[f])
+		return x->wdiff[f] < y->wdiff[f] ? 1 : -1;
+	for (int k = 0; k < sort_opts->nfile; k++)
+		if (x->period[k] != y->period[k])
+			return x->period[k] < y->period[k] ? 1 : -1;
 	return strcmp(x->key, y->key);
 }
 
-/* The value columns before the keys: perf diff's, in its order. */
+/* The value columns before the keys: perf diff's, in its order, those
+ * of each other file (f) after the baseline's. */
 enum vcol { V_BASE, V_BASE_PERIOD, V_CHANGE, V_PERIOD, V_FORMULA, V_N };
+struct col {
+	enum vcol v;
+	int f;
+};
+#define NCOL (2 + 3 * (DIFF_MAXF - 1))
 
 static const char *vcol_head(enum vcol v, enum compute c)
 {
@@ -178,38 +190,39 @@ static const char *vcol_head(enum vcol v, enum compute c)
 	}
 }
 
-/* The cell of row w in value column v. */
-static const char *vcell(const struct row *w, enum vcol v, const struct opts *o, char *buf,
+/* The cell of row w in value column c. */
+static const char *vcell(const struct row *w, struct col c, const struct opts *o, char *buf,
 			 size_t n)
 {
-	const double p0 = (double)w->period[0], p1 = (double)w->period[1];
+	const int f = c.f;
+	const double p0 = (double)w->period[0], p1 = (double)w->period[f];
 
 	buf[0] = 0;
-	switch (v) {
+	switch (c.v) {
 	case V_BASE:
 		if (w->period[0])
 			snprintf(buf, n, "%.2f%%", w->pct[0]);
 		return buf;
 	case V_BASE_PERIOD:
 	case V_PERIOD:
-		snprintf(buf, n, "%llu", (unsigned long long)w->period[v == V_PERIOD]);
+		snprintf(buf, n, "%llu", (unsigned long long)w->period[f]);
 		return buf;
 	case V_CHANGE:
-		if (o->compute == C_RATIO && w->period[0] && w->period[1])
+		if (o->compute == C_RATIO && w->period[0] && w->period[f])
 			snprintf(buf, n, "%.6f", p1 / p0);
 		else if (o->compute == C_WDIFF)
-			snprintf(buf, n, "%lld", w->wdiff);
+			snprintf(buf, n, "%lld", w->wdiff[f]);
 		else if (o->compute != C_RATIO)
-			snprintf(buf, n, "%+.2f%%", w->delta);
+			snprintf(buf, n, "%+.2f%%", w->delta[f]);
 		return strcmp(buf, "+0.00%") && strcmp(buf, "-0.00%") ? buf : "";
 	default:
-		if (o->compute == C_RATIO && w->period[0] && w->period[1])
+		if (o->compute == C_RATIO && w->period[0] && w->period[f])
 			snprintf(buf, n, "%.0f / %.0f", p1, p0);
 		else if (o->compute == C_WDIFF)
 			snprintf(buf, n, "%.0f * %lld - %.0f * %lld", p1, o->weight[1], p0,
 				 o->weight[0]);
 		else if (o->compute != C_RATIO)
-			snprintf(buf, n, "%.2f %% - %.2f %%", w->pct[1], w->pct[0]);
+			snprintf(buf, n, "%.2f %% - %.2f %%", w->pct[f], w->pct[0]);
 		return buf;
 	}
 }
@@ -230,29 +243,33 @@ static void print_table(const struct hist *h, struct table *t, const char *evnam
 			const struct opts *o)
 {
 	const char *sep = o->sep;
-	enum vcol vc[V_N];
-	int nv = 0, wv[V_N], w[HIST_MAXKEYS];
+	struct col vc[NCOL];
+	int nv = 0, wv[NCOL], w[HIST_MAXKEYS];
 	char buf[CELL];
 
-	vc[nv++] = V_BASE;
+	vc[nv++] = (struct col){ V_BASE, 0 };
 	if (o->period)
-		vc[nv++] = V_BASE_PERIOD;
-	vc[nv++] = V_CHANGE;
-	if (o->period)
-		vc[nv++] = V_PERIOD;
-	if (o->formula)
-		vc[nv++] = V_FORMULA;
+		vc[nv++] = (struct col){ V_BASE_PERIOD, 0 };
+	for (int f = 1; f < o->nfile; f++) {
+		vc[nv++] = (struct col){ V_CHANGE, f };
+		if (o->period)
+			vc[nv++] = (struct col){ V_PERIOD, f };
+		if (o->formula)
+			vc[nv++] = (struct col){ V_FORMULA, f };
+	}
 	for (size_t i = 0; i < t->n; i++) {
 		struct row *r = &t->row[i];
-		r->delta = r->pct[1] - r->pct[0];
-		r->wdiff = (long long)r->period[1] * o->weight[1] -
-			   (long long)r->period[0] * o->weight[0];
+		for (int f = 1; f < o->nfile; f++) {
+			r->delta[f] = r->pct[f] - r->pct[0];
+			r->wdiff[f] = (long long)r->period[f] * o->weight[1] -
+				      (long long)r->period[0] * o->weight[0];
+		}
 	}
 	sort_opts = o;
 	qsort(t->row, t->n, sizeof(*t->row), by_change);
 	for (int v = 0; v < nv; v++) {
-		wv[v] = (int)strlen(vcol_head(vc[v], o->compute));
-		wv[v] = vc[v] == V_BASE ? 10 : vc[v] == V_CHANGE && wv[v] < 7 ? 7 : wv[v];
+		wv[v] = (int)strlen(vcol_head(vc[v].v, o->compute));
+		wv[v] = vc[v].v == V_BASE ? 10 : vc[v].v == V_CHANGE && wv[v] < 7 ? 7 : wv[v];
 		for (size_t i = 0; i < t->n && !sep; i++) {
 			int l = (int)strlen(vcell(&t->row[i], vc[v], o, buf, sizeof(buf)));
 			wv[v] = l > wv[v] ? l : wv[v];
@@ -269,11 +286,11 @@ static void print_table(const struct hist *h, struct table *t, const char *evnam
 		printf("# Event '%s'\n#\n#", evname);
 		for (int v = 0; v < nv; v++)
 			if (sep)
-				printf("%s%s", v ? sep : " ", vcol_head(vc[v], o->compute));
+				printf("%s%s", v ? sep : " ", vcol_head(vc[v].v, o->compute));
 			else if (v == 0)
-				printf(" %s", vcol_head(vc[v], o->compute));
+				printf(" %s", vcol_head(vc[v].v, o->compute));
 			else
-				printf("  %*s", wv[v], vcol_head(vc[v], o->compute));
+				printf("  %*s", wv[v], vcol_head(vc[v].v, o->compute));
 		for (int k = 0; k < h->nkeys; k++)
 			if (sep)
 				printf("%s%s", sep, h->keys[k]->header);
@@ -338,38 +355,32 @@ static struct hist *build(const struct report *r, const struct hist_key **keys, 
 	return h;
 }
 
-/* Event ev of r[0] against its namesake in r[1], if any: 1 printed, 0
- * none there, -1 out of memory. */
-static int diff_event(struct report *const r[2], int ev, const struct hist_key **keys, int nkeys,
+/* Event ev of r[0] against its namesakes in the other files: 1 printed,
+ * 0 one of them has none, -1 out of memory. */
+static int diff_event(struct report *const *r, int ev, const struct hist_key **keys, int nkeys,
 		      struct opts *o)
 {
 	const char *name = r[0]->events[ev].attr.name;
-	int other = report_event_find(r[1], name), rc = 0;
-	struct hist *h[2] = { NULL, NULL };
+	int at[DIFF_MAXF] = { ev }, rc = 1;
+	struct hist *h[DIFF_MAXF] = { NULL };
 	struct table t = { NULL, 0, 0 };
 
-	if (other < 0) {
-		fprintf(stderr, "vpmu diff: event '%s' is only in %s\n", name, o->file[0]);
-		return 0;
-	}
-	if (!(h[0] = build(r[0], keys, nkeys, ev, o)) ||
-	    !(h[1] = build(r[1], keys, nkeys, other, o)) || add_entries(&t, r[0], h[0], ev, 0, 0)) {
-		rc = -1;
-		goto out;
-	}
-	qsort(t.row, t.n, sizeof(*t.row), by_key);
-	if (add_entries(&t, r[1], h[1], other, 1, t.n)) {
-		rc = -1;
-		goto out;
-	}
-	print_table(h[0], &t, name, o);
-	rc = 1;
-out:
+	for (int f = 1; f < o->nfile; f++)
+		if ((at[f] = report_event_find(r[f], name)) < 0) {
+			fprintf(stderr, "vpmu diff: event '%s' is not in %s\n", name, o->file[f]);
+			return 0;
+		}
+	for (int f = 0; f < o->nfile && rc > 0; f++)
+		if (!(h[f] = build(r[f], keys, nkeys, at[f], o)) ||
+		    add_entries(&t, r[f], h[f], at[f], f))
+			rc = -1;
+	if (rc > 0)
+		print_table(h[0], &t, name, o);
 	for (size_t i = 0; i < t.n; i++)
 		free(t.row[i].key);
 	free(t.row);
-	hist_free(h[0]);
-	hist_free(h[1]);
+	for (int f = 0; f < o->nfile; f++)
+		hist_free(h[f]);
 	return rc;
 }
 
@@ -391,6 +402,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const computes[] = { "delta-abs", "delta", "ratio" };
+	const char *order = NULL;
 	int c;
 	char end;
 
@@ -420,14 +432,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->compute = (enum compute)c;
 			break;
 		case 'o':
-			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
-				fprintf(stderr,
-					"vpmu diff: -o takes 0 (the baseline) or 1 (the other "
-					"file), not '%s'\n",
-					optarg);
-				return 1;
-			}
-			o->order = optarg[0] == '1';
+			order = optarg;
 			break;
 		case 'p':
 			o->period = 1;
@@ -463,25 +468,39 @@ static int parse(int argc, char **argv, struct opts *o)
 			return 1;
 		}
 	}
-	if (argc - optind > 2) {
-		fprintf(stderr, "vpmu diff: two files at most ('%s' is a third)\n",
-			argv[optind + 2]);
+	if (argc - optind > DIFF_MAXF) {
+		fprintf(stderr, "vpmu diff: %d files at most ('%s' is one more)\n", DIFF_MAXF,
+			argv[optind + DIFF_MAXF]);
 		return 1;
 	}
-	if (argc - optind == 2) {
-		o->file[0] = argv[optind];
-		o->file[1] = argv[optind + 1];
+	if (argc - optind >= 2) {
+		o->nfile = argc - optind;
+		for (int f = 0; f < o->nfile; f++)
+			o->file[f] = argv[optind + f];
 	} else if (argc - optind == 1) { /* as perf: the one file against vpmu.data */
 		o->file[0] = argv[optind];
+	}
+	if (order) {
+		/* (a column of the files given: 0 the baseline) */
+		if (strlen(order) != 1 || order[0] < '0' || order[0] >= '0' + o->nfile) {
+			fprintf(stderr,
+				"vpmu diff: -o takes 0 (the baseline) to %d (the last file), "
+				"not '%s'\n",
+				o->nfile - 1, order);
+			return 1;
+		}
+		o->order = order[0] - '0';
 	}
 	return 0;
 }
 
 int cmd_diff(int argc, char **argv)
 {
-	struct opts o = { .file = { "vpmu.data.old", "vpmu.data" }, .sort = "dso,sym", .order = 1 };
+	struct opts o = {
+		.file = { "vpmu.data.old", "vpmu.data" }, .nfile = 2, .sort = "dso,sym", .order = 1
+	};
 	const struct hist_key *keys[HIST_MAXKEYS];
-	struct report *r[2] = { NULL, NULL };
+	struct report *r[DIFF_MAXF] = { NULL };
 	char err[1024];
 	int nkeys, rc = parse(argc, argv, &o), shown = 0;
 
@@ -501,7 +520,7 @@ int cmd_diff(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-	for (int f = 0; f < 2; f++) {
+	for (int f = 0; f < o.nfile; f++) {
 		if (!(r[f] = report_open(o.file[f], REPORT_NO_CHAINS, err, sizeof(err)))) {
 			fprintf(stderr, "vpmu diff: %s\n", err);
 			rc = 1;
@@ -512,8 +531,12 @@ int cmd_diff(int argc, char **argv)
 		if (report_stale_str(r[f], err, sizeof(err)))
 			fprintf(stderr, "vpmu diff: %s: %s\n", o.file[f], err);
 	}
-	if (!o.quiet)
-		printf("# Data files:\n#  [0] %s (Baseline)\n#  [1] %s\n#\n", o.file[0], o.file[1]);
+	if (!o.quiet) {
+		printf("# Data files:\n#  [0] %s (Baseline)\n", o.file[0]);
+		for (int f = 1; f < o.nfile; f++)
+			printf("#  [%d] %s\n", f, o.file[f]);
+		printf("#\n");
+	}
 	for (size_t ev = 0; ev < r[0]->nevents && rc == 0; ev++) {
 		int d = diff_event(r, (int)ev, keys, nkeys, &o);
 		if (d < 0) {
@@ -522,13 +545,14 @@ int cmd_diff(int argc, char **argv)
 		}
 		shown += d > 0;
 	}
-	for (size_t ev = 0; ev < r[1]->nevents && rc == 0; ev++)
-		if (report_event_find(r[0], r[1]->events[ev].attr.name) < 0)
-			fprintf(stderr, "vpmu diff: event '%s' is only in %s\n",
-				r[1]->events[ev].attr.name, o.file[1]);
+	for (int f = 1; f < o.nfile && rc == 0; f++)
+		for (size_t ev = 0; ev < r[f]->nevents; ev++)
+			if (report_event_find(r[0], r[f]->events[ev].attr.name) < 0)
+				fprintf(stderr, "vpmu diff: event '%s' of %s is not in %s\n",
+					r[f]->events[ev].attr.name, o.file[f], o.file[0]);
 	if (!rc && !shown) {
 		fprintf(stderr, "vpmu diff: %s and %s have no event in common\n", o.file[0],
-			o.file[1]);
+			o.nfile > 2 ? "the other files" : o.file[1]);
 		rc = 1;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
@@ -536,7 +560,7 @@ int cmd_diff(int argc, char **argv)
 		rc = 1;
 	}
 out:
-	for (int f = 0; f < 2; f++)
+	for (int f = 0; f < o.nfile; f++)
 		if (r[f])
 			report_close(r[f]);
 	report_filter_free(&o.filter);

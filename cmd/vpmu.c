@@ -28,7 +28,7 @@ static const struct vpmu_cmd commands[] = {
 	{ "annotate", cmd_annotate, "Show a function's instructions with the samples on each" },
 	{ "report", cmd_report, "Read a sample file and print where the samples fell" },
 	{ "script", cmd_script, "Print the samples of a sample file one by one" },
-	{ "diff", cmd_diff, "Compare the samples of two sample files" },
+	{ "diff", cmd_diff, "Compare the samples of sample files" },
 	{ "buildid-list", cmd_buildid, "List the build-ids of the images a sample file names" },
 	{ "evlist", cmd_evlist, "List the events a sample file was recorded with" },
 	{ "mem", cmd_mem, "Sample memory accesses with their data addresses (perf mem)" },

@@ -338,8 +338,26 @@ test_diff() {
 	run_vpmu diff -c ratio -p -F -q -t ';' -s sym base.data new.data
 	grep -qx '85.71%;90000;0.555556;50000;50000 / 90000;\[\.\] hot' out || fail "ratio -p -F: $(cat out)"
 	run_vpmu diff -o 2 base.data new.data
-	expect_rc 1 && grep -q "^vpmu diff: -o takes 0 (the baseline) or 1 (the other file), not '2'" err ||
+	expect_rc 1 && grep -q "^vpmu diff: -o takes 0 (the baseline) to 1 (the last file), not '2'" err ||
 		fail "-o 2: $(cat err)"
+	# perf's several files: a column each; the baseline again changes
+	# nothing, and -o 2 sorts by the third file's column
+	run_vpmu diff -s sym base.data new.data base.data
+	grep -q '^#  \[2\] base.data$' out &&
+		grep -Eq '^# Baseline  Delta Abs  Delta Abs  Symbol$' out &&
+		grep -Eq '^ +85\.71% +-8\.79% +\[\.\] hot$' out || fail "three files: $(cat out)"
+	run_vpmu diff -c wdiff:1,2 -o 2 -q -t ';' -s sym base.data base.data new.data
+	[ "$(head -2 out | tr '\n' ' ')" = "85.71%;90000;10000;[.] hot 9.52%;10000;10000;[.] cold " ] ||
+		fail "-o 2 of three: $(cat out)"
+	spec | grep -v '^attr 1\|^sample 1\|^totals 1' | mk_spec cycles.data
+	run_vpmu diff -q -s sym base.data new.data cycles.data
+	expect_rc 0 && grep -qx "vpmu diff: event 'mem-loads:p' is not in cycles.data" err ||
+		fail "an event not in the third: $(cat err)"
+	run_vpmu diff -o 3 base.data new.data base.data
+	expect_rc 1 && grep -q "^vpmu diff: -o takes 0 (the baseline) to 2 (the last file), not '3'" err ||
+		fail "-o 3: $(cat err)"
+	run_vpmu diff 1 2 3 4 5 6 7 8 9
+	expect_rc 1 && [ "$(cat err)" = "vpmu diff: 8 files at most ('9' is one more)" ] || fail "nine files: $(cat err)"
 }
 
 test_event_key() {
