@@ -26,7 +26,7 @@ static const char stat_usage[] =
 	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC]\n"
-	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD]\n"
+	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD] [--metric-only]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
@@ -60,6 +60,8 @@ static const char stat_usage[] =
 	"                       unknown system calls and the process count\n"
 	"    -q, --quiet        print no counts, only errors\n"
 	"    -n, --null         count nothing: the times alone\n"
+	"        --metric-only  print the derived figures alone (insn per cycle, ...),\n"
+	"                       a column each\n"
 	"        --pre CMD      run CMD (by the shell, on the host) before each run;\n"
 	"                       stop if it fails\n"
 	"        --post CMD     run CMD after each run; stop if it fails\n"
@@ -174,7 +176,7 @@ static int split_pair(int argc, char **argv, struct session_opts *o, struct stat
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM, OPT_APPEND, OPT_PRE, OPT_POST };
+enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM, OPT_APPEND, OPT_PRE, OPT_POST, OPT_METRIC_ONLY };
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
 		      const char **outpath)
@@ -208,6 +210,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "null", no_argument, NULL, 'n' },
 		{ "pre", required_argument, NULL, OPT_PRE },
 		{ "post", required_argument, NULL, OPT_POST },
+		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -269,6 +272,9 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			break;
 		case OPT_POST:
 			so->post = optarg;
+			break;
+		case OPT_METRIC_ONLY:
+			so->metric_only = 1;
 			break;
 		case 'A':
 		case 'P':
@@ -372,6 +378,14 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			so->metrics	    ? "-M" :
 			so->interval_ms > 0 ? "-I" :
 					      "--per-thread");
+		return 1;
+	}
+	if (so->metric_only && (so->null || so->mode || so->metrics || so->interval_ms > 0)) {
+		fprintf(stderr, "vpmu stat: --metric-only prints the default figures: drop %s\n",
+			so->null    ? "-n" :
+			so->mode    ? "--mode" :
+			so->metrics ? "-M" :
+				      "-I");
 		return 1;
 	}
 	if (so->per_thread && !o->timed) {
@@ -509,6 +523,8 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
 	if (so.quiet)
 		;
+	else if (so.metric_only)
+		stat_print_metric_only(out, &rep, &so);
 	else if (so.metrics)
 		stat_metrics_print(out, &rep, &so);
 	else if (so.interval_ms > 0) {

@@ -78,6 +78,7 @@ struct stat_opts {
 	double interval_ms;	/* -I: emulated milliseconds per interval (0: none) */
 	char **both;		/* --smt A : B: the whole command line shown (else NULL) */
 	int null;		/* -n: no counters, the times alone */
+	int metric_only;	/* --metric-only */
 	const char *pre, *post; /* --pre, --post: commands around each run */
 };
 
@@ -107,6 +108,13 @@ void stat_running(const struct stat_report *rep, const struct stat_row *w, uint6
 		  double *pct);
 
 void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts *so);
+/* Its parts: the line naming the command, and the times and notes after
+ * the counts. */
+void stat_print_head(FILE *out, const struct stat_report *rep);
+void stat_print_tail(FILE *out, const struct stat_report *rep, const struct stat_opts *so);
+/* --metric-only (stat_metric_only.c): the derived figures alone, in the
+ * text, -x or -j format. */
+void stat_print_metric_only(FILE *out, const struct stat_report *rep, const struct stat_opts *so);
 void stat_print_csv(FILE *out, const struct stat_report *rep, const char *sep);
 void stat_print_json(FILE *out, const struct stat_report *rep);
 /* One row of each format; lead: JSON keys put first (or NULL). */

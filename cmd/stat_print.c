@@ -109,11 +109,9 @@ static void model_table(FILE *out, const struct stat_report *rep)
 	}
 }
 
-void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts *so)
+void stat_print_head(FILE *out, const struct stat_report *rep)
 {
 	char cmd[512], runs[32] = "";
-	int n = rep->runs ? rep->runs : 1;
-	double wall = rep->wall / n;
 
 	if (rep->runs > 1)
 		snprintf(runs, sizeof(runs), "%s%d runs", rep->functional_only ? "" : ", ",
@@ -124,12 +122,13 @@ void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts
 		fprintf(out, "%s%s%s:\n\n", runs[0] ? " (" : "", runs, runs[0] ? ")" : "");
 	else
 		fprintf(out, " (machine %s%s):\n\n", rep->arch, runs);
-	for (int i = 0; i < rep->nrow; i++)
-		row_line(out, rep, &rep->row[i]);
-	if (so->verbose && rep->timed)
-		model_table(out, rep);
-	if (rep->nrow || (so->verbose && rep->timed)) /* (-n: no rows, one blank line) */
-		fputc('\n', out);
+}
+
+void stat_print_tail(FILE *out, const struct stat_report *rep, const struct stat_opts *so)
+{
+	int n = rep->runs ? rep->runs : 1;
+	double wall = rep->wall / n;
+
 	if (rep->timed && rep->mhz)
 		fprintf(out, "%18.9f seconds emulated time\n", rep->cycles / n / (rep->mhz * 1e6));
 	fprintf(out, "%18.9f seconds time elapsed", wall);
@@ -155,4 +154,16 @@ void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts
 	if (so->verbose)
 		fprintf(out, "%18d guest process%s\n", rep->nprocs, rep->nprocs == 1 ? "" : "es");
 	fputc('\n', out);
+}
+
+void stat_print(FILE *out, const struct stat_report *rep, const struct stat_opts *so)
+{
+	stat_print_head(out, rep);
+	for (int i = 0; i < rep->nrow; i++)
+		row_line(out, rep, &rep->row[i]);
+	if (so->verbose && rep->timed)
+		model_table(out, rep);
+	if (rep->nrow || (so->verbose && rep->timed)) /* (-n: no rows, one blank line) */
+		fputc('\n', out);
+	stat_print_tail(out, rep, so);
 }

@@ -528,6 +528,20 @@ null_and_hooks() {
 	run_vpmu stat -r 3 --pre 'echo pre >>hooks' --post 'echo post >>hooks' -e instructions -- \
 		"$PROGS/e2e_loop" 10
 	expect_rc 0 && [ "$(tr '\n' ' ' <hooks)" = "pre post pre post pre post " ] || fail "hooks: $(cat hooks)"
+	# perf's --metric-only: the figures of the default rows, a column each
+	run_vpmu stat -x, -- "$PROGS/e2e_loop" 10
+	ipc=$(awk -F, '$3 == "instructions" { print $6 }' err) mr=$(awk -F, '$3 == "branch-misses" { print $6 }' err)
+	run_vpmu stat --metric-only -x, -- "$PROGS/e2e_loop" 10
+	expect_rc 0 && [ "$(wc -l <err)" = 2 ] && head -1 err | grep -q '^GHz,insn per cycle,' &&
+		[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "insn per cycle") c = i } NR == 2 { print $c }' err)" = "$ipc" ] &&
+		[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "branch-misses of all branches") c = i } NR == 2 { print $c }' err)" = "$mr" ] ||
+		fail "--metric-only -x,: ipc $ipc, misses $mr: $(cat err)"
+	run_vpmu stat --metric-only -j -- "$PROGS/e2e_loop" 10
+	python3 -c 'import json,sys; d=json.load(open("err")); sys.exit(d["insn per cycle"] != sys.argv[1])' "$ipc" ||
+		fail "--metric-only -j: $(cat err)"
+	run_vpmu stat --metric-only -- "$PROGS/e2e_loop" 10
+	grep -Eq '^ +GHz +insn per cycle +' err && grep -Eq "^ +3\.600 +$ipc " err || fail "--metric-only: $(cat err)"
+	one_line 1 "--metric-only prints the default figures: drop -n" --metric-only -n "$PROGS/e2e_loop" 10
 	one_line 1 "--pre 'false' failed (status 1)" --pre false "$PROGS/e2e_loop" 10
 	one_line 1 "--post 'exit 3' failed (status 3)" --post 'exit 3' "$PROGS/e2e_loop" 10
 }
