@@ -87,10 +87,13 @@ void evspec_match_init(struct evspec_match *m, const char *word)
 	m->word = word;
 	m->best = NULL;
 	m->dist = ~0u;
+	m->prefix = NULL;
+	m->nprefix = 0;
 }
 
 void evspec_match_try(struct evspec_match *m, const char *cand)
 {
+	size_t len = strlen(m->word);
 	unsigned d;
 
 	if (!cand)
@@ -100,6 +103,11 @@ void evspec_match_try(struct evspec_match *m, const char *cand)
 		m->dist = d;
 		m->best = cand;
 	}
+	if (strlen(cand) > len && !strncasecmp(cand, m->word, len) &&
+	    (!m->prefix || strcasecmp(m->prefix, cand))) {
+		m->prefix = cand;
+		m->nprefix++;
+	}
 }
 
 const char *evspec_match_best(const struct evspec_match *m)
@@ -108,7 +116,11 @@ const char *evspec_match_best(const struct evspec_match *m)
 	/* A short word is one edit from too many names to suggest any. */
 	unsigned limit = len < 4 ? 1 : len / 3 > 2 ? (unsigned)(len / 3) : 2;
 
-	return m->best && m->dist <= limit ? m->best : NULL;
+	if (m->best && m->dist <= limit)
+		return m->best;
+	/* else the one name it begins, if only one (instruction-cache for
+	 * instruction-cache-efficiency) */
+	return len >= 3 && m->nprefix == 1 ? m->prefix : NULL;
 }
 
 const char *evspec_closest(const char *word, const char *const *names, size_t n)

@@ -549,6 +549,11 @@ null_and_hooks() {
 errors() {
 	one_line 1 "unknown event 'instrutcions' (did you mean 'instructions'?)" \
 		-e instrutcions "$PROGS/e2e_exit3"
+	# a name cut short: the one it begins
+	one_line 1 "unknown event 'BSQ_CACHE' (did you mean 'BSQ_CACHE_REFERENCE'?)" \
+		-e BSQ_CACHE "$PROGS/e2e_exit3"
+	one_line 1 "unknown --mode 'instruction-cache' (did you mean 'instruction-cache-efficiency'?)" \
+		-a xscale --mode instruction-cache "$PROGS/e2e_exit3"
 	# perf's own names a machine lacks are counted as not supported
 	run_vpmu stat -a alpha -e cycles,cache-references,L1-dcache-loads:u -- "$PROGS/e2e_exit3"
 	expect_rc 3 && grep -Eq "^ +<not supported> +cache-references +# +generic event 'cache-references' is not supported on alpha" err &&

@@ -554,6 +554,17 @@ static void test_closest(void **state)
 		assert_string_equal(evspec_closest("abzz", abc, 1), "abc");
 	}
 	assert_null(evspec_closest("", names, n));
+	/* too far for a typo, but the start of just one name */
+	{
+		static const char *const modes[] = { "instruction-cache-efficiency",
+						     "data-cache-efficiency",
+						     "instruction-fetch-latency" };
+		assert_string_equal(evspec_closest("instruction-cache", modes, 3),
+				    "instruction-cache-efficiency");
+		assert_string_equal(evspec_closest("DATA", modes, 3), "data-cache-efficiency");
+		assert_null(evspec_closest("instruction", modes, 3)); /* two */
+		assert_null(evspec_closest("da", modes, 3));	      /* too short */
+	}
 	assert_null(evspec_closest("cycles", names, 0));
 	/* the first of equals */
 	{
