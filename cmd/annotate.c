@@ -116,11 +116,14 @@ struct near {
 	const char *want;
 	unsigned d;
 	char name[128];
+	char prefix[128]; /* the last function whose name want begins */
+	unsigned nprefix; /* how many such names */
 };
 
 static int nearest_fn(const struct sym_info *si, void *arg)
 {
 	struct near *n = arg;
+	size_t len = strlen(n->want);
 	unsigned dist;
 
 	if (!si->name)
@@ -130,12 +133,17 @@ static int nearest_fn(const struct sym_info *si, void *arg)
 		n->d = dist;
 		snprintf(n->name, sizeof(n->name), "%s", si->name);
 	}
+	if (strlen(si->name) > len && !strncmp(si->name, n->want, len) &&
+	    strcmp(si->name, n->prefix)) {
+		snprintf(n->prefix, sizeof(n->prefix), "%s", si->name);
+		n->nprefix++;
+	}
 	return 0;
 }
 
 static int named(struct annot_data *d, const char *name, const struct opts *o, struct target *t)
 {
-	struct near n = { name, ~0u, "" };
+	struct near n = { name, ~0u, "", "", 0 };
 	size_t len = strlen(name);
 
 	for (unsigned i = 0; i < d->nimg; i++) {
@@ -149,8 +157,11 @@ static int named(struct annot_data *d, const char *name, const struct opts *o, s
 	for (unsigned i = 0; i < d->nimg; i++)
 		if (d->img[i].readable && dso_ok(d, i, o) && annot_sym(d, i))
 			sym_foreach_func(d->img[i].sym, d->img[i].lo, nearest_fn, &n);
-	/* a typo: a third of the letters at most */
-	if (n.name[0] && n.d <= 2 + len / 6 && 3 * n.d <= len + 1)
+	/* the one function the name begins (msort for msort_with_tmp.part.0,
+	 * not qsort); else a typo: a third of the letters at most */
+	if (len >= 3 && n.nprefix == 1)
+		snprintf(n.name, sizeof(n.name), "%s", n.prefix);
+	if ((len >= 3 && n.nprefix == 1) || (n.name[0] && n.d <= 2 + len / 6 && 3 * n.d <= len + 1))
 		fprintf(stderr,
 			"vpmu annotate: no function '%s' in the profiled images (did you "
 			"mean '%s'?)\n",

@@ -116,11 +116,11 @@ const char *evspec_match_best(const struct evspec_match *m)
 	/* A short word is one edit from too many names to suggest any. */
 	unsigned limit = len < 4 ? 1 : len / 3 > 2 ? (unsigned)(len / 3) : 2;
 
-	if (m->best && m->dist <= limit)
-		return m->best;
-	/* else the one name it begins, if only one (instruction-cache for
-	 * instruction-cache-efficiency) */
-	return len >= 3 && m->nprefix == 1 ? m->prefix : NULL;
+	/* the one name it begins, if only one, is what was meant (msort for
+	 * msort_with_tmp, not qsort); else a name a typo away */
+	if (len >= 3 && m->nprefix == 1)
+		return m->prefix;
+	return m->best && m->dist <= limit ? m->best : NULL;
 }
 
 const char *evspec_closest(const char *word, const char *const *names, size_t n)

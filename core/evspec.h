@@ -62,11 +62,11 @@ const char *evspec_item_end(const char *p);
 unsigned evspec_distance(const char *a, const char *b);
 
 /* Closest-match search, one candidate at a time: init, try each candidate,
- * then best() is the closest one tried (the first of equals) when it is
- * close enough to be a typo of word — at most max(2, strlen(word) / 3)
- * edits, one edit for a word shorter than 4 — or else the one candidate
- * word (3 letters or more) begins, ignoring case, if only one does; or
- * NULL. */
+ * then best() is the one candidate word (3 letters or more) begins,
+ * ignoring case, if only one does; else the closest one tried (the first
+ * of equals) when it is close enough to be a typo of word — at most
+ * max(2, strlen(word) / 3) edits, one edit for a word shorter than 4 —
+ * or NULL. */
 struct evspec_match {
 	const char *word;
 	const char *best;

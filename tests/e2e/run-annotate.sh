@@ -229,6 +229,9 @@ unknown_symbol() {
 		fail "typo: $(cat err)"
 	run_vpmu annotate lib_sum_sqares
 	expect_rc 1 && grep -q "did you mean 'lib_sum_squares'" err || fail "library typo: $(cat err)"
+	# a name cut short: the one function it begins
+	run_vpmu annotate lib_sum_sq
+	expect_rc 1 && grep -q "did you mean 'lib_sum_squares'" err || fail "cut short: $(cat err)"
 	run_vpmu annotate zzzzzzzzzzzzzzzzzz
 	expect_rc 1 || return 1
 	[ "$(cat err)" = "vpmu annotate: no function 'zzzzzzzzzzzzzzzzzz' in the profiled images" ] ||
