@@ -41,8 +41,9 @@ static const char script_usage[] =
 	"        --pid PIDS       only samples of these processes (comma-separated)\n"
 	"        --tid TIDS       only samples of these threads\n"
 	"        --time START,STOP\n"
-	"                         only samples of that span of emulated time, in\n"
-	"                         seconds (either may be left out: 0.001,)\n"
+	"                         only samples of that span of their process's\n"
+	"                         emulated time, in seconds (either may be left out:\n"
+	"                         0.001,)\n"
 	"    -h, --help           show this help\n";
 
 enum {
