@@ -20,6 +20,7 @@ int cmd_mem(int argc, char **argv);
 int cmd_buildid(int argc, char **argv);
 int cmd_evlist(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 
 #endif

@@ -6,7 +6,7 @@
  *
  *   vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK]
  *               [--vtime --vtime-base NS --vtime-cpu NS --vtime-start NS
- *                [--vtime-itimers T]]
+ *                [--vtime-itimers T]] [--clock-base NS]
  *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
@@ -14,7 +14,9 @@
  *   MASK   the logical processors sched_setaffinity gave the thread that
  *          called execve, a bit each (execve keeps them)
  *   NS     the emulated monotonic clock when the guest called execve, the
- *          process's CPU time then, the clock when the process began
+ *          process's CPU time then, the clock when the process began;
+ *          --clock-base: the timing model's clock then (ns), where the
+ *          new image's system call times (vpmu trace) go on from
  *   PATH   the file the guest passed to execve (already resolved)
  *   ARGV0… the guest's argv as it passed it; the environment of this
  *          process is the guest's envp.
@@ -66,6 +68,7 @@ int cmd_exec(int argc, char **argv)
 		{ "vtime-start", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "cpus", required_argument, NULL, 'p' },
+		{ "clock-base", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct session_opts o = { 0 };
@@ -103,6 +106,10 @@ int cmd_exec(int argc, char **argv)
 			if (parse_ns("vtime-start", optarg, &o.vtime_start))
 				return 1;
 			break;
+		case 'k':
+			if (parse_ns("clock-base", optarg, &o.clock_base))
+				return 1;
+			break;
 		case 'i': /* ITIMER_REAL, _VIRTUAL, _PROF: ns left and interval each */
 			if (sscanf(optarg,
 				   "%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64 ",%" SCNd64
@@ -129,7 +136,8 @@ int cmd_exec(int argc, char **argv)
 	if (fd == UINT64_MAX || argc - optind < 2) {
 		fprintf(stderr,
 			"usage: vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK] [--vtime "
-			"--vtime-base NS --vtime-cpu NS --vtime-start NS [--vtime-itimers T]] -- PATH ARGV0 "
+			"--vtime-base NS --vtime-cpu NS --vtime-start NS [--vtime-itimers T]] [--clock-base NS] "
+			"-- PATH ARGV0 "
 			"[ARGS...]\n");
 		return 1;
 	}

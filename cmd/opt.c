@@ -81,7 +81,7 @@ int opt_u64(const char *s, uint64_t *v)
 /* LIMIT: a number (decimal, may have a fraction or exponent) with a unit:
  * none or s, ms, m, h for wall-clock time; insn or insns for emulated
  * instructions (then a whole number). */
-int opt_timeout(const char *s, struct session_opts *o)
+static int parse_timeout(const char *s, struct session_opts *o)
 {
 	static const struct {
 		const char *unit;
@@ -117,4 +117,23 @@ void opt_timeout_note(const struct session_opts *o, const struct session_result 
 	else if (r->timeout == SESSION_TIMEOUT_INSNS)
 		fprintf(stderr, "%s: stopped by --timeout after %llu emulated instructions\n",
 			o->prog, (unsigned long long)o->max_insns);
+}
+
+int opt_timeout(const char *cmd, const char *s, struct session_opts *o)
+{
+	if (!parse_timeout(s, o))
+		return 0;
+	fprintf(stderr,
+		"vpmu %s: --timeout wants a time (5s, 500ms, 2m, 1h) or an instruction count "
+		"(1000000insn), not '%s'\n",
+		cmd, s);
+	return -1;
+}
+
+int opt_seed(const char *cmd, const char *s, struct session_opts *o)
+{
+	if (!opt_u64(s, &o->seed))
+		return 0;
+	fprintf(stderr, "vpmu %s: --seed wants a number, not '%s'\n", cmd, s);
+	return -1;
 }

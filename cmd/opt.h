@@ -9,8 +9,10 @@
 
 /* A whole number (decimal, 0x hex, 0 octal), no sign; 0 or -1. */
 int opt_u64(const char *s, uint64_t *v);
-/* --timeout LIMIT into o->timeout or o->max_insns; 0 or -1. */
-int opt_timeout(const char *s, struct session_opts *o);
+/* --timeout LIMIT into o->timeout or o->max_insns, --seed N into
+ * o->seed; 0, or -1 after saying why not. */
+int opt_timeout(const char *cmd, const char *s, struct session_opts *o);
+int opt_seed(const char *cmd, const char *s, struct session_opts *o);
 /* getopt_long's complaint c about argv[optind - 1] (':' a missing
  * argument, else an unknown option), one line from `vpmu cmd`. */
 void opt_bad(const char *cmd, int c, char *const *argv);

@@ -459,23 +459,15 @@ int cmd_record(int argc, char **argv)
 			o.smt = 1;
 			break;
 		case 's':
-			if (opt_u64(optarg, &o.seed)) {
-				fprintf(stderr, "vpmu record: --seed wants a number, not '%s'\n",
-					optarg);
+			if (opt_seed("record", optarg, &o))
 				return 1;
-			}
 			break;
 		case 't':
 			o.vtime = 1;
 			break;
 		case 'L':
-			if (opt_timeout(optarg, &o)) {
-				fprintf(stderr,
-					"vpmu record: --timeout wants a time (5s, 500ms, 2m, 1h) or "
-					"an instruction count (1000000insn), not '%s'\n",
-					optarg);
+			if (opt_timeout("record", optarg, &o))
 				return 1;
-			}
 			break;
 		case 'g':
 			callgraph = PMU_CG_FP;

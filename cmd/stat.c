@@ -303,24 +303,16 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			o->timed = 0;
 			break;
 		case 's':
-			if (opt_u64(optarg, &o->seed)) {
-				fprintf(stderr, "vpmu stat: --seed wants a number, not '%s'\n",
-					optarg);
+			if (opt_seed("stat", optarg, o))
 				return 1;
-			}
 			so->seeded = 1;
 			break;
 		case 't':
 			o->vtime = 1;
 			break;
 		case 'L':
-			if (opt_timeout(optarg, o)) {
-				fprintf(stderr,
-					"vpmu stat: --timeout wants a time (5s, 500ms, 2m, 1h) or "
-					"an instruction count (1000000insn), not '%s'\n",
-					optarg);
+			if (opt_timeout("stat", optarg, o))
 				return 1;
-			}
 			break;
 		case 'm':
 			so->mode = optarg;

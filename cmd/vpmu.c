@@ -32,6 +32,7 @@ static const struct vpmu_cmd commands[] = {
 	{ "buildid-list", cmd_buildid, "List the build-ids of the images a sample file names" },
 	{ "evlist", cmd_evlist, "List the events a sample file was recorded with" },
 	{ "mem", cmd_mem, "Sample memory accesses with their data addresses (perf mem)" },
+	{ "trace", cmd_trace, "Run a program and print the system calls it makes" },
 	{ "help", cmd_help, "Show the manual page of a command" },
 	{ "__exec", cmd_exec, NULL }, /* a guest's execve(): see cmd/exec.c */
 };

@@ -13,7 +13,14 @@
 #define RECW_MAX 4096	   /* PIPE_BUF on Linux */
 #define RECW_MAX_CHAIN 127 /* frames per call chain (perf's default max stack) */
 
-enum recw_type { RECW_SAMPLE = 1, RECW_COMM = 2, RECW_LOST = 3, RECW_MMAP = 4, RECW_INTERVAL = 5 };
+enum recw_type {
+	RECW_SAMPLE = 1,
+	RECW_COMM = 2,
+	RECW_LOST = 3,
+	RECW_MMAP = 4,
+	RECW_INTERVAL = 5,
+	RECW_SYSCALL = 6,
+};
 
 struct recw_hdr {
 	uint16_t type, len; /* len: bytes of the whole message */
@@ -91,5 +98,24 @@ _Static_assert(sizeof(struct recw_sample) + RECW_MAX_CHAIN * 8 + RECW_MAX_RAW + 
 			       RECW_MAX_BR * sizeof(struct recw_branch) <=
 		       RECW_MAX,
 	       "sample fits");
+
+/* vpmu trace: a system call of a guest thread (core/systrace.h). */
+#define RECW_MAX_STR 1000 /* bytes of a string argument kept, its NUL included */
+struct recw_syscall {
+	struct recw_hdr h;
+	uint32_t pid, tid;
+	int32_t nr;
+	uint8_t noreturn;   /* made, with no result (exit, execve replacing the image) */
+	uint8_t host_clock; /* start and dur are the host's monotonic clock's */
+	uint16_t nstr;	    /* bytes after the struct */
+	uint64_t a[6];
+	int64_t ret;
+	int64_t start, dur; /* ns */
+	char comm[16];	    /* the program's name, NUL-terminated */
+	/* then, for each string argument of the call (systab_strings()), in
+	 * order: 1 and the string with its NUL, or 0 where it was not
+	 * readable */
+	char str[];
+};
 
 #endif

@@ -28,6 +28,7 @@
 #include "emu/x86/x86.h"
 #include "evspec.h"
 #include "pmu.h"
+#include "systrace.h"
 #include "session.h"
 #include "session_chan.h"
 #include "sym.h"
@@ -361,6 +362,7 @@ static _Noreturn void child_main(const struct session_opts *o, const char *path,
 		.shared_fd = fd,
 		.vtime = o->vtime,
 		.pmu = &pmu_lx_ops,
+		.sys = &systrace_lx_ops,
 	};
 
 	close_own_fds();
@@ -441,6 +443,8 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 		}
 		sh->sample_fd = wfd;
 	}
+	if (o->sys_mask)
+		memcpy(sh->sys_mask, o->sys_mask, sizeof(sh->sys_mask));
 	sh->timed = o->timed;
 	sh->smt = o->smt && !o->prog2; /* two programs: each one processor's */
 	snprintf(sh->arch, sizeof(sh->arch), "%s", machine_name(o->arch));
@@ -691,10 +695,12 @@ _Noreturn void session_continue(const struct session_opts *o, int shared_fd)
 		.vtime_cpu = o->vtime_cpu,
 		.vtime_start = o->vtime_start,
 		.cpus = o->cpus,
+		.clock_base = o->clock_base,
 		.itimer = { { o->itimer[0][0], o->itimer[0][1] },
 			    { o->itimer[1][0], o->itimer[1][1] },
 			    { o->itimer[2][0], o->itimer[2][1] } },
 		.pmu = &pmu_lx_ops,
+		.sys = &systrace_lx_ops,
 	};
 
 	if (fcntl(shared_fd, F_GETFD) < 0) {

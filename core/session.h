@@ -25,6 +25,7 @@ struct session_opts {
 	int64_t vtime_start;  /* ... and when the process began, on that clock (ns) */
 	int64_t itimer[3][2]; /* ... and its predecessor's setitimer timers: ns left, interval */
 	uint64_t cpus;	    /* an exec'd image: its predecessor's sched_setaffinity set (0: all) */
+	int64_t clock_base; /* ... and its timing model's clock at the execve (ns) */
 	int timed;	    /* run the timing model of the machine */
 	const char *arch;   /* machine: p4 (default), ia64, xscale, alpha */
 	const char *set;    /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
@@ -38,6 +39,10 @@ struct session_opts {
 	 * guest runs. */
 	void (*on_msg)(void *arg, const void *msg, size_t len);
 	void *rec_arg;
+	/* Tracing (with on_msg): the system calls to send as RECW_SYSCALL
+	 * messages, a bit per number (core/systrace.h SYSTRACE_MASK bytes),
+	 * or NULL. */
+	const uint8_t *sys_mask;
 	/* A second program run at once with the first, each on a logical
 	 * processor of one core (emu/linux lx_main_pair), or NULL.  The run's
 	 * status is the first program's unless it exited with 0, else the

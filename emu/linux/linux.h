@@ -73,6 +73,8 @@ struct lx_slot {
 	} nosys[LX_MAX_NOSYS];
 };
 
+#define LX_SYS_MAX 512 /* system call numbers lx_shared.sys_mask covers */
+
 struct lx_shared {
 	uint32_t magic, nslots;
 	volatile uint32_t next; /* next free slot, taken with an atomic add */
@@ -82,6 +84,9 @@ struct lx_shared {
 	char set[1024];		/* --set overrides, applied to it */
 	int32_t sample_fd;	/* write end of the sample channel, -1: none */
 	uint32_t pmu_len;	/* bytes of pmu_cfg in use (0: no PMU) */
+	/* System calls reported to lx_config.sys (vpmu trace): a bit per
+	 * number below LX_SYS_MAX, all clear: none */
+	uint8_t sys_mask[LX_SYS_MAX / 8];
 	_Alignas(8) uint8_t pmu_cfg[LX_PMU_CFG]; /* what lx_pmu_ops.attach is given (a struct) */
 	struct lx_slot slot[LX_MAX_SLOTS];
 };
@@ -138,20 +143,46 @@ struct lx_pmu_ops {
 	void (*detach)(void *pmu, struct uarch *u);
 };
 
+/* A system call as a tracer sees it: sent after it returned, or before
+ * it for one that does not return (exit, exit_group, rt_sigreturn, an
+ * execve about to replace the image). */
+struct lx_sys_event {
+	int pid, tid;
+	const char *exe; /* the process's program */
+	long nr;
+	uint64_t a[6];
+	int64_t ret;
+	int noreturn;	    /* no result: ret means nothing */
+	int host_clock;	    /* start and dur are the host's (an untimed run) */
+	int64_t start, dur; /* ns of the process's emulated clock (timed), else the host's */
+	/* Copy a NUL-terminated string from guest memory; its length, or
+	 * -1 where it is not readable. */
+	int (*str)(void *arg, char *dst, uint64_t src, size_t n);
+	void *arg;
+};
+
+/* The tracer (the session provides it): it gets the calls whose bits
+ * lx_shared.sys_mask sets, with the fd of the sample channel. */
+struct lx_sys_ops {
+	void (*syscall)(int sample_fd, const struct lx_sys_event *e);
+};
+
 struct lx_config {
 	const char *path;  /* program to run, resolved by the caller via PATH */
 	char *const *argv; /* argv[0] as the guest sees it */
 	char *const *envp;
 	uint64_t seed; /* AT_RANDOM bytes and anything else seeded */
 	int verbose;
-	int shared_fd;		      /* fd of the lx_shared area */
-	int vtime;		      /* 1: time syscalls report emulated time */
-	int64_t vtime_base;	      /* ... the monotonic clock starting here (ns) */
-	int64_t vtime_cpu;	      /* ... the CPU time of the images before (ns) */
-	int64_t vtime_start;	      /* ... when the process began on the monotonic clock (ns) */
-	int64_t itimer[3][2];	      /* ... setitimer's timers kept by execve: ns left, interval */
-	uint64_t cpus;		      /* sched_setaffinity's set kept by execve (0: all) */
+	int shared_fd;	      /* fd of the lx_shared area */
+	int vtime;	      /* 1: time syscalls report emulated time */
+	int64_t vtime_base;   /* ... the monotonic clock starting here (ns) */
+	int64_t vtime_cpu;    /* ... the CPU time of the images before (ns) */
+	int64_t vtime_start;  /* ... when the process began on the monotonic clock (ns) */
+	int64_t itimer[3][2]; /* ... setitimer's timers kept by execve: ns left, interval */
+	uint64_t cpus;	      /* sched_setaffinity's set kept by execve (0: all) */
+	int64_t clock_base;   /* the timing model's clock (ns) at the execve that made this image */
 	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */
+	const struct lx_sys_ops *sys; /* NULL: no tracer */
 	/* Set by lx_main_pair for each of its two programs: the shared core
 	 * (pair.c) and the logical processor the program runs on. */
 	struct lx_pair *pair;

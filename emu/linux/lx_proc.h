@@ -94,6 +94,13 @@ struct lx_thread {
 	struct lx_sigq pend; /* thread-directed (tgkill) */
 	uint64_t ss_sp, ss_size;
 	int ss_flags; /* sigaltstack: 0, SS_DISABLE, SS_AUTODISARM */
+	/* the system call it is making, when the tracer wants it (systrace.c) */
+	struct lx_sys_call {
+		int on;
+		long nr;
+		uint64_t a[6];
+		int64_t start;
+	} sys;
 	/* sigsuspend: the mask to restore once a handler has been set up */
 	int restore_mask;
 	uint64_t saved_mask;
@@ -606,6 +613,16 @@ void lx_timing_counts(struct lx_proc *p);
 void lx_timing_flush(struct lx_proc *p); /* before the process ends */
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result);
 void lx_nosys(struct lx_proc *p, uint32_t nr);
+
+/* systrace.c: thread t begins call nr, its arguments in its registers
+ * (held in t->sys when the tracer wants it; one that does not return is
+ * reported now); t's call held ends with ret; t's call held goes on
+ * without a result (execve about to replace the image: a failure still
+ * comes to lx_systrace_exit). */
+void lx_systrace_enter(struct lx_proc *p, struct lx_thread *t, long nr);
+void lx_systrace_exit(struct lx_proc *p, struct lx_thread *t, long ret);
+void lx_systrace_noreturn(struct lx_proc *p, struct lx_thread *t);
+int64_t lx_systrace_clock(const struct lx_proc *p, const struct lx_thread *t);
 
 /* pair.c: two programs on one core.  lx_pair_slot: take the slot the
  * pair made for this program.  lx_pair_turn: before each block, wait

@@ -223,7 +223,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		   int flags)
 {
 	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], cpusarg[24], startarg[24],
-		basearg[24], cpuarg[24], itarg[128];
+		basearg[24], cpuarg[24], itarg[128], clockarg[24];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -257,7 +257,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	}
 	while (argv[n])
 		n++;
-	hv = calloc((size_t)n + 24, sizeof(*hv)); /* vpmu's own arguments: up to 22 */
+	hv = calloc((size_t)n + 26, sizeof(*hv)); /* vpmu's own arguments: up to 22 */
 	if (!hv) {
 		err = -ENOMEM;
 		goto out;
@@ -297,6 +297,11 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 			hv[k++] = itarg;
 		}
 	}
+	if (p->uarch) { /* (the times vpmu trace prints go on) */
+		snprintf(clockarg, sizeof(clockarg), "%" PRId64, lx_systrace_clock(p, lx_cur(p)));
+		hv[k++] = "--clock-base";
+		hv[k++] = clockarg;
+	}
 	hv[k++] = "--";
 	hv[k++] = (char *)target;
 	/* the command line needs an ARGV0: an empty argv becomes { "" } */
@@ -307,6 +312,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 	hv[k] = NULL;
 
 	x86_count_current_block(&lx_cur(p)->cpu);
+	lx_systrace_noreturn(p, lx_cur(p)); /* the image's last word: about to succeed */
 	lx_timing_flush(p);
 	lx_limit_ready(p, 0); /* the new image has no handler until it installs one */
 	if (p->slot)

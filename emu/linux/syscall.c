@@ -721,12 +721,14 @@ void lx_syscall(struct x86_cpu *c)
 		return;
 	}
 	c->cnt->syscalls++;
+	lx_systrace_enter(p, t, nr);
 	/* (cut short before it is made, the call has given the signal that
 	 * cut it: nothing more held comes with its -EINTR) */
 	const int cut = lx_hold_before(p, c, nr);
 	r = cut ? -EINTR : dispatch(p, c, nr);
 	if (nr == 15)
 		return; /* rt_sigreturn restored rax with everything else */
+	const long result = r;
 	if (!cut)
 		lx_hold_after(p, nr, r);
 	if (r == -EINTR && lx_signal_eintr(p, nr, r)) {
@@ -736,7 +738,8 @@ void lx_syscall(struct x86_cpu *c)
 		r = nr;
 	}
 	c->r[X86_RAX] = (uint64_t)r;
-	lx_timing_syscall(p, t, nr, r);
+	lx_timing_syscall(p, t, nr, result);
+	lx_systrace_exit(p, t, result);
 	if (lx_signal_pending(p))
 		c->stop = 1;
 }

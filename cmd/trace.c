@@ -1,0 +1,349 @@
+/* trace.c — `vpmu trace`: run a program on the emulated machine and print
+ * each system call it makes, with when it was made and how long it took,
+ * perf-trace style; -s sums them up per thread.
+ *
+ * The calls are reported by the guest processes themselves (core/
+ * systrace.h) through the session's sample channel as they are made, so
+ * a guest that crashes or is killed still leaves every call it made. */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "core/session.h"
+#include "core/systrace.h"
+#include "opt.h"
+#include "trace.h"
+
+#define TRACE_ARGS_WIDTH 70 /* the results line up after the calls (perf's alignment) */
+#define TRACE_HELD 64	    /* execve calls held for their outcome at once */
+
+static const char trace_usage[] =
+	"usage: vpmu trace [-s | -S] [-e SYSCALLS] [--failure] [--duration MSEC]\n"
+	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
+	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
+	"                  [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM on the emulated machine and print each system call it makes:\n"
+	"when it was made (ms), how long it took, the thread, the call with its\n"
+	"arguments, and its result.\n"
+	"\n"
+	"    -e, --expr SYSCALLS\n"
+	"                       trace only these calls: a comma list of names and\n"
+	"                       shell patterns (open*); a leading ! traces all but them\n"
+	"    -s, --summary      only a summary per thread: calls, errors and times\n"
+	"    -S, --with-summary each call, then the summary\n"
+	"        --failure      only the calls that failed\n"
+	"        --duration MSEC\n"
+	"                       only the calls that took longer than MSEC ms\n"
+	"    -o, --output FILE  write the trace to FILE (default: standard error)\n"
+	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
+	"                       alpha; times are its emulated time, a call's the\n"
+	"                       kernel cost model's\n"
+	"        --set KEY=VAL  override machine parameters\n"
+	"        --no-timing    no timing model (fastest): times are the host's\n"
+	"        --smt          run the guest's threads on the two logical processors\n"
+	"        --seed N       seed for AT_RANDOM and other guest randomness (default 0)\n"
+	"        --vtime        time system calls report emulated, not host, time\n"
+	"        --timeout LIMIT\n"
+	"                       stop the program cleanly after LIMIT (wall-clock time\n"
+	"                       such as 5s, or emulated instructions such as 1e9insn),\n"
+	"                       exit with status 124\n"
+	"    -h, --help         show this help\n";
+
+/* An execve that replaces its image reports itself before: it is held
+ * until its thread's process is heard from again (the new image, or its
+ * failure). */
+struct held {
+	struct recw_syscall m;
+	char str[RECW_MAX - sizeof(struct recw_syscall)];
+};
+
+struct tracer {
+	FILE *out;
+	int calls, failure; /* print each call; only failed ones */
+	int64_t min_dur;    /* only those longer than this (ns; -1: all) */
+	int have_t0;
+	int64_t t0;		   /* the first call's start */
+	struct trace_summary *sum; /* or NULL */
+	struct held held[TRACE_HELD];
+	int nheld;
+	uint64_t bad, nomem;
+};
+
+static void print_call(struct tracer *tr, const struct systrace_call *c, const char *result)
+{
+	const struct recw_syscall *m = c->m;
+	char call[4096];
+
+	systab_format_call(call, sizeof(call), m->nr, m->a, c->str);
+	fprintf(tr->out, "%10.3f (%9.6f ms): %s/%u %-*s = %s\n", (double)(m->start - tr->t0) / 1e6,
+		(double)m->dur / 1e6, m->comm, m->tid, TRACE_ARGS_WIDTH, call, result);
+}
+
+/* A call made and done: printed and summed as the options ask. */
+static void complete(struct tracer *tr, const struct systrace_call *c, int64_t ret, int64_t dur)
+{
+	const struct recw_syscall *m = c->m;
+	char res[160];
+	int failed = ret < 0 && ret >= -4095;
+
+	if (tr->sum && trace_summary_add(tr->sum, m->comm, m->tid, m->nr, ret, dur) < 0)
+		tr->nomem++;
+	if (!tr->calls || (tr->failure && !failed) || dur <= tr->min_dur)
+		return;
+	systab_format_ret(res, sizeof(res), m->nr, ret);
+	print_call(tr, c, res);
+}
+
+/* The held execve of held[k], which succeeded. */
+static void release(struct tracer *tr, int k)
+{
+	struct systrace_call c;
+
+	if (!systrace_decode(&tr->held[k].m, tr->held[k].m.h.len, &c))
+		complete(tr, &c, 0, 0);
+	tr->held[k] = tr->held[--tr->nheld];
+}
+
+static void hold(struct tracer *tr, const struct recw_syscall *m)
+{
+	if (tr->nheld == TRACE_HELD)
+		release(tr, 0);
+	memcpy(&tr->held[tr->nheld++], m, m->h.len);
+}
+
+static void on_call(struct tracer *tr, const struct systrace_call *c)
+{
+	const struct recw_syscall *m = c->m;
+
+	if (!tr->have_t0) {
+		tr->t0 = m->start;
+		tr->have_t0 = 1;
+	}
+	for (int k = 0; k < tr->nheld; k++) {
+		if (tr->held[k].m.pid != m->pid)
+			continue;
+		if (tr->held[k].m.tid == m->tid && tr->held[k].m.nr == m->nr && !m->noreturn) {
+			/* it failed: as one call, from where it began */
+			struct recw_syscall *h = &tr->held[k].m;
+			h->ret = m->ret;
+			h->dur = m->dur + (m->start - h->start);
+			struct systrace_call hc;
+			if (!systrace_decode(h, h->h.len, &hc))
+				complete(tr, &hc, h->ret, h->dur);
+			tr->held[k] = tr->held[--tr->nheld];
+			return;
+		}
+		release(tr, k--);
+	}
+	if (!m->noreturn)
+		complete(tr, c, m->ret, m->dur);
+	else if (m->nr == 59 || m->nr == 322) /* execve, execveat */
+		hold(tr, m);
+	else if (tr->calls && !tr->failure && tr->min_dur < 0)
+		print_call(tr, c, "?");
+}
+
+static void on_msg(void *arg, const void *msg, size_t len)
+{
+	struct tracer *tr = arg;
+	const struct recw_hdr *h = msg;
+	struct systrace_call c;
+
+	if (len < sizeof(*h) || h->type != RECW_SYSCALL || systrace_decode(msg, len, &c) < 0) {
+		tr->bad++;
+		return;
+	}
+	on_call(tr, &c);
+}
+
+/* -e's list into mask; 0, or -1 after saying why not. */
+static int parse_expr(const char *expr, uint8_t *mask)
+{
+	int not = *expr == '!';
+	char *list = strdup(expr + not ), *save = NULL;
+	int rc = 0;
+
+	if (!list) {
+		fprintf(stderr, "vpmu trace: out of memory\n");
+		return -1;
+	}
+	memset(mask, not ? 0xff : 0, SYSTRACE_MASK);
+	for (char *w = strtok_r(list, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		for (long nr = 0; nr < SYSTAB_MAX; nr++) {
+			const struct systab_call *sc = systab_call(nr);
+			if (!sc || fnmatch(w, sc->name, 0))
+				continue;
+			found = 1;
+			if (not )
+				mask[nr >> 3] &= (uint8_t) ~(1u << (nr & 7));
+			else
+				mask[nr >> 3] |= (uint8_t)(1u << (nr & 7));
+		}
+		if (!found) {
+			const char *near = systab_closest(w);
+			if (near)
+				fprintf(stderr,
+					"vpmu trace: -e: no system call '%s'. Did you mean '%s'?\n",
+					w, near);
+			else
+				fprintf(stderr, "vpmu trace: -e: no system call '%s'\n", w);
+			rc = -1;
+		}
+	}
+	if (!rc && !expr[not ]) {
+		fprintf(stderr, "vpmu trace: -e wants system call names\n");
+		rc = -1;
+	}
+	free(list);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "expr", required_argument, NULL, 'e' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "with-summary", no_argument, NULL, 'S' },
+		{ "failure", no_argument, NULL, 'f' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "set", required_argument, NULL, 'E' },
+		{ "no-timing", no_argument, NULL, 'F' },
+		{ "smt", no_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, 'R' },
+		{ "vtime", no_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct session_opts o = { .timed = 1, .arch = "p4" };
+	struct session_result r;
+	struct tracer tr = { .calls = 1, .min_dur = -1 };
+	uint8_t mask[SYSTRACE_MASK];
+	const char *outpath = NULL;
+	int c, summary = 0, status;
+	char err[512], *end;
+	double ms;
+
+	memset(mask, 0xff, sizeof(mask));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:sSo:a:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (parse_expr(optarg, mask) < 0)
+				return 1;
+			break;
+		case 's':
+			summary = 1;
+			tr.calls = 0;
+			break;
+		case 'S':
+			summary = 1;
+			break;
+		case 'f':
+			tr.failure = 1;
+			break;
+		case 'd':
+			ms = strtod(optarg, &end);
+			if (end == optarg || *end || !(ms >= 0) || ms > 1e9) {
+				fprintf(stderr,
+					"vpmu trace: --duration wants milliseconds (0.5, 10), not "
+					"'%s'\n",
+					optarg);
+				return 1;
+			}
+			tr.min_dur = (int64_t)(ms * 1e6);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'a':
+			o.arch = optarg;
+			break;
+		case 'E':
+			o.set = optarg;
+			break;
+		case 'F':
+			o.timed = 0;
+			break;
+		case 'T':
+			o.smt = 1;
+			break;
+		case 'R':
+			if (opt_seed("trace", optarg, &o))
+				return 1;
+			break;
+		case 't':
+			o.vtime = 1;
+			break;
+		case 'L':
+			if (opt_timeout("trace", optarg, &o))
+				return 1;
+			break;
+		case 'h':
+			fputs(trace_usage, stdout);
+			return 0;
+		case ':':
+		default:
+			opt_bad("trace", c, argv);
+			return 1;
+		}
+	}
+	if (optind >= argc) {
+		fputs(trace_usage, stderr);
+		return 1;
+	}
+	if (session_check_machine(o.arch, o.set, o.smt, err, sizeof(err)) < 0) {
+		fprintf(stderr, "vpmu trace: %s\n", err);
+		return 1;
+	}
+	if (o.smt && !o.timed) {
+		fprintf(stderr, "vpmu trace: --smt needs the timing model: drop --no-timing\n");
+		return 1;
+	}
+	tr.out = stderr;
+	if (outpath && !(tr.out = fopen(outpath, "we"))) {
+		fprintf(stderr, "vpmu trace: %s: %m\n", outpath);
+		return 1;
+	}
+	if (summary && !(tr.sum = trace_summary_new())) {
+		fprintf(stderr, "vpmu trace: out of memory\n");
+		return 1;
+	}
+	o.prog = argv[optind];
+	o.argv = &argv[optind];
+	o.on_msg = on_msg;
+	o.rec_arg = &tr;
+	o.sys_mask = mask;
+	status = session_run(&o, &r, stderr);
+	while (tr.nheld)
+		release(&tr, 0);
+	if (!status && tr.sum)
+		trace_summary_print(tr.sum, tr.out);
+	trace_summary_free(tr.sum);
+	if (tr.bad)
+		fprintf(stderr, "vpmu trace: %llu malformed messages from the guest ignored\n",
+			(unsigned long long)tr.bad);
+	if (tr.nomem)
+		fprintf(stderr, "vpmu trace: out of memory: %llu calls left out of the summary\n",
+			(unsigned long long)tr.nomem);
+	if (fflush(tr.out) || ferror(tr.out) || (outpath && fclose(tr.out))) {
+		fprintf(stderr, "vpmu trace: %s: write error\n", outpath ? outpath : "stderr");
+		return 1;
+	}
+	if (status)
+		return status;
+	if (r.timeout)
+		opt_timeout_note(&o, &r);
+	else if (r.sig && !r.unsupported)
+		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
+	session_exit(&r);
+}

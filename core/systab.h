@@ -1,0 +1,58 @@
+/* systab.h — the x86-64 Linux system calls by number: their names, their
+ * arguments' names and how `vpmu trace` prints a call and its result
+ * (core/systab_data.h, generated from the kernel's own descriptions). */
+#ifndef VPMU_SYSTAB_H
+#define VPMU_SYSTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYSTAB_MAX 512 /* numbers below this are looked up */
+
+/* How an argument is printed. */
+enum systab_kind {
+	SYSTAB_A_INT,  /* signed decimal */
+	SYSTAB_A_UINT, /* unsigned decimal */
+	SYSTAB_A_HEX,  /* flags, addresses: 0x... */
+	SYSTAB_A_PTR,  /* a pointer to memory: 0x... */
+	SYSTAB_A_STR,  /* a path or name the call reads: "..." */
+	SYSTAB_A_FD,   /* a file descriptor (AT_FDCWD as CWD) */
+	SYSTAB_A_OPEN, /* open(2)'s flags: RDONLY|CLOEXEC */
+	SYSTAB_A_MAPF, /* mmap(2)'s flags: PRIVATE|ANONYMOUS */
+	SYSTAB_A_PROT, /* memory protection: READ|WRITE */
+	SYSTAB_A_MODE, /* permission bits, octal */
+	SYSTAB_A_SIG,  /* a signal number: TERM */
+};
+
+struct systab_call {
+	const char *name;
+	uint8_t ret_hex; /* the result is an address (mmap, brk) */
+	int8_t nargs;	 /* -1: not known (all six are printed) */
+	struct {
+		uint8_t kind; /* enum systab_kind */
+		uint8_t bits; /* 32: the low half of the register (an int) */
+		const char *name;
+	} arg[6];
+};
+
+/* Call nr, or NULL for a number no call has. */
+const struct systab_call *systab_call(long nr);
+/* The number of the call named name, or -1. */
+long systab_find(const char *name);
+/* The call's name, or "syscall_NR" in buf for a number no call has. */
+const char *systab_name(long nr, char *buf, size_t n);
+/* The name of a call closest to word (a typo's), or NULL. */
+const char *systab_closest(const char *word);
+/* The arguments of call nr that are strings it reads, a bit each. */
+unsigned systab_strings(long nr);
+/* "name(arg: value, ...)" into buf: arguments of value 0 are left out
+ * but file descriptors and strings; str[k] is argument k's string when
+ * it is one (NULL: unreadable, printed as the pointer).  Returns the
+ * length written (truncated to n - 1). */
+size_t systab_format_call(char *buf, size_t n, long nr, const uint64_t a[6],
+			  const char *const str[6]);
+/* The result as perf trace prints it: a number, an address, or
+ * "-1 ENOENT (No such file or directory)". */
+size_t systab_format_ret(char *buf, size_t n, long nr, int64_t ret);
+
+#endif
