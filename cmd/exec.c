@@ -6,7 +6,7 @@
  *
  *   vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK]
  *               [--vtime --vtime-base NS --vtime-cpu NS --vtime-start NS
- *                [--vtime-itimers T]] [--clock-base NS]
+ *                [--vtime-itimers T]] [--clock-base CYCLES]
  *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
@@ -14,9 +14,10 @@
  *   MASK   the logical processors sched_setaffinity gave the thread that
  *          called execve, a bit each (execve keeps them)
  *   NS     the emulated monotonic clock when the guest called execve, the
- *          process's CPU time then, the clock when the process began;
- *          --clock-base: the timing model's clock then (ns), where the
- *          new image's system call times (vpmu trace) go on from
+ *          process's CPU time then, the clock when the process began
+ *   CYCLES the timing model's clock when the guest called execve, where
+ *          the new image's goes on from (the times of its samples and
+ *          system calls)
  *   PATH   the file the guest passed to execve (already resolved)
  *   ARGV0… the guest's argv as it passed it; the environment of this
  *          process is the guest's envp.
@@ -107,8 +108,10 @@ int cmd_exec(int argc, char **argv)
 				return 1;
 			break;
 		case 'k':
-			if (parse_ns("clock-base", optarg, &o.clock_base))
+			if (parse_u64(optarg, &o.clock_base)) {
+				fprintf(stderr, "vpmu __exec: bad --clock-base '%s'\n", optarg);
 				return 1;
+			}
 			break;
 		case 'i': /* ITIMER_REAL, _VIRTUAL, _PROF: ns left and interval each */
 			if (sscanf(optarg,
@@ -136,7 +139,7 @@ int cmd_exec(int argc, char **argv)
 	if (fd == UINT64_MAX || argc - optind < 2) {
 		fprintf(stderr,
 			"usage: vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK] [--vtime "
-			"--vtime-base NS --vtime-cpu NS --vtime-start NS [--vtime-itimers T]] [--clock-base NS] "
+			"--vtime-base NS --vtime-cpu NS --vtime-start NS [--vtime-itimers T]] [--clock-base CYCLES] "
 			"-- PATH ARGV0 "
 			"[ARGS...]\n");
 		return 1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmds.h"
 #include "core/session.h"
@@ -65,8 +66,7 @@ struct tracer {
 	FILE *out;
 	int calls, failure; /* print each call; only failed ones */
 	int64_t min_dur;    /* only those longer than this (ns; -1: all) */
-	int have_t0;
-	int64_t t0;		   /* the first call's start */
+	int64_t t0; /* times are from here: 0 of the emulated clock, or the host's at the start */
 	struct trace_summary *sum; /* or NULL */
 	struct held held[TRACE_HELD];
 	int nheld;
@@ -119,10 +119,6 @@ static void on_call(struct tracer *tr, const struct systrace_call *c)
 {
 	const struct recw_syscall *m = c->m;
 
-	if (!tr->have_t0) {
-		tr->t0 = m->start;
-		tr->have_t0 = 1;
-	}
 	for (int k = 0; k < tr->nheld; k++) {
 		if (tr->held[k].m.pid != m->pid)
 			continue;
@@ -160,19 +156,27 @@ static void on_msg(void *arg, const void *msg, size_t len)
 	on_call(tr, &c);
 }
 
-/* -e's list into mask; 0, or -1 after saying why not. */
-static int parse_expr(const char *expr, uint8_t *mask)
+/* The calls -e chooses: those of its lists (or all, with none but lists
+ * after a !) but those of the lists after a !. */
+struct expr {
+	uint8_t add[SYSTRACE_MASK], drop[SYSTRACE_MASK];
+	int adds;
+};
+
+/* One -e's list into x; 0, or -1 after saying why not. */
+static int parse_expr(const char *list, struct expr *x)
 {
-	int not = *expr == '!';
-	char *list = strdup(expr + not ), *save = NULL;
+	int neg = *list == '!';
+	uint8_t *mask = neg ? x->drop : x->add;
+	char *words = strdup(list + neg), *save = NULL;
 	int rc = 0;
 
-	if (!list) {
+	if (!words) {
 		fprintf(stderr, "vpmu trace: out of memory\n");
 		return -1;
 	}
-	memset(mask, not ? 0xff : 0, SYSTRACE_MASK);
-	for (char *w = strtok_r(list, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+	x->adds |= !neg;
+	for (char *w = strtok_r(words, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		int found = 0;
 
 		for (long nr = 0; nr < SYSTAB_MAX; nr++) {
@@ -180,10 +184,7 @@ static int parse_expr(const char *expr, uint8_t *mask)
 			if (!sc || fnmatch(w, sc->name, 0))
 				continue;
 			found = 1;
-			if (not )
-				mask[nr >> 3] &= (uint8_t) ~(1u << (nr & 7));
-			else
-				mask[nr >> 3] |= (uint8_t)(1u << (nr & 7));
+			mask[nr >> 3] |= (uint8_t)(1u << (nr & 7));
 		}
 		if (!found) {
 			const char *near = systab_closest(w);
@@ -196,11 +197,11 @@ static int parse_expr(const char *expr, uint8_t *mask)
 			rc = -1;
 		}
 	}
-	if (!rc && !expr[not ]) {
+	if (!rc && !list[neg]) {
 		fprintf(stderr, "vpmu trace: -e wants system call names\n");
 		rc = -1;
 	}
-	free(list);
+	free(words);
 	return rc;
 }
 
@@ -208,7 +209,6 @@ int cmd_trace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "expr", required_argument, NULL, 'e' },
-		{ "event", required_argument, NULL, 'e' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "with-summary", no_argument, NULL, 'S' },
 		{ "failure", no_argument, NULL, 'f' },
@@ -228,17 +228,17 @@ int cmd_trace(int argc, char **argv)
 	struct session_result r;
 	struct tracer tr = { .calls = 1, .min_dur = -1 };
 	uint8_t mask[SYSTRACE_MASK];
+	struct expr expr = { 0 };
 	const char *outpath = NULL;
 	int c, summary = 0, status;
 	char err[512], *end;
 	double ms;
 
-	memset(mask, 0xff, sizeof(mask));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:sSo:a:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:sSo:a:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (parse_expr(optarg, mask) < 0)
+			if (parse_expr(optarg, &expr) < 0)
 				return 1;
 			break;
 		case 's':
@@ -322,7 +322,14 @@ int cmd_trace(int argc, char **argv)
 	o.argv = &argv[optind];
 	o.on_msg = on_msg;
 	o.rec_arg = &tr;
+	for (size_t k = 0; k < sizeof(mask); k++)
+		mask[k] = (uint8_t)((expr.adds ? expr.add[k] : 0xff) & ~expr.drop[k]);
 	o.sys_mask = mask;
+	if (!o.timed) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		tr.t0 = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
 	status = session_run(&o, &r, stderr);
 	while (tr.nheld)
 		release(&tr, 0);

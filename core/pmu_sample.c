@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
 #include "daddr.h"
@@ -85,7 +86,10 @@ static void send_comm(struct pmu_sampler *ps, int tid)
 	c.h.len = sizeof(c);
 	c.pid = (uint32_t)ps->env->pid;
 	c.tid = (uint32_t)tid;
-	strncpy(c.name, base ? base + 1 : exe, sizeof(c.name) - 1);
+	/* the kernel's name of the process, as ps and perf show it (the path
+	 * executed, not the file a link leads to; PR_SET_NAME's), if it has one */
+	if (prctl(PR_GET_NAME, c.name, 0, 0, 0) < 0 || !c.name[0])
+		strncpy(c.name, base ? base + 1 : exe, sizeof(c.name) - 1);
 	if (!send_msg(ps, &c, sizeof(c)))
 		ps->comm_sent = 1;
 }
@@ -215,7 +219,7 @@ void pmu_sampler_sample(void *arg, const struct arch_sample *s)
 	m->tid = (uint32_t)tid;
 	m->cpu = s->th;
 	m->ip = s->ip;
-	m->time = s->cycle;
+	m->time = ps->env->clock_base + s->cycle;
 	m->period = s->period;
 	m->flags = (s->kernel ? RECW_F_KERNEL : 0) | (s->precise ? RECW_F_PRECISE : 0);
 	if (s->nregs == DADDR_NREGS) {

@@ -24,13 +24,13 @@ struct session_opts {
 	int64_t vtime_cpu;    /* ... the CPU time of the images before it (ns) */
 	int64_t vtime_start;  /* ... and when the process began, on that clock (ns) */
 	int64_t itimer[3][2]; /* ... and its predecessor's setitimer timers: ns left, interval */
-	uint64_t cpus;	    /* an exec'd image: its predecessor's sched_setaffinity set (0: all) */
-	int64_t clock_base; /* ... and its timing model's clock at the execve (ns) */
-	int timed;	    /* run the timing model of the machine */
-	const char *arch;   /* machine: p4 (default), ia64, xscale, alpha */
-	const char *set;    /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
-	int smt;	    /* guest threads on the two logical processors */
-	double timeout;	    /* stop the run after this many wall-clock seconds (0: never) */
+	uint64_t cpus;	     /* an exec'd image: its predecessor's sched_setaffinity set (0: all) */
+	uint64_t clock_base; /* ... and its timing model's clock at the execve (cycles) */
+	int timed;	     /* run the timing model of the machine */
+	const char *arch;    /* machine: p4 (default), ia64, xscale, alpha */
+	const char *set;     /* machine parameter overrides, KEY=VAL[,KEY=VAL…] */
+	int smt;	     /* guest threads on the two logical processors */
+	double timeout;	     /* stop the run after this many wall-clock seconds (0: never) */
 	uint64_t max_insns; /* ... or this many emulated instructions, all processes (0: no limit) */
 	const struct pmu_set *pmu; /* counter hardware to program (timed runs), or NULL */
 	int mute;		   /* the guest's stdout and stderr go to /dev/null */

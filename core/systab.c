@@ -242,7 +242,7 @@ size_t systab_format_call(char *buf, size_t n, long nr, const uint64_t a[6],
 		unsigned kind = c && c->nargs >= 0 ? c->arg[k].kind : SYSTAB_A_HEX;
 		unsigned bits = c && c->nargs >= 0 ? c->arg[k].bits : 64;
 		if (!(bits == 32 ? (uint32_t)a[k] : a[k]) && kind != SYSTAB_A_FD &&
-		    kind != SYSTAB_A_STR && kind != SYSTAB_A_OPEN)
+		    kind != SYSTAB_A_STR && kind != SYSTAB_A_OPEN && kind != SYSTAB_A_PROT)
 			continue;
 		if (c && c->nargs >= 0)
 			put(&o, "%s%s: ", sep, c->arg[k].name);

@@ -46,7 +46,7 @@ const char *systab_closest(const char *word);
 /* The arguments of call nr that are strings it reads, a bit each. */
 unsigned systab_strings(long nr);
 /* "name(arg: value, ...)" into buf: arguments of value 0 are left out
- * but file descriptors and strings; str[k] is argument k's string when
+ * but file descriptors, strings, open flags and protections; str[k] is argument k's string when
  * it is one (NULL: unreadable, printed as the pointer).  Returns the
  * length written (truncated to n - 1). */
 size_t systab_format_call(char *buf, size_t n, long nr, const uint64_t a[6],

@@ -18,7 +18,6 @@ static void send_call(int fd, const struct lx_sys_event *e)
 		char b[RECW_MAX];
 	} u;
 	struct recw_syscall *m = &u.m;
-	const char *base = strrchr(e->exe, '/');
 	unsigned strs = systab_strings(e->nr);
 	size_t len = sizeof(*m);
 	ssize_t w;
@@ -34,7 +33,7 @@ static void send_call(int fd, const struct lx_sys_event *e)
 	m->ret = e->ret;
 	m->start = e->start;
 	m->dur = e->dur;
-	strncpy(m->comm, base ? base + 1 : e->exe, sizeof(m->comm) - 1);
+	memcpy(m->comm, e->comm, sizeof(m->comm) - 1);
 	for (int k = 0; k < 6 && strs; k++) {
 		if (!(strs >> k & 1))
 			continue;

@@ -64,7 +64,7 @@ grep '^#define __NR_' "$UNISTD" | while read -r _ nr num; do
 				return "A_MODE"
 			if (arg == "sig")
 				return "A_SIG"
-			if (arg ~ /flags|flag$|^cmd$|^request$|^mask$|addr|^brk$|^start$|^newsp$|^tls$|^arg[0-9]$/)
+			if (arg ~ /flags|flag$|^cmd$|^request$|^mask$|addr|^brk$|^start$|^newsp$|^tls$|^arg[0-9]?$/)
 				return "A_HEX"
 			if (type ~ /^(unsigned|size_t|u32|u64|__u32|__u64|uid_t|gid_t|qid_t|aio_context_t)/)
 				return "A_UINT"

@@ -106,7 +106,8 @@ struct lx_pair;
  * mapped images (for call chains and data addresses). */
 struct lx_pmu_env {
 	int pid;
-	int sample_fd; /* lx_shared.sample_fd */
+	uint64_t clock_base; /* lx_config.clock_base: the times of samples go on from it */
+	int sample_fd;	     /* lx_shared.sample_fd */
 	const char *exe;
 	void *arg;
 	/* The thread running now (its registers are those after the
@@ -148,7 +149,7 @@ struct lx_pmu_ops {
  * execve about to replace the image). */
 struct lx_sys_event {
 	int pid, tid;
-	const char *exe; /* the process's program */
+	char comm[16]; /* the process's name, as ps shows it */
 	long nr;
 	uint64_t a[6];
 	int64_t ret;
@@ -180,7 +181,9 @@ struct lx_config {
 	int64_t vtime_start;  /* ... when the process began on the monotonic clock (ns) */
 	int64_t itimer[3][2]; /* ... setitimer's timers kept by execve: ns left, interval */
 	uint64_t cpus;	      /* sched_setaffinity's set kept by execve (0: all) */
-	int64_t clock_base;   /* the timing model's clock (ns) at the execve that made this image */
+	/* the timing model's clock at the execve that made this image: its
+	 * own goes on from there (the times of samples and system calls) */
+	uint64_t clock_base;
 	const struct lx_pmu_ops *pmu; /* NULL: no counter hardware */
 	const struct lx_sys_ops *sys; /* NULL: no tracer */
 	/* Set by lx_main_pair for each of its two programs: the shared core

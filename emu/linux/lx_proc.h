@@ -612,6 +612,9 @@ void lx_timing_resume(struct lx_proc *p, struct lx_thread *t);
 void lx_timing_counts(struct lx_proc *p);
 void lx_timing_flush(struct lx_proc *p); /* before the process ends */
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result);
+/* The timed process's clock on t's logical processor (cycles), going on
+ * from the image before an execve. */
+uint64_t lx_timing_now(const struct lx_proc *p, const struct lx_thread *t);
 void lx_nosys(struct lx_proc *p, uint32_t nr);
 
 /* systrace.c: thread t begins call nr, its arguments in its registers

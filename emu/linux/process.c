@@ -297,8 +297,8 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 			hv[k++] = itarg;
 		}
 	}
-	if (p->uarch) { /* (the times vpmu trace prints go on) */
-		snprintf(clockarg, sizeof(clockarg), "%" PRId64, lx_systrace_clock(p, lx_cur(p)));
+	if (p->uarch) { /* the new image's clock goes on from here */
+		snprintf(clockarg, sizeof(clockarg), "%" PRIu64, lx_timing_now(p, lx_cur(p)));
 		hv[k++] = "--clock-base";
 		hv[k++] = clockarg;
 	}

@@ -2,6 +2,8 @@
  * trace), each with the time it took on the process's clock: the timing
  * model's (the kernel cost model's cycles) or, untimed, the host's. */
 #include <errno.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "../uarch/model.h"
@@ -20,8 +22,7 @@ int64_t lx_systrace_clock(const struct lx_proc *p, const struct lx_thread *t)
 	struct timespec ts;
 
 	if (p->uarch)
-		return p->cfg->clock_base + (int64_t)(uarch_now(p->uarch, t->lp) * 1000 /
-						      uarch_machine(p->uarch)->core.mhz);
+		return (int64_t)(lx_timing_now(p, t) * 1000 / uarch_machine(p->uarch)->core.mhz);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
@@ -38,7 +39,6 @@ static void report(struct lx_proc *p, struct lx_thread *t, int64_t ret, int nore
 {
 	struct lx_sys_event e = { .pid = p->pid,
 				  .tid = t->tid,
-				  .exe = p->exe,
 				  .nr = t->sys.nr,
 				  .ret = ret,
 				  .noreturn = noreturn,
@@ -49,6 +49,10 @@ static void report(struct lx_proc *p, struct lx_thread *t, int64_t ret, int nore
 
 	for (int k = 0; k < 6; k++)
 		e.a[k] = t->sys.a[k];
+	/* (the kernel's name of the process: the host's, which execve and
+	 * PR_SET_NAME set) */
+	if (prctl(PR_GET_NAME, e.comm, 0, 0, 0) < 0)
+		snprintf(e.comm, sizeof(e.comm), "%d", p->pid);
 	e.dur = noreturn ? 0 : lx_systrace_clock(p, t) - t->sys.start;
 	t->sys.on = 0;
 	p->cfg->sys->syscall(p->sh->sample_fd, &e);

@@ -127,6 +127,7 @@ static int lx_timing_pmu(struct lx_proc *p, char *err, size_t errsz)
 	if (!ops || !p->uarch || !p->sh->pmu_len)
 		return 0;
 	p->pmu_env = (struct lx_pmu_env){ .pid = p->pid,
+					  .clock_base = p->cfg->clock_base,
 					  .sample_fd = p->sh->sample_fd,
 					  .exe = p->exe,
 					  .arg = p,
@@ -269,6 +270,11 @@ static struct uarch_io io_of(const struct lx_thread *t, long nr, long result)
 		io.len = 0;
 	}
 	return io;
+}
+
+uint64_t lx_timing_now(const struct lx_proc *p, const struct lx_thread *t)
+{
+	return p->cfg->clock_base + uarch_now(p->uarch, t->lp);
 }
 
 void lx_timing_syscall(struct lx_proc *p, struct lx_thread *t, long nr, long result)

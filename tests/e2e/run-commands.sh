@@ -77,7 +77,7 @@ help_matches_man() {
 option_errors() {
 	local c arg
 	for c in stat:-e record:-o report:-i script:-i annotate:-i list:-a diff:-s mem:-t \
-		buildid-list:-i evlist:-i; do
+		buildid-list:-i evlist:-i trace:-e; do
 		arg=${c#*:}
 		c=${c%%:*}
 		run_vpmu "$c" --frob
@@ -680,6 +680,125 @@ stdin_passthrough() {
 	expect_rc 0 && cmp -s in out || fail "cat did not copy stdin"
 }
 
+# A trace's lines without their process and thread IDs (comm/TID, and the
+# results that are one).
+trace_calls_of() {
+	awk '{ if (match($0, /ms\): [^ ]*\/[0-9]+ /)) {
+		id = substr($0, RSTART + 5, RLENGTH - 6); sub(/.*\//, "", id)
+		sub("/" id " ", " "); sub("= " id "$", "= TID") }
+		print }' "$1"
+}
+
+# vpmu trace: each call with its arguments and result, the program's own
+# output left alone; the same calls on every run, and as many as stat counts.
+trace_calls() {
+	local re n
+	run_vpmu trace -- "$PROGS/e2e_hello_nolibc"
+	expect_rc 7 || return 1
+	[ "$(cat out)" = hello ] || fail "the program's output: $(cat out)"
+	re='^ +[0-9]+\.[0-9]{3} \( *[0-9]+\.[0-9]{6} ms\): e2e_hello_nolib/[0-9]+ '
+	[ "$(wc -l <err)" -eq 2 ] &&
+		grep -Eq "${re}write\(fd: 1, buf: 0x[0-9a-f]+, count: 6\) + = 6\$" err &&
+		grep -Eq "${re}exit_group\(error_code: 7\) + = \?\$" err ||
+		fail "trace: $(cat err)"
+	# (the emulated clock starts with the program: 5 instructions before)
+	grep -q '^     0\.001 ' err || fail "the first call is not at 0.001: $(head -1 err)"
+	# the calls of ls: the same twice, but for the pid; as many as stat counts
+	run_vpmu trace -o t1 -- ls /
+	expect_rc 0 || return 1
+	run_vpmu trace -o t2 -- ls /
+	trace_calls_of t1 >a
+	trace_calls_of t2 >b
+	cmp -s a b || fail "two runs differ: $(diff a b | head -5)"
+	grep -q 'openat(dfd: CWD, filename: "/etc/ld.so.cache", flags: RDONLY|CLOEXEC) *= 3$' t1 ||
+		fail "no openat of ld.so.cache: $(head -5 t1)"
+	grep -Eq 'getdents64\(fd: 3, dirent: 0x[0-9a-f]+, count: [0-9]+\) *= [1-9]' t1 ||
+		fail "no getdents64: $(grep getdents t1)"
+	run_vpmu stat -x, --no-timing -- ls /
+	n=$(awk -F, '$3 == "syscalls" { print $1 }' err)
+	[ -n "$n" ] && [ "$(wc -l <t1)" -eq "$n" ] || fail "$(wc -l <t1) calls traced, stat counts $n"
+	# untimed: the host's times, the same calls
+	run_vpmu trace --no-timing -o t3 -- ls /
+	sed 's|^.*ms): ||' a >a1
+	trace_calls_of t3 | sed 's|^.*ms): ||' >b
+	mv a1 a
+	cmp -s a b || fail "--no-timing traced other calls: $(diff a b | head -5)"
+	# errors
+	grep -q ' = -1 ENOENT (No such file or directory)$' t1 || fail "no ENOENT in $(cat t1)"
+}
+
+# -e, --failure, --duration choose what is printed; -s and -S sum it up.
+trace_filters() {
+	local calls
+	run_vpmu trace -e 'open*,close' -o t -- ls /
+	expect_rc 0 || return 1
+	[ -s t ] && ! grep -Ev ': ls/[0-9]+ (openat|close)\(' t || fail "-e: $(head -5 t)"
+	run_vpmu trace -e '!openat,mmap' -o t -- ls /
+	grep -q 'read(' t && ! grep -Eq ' (openat|mmap)\(' t || fail "-e !: $(head -5 t)"
+	# lists add up
+	run_vpmu trace -e openat -e close -o t -- ls /
+	grep -q ' openat(' t && grep -q ' close(' t && ! grep -Ev ' (openat|close)\(' t ||
+		fail "-e -e: $(head -5 t)"
+	run_vpmu trace -e '!openat' -e '!mmap' -o t -- ls /
+	grep -q 'read(' t && ! grep -Eq ' (openat|mmap)\(' t || fail "-e ! -e !: $(head -5 t)"
+	run_vpmu trace -e 'open*,close' -e '!openat' -o t -- ls /
+	grep -q ' close(' t && ! grep -Ev ' close\(' t || fail "-e -e !: $(head -5 t)"
+	run_vpmu trace --failure -o t -- ls /
+	[ -s t ] && ! grep -v ' = -1 E[A-Z]* (' t || fail "--failure: $(head -5 t)"
+	run_vpmu trace --duration 1000 -o t -- ls /
+	expect_rc 0 && [ ! -s t ] || fail "--duration 1000: $(head -3 t)"
+	# the summary: every call of the run that returned, once
+	run_vpmu trace -o all -- ls /
+	run_vpmu trace -s -o sum -- ls /
+	expect_rc 0 || return 1
+	grep -q '^ Summary of events:$' sum && ! grep -q ' ms): ' sum || fail "-s: $(head -5 sum)"
+	calls=$(grep -vc ' = ?$' all)
+	grep -Eq "^ ls \([0-9]+\), $calls syscalls, 100\.0%\$" sum || fail "-s: $(grep syscalls sum)"
+	[ "$(awk '$1 == "openat" { print $2 }' sum)" = "$(grep -c ' openat(' all)" ] ||
+		fail "openat calls: $(grep '^ *openat' sum)"
+	[ "$(awk '$1 == "openat" { print $3 }' sum)" = "$(grep ' openat(' all | grep -c ' = -1 ')" ] ||
+		fail "openat errors: $(grep '^ *openat' sum)"
+	run_vpmu trace -S -o both -- ls /
+	grep -q ' ms): ' both && grep -q '^ Summary of events:$' both || fail "-S: $(tail -3 both)"
+	# bad input: one line each
+	run_vpmu trace -e opnat -- ls /
+	expect_rc 1 && [ "$(cat err)" = "vpmu trace: -e: no system call 'opnat'. Did you mean 'openat'?" ] ||
+		fail "-e opnat: $(cat err)"
+	run_vpmu trace -e '!' -- ls /
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "-e !: $(cat err)"
+	run_vpmu trace --duration soon -- ls /
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--duration soon: $(cat err)"
+	run_vpmu trace -o /nonexistent/dir/t -- ls /
+	expect_rc 1 && [ "$(cat err)" = "vpmu trace: /nonexistent/dir/t: No such file or directory" ] ||
+		fail "-o: $(cat err)"
+}
+
+# Processes: a child's calls are its own, an execve that replaces its image
+# is one line (= 0, or its error) and the new image's times go on from it;
+# a program that crashes keeps the calls it made.
+trace_processes() {
+	local t_exec t_exit
+	run_vpmu trace -e execve,exit_group -o t -- sh -c "exec $PROGS/e2e_hello_nolibc"
+	expect_rc 7 || return 1
+	[ "$(grep -c ' execve(' t)" -eq 1 ] &&
+		grep -q "execve(filename: \"$PROGS/e2e_hello_nolibc\", argv: 0x[0-9a-f]*, envp: 0x[0-9a-f]*) *= 0\$" t &&
+		grep -q ': e2e_hello_nolib/[0-9]* exit_group(error_code: 7) *= ?$' t || fail "exec: $(cat t)"
+	t_exec=$(awk '/ execve\(/ { print $1 }' t)
+	t_exit=$(awk '/ exit_group\(/ { print $1 }' t)
+	awk -v a="$t_exec" -v b="$t_exit" 'BEGIN { exit !(b > a) }' ||
+		fail "the new image's clock restarted: execve at $t_exec, exit_group at $t_exit"
+	run_vpmu trace -e execve -o t -- sh -c 'exec /nonexistent/prog'
+	[ "$(grep -c ' execve(' t)" -eq 1 ] &&
+		grep -q 'execve(filename: "/nonexistent/prog".* = -1 ENOENT (No such file or directory)$' t ||
+		fail "a failed exec: $(cat t)"
+	run_vpmu trace -e write,exit_group -o t -- sh -c "$PROGS/e2e_hello_nolibc; exit 3"
+	expect_rc 3 || return 1
+	[ "$(grep ' exit_group(' t | sed 's|.*: [^ ]*/\([0-9]*\) .*|\1|' | sort -u | wc -l)" -eq 2 ] &&
+		grep -q 'e2e_hello_nolib/[0-9]* write(fd: 1' t || fail "child: $(cat t)"
+	run_vpmu trace -e write -o t -- "$PROGS/e2e_segv"
+	expect_rc 139 && grep -q 'e2e_segv/[0-9]* write(fd: 1' t || fail "crash: rc $rc $(cat t err)"
+}
+
 # man/vpmu-model.7 documents every parameter `vpmu stat -v` prints, and
 # its table of the machines' figures is what vpmu uses.
 model_page_matches() {
@@ -739,6 +858,7 @@ t diff_help_matches_man help_matches_man diff
 t mem_help_matches_man help_matches_man mem
 t buildid-list_help_matches_man help_matches_man buildid-list
 t evlist_help_matches_man help_matches_man evlist
+t trace_help_matches_man help_matches_man trace
 t stat_usage_errors stat_usage_errors
 t option_errors option_errors
 t stat_output_shape stat_output_shape
@@ -770,4 +890,7 @@ t stdin_passthrough stdin_passthrough
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 t model_page_matches model_page_matches
 t list_model list_model
+t trace_calls trace_calls
+t trace_filters trace_filters
+t trace_processes trace_processes
 summary

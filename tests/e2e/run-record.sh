@@ -302,6 +302,13 @@ script_time() {
 	awk '{ n++; if ($1 !~ /^[0-9]+\.[0-9]{9}:$/) bad = 1; v = $1 + 0
 		if (n > 1 && (v - last < 0.000249 || v - last > 0.000251)) bad = 1; last = v }
 		END { exit bad || n < 5 }' t || fail "times: $(head -5 t)"
+	# an exec'd image's clock goes on from the image before it
+	"$VPMU" record -q -c 100000 -o e.data -- sh -c "exec $PROGS/bench_qsort 3000" >/dev/null ||
+		fail "record sh failed"
+	"$VPMU" script -i e.data -F comm,time >t 2>&1 || fail "script failed: $(cat t)"
+	awk '$1 == "sh" { sh = $2 + 0 } $1 == "bench_qsort" && !q { q = $2 + 0 }
+		END { exit !(sh > 0 && q > sh) }' t ||
+		fail "the exec'd image's times: $(grep -m1 sh t) $(grep -m1 bench_qsort t)"
 }
 
 # perf's evlist: the events as given, their rates, how they sampled

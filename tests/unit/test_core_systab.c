@@ -1,0 +1,219 @@
+/* Unit tests for core/systab.c, core/systrace.c and cmd/trace_summary.c:
+ * the system calls vpmu trace prints — names and numbers, each kind of
+ * argument as perf trace prints it, results and errors; a call's message
+ * sent by a guest's tracer and read back, and damaged ones refused; the
+ * summary's sums. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cmd/trace.h"
+#include "core/systab.h"
+#include "core/systrace.h"
+#include "emu/linux/linux.h"
+
+static void test_names(void **state)
+{
+	char buf[32];
+	(void)state;
+	assert_int_equal(systab_find("openat"), 257);
+	assert_int_equal(systab_find("read"), 0);
+	assert_int_equal(systab_find("exit_group"), 231);
+	assert_int_equal(systab_find("no_such_call"), -1);
+	assert_string_equal(systab_name(59, buf, sizeof(buf)), "execve");
+	assert_string_equal(systab_name(4, buf, sizeof(buf)), "stat"); /* the kernel's newstat */
+	assert_string_equal(systab_name(500, buf, sizeof(buf)), "syscall_500");
+	assert_string_equal(systab_name(-3, buf, sizeof(buf)), "syscall_-3");
+	assert_null(systab_call(SYSTAB_MAX));
+	assert_string_equal(systab_closest("opnat"), "openat");
+	assert_string_equal(systab_closest("exit_grop"), "exit_group");
+	assert_null(systab_closest("qqqqqqqqqq"));
+	assert_int_equal(systab_strings(257), 1u << 1);		 /* openat's filename */
+	assert_int_equal(systab_strings(82), 1u << 0 | 1u << 1); /* rename's two */
+	assert_int_equal(systab_strings(0), 0);			 /* read's buf is no string */
+}
+
+static void call(long nr, const uint64_t a[6], const char *const str[6], const char *want)
+{
+	char buf[512];
+	size_t n = systab_format_call(buf, sizeof(buf), nr, a, str);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void test_arguments(void **state)
+{
+	const char *path[6] = { NULL, "/etc/ld.so.cache" };
+	(void)state;
+	/* AT_FDCWD, a path, flags; a zero mode left out */
+	call(257, (uint64_t[6]){ (uint32_t)-100, 0x1000, 02000000, 0 }, path,
+	     "openat(dfd: CWD, filename: \"/etc/ld.so.cache\", flags: RDONLY|CLOEXEC)");
+	call(257, (uint64_t[6]){ 3, 0x1000, 0101 | 01000, 0644 }, path,
+	     "openat(dfd: 3, filename: \"/etc/ld.so.cache\", flags: WRONLY|CREAT|TRUNC, mode: 0644)");
+	/* unreadable: the pointer */
+	call(257, (uint64_t[6]){ 3, 0x1000, 0, 0 }, NULL,
+	     "openat(dfd: 3, filename: 0x1000, flags: RDONLY)");
+	/* fd 0 is shown; ints in the low half of the register */
+	call(0, (uint64_t[6]){ 0xdeadbeef00000000ull, 0x7ff0, 832 }, NULL,
+	     "read(fd: 0, buf: 0x7ff0, count: 832)");
+	call(61, (uint64_t[6]){ 0xffffffffull, 0x7ff0, 1 }, NULL,
+	     "wait4(upid: -1, stat_addr: 0x7ff0, options: 1)");
+	call(9, (uint64_t[6]){ 0, 8192, 3, 0x22, (uint64_t)-1, 0 }, NULL,
+	     "mmap(len: 8192, prot: READ|WRITE, flags: PRIVATE|ANONYMOUS, fd: -1)");
+	call(10, (uint64_t[6]){ 0x1000, 4096, 0 }, NULL,
+	     "mprotect(start: 0x1000, len: 4096, prot: NONE)");
+	call(62, (uint64_t[6]){ 42, 15 }, NULL, "kill(pid: 42, sig: TERM)");
+	call(62, (uint64_t[6]){ 42, 0 }, NULL, "kill(pid: 42)");
+	call(12, (uint64_t[6]){ 0 }, NULL, "brk()");
+	/* a string escaped, a flag no name covers */
+	const char *odd[6] = { "a\"b\n\\c\001" };
+	call(21, (uint64_t[6]){ 0x10, 4 }, odd,
+	     "access(filename: \"a\\\"b\\n\\\\c\\001\", mode: 4)");
+	call(9, (uint64_t[6]){ 0, 4096, 1, 0x2 | 0x80000000ull, 3, 0 }, NULL,
+	     "mmap(len: 4096, prot: READ, flags: PRIVATE|0x80000000, fd: 3)");
+	/* a number no call has: all six, by place */
+	call(499, (uint64_t[6]){ 1, 0, 3 }, NULL, "syscall_499(arg0: 0x1, arg2: 0x3)");
+	/* cut short to the buffer */
+	char small[8];
+	systab_format_call(small, sizeof(small), 257, (uint64_t[6]){ 3 }, path);
+	assert_string_equal(small, "openat(");
+}
+
+static void test_results(void **state)
+{
+	char buf[128];
+	(void)state;
+	systab_format_ret(buf, sizeof(buf), 257, 3);
+	assert_string_equal(buf, "3");
+	systab_format_ret(buf, sizeof(buf), 257, -ENOENT);
+	assert_string_equal(buf, "-1 ENOENT (No such file or directory)");
+	systab_format_ret(buf, sizeof(buf), 9, 0x7f0000001000);
+	assert_string_equal(buf, "0x7f0000001000");
+	systab_format_ret(buf, sizeof(buf), 9, -ENOMEM);
+	assert_string_equal(buf, "-1 ENOMEM (Cannot allocate memory)");
+	systab_format_ret(buf, sizeof(buf), 0, -4096); /* below the errors: a number */
+	assert_string_equal(buf, "-4096");
+}
+
+/* A guest's memory, for the tracer: strings at 0x1000 and 0x2000, the
+ * rest unreadable. */
+static int guest_str(void *arg, char *dst, uint64_t src, size_t n)
+{
+	const char *s = src == 0x1000 ? "old" : src == 0x2000 ? arg : NULL;
+	if (!s)
+		return -1;
+	snprintf(dst, n, "%s", s);
+	return (int)strlen(dst);
+}
+
+static size_t send_and_read(const struct lx_sys_event *e, char *buf, size_t n)
+{
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	systrace_lx_ops.syscall(sv[0], e);
+	ssize_t r = recv(sv[1], buf, n, 0);
+	close(sv[0]);
+	close(sv[1]);
+	assert_true(r > 0);
+	return (size_t)r;
+}
+
+static void test_message(void **state)
+{
+	union {
+		struct recw_syscall m;
+		char b[RECW_MAX];
+	} u;
+	char longname[2000];
+	struct lx_sys_event e = { .pid = 7,
+				  .tid = 8,
+				  .comm = "a-rather-long-p",
+				  .nr = 82, /* rename(oldname, newname) */
+				  .a = { 0x1000, 0x3000 },
+				  .ret = -EXDEV,
+				  .start = 1234,
+				  .dur = 56,
+				  .str = guest_str,
+				  .arg = longname };
+	struct systrace_call c;
+	(void)state;
+	size_t len = send_and_read(&e, u.b, sizeof(u.b));
+	assert_int_equal(systrace_decode(&u, len, &c), 0);
+	assert_int_equal(c.m->pid, 7);
+	assert_int_equal(c.m->tid, 8);
+	assert_int_equal(c.m->nr, 82);
+	assert_int_equal(c.m->ret, -EXDEV);
+	assert_int_equal(c.m->start, 1234);
+	assert_int_equal(c.m->dur, 56);
+	assert_string_equal(c.m->comm, "a-rather-long-p");
+	assert_string_equal(c.str[0], "old");
+	assert_null(c.str[1]); /* not readable */
+	/* a long one kept cut short */
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	e.a[1] = 0x2000;
+	len = send_and_read(&e, u.b, sizeof(u.b));
+	assert_int_equal(systrace_decode(&u, len, &c), 0);
+	assert_int_equal(strlen(c.str[1]), RECW_MAX_STR - 1);
+	/* damage: short, lengths that disagree, a string without its end */
+	assert_int_equal(systrace_decode(&u, sizeof(u.m) - 1, &c), -1);
+	assert_int_equal(systrace_decode(&u, len - 1, &c), -1);
+	u.m.h.len--;
+	u.m.nstr--;
+	assert_int_equal(systrace_decode(&u, len - 1, &c), -1);
+	/* a call without strings, its comm not terminated */
+	e.nr = 0;
+	len = send_and_read(&e, u.b, sizeof(u.b));
+	assert_int_equal(len, sizeof(struct recw_syscall));
+	assert_int_equal(systrace_decode(&u, len, &c), 0);
+	memset(u.m.comm, 'y', sizeof(u.m.comm));
+	assert_int_equal(systrace_decode(&u, len, &c), -1);
+}
+
+static void test_summary(void **state)
+{
+	struct trace_summary *s = trace_summary_new();
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	(void)state;
+	assert_non_null(s);
+	/* read: 1, 2 and 3 µs; openat: one failed 10 µs call */
+	assert_int_equal(trace_summary_add(s, "prog", 10, 0, 5, 1000), 0);
+	assert_int_equal(trace_summary_add(s, "prog", 10, 0, 5, 2000), 0);
+	assert_int_equal(trace_summary_add(s, "prog", 10, 0, 0, 3000), 0);
+	assert_int_equal(trace_summary_add(s, "prog", 10, 257, -ENOENT, 10000), 0);
+	assert_int_equal(trace_summary_add(s, "kid", 11, 1, 1, 500), 0);
+	trace_summary_print(s, f);
+	fclose(f);
+	trace_summary_free(s);
+	assert_non_null(strstr(text, "\n prog (10), 4 syscalls, 80.0%\n"));
+	assert_non_null(strstr(text, "\n kid (11), 1 syscalls, 20.0%\n"));
+	/* openat first, by total; stddev of the mean: 1 / sqrt(3) / 2 */
+	const char *o = strstr(text, "   openat                 1       1   0.010000   0.010000   "
+				     "0.010000   0.010000    0.00%\n");
+	const char *r = strstr(text, "   read                   3       0   0.006000   0.001000   "
+				     "0.002000   0.003000   28.87%\n");
+	assert_non_null(o);
+	assert_non_null(r);
+	assert_true(o < r);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),	cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_results), cmocka_unit_test(test_message),
+		cmocka_unit_test(test_summary),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
