@@ -54,9 +54,10 @@ static const char trace_usage[] =
 	"                       exit with status 124\n"
 	"    -h, --help         show this help\n";
 
-/* An execve that replaces its image reports itself before: it is held
- * until its thread's process is heard from again (the new image, or its
- * failure). */
+/* An execve that replaces its image, and a call that sends a signal
+ * (which may end its process in the call), report themselves before they
+ * are made: held until their process is heard from again (the call's
+ * return, or the new image) or the run ends. */
 struct held {
 	struct recw_syscall m;
 	char str[RECW_MAX - sizeof(struct recw_syscall)];
@@ -98,13 +99,26 @@ static void complete(struct tracer *tr, const struct systrace_call *c, int64_t r
 	print_call(tr, c, res);
 }
 
-/* The held execve of held[k], which succeeded. */
+/* Held calls: 1 an execve, 2 a call that sends a signal; 0 none. */
+static int held_kind(int32_t nr)
+{
+	if (nr == 59 || nr == 322)
+		return 1;
+	return nr == 62 || nr == 129 || nr == 200 || nr == 234 || nr == 297 ? 2 : 0;
+}
+
+/* held[k] never came back: an execve succeeded, a call that sent a
+ * signal ended its process (as one that does not return). */
 static void release(struct tracer *tr, int k)
 {
 	struct systrace_call c;
 
-	if (!systrace_decode(&tr->held[k].m, tr->held[k].m.h.len, &c))
-		complete(tr, &c, 0, 0);
+	if (!systrace_decode(&tr->held[k].m, tr->held[k].m.h.len, &c)) {
+		if (held_kind(c.m->nr) == 1)
+			complete(tr, &c, 0, 0);
+		else if (tr->calls && !tr->failure && tr->min_dur < 0)
+			print_call(tr, &c, "?");
+	}
 	tr->held[k] = tr->held[--tr->nheld];
 }
 
@@ -123,7 +137,7 @@ static void on_call(struct tracer *tr, const struct systrace_call *c)
 		if (tr->held[k].m.pid != m->pid)
 			continue;
 		if (tr->held[k].m.tid == m->tid && tr->held[k].m.nr == m->nr && !m->noreturn) {
-			/* it failed: as one call, from where it began */
+			/* it came back: as one call, from where it began */
 			struct recw_syscall *h = &tr->held[k].m;
 			h->ret = m->ret;
 			h->dur = m->dur + (m->start - h->start);
@@ -137,7 +151,7 @@ static void on_call(struct tracer *tr, const struct systrace_call *c)
 	}
 	if (!m->noreturn)
 		complete(tr, c, m->ret, m->dur);
-	else if (m->nr == 59 || m->nr == 322) /* execve, execveat */
+	else if (held_kind(m->nr))
 		hold(tr, m);
 	else if (tr->calls && !tr->failure && tr->min_dur < 0)
 		print_call(tr, c, "?");

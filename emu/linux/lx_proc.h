@@ -619,9 +619,10 @@ void lx_nosys(struct lx_proc *p, uint32_t nr);
 
 /* systrace.c: thread t begins call nr, its arguments in its registers
  * (held in t->sys when the tracer wants it; one that does not return is
- * reported now); t's call held ends with ret; t's call held goes on
- * without a result (execve about to replace the image: a failure still
- * comes to lx_systrace_exit). */
+ * reported now, one that sends a signal both now and when it returns);
+ * t's call held ends with ret; t's call held goes on without a result
+ * (execve about to replace the image: a failure still comes to
+ * lx_systrace_exit). */
 void lx_systrace_enter(struct lx_proc *p, struct lx_thread *t, long nr);
 void lx_systrace_exit(struct lx_proc *p, struct lx_thread *t, long ret);
 void lx_systrace_noreturn(struct lx_proc *p, struct lx_thread *t);

@@ -1,6 +1,7 @@
 /* systrace.c — system calls reported to a tracer (lx_config.sys, vpmu
  * trace), each with the time it took on the process's clock: the timing
- * model's (the kernel cost model's cycles) or, untimed, the host's. */
+ * model's (the kernel cost model's cycles) or, untimed, the host's.
+ * Those that may not return are also reported before they are made. */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -69,8 +70,22 @@ void lx_systrace_enter(struct lx_proc *p, struct lx_thread *t, long nr)
 	for (int k = 0; k < 6; k++)
 		t->sys.a[k] = t->cpu.r[regs[k]];
 	t->sys.start = lx_systrace_clock(p, t);
-	if (nr == 15 || nr == 60 || nr == 231) /* rt_sigreturn, exit, exit_group */
+	switch (nr) {
+	case 15:  /* rt_sigreturn */
+	case 60:  /* exit */
+	case 231: /* exit_group */
 		report(p, t, 0, 1);
+		break;
+	case 62:  /* kill */
+	case 129: /* rt_sigqueueinfo */
+	case 200: /* tkill */
+	case 234: /* tgkill */
+	case 297: /* rt_tgsigqueueinfo */
+		/* a signal to itself may end the process in the call: told
+		 * before, and after if it returns */
+		lx_systrace_noreturn(p, t);
+		break;
+	}
 }
 
 void lx_systrace_exit(struct lx_proc *p, struct lx_thread *t, long ret)

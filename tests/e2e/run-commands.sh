@@ -797,6 +797,10 @@ trace_processes() {
 		grep -q 'e2e_hello_nolib/[0-9]* write(fd: 1' t || fail "child: $(cat t)"
 	run_vpmu trace -e write -o t -- "$PROGS/e2e_segv"
 	expect_rc 139 && grep -q 'e2e_segv/[0-9]* write(fd: 1' t || fail "crash: rc $rc $(cat t err)"
+	# a signal to itself: a kill that returns, and one that does not
+	run_vpmu trace -e kill -o t -- sh -c 'kill -0 $$; kill -TERM $$; echo not here'
+	expect_rc 143 && [ "$(wc -l <t)" -eq 2 ] && grep -Eq ' kill\(pid: [0-9]+\) +\= 0$' t &&
+		grep -Eq ' kill\(pid: [0-9]+, sig: TERM\) += \?$' t || fail "kill: rc $rc $(cat t)"
 }
 
 # man/vpmu-model.7 documents every parameter `vpmu stat -v` prints, and
