@@ -58,9 +58,9 @@ static const char trace_usage[] =
  * (which may end its process in the call), report themselves before they
  * are made: held until their process is heard from again (the call's
  * return, or the new image) or the run ends. */
-struct held {
+union held {
 	struct recw_syscall m;
-	char str[RECW_MAX - sizeof(struct recw_syscall)];
+	uint64_t room[RECW_MAX / 8];
 };
 
 struct tracer {
@@ -69,7 +69,7 @@ struct tracer {
 	int64_t min_dur;    /* only those longer than this (ns; -1: all) */
 	int64_t t0; /* times are from here: 0 of the emulated clock, or the host's at the start */
 	struct trace_summary *sum; /* or NULL */
-	struct held held[TRACE_HELD];
+	union held held[TRACE_HELD];
 	int nheld;
 	uint64_t bad, nomem;
 };
