@@ -25,7 +25,7 @@ static const char stat_usage[] =
 	"                 [-o FILE [--append]] [-v | -q] [-A | --per-thread] [--smt] [--exact]\n"
 	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
-	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC]\n"
+	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC [--interval-count N]]\n"
 	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD] [--metric-only]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
@@ -52,6 +52,8 @@ static const char stat_usage[] =
 	"    -I, --interval-print MSEC\n"
 	"                       print the counts of every MSEC milliseconds of\n"
 	"                       emulated time (printed when the program ends)\n"
+	"        --interval-count N\n"
+	"                       with -I, only the first N intervals\n"
 	"    -B, --big-num      counts with thousands separators (the default)\n"
 	"        --no-big-num   counts as plain numbers\n"
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
@@ -176,7 +178,15 @@ static int split_pair(int argc, char **argv, struct session_opts *o, struct stat
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_MUX_INTERVAL = 256, OPT_NO_BIG_NUM, OPT_APPEND, OPT_PRE, OPT_POST, OPT_METRIC_ONLY };
+enum {
+	OPT_MUX_INTERVAL = 256,
+	OPT_NO_BIG_NUM,
+	OPT_APPEND,
+	OPT_PRE,
+	OPT_POST,
+	OPT_METRIC_ONLY,
+	OPT_INTERVAL_COUNT,
+};
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
 		      const char **outpath)
@@ -207,6 +217,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "null", no_argument, NULL, 'n' },
 		{ "pre", required_argument, NULL, OPT_PRE },
 		{ "post", required_argument, NULL, OPT_POST },
@@ -335,6 +346,15 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				return 1;
 			}
 			break;
+		case OPT_INTERVAL_COUNT:
+			if (opt_u64(optarg, &so->interval_count) || !so->interval_count) {
+				fprintf(stderr,
+					"vpmu stat: --interval-count wants a number of intervals, "
+					"not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
 		case 'h':
 			fputs(stat_usage, stdout);
 			stat_mode_list(stdout);
@@ -383,6 +403,11 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 	if (so->per_thread && !o->timed) {
 		fprintf(stderr, "vpmu stat: --per-thread splits the timing model's counts by "
 				"logical processor: drop --no-timing\n");
+		return 1;
+	}
+	if (so->interval_count && !(so->interval_ms > 0)) {
+		fprintf(stderr,
+			"vpmu stat: --interval-count counts the intervals of -I: give -I\n");
 		return 1;
 	}
 	if (so->interval_ms > 0 &&

@@ -73,13 +73,14 @@ struct stat_opts {
 	int repeat;
 	int seeded; /* --seed given: it varies run to run */
 	double mux_ms;
-	const char *mode;	/* --mode: an XScale monitoring mode (stat_mode.h) */
-	const char *metrics;	/* --metrics: a metric group (stat_metrics.h) */
-	double interval_ms;	/* -I: emulated milliseconds per interval (0: none) */
-	char **both;		/* --smt A : B: the whole command line shown (else NULL) */
-	int null;		/* -n: no counters, the times alone */
-	int metric_only;	/* --metric-only */
-	const char *pre, *post; /* --pre, --post: commands around each run */
+	const char *mode;	 /* --mode: an XScale monitoring mode (stat_mode.h) */
+	const char *metrics;	 /* --metrics: a metric group (stat_metrics.h) */
+	double interval_ms;	 /* -I: emulated milliseconds per interval (0: none) */
+	uint64_t interval_count; /* --interval-count: the intervals printed (0: all) */
+	char **both;		 /* --smt A : B: the whole command line shown (else NULL) */
+	int null;		 /* -n: no counters, the times alone */
+	int metric_only;	 /* --metric-only */
+	const char *pre, *post;	 /* --pre, --post: commands around each run */
 };
 
 /* Build the rows and the event set of a report (set->n 0: no counter

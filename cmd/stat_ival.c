@@ -4,7 +4,8 @@
  * messages of every process are summed by interval, and printed once the
  * run is over, in perf stat -I's layout: the time in seconds of emulated
  * time at the end of the interval, then the row as without -I.  The last
- * interval ends with the run.  Multiplexed events are scaled per interval
+ * interval ends with the run (--interval-count N: only the first N are
+ * printed, as perf stops printing after them).  Multiplexed events are scaled per interval
  * by that interval's enabled and running cycles. */
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,7 @@ int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_
 	static struct stat_report t;
 	double hz = rep->mhz * 1e6;
 	uint64_t end = (uint64_t)rep->cycles;
-	size_t nint = iv->len ? (size_t)((end + iv->len - 1) / iv->len) : 0;
+	size_t nint = iv->len ? (size_t)((end + iv->len - 1) / iv->len) : 0, nprint = nint;
 	int per_cpu = 0;
 
 	if (iv->overflow) {
@@ -109,7 +110,9 @@ int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_
 	if (!so->sep && !so->json)
 		fprintf(out, per_cpu ? "#           time CPU                counts unit events\n" :
 				       "#           time             counts unit events\n");
-	for (size_t i = 0; i < nint; i++) {
+	if (so->interval_count && so->interval_count < nprint)
+		nprint = (size_t)so->interval_count;
+	for (size_t i = 0; i < nprint; i++) {
 		uint64_t stop = (i + 1) * iv->len < end ? (i + 1) * iv->len : end;
 		double ts = (double)stop / hz;
 		const uint64_t *r = i < iv->nint ? rec_of(iv, i) : NULL;

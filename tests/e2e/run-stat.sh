@@ -234,6 +234,13 @@ assert full == [3600000] * (want - 1), full
 EOF
 	run_vpmu stat -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
 	cmp -s err ival || fail "two runs' intervals differ"
+	# --interval-count: the first intervals alone
+	run_vpmu stat -I 1 --interval-count 2 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && head -8 ival | cmp -s - err || fail "--interval-count 2: $(cat err)"
+	run_vpmu stat --interval-count 2 -e cycles -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--interval-count without -I: $(cat err)"
+	run_vpmu stat -I 1 --interval-count 0 -e cycles -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 1 && grep -q "interval-count wants a number" err || fail "0: $(cat err)"
 	run_vpmu stat -I 2 -e cycles,instructions -- "$PROGS/ua_fpadd" dep 200000
 	head -1 err | grep -q '^#           time             counts unit events$' || fail "$(head -2 err)"
 	grep -Eq '^ +0\.002000000 +[0-9,]+      instructions +# +[0-9.]+ insn per cycle$' err ||
