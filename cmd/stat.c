@@ -4,6 +4,7 @@
  * built in stat_set.c, printed by stat_print.c and stat_csv.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
@@ -27,6 +28,7 @@ static const char stat_usage[] =
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC [--interval-count N]]\n"
 	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD] [--metric-only]\n"
+	"                 [-D MSEC]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
@@ -54,6 +56,8 @@ static const char stat_usage[] =
 	"                       emulated time (printed when the program ends)\n"
 	"        --interval-count N\n"
 	"                       with -I, only the first N intervals\n"
+	"    -D, --delay MSEC   count from MSEC milliseconds of emulated time on\n"
+	"                       (the counter hardware's events)\n"
 	"    -B, --big-num      counts with thousands separators (the default)\n"
 	"        --no-big-num   counts as plain numbers\n"
 	"    -o, --output FILE  write the counts to FILE instead of standard error\n"
@@ -218,6 +222,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+		{ "delay", required_argument, NULL, 'D' },
 		{ "null", no_argument, NULL, 'n' },
 		{ "pre", required_argument, NULL, OPT_PRE },
 		{ "post", required_argument, NULL, OPT_POST },
@@ -230,7 +235,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:BAn", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:da:r:x:jo:vqhI:M:BAnD:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (so->nspecs == ARCH_MAX_EVSEL) {
@@ -346,6 +351,16 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				return 1;
 			}
 			break;
+		case 'D':
+			so->delay_ms = strtod(optarg, &end);
+			if (*end || !*optarg || !(so->delay_ms >= 0) || so->delay_ms > 1e6) {
+				fprintf(stderr,
+					"vpmu stat: -D wants emulated milliseconds from 0 to 1000000 "
+					"(10, 0.5), not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
 		case OPT_INTERVAL_COUNT:
 			if (opt_u64(optarg, &so->interval_count) || !so->interval_count) {
 				fprintf(stderr,
@@ -408,6 +423,17 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 	if (so->interval_count && !(so->interval_ms > 0)) {
 		fprintf(stderr,
 			"vpmu stat: --interval-count counts the intervals of -I: give -I\n");
+		return 1;
+	}
+	if (so->delay_ms > 0 &&
+	    (so->exact || !o->timed || so->mode || so->metrics || so->null || so->metric_only)) {
+		fprintf(stderr, "vpmu stat: -D starts the counter hardware late: drop %s\n",
+			so->exact   ? "--exact" :
+			!o->timed   ? "--no-timing" :
+			so->mode    ? "--mode" :
+			so->metrics ? "--metrics" :
+			so->null    ? "-n" :
+				      "--metric-only");
 		return 1;
 	}
 	if (so->interval_ms > 0 &&
@@ -476,17 +502,26 @@ int cmd_stat(int argc, char **argv)
 	if (so.both)
 		rep.argv = so.both;
 	rep.plain = so.plain;
-	if (so.interval_ms > 0) {
+	const uint64_t delay = (uint64_t)(so.delay_ms * rep.mhz * 1000.0); /* cycles */
+	if (so.interval_ms > 0 || delay) {
 		if (!set.n) {
 			fprintf(stderr,
-				"vpmu stat: -I counts on the machine's counter hardware: "
+				"vpmu stat: %s counts on the machine's counter hardware: "
 				"machine '%s' has none\n",
-				o.arch);
+				so.interval_ms > 0 ? "-I" : "-D", o.arch);
 			return 1;
 		}
-		set.ival_cycles = (uint64_t)(so.interval_ms * rep.mhz * 1000.0);
+		set.ival_cycles =
+			so.interval_ms > 0 ? (uint64_t)(so.interval_ms * rep.mhz * 1000.0) : delay;
 		if (!set.ival_cycles)
 			set.ival_cycles = 1;
+		if (so.interval_ms > 0 && delay % set.ival_cycles) {
+			fprintf(stderr, "vpmu stat: -D with -I: the delay must be a whole number "
+					"of intervals\n");
+			return 1;
+		}
+		if (!(so.interval_ms > 0))
+			stat_delay_rows(&rep);
 		ival.len = set.ival_cycles;
 		ival.n = set.n;
 		o.on_msg = stat_ival_msg;
@@ -518,6 +553,12 @@ int cmd_stat(int argc, char **argv)
 			rc = session_run(&o, &r, stderr);
 			memcpy(val, r.pmu, sizeof(val));
 			memcpy(time, r.pmu_time, sizeof(time));
+			if (delay && !(so.interval_ms > 0)) {
+				/* what was counted after the first interval, the delay */
+				stat_ival_sum(&ival, 1, val, time);
+				rc = rc ? rc : ival.overflow;
+				stat_ival_free(&ival);
+			}
 		}
 		if (rc) {
 			if (out != stderr)
@@ -529,7 +570,14 @@ int cmd_stat(int argc, char **argv)
 				fclose(out);
 			return rc;
 		}
+		const double cycles = rep.cycles;
 		stat_add(&rep, val, (const uint64_t(*)[2])time, &r, rep.exact_runs > 1);
+		if (delay && !(so.interval_ms > 0)) {
+			/* the time counted is the run's less the delay; the model's
+			 * counts (the figures' denominators) are of all of it */
+			rep.cycles -= fmin(rep.cycles - cycles, (double)delay);
+			rep.nmodel = 0;
+		}
 		if (r.sig || r.timeout || r.unsupported)
 			break;
 	}

@@ -77,10 +77,11 @@ struct stat_opts {
 	const char *metrics;	 /* --metrics: a metric group (stat_metrics.h) */
 	double interval_ms;	 /* -I: emulated milliseconds per interval (0: none) */
 	uint64_t interval_count; /* --interval-count: the intervals printed (0: all) */
-	char **both;		 /* --smt A : B: the whole command line shown (else NULL) */
-	int null;		 /* -n: no counters, the times alone */
-	int metric_only;	 /* --metric-only */
-	const char *pre, *post;	 /* --pre, --post: commands around each run */
+	double delay_ms; /* -D: count from this emulated millisecond on (0: from the start) */
+	char **both;	 /* --smt A : B: the whole command line shown (else NULL) */
+	int null;	 /* -n: no counters, the times alone */
+	int metric_only; /* --metric-only */
+	const char *pre, *post; /* --pre, --post: commands around each run */
 };
 
 /* Build the rows and the event set of a report (set->n 0: no counter
@@ -138,6 +139,12 @@ struct stat_ival {
 #define STAT_IVAL_MAX (1u << 20)
 /* session_opts.on_msg for -I: arg is a struct stat_ival. */
 void stat_ival_msg(void *arg, const void *msg, size_t len);
+/* The counts (val[n]) and enabled and running cycles (time[n]) of the
+ * intervals from index from on. */
+void stat_ival_sum(const struct stat_ival *iv, size_t from, uint64_t *val, uint64_t (*time)[2]);
+/* -D: rows that are not the counter hardware's cannot leave out the
+ * start: marked not supported, with the reason. */
+void stat_delay_rows(struct stat_report *rep);
 /* Print the report's rows once per interval, perf stat -I's way; -1 with
  * a message when the intervals could not be kept. */
 int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_ival *iv,

@@ -5,8 +5,12 @@
  * run is over, in perf stat -I's layout: the time in seconds of emulated
  * time at the end of the interval, then the row as without -I.  The last
  * interval ends with the run (--interval-count N: only the first N are
- * printed, as perf stops printing after them).  Multiplexed events are scaled per interval
- * by that interval's enabled and running cycles. */
+ * printed, as perf stops printing after them; -D: none before it).
+ * Multiplexed events are scaled per interval by that interval's enabled
+ * and running cycles.  -D alone is one interval that ends at it, left
+ * out. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +57,32 @@ void stat_ival_msg(void *arg, const void *msg, size_t len)
 	}
 }
 
+void stat_ival_sum(const struct stat_ival *iv, size_t from, uint64_t *val, uint64_t (*time)[2])
+{
+	for (unsigned k = 0; k < iv->n; k++)
+		val[k] = time[k][0] = time[k][1] = 0;
+	for (size_t i = from; i < iv->nint; i++) {
+		const uint64_t *r = rec_of(iv, i);
+		for (unsigned k = 0; k < iv->n; k++) {
+			val[k] += r[k];
+			time[k][0] += r[iv->n + k];
+			time[k][1] += r[2 * iv->n + k];
+		}
+	}
+}
+
+void stat_delay_rows(struct stat_report *rep)
+{
+	for (int i = 0; i < rep->nrow; i++) {
+		struct stat_row *w = &rep->row[i];
+		if (w->src != STAT_FUNC && w->src != STAT_MODEL)
+			continue;
+		w->src = STAT_UNSUPPORTED;
+		snprintf(w->why, sizeof(w->why), "%s",
+			 "counted by the emulator, not the counter hardware, which -D starts late");
+	}
+}
+
 void stat_ival_free(struct stat_ival *iv)
 {
 	free(iv->rec);
@@ -96,6 +126,8 @@ int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_
 	double hz = rep->mhz * 1e6;
 	uint64_t end = (uint64_t)rep->cycles;
 	size_t nint = iv->len ? (size_t)((end + iv->len - 1) / iv->len) : 0, nprint = nint;
+	/* -D: the intervals before it are not printed */
+	size_t skip = so->delay_ms > 0 ? (size_t)llround(so->delay_ms / so->interval_ms) : 0;
 	int per_cpu = 0;
 
 	if (iv->overflow) {
@@ -110,9 +142,9 @@ int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_
 	if (!so->sep && !so->json)
 		fprintf(out, per_cpu ? "#           time CPU                counts unit events\n" :
 				       "#           time             counts unit events\n");
-	if (so->interval_count && so->interval_count < nprint)
-		nprint = (size_t)so->interval_count;
-	for (size_t i = 0; i < nprint; i++) {
+	if (so->interval_count && so->interval_count < nprint - (skip < nprint ? skip : nprint))
+		nprint = skip + (size_t)so->interval_count;
+	for (size_t i = skip; i < nprint; i++) {
 		uint64_t stop = (i + 1) * iv->len < end ? (i + 1) * iv->len : end;
 		double ts = (double)stop / hz;
 		const uint64_t *r = i < iv->nint ? rec_of(iv, i) : NULL;

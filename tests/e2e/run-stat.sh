@@ -241,6 +241,25 @@ EOF
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--interval-count without -I: $(cat err)"
 	run_vpmu stat -I 1 --interval-count 0 -e cycles -- "$PROGS/ua_fpadd" dep 200000
 	expect_rc 1 && grep -q "interval-count wants a number" err || fail "0: $(cat err)"
+	# -D: the counts less those of the first millisecond; with -I, the
+	# intervals after it
+	run_vpmu stat -D 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 || return 1
+	for ev in ${set//,/ }; do
+		a=$(awk -F, -v e=$ev '$3 == e { print $1 }' total)
+		b=$(awk -F, -v e=$ev '$4 == e && $1 == "0.001000000" { print $2 }' ival)
+		c=$(awk -F, -v e=$ev '$3 == e { print $1 }' err)
+		[ -n "$a" ] && [ -n "$b" ] && [ "$c" = $((a - b)) ] || fail "-D 1 $ev: $c, not $a - $b"
+	done
+	run_vpmu stat -D 1 -- "$PROGS/ua_fpadd" dep 200000
+	grep -q '<not supported> *syscalls *# *counted by the emulator' err || fail "-D syscalls: $(cat err)"
+	run_vpmu stat -D 2 -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && tail -n +9 ival | cmp -s - err || fail "-D 2 -I 1: $(head -3 err)"
+	run_vpmu stat -D 1.5 -I 1 -e cycles -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 1 && grep -q 'whole number of intervals' err || fail "-D 1.5 -I 1: $(cat err)"
+	run_vpmu stat -D 1 --no-timing -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 1 && [ "$(cat err)" = "vpmu stat: -D starts the counter hardware late: drop --no-timing" ] ||
+		fail "-D --no-timing: $(cat err)"
 	run_vpmu stat -I 2 -e cycles,instructions -- "$PROGS/ua_fpadd" dep 200000
 	head -1 err | grep -q '^#           time             counts unit events$' || fail "$(head -2 err)"
 	grep -Eq '^ +0\.002000000 +[0-9,]+      instructions +# +[0-9.]+ insn per cycle$' err ||
