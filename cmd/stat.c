@@ -407,12 +407,11 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 					      "--per-thread");
 		return 1;
 	}
-	if (so->metric_only && (so->null || so->mode || so->metrics || so->interval_ms > 0)) {
+	if (so->metric_only && (so->null || so->mode || so->metrics)) {
 		fprintf(stderr, "vpmu stat: --metric-only prints the default figures: drop %s\n",
-			so->null    ? "-n" :
-			so->mode    ? "--mode" :
-			so->metrics ? "-M" :
-				      "-I");
+			so->null ? "-n" :
+			so->mode ? "--mode" :
+				   "-M");
 		return 1;
 	}
 	if (so->per_thread && !o->timed) {
@@ -588,7 +587,7 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", o.prog, strsignal(r.sig));
 	if (so.quiet)
 		;
-	else if (so.metric_only)
+	else if (so.metric_only && !(so.interval_ms > 0))
 		stat_print_metric_only(out, &rep, &so);
 	else if (so.metrics)
 		stat_metrics_print(out, &rep, &so);

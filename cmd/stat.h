@@ -117,6 +117,10 @@ void stat_print_tail(FILE *out, const struct stat_report *rep, const struct stat
 /* --metric-only (stat_metric_only.c): the derived figures alone, in the
  * text, -x or -j format. */
 void stat_print_metric_only(FILE *out, const struct stat_report *rep, const struct stat_opts *so);
+/* -I --metric-only: the line of interval t (ending at ts seconds), in the
+ * columns of the figures of rep, after their header (first). */
+void stat_metric_only_ival(FILE *out, const struct stat_report *rep, const struct stat_report *t,
+			   double ts, int first, const struct stat_opts *so);
 void stat_print_csv(FILE *out, const struct stat_report *rep, const char *sep);
 void stat_print_json(FILE *out, const struct stat_report *rep);
 /* One row of each format; lead: JSON keys put first (or NULL). */

@@ -122,7 +122,7 @@ static int interval_row(struct stat_row *w, const struct stat_ival *iv, const ui
 int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_ival *iv,
 		    const struct stat_opts *so)
 {
-	static struct stat_report t;
+	static struct stat_report t, heads;
 	double hz = rep->mhz * 1e6;
 	uint64_t end = (uint64_t)rep->cycles;
 	size_t nint = iv->len ? (size_t)((end + iv->len - 1) / iv->len) : 0, nprint = nint;
@@ -139,7 +139,7 @@ int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_
 	}
 	for (int i = 0; i < rep->nrow; i++)
 		per_cpu |= rep->row[i].cpu >= 0;
-	if (!so->sep && !so->json)
+	if (!so->sep && !so->json && !so->metric_only)
 		fprintf(out, per_cpu ? "#           time CPU                counts unit events\n" :
 				       "#           time             counts unit events\n");
 	if (so->interval_count && so->interval_count < nprint - (skip < nprint ? skip : nprint))
@@ -166,6 +166,17 @@ int stat_ival_print(FILE *out, const struct stat_report *rep, const struct stat_
 			r = sum;
 		}
 		snprintf(lead, sizeof(lead), "\"interval\" : %.9f, ", ts);
+		if (so->metric_only) {
+			if (i ==
+			    skip) { /* the figures an interval has: the model's counts are not kept */
+				heads = *rep;
+				heads.nmodel = 0;
+			}
+			for (int k = 0; k < t.nrow; k++)
+				interval_row(&t.row[k], iv, r);
+			stat_metric_only_ival(out, &heads, &t, ts, i == skip, so);
+			continue;
+		}
 		for (int k = 0; k < t.nrow; k++) {
 			struct stat_row *w = &t.row[k];
 

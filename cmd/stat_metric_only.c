@@ -1,6 +1,7 @@
 /* stat_metric_only.c — stat --metric-only: perf's table of the derived
  * figures alone, a column each, headed by its unit (and, for a share, the
- * event it is a share of), in the text, -x and -j formats. */
+ * event it is a share of), in the text, -x and -j formats; with -I, a
+ * line of them per interval. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +9,8 @@
 #include "stat.h"
 
 #define MO_MAX 64 /* columns */
+/* a column of -I's lines: its head's width, room for a figure at least */
+#define MO_WIDTH(head) (width(head) > 8 ? width(head) : 8)
 
 struct mo_col {
 	char head[96];
@@ -82,4 +85,57 @@ void stat_print_metric_only(FILE *out, const struct stat_report *rep, const stru
 	}
 	fputc('\n', out);
 	stat_print_tail(out, rep, so);
+}
+
+/* The column of a figure headed head in c (n of them), or -1. */
+static int column_of(const struct mo_col *c, int n, const char *head)
+{
+	for (int k = 0; k < n; k++)
+		if (!strcmp(c[k].head, head))
+			return k;
+	return -1;
+}
+
+void stat_metric_only_ival(FILE *out, const struct stat_report *rep, const struct stat_report *t,
+			   double ts, int first, const struct stat_opts *so)
+{
+	struct mo_col head[MO_MAX], c[MO_MAX];
+	int n = columns(rep, head), m = columns(t, c);
+
+	if (so->json) {
+		fprintf(out, "{\"interval\" : %.9f", ts);
+		for (int k = 0; k < m; k++) {
+			fputs(", ", out);
+			fmt_json_str(out, c[k].head);
+			fprintf(out, " : \"%s\"", c[k].val);
+		}
+		fputs("}\n", out);
+		return;
+	}
+	if (first) {
+		fputs(so->sep ? "time" : "#           time", out);
+		for (int k = 0; k < n; k++)
+			if (so->sep)
+				fprintf(out, "%s%s", so->sep, head[k].head);
+			else
+				fprintf(out, "  %*s%s",
+					MO_WIDTH(head[k].head) - width(head[k].head), "",
+					head[k].head);
+		fputc('\n', out);
+	}
+	if (so->sep)
+		fprintf(out, "%.9f", ts);
+	else
+		fprintf(out, "%16.9f", ts);
+	/* (the columns of the whole run's figures; one the interval has
+	 * none of stays empty) */
+	for (int k = 0; k < n; k++) {
+		int j = column_of(c, m, head[k].head);
+		const char *v = j < 0 ? "" : c[j].val;
+		if (so->sep)
+			fprintf(out, "%s%s", so->sep, v);
+		else
+			fprintf(out, "  %*s%s", MO_WIDTH(head[k].head) - width(v), "", v);
+	}
+	fputc('\n', out);
 }

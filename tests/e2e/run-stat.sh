@@ -241,6 +241,16 @@ EOF
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--interval-count without -I: $(cat err)"
 	run_vpmu stat -I 1 --interval-count 0 -e cycles -- "$PROGS/ua_fpadd" dep 200000
 	expect_rc 1 && grep -q "interval-count wants a number" err || fail "0: $(cat err)"
+	# --metric-only: each interval's figures, as its rows have them
+	run_vpmu stat -I 1 --metric-only -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && [ "$(head -1 err)" = "time,GHz,insn per cycle,µops per cycle" ] ||
+		fail "-I --metric-only heads: $(head -2 err)"
+	awk -F, '$4 == "instructions" { print $1 "," $7 }' ival >a
+	tail -n +2 err | cut -d, -f1,3 >b
+	[ -s a ] && cmp -s a b || fail "-I --metric-only: $(diff a b | head -3)"
+	run_vpmu stat -I 1 --metric-only -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && grep -Eq '^#           time +GHz +insn per cycle' err &&
+		grep -Eq '^ +0\.001000000 +3\.600 +0\.[0-9]{2} ' err || fail "-I --metric-only: $(head -3 err)"
 	# -D: the counts less those of the first millisecond; with -I, the
 	# intervals after it
 	run_vpmu stat -D 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
