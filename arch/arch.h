@@ -65,6 +65,10 @@ struct arch_evsel {
 	uint64_t period;     /* sampling period; 0: count only */
 	/* ARCH_BR_*: record the branch stack with each sample (0: none) */
 	uint32_t branch_sample;
+	/* perf's period= and freq= terms (cpu/EVENT,period=N/): the event's
+	 * own sampling rate, which record takes over -c and -F (0: none) */
+	uint64_t term_period;
+	uint32_t term_freq;
 };
 
 /* Branch stack filters (perf's -j); 0: no branch stack. */

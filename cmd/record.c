@@ -369,7 +369,12 @@ static int build_events(struct pmu_set *set, const char *arch, const char **spec
 		int late = set->b->burst_overflows ||
 			   (set->b->profileme && set->b->profileme(&set->ev[i]));
 
-		set->freq[i] = period ? 0 : (uint32_t)freq;
+		const struct arch_evsel *e = &set->ev[i];
+		/* the event's own period= or freq= term comes first */
+		uint64_t p = e->term_period ? e->term_period : e->term_freq ? 0 : period;
+		uint64_t f = e->term_freq ? e->term_freq : freq;
+
+		set->freq[i] = p ? 0 : (uint32_t)f;
 		/* frequency mode starts at a period of 1, as perf's does
 		 * (perf_event_alloc()), and adapts from the first sample on:
 		 * an event rarer than one a cycle samples from the start.
@@ -377,9 +382,9 @@ static int build_events(struct pmu_set *set, const char *arch, const char **spec
 		 * overflowing in bursts; ProfileMe's records, which come when
 		 * the profiled instruction leaves the pipeline) it starts as
 		 * if the event came once a cycle */
-		set->ev[i].period = period   ? period :
+		set->ev[i].period = p	     ? p :
 				    !late    ? 1 :
-				    set->mhz ? set->mhz * 1000000ull / freq :
+				    set->mhz ? set->mhz * 1000000ull / f :
 					       100000;
 		if (!set->ev[i].period)
 			set->ev[i].period = 1;

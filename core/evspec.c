@@ -1,6 +1,7 @@
 /* evspec.c — perf's `-e` event specifications, resolved against a backend
  * (syntax and rules in evspec.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@ struct ctx {
 	const char *spec; /* the whole spec, for messages */
 	char *err;
 	size_t errsz;
-	int notsup; /* the failure is the backend's ARCH_ENOTSUP */
+	int notsup;	     /* the failure is the backend's ARCH_ENOTSUP */
+	char term_name[128]; /* the event's name= term ("": none) */
 };
 
 /* Modifiers as given: which levels were named, how many p's. */
@@ -331,7 +333,7 @@ static int generic_event(struct ctx *c, const char *text, int g, char *tail, str
 {
 	const struct arch_generic *gen = &c->b->generic[g];
 	char inner[512];
-	struct ctx ic = { c->b, gen->spec, inner, sizeof(inner), 0 };
+	struct ctx ic = { .b = c->b, .spec = gen->spec, .err = inner, .errsz = sizeof(inner) };
 	struct mods im;
 	int imod = 0, rc;
 
@@ -379,7 +381,7 @@ static int ldlat_event(struct ctx *c, const char *text, const char *name, const 
 		       struct arch_evsel *e)
 {
 	char spec[SPEC_MAX], inner[256], *end;
-	struct ctx ic = { c->b, text, inner, sizeof(inner), 0 };
+	struct ctx ic = { .b = c->b, .spec = text, .err = inner, .errsz = sizeof(inner) };
 	unsigned long v = strtoul(n, &end, 0);
 	struct mods im;
 	int imod;
@@ -415,12 +417,27 @@ static int ldlat_event(struct ctx *c, const char *text, const char *name, const 
 		    v, text, c->b->name, list, near);
 }
 
+/* A term's number: a whole number from 1 to max; 0, or -1. */
+static int term_number(const char *s, uint64_t max, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end || !*v || *v > max ? -1 : 0;
+}
+
 /* perf's PMU/TERMS/MODS form (cpu/mem-loads,ldlat=30/P): PMU is cpu or
- * the machine's name; TERMS an event and, for mem-loads, ldlat=N. */
+ * the machine's name; TERMS an event and, for mem-loads, ldlat=N; and
+ * name=NAME (the event's name in the output), period=N or freq=N (its
+ * sampling rate in vpmu record). */
 static int slash_event(struct ctx *c, const char *text, struct arch_evsel *e, struct mods *m,
 		       int *modtok)
 {
 	char buf[SPEC_MAX], *terms, *mods, *name = NULL, *ldlat = NULL;
+	uint64_t period = 0, freq = 0;
 	struct mods im;
 	int imod = 0, rc;
 
@@ -437,18 +454,46 @@ static int slash_event(struct ctx *c, const char *text, struct arch_evsel *e, st
 		next = strchr(t, ',');
 		if (next)
 			*next++ = 0;
-		if (!strncmp(t, "ldlat=", 6))
+		if (!strncmp(t, "ldlat=", 6)) {
 			ldlat = t + 6;
-		else if (strchr(t, '=') || strchr(t, '/') || (name && *t))
-			return fail(c, "unknown term '%s' in '%s' (an event, ldlat=N)", t, text);
-		else if (*t)
+		} else if (!strncmp(t, "name=", 5)) {
+			if (!t[5] || strpbrk(t + 5, ":{}") || strlen(t + 5) >= sizeof(c->term_name))
+				return fail(
+					c,
+					"name= wants a name (no ':', '{', '}'), not '%s' in '%s'",
+					t + 5, text);
+			snprintf(c->term_name, sizeof(c->term_name), "%s", t + 5);
+		} else if (!strncmp(t, "period=", 7)) {
+			if (term_number(t + 7, (1ull << 39) - 1, &period))
+				return fail(
+					c,
+					"period= wants events from 1 to 2^39-1, not '%s' in '%s'",
+					t + 7, text);
+		} else if (!strncmp(t, "freq=", 5)) {
+			if (term_number(t + 5, 100000000, &freq))
+				return fail(
+					c,
+					"freq= wants samples per second from 1 to 1e8, not '%s' "
+					"in '%s'",
+					t + 5, text);
+		} else if (strchr(t, '=') || strchr(t, '/') || (name && *t)) {
+			return fail(c,
+				    "unknown term '%s' in '%s' (an event, ldlat=N, name=NAME, "
+				    "period=N, freq=N)",
+				    t, text);
+		} else if (*t) {
 			name = t;
+		}
 	}
+	if (period && freq)
+		return fail(c, "period= and freq= exclude each other in '%s'", text);
 	if (!name)
 		return fail(c, "no event in '%s'", text);
 	rc = ldlat ? ldlat_event(c, text, name, ldlat, e) : parse_event(c, name, 1, e, &im, &imod);
 	if (rc < 0)
 		return rc;
+	e->term_period = period;
+	e->term_freq = (uint32_t)freq;
 	memset(m, 0, sizeof(*m));
 	*modtok = 0;
 	if (imod)
@@ -580,6 +625,7 @@ static int add_event(struct ctx *c, const char *s, const char *e, const struct g
 	memcpy(text, s, len);
 	text[len] = 0;
 	ev = &out[*at];
+	c->term_name[0] = 0;
 	if (parse_event(c, text, 1, ev, &m, &modtok) < 0)
 		return -1;
 
@@ -607,6 +653,8 @@ static int add_event(struct ctx *c, const char *s, const char *e, const struct g
 	} else {
 		memcpy(ev->name, text, len + 1);
 	}
+	if (c->term_name[0]) /* (perf's name=: the name, modifiers and all) */
+		snprintf(ev->name, sizeof(ev->name), "%s", c->term_name);
 	if (m.user || m.kernel) {
 		ev->excl_user = !m.user;
 		ev->excl_kernel = !m.kernel;
@@ -677,7 +725,7 @@ static int add_group(struct ctx *c, const char **pp, struct arch_evsel *out, uns
 int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
 		 unsigned max, unsigned *n, char *err, size_t errsz)
 {
-	struct ctx c = { b, spec ? spec : "", err, errsz, 0 };
+	struct ctx c = { .b = b, .spec = spec ? spec : "", .err = err, .errsz = errsz };
 	const char *p = c.spec;
 	unsigned at = *n;
 

@@ -326,6 +326,13 @@ L1-dcache-load-misses:pp: sample_period=2000" ] || fail "-F: $(cat out)"
 		[ "$n" -gt 0 ] || fail "-v: $(cat out) ($n samples)"
 	"$VPMU" record -q -F 1000 -o f.data -- true && "$VPMU" evlist -F -i f.data >out &&
 		[ "$(cat out)" = "cycles: sample_freq=1000" ] || fail "-F 1000: $(cat out)"
+	# perf's terms: an event's own name and rate, over -c
+	"$VPMU" record -q -c 2000 -o t.data -e 'cpu/cycles,period=100000,name=cyc/,cpu/instructions,freq=100/u' \
+		-- "$PROGS/bench_qsort" 20000 >/dev/null && "$VPMU" evlist -F -i t.data >out &&
+		[ "$(cat out)" = "cyc: sample_period=100000
+cpu/instructions,freq=100/u: sample_freq=100" ] || fail "terms: $(cat out)"
+	n=$("$VPMU" script -i t.data -e cyc -F period | sort -u | tr -d " ")
+	[ "$n" = 100000 ] || fail "cyc's periods: $n"
 	"$VPMU" evlist -i nosuch.data >out 2>err
 	[ $? = 1 ] && grep -q '^vpmu evlist: cannot open nosuch.data' err || fail "no file: $(cat err)"
 }

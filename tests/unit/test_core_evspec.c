@@ -441,9 +441,40 @@ static void test_slash_form(void **state)
 	fails("cpu/cycles,ldlat=8/", "ldlat is a term of mem-loads, not of 'cycles' in "
 				     "'cpu/cycles,ldlat=8/'");
 	fails("cpu/cycles,branches/",
-	      "unknown term 'branches' in 'cpu/cycles,branches/' (an event, ldlat=N)");
-	fails("cpu/cycles,period=5/",
-	      "unknown term 'period=5' in 'cpu/cycles,period=5/' (an event, ldlat=N)");
+	      "unknown term 'branches' in 'cpu/cycles,branches/' (an event, "
+	      "ldlat=N, name=NAME, period=N, freq=N)");
+	fails("cpu/cycles,config=5/", "unknown term 'config=5' in 'cpu/cycles,config=5/' (an "
+				      "event, ldlat=N, name=NAME, period=N, freq=N)");
+	/* name=, period=, freq= */
+	assert_int_equal(parse("cpu/cycles,period=0x100,name=cyc/u,cpu/branches,freq=500/"), 2);
+	assert_string_equal(ev[0].name, "cyc");
+	assert_int_equal(ev[0].event, EV_GPE);
+	assert_int_equal(ev[0].excl_kernel, 1);
+	assert_int_equal(ev[0].term_period, 0x100);
+	assert_int_equal(ev[0].term_freq, 0);
+	assert_int_equal(ev[0].period, 0); /* (counting: none) */
+	assert_string_equal(ev[1].name, "cpu/branches,freq=500/");
+	assert_int_equal(ev[1].term_freq, 500);
+	assert_int_equal(ev[1].term_period, 0);
+	assert_int_equal(parse("{cpu/cycles,name=a/,cpu/branches,name=b/}:u"), 2);
+	assert_string_equal(ev[0].name, "a");
+	assert_string_equal(ev[1].name, "b");
+	assert_int_equal(ev[1].excl_kernel, 1);
+	assert_int_equal(parse("cycles"), 1); /* a name is the event's alone */
+	assert_string_equal(ev[0].name, "cycles");
+	assert_int_equal(ev[0].term_period, 0);
+	fails("cpu/cycles,period=0/",
+	      "period= wants events from 1 to 2^39-1, not '0' in 'cpu/cycles,period=0/'");
+	fails("cpu/cycles,period=-5/",
+	      "period= wants events from 1 to 2^39-1, not '-5' in 'cpu/cycles,period=-5/'");
+	fails("cpu/cycles,freq=1e9/", "freq= wants samples per second from 1 to 1e8, not '1e9' in "
+				      "'cpu/cycles,freq=1e9/'");
+	fails("cpu/cycles,period=5,freq=3/",
+	      "period= and freq= exclude each other in 'cpu/cycles,period=5,freq=3/'");
+	fails("cpu/cycles,name=/",
+	      "name= wants a name (no ':', '{', '}'), not '' in 'cpu/cycles,name=/'");
+	fails("cpu/cycles,name=a:u/",
+	      "name= wants a name (no ':', '{', '}'), not 'a:u' in 'cpu/cycles,name=a:u/'");
 	fails("cpu/cycles", "no closing '/' in 'cpu/cycles'");
 	fails("cpu//", "no event in 'cpu//'");
 	fails("gpu/cycles/", "unknown pmu 'gpu' in 'gpu/cycles/' (valid: cpu, fake)");
