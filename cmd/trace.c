@@ -22,7 +22,8 @@
 #define TRACE_HELD 64	    /* execve calls held for their outcome at once */
 
 static const char trace_usage[] =
-	"usage: vpmu trace [-s | -S] [-e SYSCALLS] [--failure] [--duration MSEC]\n"
+	"usage: vpmu trace [-s | -S [--errno-summary]] [-e SYSCALLS] [--failure]\n"
+	"                  [--duration MSEC]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
 	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
 	"                  [--] PROGRAM [ARGS...]\n"
@@ -36,6 +37,8 @@ static const char trace_usage[] =
 	"                       shell patterns (open*); a leading ! traces all but them\n"
 	"    -s, --summary      only a summary per thread: calls, errors and times\n"
 	"    -S, --with-summary each call, then the summary\n"
+	"        --errno-summary\n"
+	"                       in the summary, each call's errors by errno\n"
 	"        --failure      only the calls that failed\n"
 	"        --duration MSEC\n"
 	"                       only the calls that took longer than MSEC ms\n"
@@ -225,6 +228,7 @@ int cmd_trace(int argc, char **argv)
 		{ "expr", required_argument, NULL, 'e' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "with-summary", no_argument, NULL, 'S' },
+		{ "errno-summary", no_argument, NULL, 'N' },
 		{ "failure", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
@@ -244,7 +248,7 @@ int cmd_trace(int argc, char **argv)
 	uint8_t mask[SYSTRACE_MASK];
 	struct expr expr = { 0 };
 	const char *outpath = NULL;
-	int c, summary = 0, status;
+	int c, summary = 0, errnos = 0, status;
 	char err[512], *end;
 	double ms;
 
@@ -264,6 +268,9 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'f':
 			tr.failure = 1;
+			break;
+		case 'N':
+			errnos = 1;
 			break;
 		case 'd':
 			ms = strtod(optarg, &end);
@@ -311,6 +318,10 @@ int cmd_trace(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (errnos && !summary) {
+		fprintf(stderr, "vpmu trace: --errno-summary is of the summary: give -s or -S\n");
+		return 1;
+	}
 	if (optind >= argc) {
 		fputs(trace_usage, stderr);
 		return 1;
@@ -348,7 +359,7 @@ int cmd_trace(int argc, char **argv)
 	while (tr.nheld)
 		release(&tr, 0);
 	if (!status && tr.sum)
-		trace_summary_print(tr.sum, tr.out);
+		trace_summary_print(tr.sum, tr.out, errnos);
 	trace_summary_free(tr.sum);
 	if (tr.bad)
 		fprintf(stderr, "vpmu trace: %llu malformed messages from the guest ignored\n",

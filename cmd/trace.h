@@ -13,7 +13,9 @@ void trace_summary_free(struct trace_summary *s);
  * 0, or -1 out of memory. */
 int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, long nr, int64_t ret,
 		      int64_t dur);
-/* perf trace -s's tables: each thread's calls, the longest total first. */
-void trace_summary_print(const struct trace_summary *s, FILE *f);
+/* perf trace -s's tables: each thread's calls, the longest total first,
+ * with errnos each call's errors by name (--errno-summary; up to 8
+ * distinct ones a call). */
+void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos);
 
 #endif

@@ -8,10 +8,17 @@
 #include "core/systab.h"
 #include "trace.h"
 
+#define SUM_ERRNOS 8 /* distinct errors kept per call (the rest only counted) */
+
 struct call_sum {
 	uint64_t calls, errors;
 	int64_t total, min, max;
 	double mean, m2; /* Welford's running mean and sum of squared deviations */
+	struct {
+		uint16_t err; /* errno, ascending */
+		uint32_t n;
+	} errs[SUM_ERRNOS];
+	unsigned nerrs;
 };
 
 struct thread_sum {
@@ -65,6 +72,24 @@ static struct thread_sum *thread_of(struct trace_summary *s, const char *comm, u
 	return t;
 }
 
+static void count_errno(struct call_sum *c, unsigned err)
+{
+	unsigned k = 0;
+
+	while (k < c->nerrs && c->errs[k].err < err)
+		k++;
+	if (k < c->nerrs && c->errs[k].err == err) {
+		c->errs[k].n++;
+		return;
+	}
+	if (c->nerrs == SUM_ERRNOS)
+		return;
+	memmove(&c->errs[k + 1], &c->errs[k], (c->nerrs - k) * sizeof(c->errs[0]));
+	c->errs[k].err = (uint16_t)err;
+	c->errs[k].n = 1;
+	c->nerrs++;
+}
+
 int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, long nr, int64_t ret,
 		      int64_t dur)
 {
@@ -78,7 +103,10 @@ int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, l
 		return -1;
 	c = &t->nr[nr];
 	c->calls++;
-	c->errors += ret < 0 && ret >= -4095;
+	if (ret < 0 && ret >= -4095) {
+		c->errors++;
+		count_errno(c, (unsigned)-ret);
+	}
 	c->total += dur;
 	c->min = c->calls == 1 || dur < c->min ? dur : c->min;
 	c->max = dur > c->max ? dur : c->max;
@@ -109,7 +137,7 @@ static int by_total(const void *a, const void *b, void *arg)
 	return *(const int *)a - *(const int *)b;
 }
 
-void trace_summary_print(const struct trace_summary *s, FILE *f)
+void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos)
 {
 	int order[SYSTAB_MAX];
 	char buf[32];
@@ -138,6 +166,14 @@ void trace_summary_print(const struct trace_summary *s, FILE *f)
 				(unsigned long long)c->calls, (unsigned long long)c->errors,
 				(double)c->total / 1e6, (double)c->min / 1e6, c->mean / 1e6,
 				(double)c->max / 1e6, rel_stddev(c));
+			for (unsigned e = 0; errnos && e < c->nerrs; e++) {
+				const char *name = strerrorname_np(c->errs[e].err);
+				if (name)
+					fprintf(f, "\t\t\t%s: %u\n", name, c->errs[e].n);
+				else
+					fprintf(f, "\t\t\terrno %u: %u\n", c->errs[e].err,
+						c->errs[e].n);
+			}
 		}
 	}
 }

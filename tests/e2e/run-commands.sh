@@ -758,6 +758,10 @@ trace_filters() {
 		fail "openat calls: $(grep '^ *openat' sum)"
 	[ "$(awk '$1 == "openat" { print $3 }' sum)" = "$(grep ' openat(' all | grep -c ' = -1 ')" ] ||
 		fail "openat errors: $(grep '^ *openat' sum)"
+	run_vpmu trace -s --errno-summary -o sum -- ls /nonexistent
+	grep -A1 '^   access ' sum | grep -Eq '^	{3}ENOENT: [0-9]+$' || fail "--errno-summary: $(cat sum)"
+	run_vpmu trace --errno-summary -- ls /
+	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--errno-summary without -s: $(cat err)"
 	run_vpmu trace -S -o both -- ls /
 	grep -q ' ms): ' both && grep -q '^ Summary of events:$' both || fail "-S: $(tail -3 both)"
 	# bad input: one line each

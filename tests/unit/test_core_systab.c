@@ -186,20 +186,24 @@ static void test_summary(void **state)
 	FILE *f = open_memstream(&text, &n);
 	(void)state;
 	assert_non_null(s);
-	/* read: 1, 2 and 3 µs; openat: one failed 10 µs call */
+	/* read: 1, 2 and 3 µs; openat: three failed calls of 10, 1 and 1 µs */
 	assert_int_equal(trace_summary_add(s, "prog", 10, 0, 5, 1000), 0);
 	assert_int_equal(trace_summary_add(s, "prog", 10, 0, 5, 2000), 0);
 	assert_int_equal(trace_summary_add(s, "prog", 10, 0, 0, 3000), 0);
 	assert_int_equal(trace_summary_add(s, "prog", 10, 257, -ENOENT, 10000), 0);
 	assert_int_equal(trace_summary_add(s, "kid", 11, 1, 1, 500), 0);
-	trace_summary_print(s, f);
+	assert_int_equal(trace_summary_add(s, "prog", 10, 257, -EACCES, 1000), 0);
+	assert_int_equal(trace_summary_add(s, "prog", 10, 257, -ENOENT, 1000), 0);
+	trace_summary_print(s, f, 1);
 	fclose(f);
 	trace_summary_free(s);
-	assert_non_null(strstr(text, "\n prog (10), 4 syscalls, 80.0%\n"));
-	assert_non_null(strstr(text, "\n kid (11), 1 syscalls, 20.0%\n"));
-	/* openat first, by total; stddev of the mean: 1 / sqrt(3) / 2 */
-	const char *o = strstr(text, "   openat                 1       1   0.010000   0.010000   "
-				     "0.010000   0.010000    0.00%\n");
+	assert_non_null(strstr(text, "\n prog (10), 6 syscalls, 85.7%\n"));
+	assert_non_null(strstr(text, "\n kid (11), 1 syscalls, 14.3%\n"));
+	/* openat first, by total, its errors by errno after it; the stddev
+	 * of the mean: read's 1 / sqrt(3) / 2, openat's 5196 / sqrt(3) / 4000 */
+	const char *o = strstr(text, "   openat                 3       3   0.012000   0.001000   "
+				     "0.004000   0.010000   75.00%\n"
+				     "\t\t\tENOENT: 2\n\t\t\tEACCES: 1\n");
 	const char *r = strstr(text, "   read                   3       0   0.006000   0.001000   "
 				     "0.002000   0.003000   28.87%\n");
 	assert_non_null(o);
