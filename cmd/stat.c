@@ -4,8 +4,8 @@
  * built in stat_set.c, printed by stat_print.c and stat_csv.c.
  */
 #include <errno.h>
-#include <math.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ static const char stat_usage[] =
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC [--interval-count N]]\n"
 	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD] [--metric-only]\n"
-	"                 [-D MSEC]\n"
+	"                 [-D MSEC] [--table]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
@@ -46,6 +46,7 @@ static const char stat_usage[] =
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
 	"                       alpha\n"
 	"    -r, --repeat N     run the program N times, print means and their spread\n"
+	"        --table        with -r, each run's time elapsed, as a table\n"
 	"                       (identical runs unless --seed is given: it then\n"
 	"                       grows by one each run)\n"
 	"    -x, --field-separator SEP\n"
@@ -190,6 +191,7 @@ enum {
 	OPT_POST,
 	OPT_METRIC_ONLY,
 	OPT_INTERVAL_COUNT,
+	OPT_TABLE,
 };
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
@@ -223,6 +225,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
 		{ "delay", required_argument, NULL, 'D' },
+		{ "table", no_argument, NULL, OPT_TABLE },
 		{ "null", no_argument, NULL, 'n' },
 		{ "pre", required_argument, NULL, OPT_PRE },
 		{ "post", required_argument, NULL, OPT_POST },
@@ -360,6 +363,9 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 					optarg);
 				return 1;
 			}
+			break;
+		case OPT_TABLE:
+			so->table = 1;
 			break;
 		case OPT_INTERVAL_COUNT:
 			if (opt_u64(optarg, &so->interval_count) || !so->interval_count) {
@@ -534,6 +540,10 @@ int cmd_stat(int argc, char **argv)
 				strerror(errno));
 			return 1;
 		}
+	}
+	if (so.table && !(rep.walls = calloc((size_t)so.repeat, sizeof(*rep.walls)))) {
+		fprintf(stderr, "vpmu stat: out of memory\n");
+		return 1;
 	}
 	seed = o.seed;
 	for (int k = 0; k < so.repeat; k++) {

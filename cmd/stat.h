@@ -54,6 +54,7 @@ struct stat_report {
 	int mux_groups; /* event groups rotated on the counters (1: all fit) */
 	uint64_t mux_cycles;
 	double wall, wallsq;		     /* wall seconds, per run (sum, sum of squares) */
+	double *walls;			     /* --table: each run's (runs of them), or NULL */
 	double insns, cycles;		     /* summed over runs */
 	double model[SESSION_MAX_EVENTS][3]; /* model events: cpu0, cpu1, both; over runs */
 	int nmodel, nprocs;		     /* model events; guest processes of the last run */
@@ -77,6 +78,7 @@ struct stat_opts {
 	const char *metrics;	 /* --metrics: a metric group (stat_metrics.h) */
 	double interval_ms;	 /* -I: emulated milliseconds per interval (0: none) */
 	uint64_t interval_count; /* --interval-count: the intervals printed (0: all) */
+	int table;		 /* --table: each run's time */
 	double delay_ms; /* -D: count from this emulated millisecond on (0: from the start) */
 	char **both;	 /* --smt A : B: the whole command line shown (else NULL) */
 	int null;	 /* -n: no counters, the times alone */

@@ -131,6 +131,18 @@ void stat_print_tail(FILE *out, const struct stat_report *rep, const struct stat
 
 	if (rep->timed && rep->mhz)
 		fprintf(out, "%18.9f seconds emulated time\n", rep->cycles / n / (rep->mhz * 1e6));
+	if (rep->walls && rep->runs > 1) {
+		/* perf stat --table's: each run's time, its difference to the
+		 * mean and a bar of a # per 5% of it */
+		fprintf(out, "%9s# Table of individual measurements:\n", "");
+		for (int k = 0; k < rep->runs; k++) {
+			double t = rep->walls[k], d = t - wall;
+			int bar = 1 + (t > 0 ? (int)(fabs(100.0 * d / t) / 5) : 0);
+			fprintf(out, "%18.9f (%+.9f) %.*s\n", t, d, bar > 60 ? 60 : bar,
+				"############################################################");
+		}
+		fprintf(out, "\n%9s# Final result:\n", "");
+	}
 	fprintf(out, "%18.9f seconds time elapsed", wall);
 	if (rep->runs > 1 && wall > 0) {
 		double var = (rep->wallsq - rep->wall * wall) / (n - 1);

@@ -355,6 +355,8 @@ void stat_add(struct stat_report *rep, const uint64_t *val, const uint64_t (*tim
 	uint64_t c0 = model_of(r, kc, 0) + model_of(r, kh, 0),
 		 c1 = model_of(r, kc, 1) + model_of(r, kh, 1);
 
+	if (rep->walls)
+		rep->walls[rep->runs] = r->seconds;
 	rep->runs++;
 	rep->wall += r->seconds;
 	rep->wallsq += r->seconds * r->seconds;

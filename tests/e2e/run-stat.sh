@@ -553,6 +553,25 @@ detailed() {
 	one_line 1 "-d counts the timing model's events: drop --no-timing" -d --no-timing "$PROGS/e2e_exit3"
 }
 
+# --table: each run's time elapsed, its difference to the mean and a bar
+stat_table() {
+	run_vpmu stat -r 3 --table -e cycles -- "$PROGS/e2e_hello_nolibc"
+	expect_rc 7 || return 1
+	grep -q '^ *# Table of individual measurements:$' err &&
+		[ "$(grep -Ec '^ +[0-9]+\.[0-9]{9} \([+-][0-9]+\.[0-9]{9}\) #+$' err)" -eq 3 ] &&
+		grep -q '^ *# Final result:$' err || fail "--table: $(cat err)"
+	python3 - err <<'EOF' || fail "the table's mean: $(cat err)"
+import re, sys
+t = open(sys.argv[1]).read()
+runs = [(float(a), float(d)) for a, d in re.findall(r'^ +([0-9.]+) \(([+-][0-9.]+)\) #', t, re.M)]
+mean = float(re.search(r'^ +([0-9.]+) seconds time elapsed', t, re.M).group(1))
+assert abs(sum(a for a, _ in runs) / 3 - mean) < 2e-9, (runs, mean)
+assert all(abs(a - mean - d) < 2e-9 for a, d in runs), runs
+EOF
+	run_vpmu stat --table -e cycles -- "$PROGS/e2e_hello_nolibc"
+	! grep -q 'Table' err || fail "a table of one run: $(cat err)"
+}
+
 # perf's -n (the times alone) and --pre/--post hooks around each run
 null_and_hooks() {
 	run_vpmu stat -n -- "$PROGS/e2e_loop" 10
@@ -638,4 +657,5 @@ t l1_aliasing l1_aliasing
 t detailed detailed
 t errors errors
 t null_and_hooks null_and_hooks
+t stat_table stat_table
 summary
