@@ -22,6 +22,18 @@ enum systab_kind {
 	SYSTAB_A_PROT, /* memory protection: READ|WRITE */
 	SYSTAB_A_MODE, /* permission bits, octal */
 	SYSTAB_A_SIG,  /* a signal number: TERM */
+	/* numbers that name something, 0 too (printed even when 0) */
+	SYSTAB_A_WHENCE,    /* lseek's: SET, CUR, END */
+	SYSTAB_A_FCNTL,	    /* fcntl's command: GETFD */
+	SYSTAB_A_FUTEX,	    /* futex's operation: WAIT|PRIVATE_FLAG */
+	SYSTAB_A_CLOCK,	    /* a clock: MONOTONIC */
+	SYSTAB_A_SIGHOW,    /* rt_sigprocmask's: BLOCK, UNBLOCK, SETMASK */
+	SYSTAB_A_ARCHPRCTL, /* arch_prctl's option: SET_FS */
+	SYSTAB_A_ACCESS,    /* access's mode: F, or R|W|X */
+	/* flags */
+	SYSTAB_A_CLONE,	   /* clone's: THREAD|...|signal */
+	SYSTAB_A_ATFLAGS,  /* the *at calls': EMPTY_PATH|SYMLINK_NOFOLLOW */
+	SYSTAB_A_UNLINKAT, /* unlinkat's: REMOVEDIR */
 };
 
 struct systab_call {

@@ -58,6 +58,27 @@ grep '^#define __NR_' "$UNISTD" | while read -r _ nr num; do
 				return "A_OPEN"
 			if (arg == "flags" && name == "mmap")
 				return "A_MAPF"
+			# the numbers that name something (core/systab.c decodes them)
+			if (arg == "whence" && name ~ /^(lseek|llseek)$/)
+				return "A_WHENCE"
+			if (arg == "cmd" && name == "fcntl")
+				return "A_FCNTL"
+			if (arg == "op" && name == "futex")
+				return "A_FUTEX"
+			if (arg == "which_clock")
+				return "A_CLOCK"
+			if (arg == "how" && name ~ /^(rt_sigprocmask|sigprocmask)$/)
+				return "A_SIGHOW"
+			if (arg == "option" && name == "arch_prctl")
+				return "A_ARCHPRCTL"
+			if (arg == "mode" && name ~ /^faccessat2?$|^access$/)
+				return "A_ACCESS"
+			if (arg == "clone_flags")
+				return "A_CLONE"
+			if (arg == "flag" && name == "unlinkat")
+				return "A_UNLINKAT"
+			if (arg ~ /^flags?$/ && name ~ /^(newfstatat|linkat|fchownat|utimensat|statx|faccessat2|execveat)$/)
+				return "A_ATFLAGS"
 			if (arg == "prot")
 				return "A_PROT"
 			if (type == "umode_t")

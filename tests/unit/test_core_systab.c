@@ -76,9 +76,32 @@ static void test_arguments(void **state)
 	/* a string escaped, a flag no name covers */
 	const char *odd[6] = { "a\"b\n\\c\001" };
 	call(21, (uint64_t[6]){ 0x10, 4 }, odd,
-	     "access(filename: \"a\\\"b\\n\\\\c\\001\", mode: 4)");
+	     "access(filename: \"a\\\"b\\n\\\\c\\001\", mode: R)");
 	call(9, (uint64_t[6]){ 0, 4096, 1, 0x2 | 0x80000000ull, 3, 0 }, NULL,
 	     "mmap(len: 4096, prot: READ, flags: PRIVATE|0x80000000, fd: 3)");
+	/* numbers that name something, 0 too; other flags */
+	call(8, (uint64_t[6]){ 3, 0, 0 }, NULL, "lseek(fd: 3, whence: SET)");
+	call(8, (uint64_t[6]){ 3, 10, 9 }, NULL, "lseek(fd: 3, offset: 10, whence: 9)");
+	call(72, (uint64_t[6]){ 4, 1030, 3 }, NULL, "fcntl(fd: 4, cmd: DUPFD_CLOEXEC, arg: 0x3)");
+	call(202, (uint64_t[6]){ 0x1000, 128, 1 }, NULL,
+	     "futex(uaddr: 0x1000, op: WAIT|PRIVATE_FLAG, val: 1)");
+	call(202, (uint64_t[6]){ 0x1000, 9 | 256, 1 }, NULL,
+	     "futex(uaddr: 0x1000, op: WAIT_BITSET|CLOCK_REALTIME, val: 1)");
+	call(228, (uint64_t[6]){ 1, 0x2000 }, NULL,
+	     "clock_gettime(which_clock: MONOTONIC, tp: 0x2000)");
+	call(228, (uint64_t[6]){ 0 }, NULL, "clock_gettime(which_clock: REALTIME)");
+	call(228, (uint64_t[6]){ (uint32_t)-6 }, NULL, "clock_gettime(which_clock: -6)");
+	call(14, (uint64_t[6]){ 0, 0x10, 0, 8 }, NULL,
+	     "rt_sigprocmask(how: BLOCK, nset: 0x10, sigsetsize: 8)");
+	call(158, (uint64_t[6]){ 0x1002, 0x7000 }, NULL,
+	     "arch_prctl(option: SET_FS, arg2: 0x7000)");
+	call(21, (uint64_t[6]){ 0x10, 0 }, NULL, "access(filename: 0x10, mode: F)");
+	call(56, (uint64_t[6]){ 0x01200011 }, NULL,
+	     "clone(clone_flags: CHILD_CLEARTID|CHILD_SETTID|CHLD)");
+	call(262, (uint64_t[6]){ 3, 0x10, 0x20, 0x1100 }, (const char *[6]){ NULL, "" },
+	     "newfstatat(dfd: 3, filename: \"\", statbuf: 0x20, flag: SYMLINK_NOFOLLOW|EMPTY_PATH)");
+	call(263, (uint64_t[6]){ 3, 0x10, 0x200 }, NULL,
+	     "unlinkat(dfd: 3, pathname: 0x10, flag: REMOVEDIR)");
 	/* a number no call has: all six, by place */
 	call(499, (uint64_t[6]){ 1, 0, 3 }, NULL, "syscall_499(arg0: 0x1, arg2: 0x3)");
 	/* cut short to the buffer */
