@@ -15,8 +15,6 @@
 #include "systab.h"
 #include "systab_priv.h"
 
-#define put systab_put
-
 struct flag {
 	uint64_t bit;
 	const char *name;
@@ -29,13 +27,13 @@ static void put_flags(struct systab_out *o, uint64_t v, const struct flag *f, si
 
 	for (size_t k = 0; k < nf; k++) {
 		if (f[k].bit && (v & f[k].bit) == f[k].bit) {
-			put(o, "%s%s", sep, f[k].name);
+			systab_put(o, "%s%s", sep, f[k].name);
 			v &= ~f[k].bit;
 			sep = "|";
 		}
 	}
 	if (v || !*sep)
-		put(o, "%s%#llx", sep, (unsigned long long)v);
+		systab_put(o, "%s%#llx", sep, (unsigned long long)v);
 }
 
 /* (a name whose bits include another's comes first: SYNC has DSYNC's,
@@ -224,19 +222,19 @@ static int named_kind(unsigned kind, const struct flag **t, size_t *n)
  * escaped. */
 static void put_str(struct systab_out *o, const char *s)
 {
-	put(o, "\"");
+	systab_put(o, "\"");
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 		if (ch == '"' || ch == '\\')
-			put(o, "\\%c", ch);
+			systab_put(o, "\\%c", ch);
 		else if (ch == '\n')
-			put(o, "\\n");
+			systab_put(o, "\\n");
 		else if (ch < 0x20 || ch == 0x7f)
-			put(o, "\\%03o", ch);
+			systab_put(o, "\\%03o", ch);
 		else
-			put(o, "%c", ch);
+			systab_put(o, "%c", ch);
 	}
-	put(o, "\"");
+	systab_put(o, "\"");
 }
 
 void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t v, const char *str)
@@ -254,37 +252,37 @@ void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t
 	if (named_kind(kind, &table, &ntable)) {
 		name = name_of(v, table, ntable);
 		if (name)
-			put(o, "%s", name);
+			systab_put(o, "%s", name);
 		else
-			put(o, "%lld", (long long)(int64_t)v);
+			systab_put(o, "%lld", (long long)(int64_t)v);
 		return;
 	}
 	switch (kind) {
 	case SYSTAB_A_INT:
-		put(o, "%lld", (long long)v);
+		systab_put(o, "%lld", (long long)v);
 		break;
 	case SYSTAB_A_UINT:
-		put(o, "%llu", (unsigned long long)v);
+		systab_put(o, "%llu", (unsigned long long)v);
 		break;
 	case SYSTAB_A_STR:
 		if (str)
 			put_str(o, str);
 		else /* unreadable: the pointer */
-			put(o, "%#llx", (unsigned long long)v);
+			systab_put(o, "%#llx", (unsigned long long)v);
 		break;
 	case SYSTAB_A_HEX:
 	case SYSTAB_A_PTR:
-		put(o, "%#llx", (unsigned long long)v);
+		systab_put(o, "%#llx", (unsigned long long)v);
 		break;
 	case SYSTAB_A_FD:
 		if ((int)v == AT_FDCWD)
-			put(o, "CWD");
+			systab_put(o, "CWD");
 		else
-			put(o, "%d", (int)v);
+			systab_put(o, "%d", (int)v);
 		break;
 	case SYSTAB_A_OPEN:
 		if (!(v & O_ACCMODE))
-			put(o, "RDONLY%s", v ? "|" : "");
+			systab_put(o, "RDONLY%s", v ? "|" : "");
 		if (v)
 			put_flags(o, v, open_flags, NFLAGS(open_flags));
 		break;
@@ -293,27 +291,27 @@ void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t
 		break;
 	case SYSTAB_A_PROT:
 		if (!v)
-			put(o, "NONE");
+			systab_put(o, "NONE");
 		else
 			put_flags(o, v, prot_flags, NFLAGS(prot_flags));
 		break;
 	case SYSTAB_A_MODE:
-		put(o, "%#llo", (unsigned long long)v);
+		systab_put(o, "%#llo", (unsigned long long)v);
 		break;
 	case SYSTAB_A_FUTEX:
 		name = name_of(v & FUTEX_CMD_MASK, futex_names, NFLAGS(futex_names));
 		if (name)
-			put(o, "%s", name);
+			systab_put(o, "%s", name);
 		else
-			put(o, "%#llx", (unsigned long long)(v & FUTEX_CMD_MASK));
+			systab_put(o, "%#llx", (unsigned long long)(v & FUTEX_CMD_MASK));
 		if (v & FUTEX_PRIVATE_FLAG)
-			put(o, "|PRIVATE_FLAG");
+			systab_put(o, "|PRIVATE_FLAG");
 		if (v & FUTEX_CLOCK_REALTIME)
-			put(o, "|CLOCK_REALTIME");
+			systab_put(o, "|CLOCK_REALTIME");
 		break;
 	case SYSTAB_A_ACCESS:
 		if (!v)
-			put(o, "F");
+			systab_put(o, "F");
 		else
 			put_flags(o, v, access_flags, NFLAGS(access_flags));
 		break;
@@ -322,9 +320,9 @@ void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t
 		put_flags(o, v & ~(uint64_t)CSIGNAL, clone_flags, NFLAGS(clone_flags));
 		sig = (v & CSIGNAL) ? sigabbrev_np((int)(v & CSIGNAL)) : NULL;
 		if (sig)
-			put(o, "|%s", sig);
+			systab_put(o, "|%s", sig);
 		else if (v & CSIGNAL)
-			put(o, "|%llu", (unsigned long long)(v & CSIGNAL));
+			systab_put(o, "|%llu", (unsigned long long)(v & CSIGNAL));
 		break;
 	case SYSTAB_A_ATFLAGS:
 		put_flags(o, v, at_flags, NFLAGS(at_flags));
@@ -335,9 +333,9 @@ void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t
 	default: /* SYSTAB_A_SIG */
 		sig = v > 0 && v < 65 ? sigabbrev_np((int)v) : NULL;
 		if (sig)
-			put(o, "%s", sig);
+			systab_put(o, "%s", sig);
 		else
-			put(o, "%lld", (long long)v);
+			systab_put(o, "%lld", (long long)v);
 		break;
 	}
 }
