@@ -102,6 +102,14 @@ static void complete(struct tracer *tr, const struct systrace_call *c, int64_t r
 	print_call(tr, c, res);
 }
 
+/* A call that never returned: printed with '?' (it has no duration, and
+ * no error, for --duration and --failure to pass). */
+static void unfinished(struct tracer *tr, const struct systrace_call *c)
+{
+	if (tr->calls && !tr->failure && tr->min_dur < 0)
+		print_call(tr, c, "?");
+}
+
 /* Held calls: 1 an execve, 2 a call that sends a signal; 0 none. */
 static int held_kind(int32_t nr)
 {
@@ -119,8 +127,8 @@ static void release(struct tracer *tr, int k)
 	if (!systrace_decode(&tr->held[k].m, tr->held[k].m.h.len, &c)) {
 		if (held_kind(c.m->nr) == 1)
 			complete(tr, &c, 0, 0);
-		else if (tr->calls && !tr->failure && tr->min_dur < 0)
-			print_call(tr, &c, "?");
+		else
+			unfinished(tr, &c);
 	}
 	tr->held[k] = tr->held[--tr->nheld];
 }
@@ -156,8 +164,8 @@ static void on_call(struct tracer *tr, const struct systrace_call *c)
 		complete(tr, c, m->ret, m->dur);
 	else if (held_kind(m->nr))
 		hold(tr, m);
-	else if (tr->calls && !tr->failure && tr->min_dur < 0)
-		print_call(tr, c, "?");
+	else
+		unfinished(tr, c);
 }
 
 static void on_msg(void *arg, const void *msg, size_t len)

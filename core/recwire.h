@@ -105,7 +105,7 @@ struct recw_syscall {
 	struct recw_hdr h;
 	uint32_t pid, tid;
 	int32_t nr;
-	uint8_t noreturn;   /* made, with no result (exit, execve replacing the image) */
+	uint8_t noreturn;   /* told before it is made: no result (exit, an execve, a kill) */
 	uint8_t host_clock; /* start and dur are the host's monotonic clock's */
 	uint16_t nstr;	    /* bytes after the struct */
 	uint64_t a[6];
