@@ -429,15 +429,56 @@ static int term_number(const char *s, uint64_t max, uint64_t *v)
 	return errno || *end || !*v || *v > max ? -1 : 0;
 }
 
+/* The terms between a PMU/TERMS/MODS form's slashes. */
+struct terms {
+	char *name, *ldlat;
+	uint64_t period, freq, config;
+	char raw[24]; /* config=N as the raw form rHEX */
+};
+
+#define TERMS_KNOWN "an event, config=N, ldlat=N, name=NAME, period=N, freq=N"
+
+/* One term t of text into tm; 0, or -1 after saying why not. */
+static int parse_term(struct ctx *c, const char *text, char *t, struct terms *tm)
+{
+	if (!strncmp(t, "ldlat=", 6)) {
+		tm->ldlat = t + 6;
+	} else if (!strncmp(t, "name=", 5)) {
+		if (!t[5] || strpbrk(t + 5, ":{}") || strlen(t + 5) >= sizeof(c->term_name))
+			return fail(c, "name= wants a name (no ':', '{', '}'), not '%s' in '%s'",
+				    t + 5, text);
+		snprintf(c->term_name, sizeof(c->term_name), "%s", t + 5);
+	} else if (!strncmp(t, "period=", 7)) {
+		if (term_number(t + 7, (1ull << 39) - 1, &tm->period))
+			return fail(c, "period= wants events from 1 to 2^39-1, not '%s' in '%s'",
+				    t + 7, text);
+	} else if (!strncmp(t, "freq=", 5)) {
+		if (term_number(t + 5, 100000000, &tm->freq))
+			return fail(
+				c, "freq= wants samples per second from 1 to 1e8, not '%s' in '%s'",
+				t + 5, text);
+	} else if (!strncmp(t, "config=", 7)) {
+		if (term_number(t + 7, ~0ull, &tm->config))
+			return fail(c, "config= wants a register image (0x...), not '%s' in '%s'",
+				    t + 7, text);
+		snprintf(tm->raw, sizeof(tm->raw), "r%llx", (unsigned long long)tm->config);
+	} else if (strchr(t, '=') || strchr(t, '/') || (tm->name && *t)) {
+		return fail(c, "unknown term '%s' in '%s' (" TERMS_KNOWN ")", t, text);
+	} else if (*t) {
+		tm->name = t;
+	}
+	return 0;
+}
+
 /* perf's PMU/TERMS/MODS form (cpu/mem-loads,ldlat=30/P): PMU is cpu or
- * the machine's name; TERMS an event and, for mem-loads, ldlat=N; and
- * name=NAME (the event's name in the output), period=N or freq=N (its
- * sampling rate in vpmu record). */
+ * the machine's name; TERMS an event, or config=N (the raw form rHEX),
+ * and, for mem-loads, ldlat=N; and name=NAME (the event's name in the
+ * output), period=N or freq=N (its sampling rate in vpmu record). */
 static int slash_event(struct ctx *c, const char *text, struct arch_evsel *e, struct mods *m,
 		       int *modtok)
 {
-	char buf[SPEC_MAX], *terms, *mods, *name = NULL, *ldlat = NULL;
-	uint64_t period = 0, freq = 0;
+	char buf[SPEC_MAX], *terms, *mods, *name;
+	struct terms tm = { 0 };
 	struct mods im;
 	int imod = 0, rc;
 
@@ -454,46 +495,22 @@ static int slash_event(struct ctx *c, const char *text, struct arch_evsel *e, st
 		next = strchr(t, ',');
 		if (next)
 			*next++ = 0;
-		if (!strncmp(t, "ldlat=", 6)) {
-			ldlat = t + 6;
-		} else if (!strncmp(t, "name=", 5)) {
-			if (!t[5] || strpbrk(t + 5, ":{}") || strlen(t + 5) >= sizeof(c->term_name))
-				return fail(
-					c,
-					"name= wants a name (no ':', '{', '}'), not '%s' in '%s'",
-					t + 5, text);
-			snprintf(c->term_name, sizeof(c->term_name), "%s", t + 5);
-		} else if (!strncmp(t, "period=", 7)) {
-			if (term_number(t + 7, (1ull << 39) - 1, &period))
-				return fail(
-					c,
-					"period= wants events from 1 to 2^39-1, not '%s' in '%s'",
-					t + 7, text);
-		} else if (!strncmp(t, "freq=", 5)) {
-			if (term_number(t + 5, 100000000, &freq))
-				return fail(
-					c,
-					"freq= wants samples per second from 1 to 1e8, not '%s' "
-					"in '%s'",
-					t + 5, text);
-		} else if (strchr(t, '=') || strchr(t, '/') || (name && *t)) {
-			return fail(c,
-				    "unknown term '%s' in '%s' (an event, ldlat=N, name=NAME, "
-				    "period=N, freq=N)",
-				    t, text);
-		} else if (*t) {
-			name = t;
-		}
+		if (parse_term(c, text, t, &tm) < 0)
+			return -1;
 	}
-	if (period && freq)
+	if (tm.period && tm.freq)
 		return fail(c, "period= and freq= exclude each other in '%s'", text);
+	if (tm.raw[0] && (tm.name || tm.ldlat))
+		return fail(c, "config= is the event: no other in '%s'", text);
+	name = tm.raw[0] ? tm.raw : tm.name;
 	if (!name)
 		return fail(c, "no event in '%s'", text);
-	rc = ldlat ? ldlat_event(c, text, name, ldlat, e) : parse_event(c, name, 1, e, &im, &imod);
+	rc = tm.ldlat ? ldlat_event(c, text, name, tm.ldlat, e) :
+			parse_event(c, name, 1, e, &im, &imod);
 	if (rc < 0)
 		return rc;
-	e->term_period = period;
-	e->term_freq = (uint32_t)freq;
+	e->term_period = tm.period;
+	e->term_freq = (uint32_t)tm.freq;
 	memset(m, 0, sizeof(*m));
 	*modtok = 0;
 	if (imod)

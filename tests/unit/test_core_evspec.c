@@ -442,9 +442,21 @@ static void test_slash_form(void **state)
 				     "'cpu/cycles,ldlat=8/'");
 	fails("cpu/cycles,branches/",
 	      "unknown term 'branches' in 'cpu/cycles,branches/' (an event, "
-	      "ldlat=N, name=NAME, period=N, freq=N)");
-	fails("cpu/cycles,config=5/", "unknown term 'config=5' in 'cpu/cycles,config=5/' (an "
-				      "event, ldlat=N, name=NAME, period=N, freq=N)");
+	      "config=N, ldlat=N, name=NAME, period=N, freq=N)");
+	fails("cpu/cycles,umask=5/", "unknown term 'umask=5' in 'cpu/cycles,umask=5/' (an event, "
+				     "config=N, ldlat=N, name=NAME, period=N, freq=N)");
+	/* config=N: the raw form */
+	assert_int_equal(parse("cpu/config=0x200000005/u"), 1);
+	assert_int_equal(ev[0].raw, 1);
+	assert_true(ev[0].config == 0x200000005ull);
+	assert_int_equal(ev[0].event, EV_BR);
+	assert_int_equal(ev[0].umask, 0x5);
+	assert_int_equal(ev[0].excl_kernel, 1);
+	assert_string_equal(ev[0].name, "cpu/config=0x200000005/u");
+	fails("cpu/cycles,config=0x200000005/",
+	      "config= is the event: no other in 'cpu/cycles,config=0x200000005/'");
+	fails("cpu/config=zz/",
+	      "config= wants a register image (0x...), not 'zz' in 'cpu/config=zz/'");
 	/* name=, period=, freq= */
 	assert_int_equal(parse("cpu/cycles,period=0x100,name=cyc/u,cpu/branches,freq=500/"), 2);
 	assert_string_equal(ev[0].name, "cyc");
