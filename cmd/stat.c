@@ -525,8 +525,10 @@ int cmd_stat(int argc, char **argv)
 					"of intervals\n");
 			return 1;
 		}
-		if (!(so.interval_ms > 0))
+		if (!(so.interval_ms > 0)) {
 			stat_delay_rows(&rep);
+			ival.last = 1; /* (from the delay on, one interval) */
+		}
 		ival.len = set.ival_cycles;
 		ival.n = set.n;
 		o.on_msg = stat_ival_msg;
@@ -565,8 +567,13 @@ int cmd_stat(int argc, char **argv)
 			if (delay && !(so.interval_ms > 0)) {
 				/* what was counted after the first interval, the delay */
 				stat_ival_sum(&ival, 1, val, time);
-				rc = rc ? rc : ival.overflow;
+				if (ival.overflow && !rc) {
+					fprintf(stderr,
+						"vpmu stat: out of memory for -D's counts\n");
+					rc = 1;
+				}
 				stat_ival_free(&ival);
+				ival.overflow = 0;
 			}
 		}
 		if (rc) {

@@ -141,6 +141,7 @@ struct stat_ival {
 	size_t nint;   /* intervals with a record */
 	uint64_t *rec; /* per interval: val[n], ena[n], run[n] */
 	int overflow;  /* more intervals than STAT_IVAL_MAX, or out of memory */
+	uint64_t last; /* 0, or the last interval kept: later ones are added to it (-D) */
 };
 #define STAT_IVAL_MAX (1u << 20)
 /* session_opts.on_msg for -I: arg is a struct stat_ival. */

@@ -26,16 +26,17 @@ void stat_ival_msg(void *arg, const void *msg, size_t len)
 {
 	struct stat_ival *iv = arg;
 	const struct recw_interval *m = msg;
-	uint64_t *r;
+	uint64_t *r, index;
 
 	if (len < sizeof(*m) || m->h.type != RECW_INTERVAL || m->n != iv->n)
 		return;
-	if (m->index >= STAT_IVAL_MAX) {
+	index = iv->last && m->index > iv->last ? iv->last : m->index;
+	if (index >= STAT_IVAL_MAX) {
 		iv->overflow = 1;
 		return;
 	}
-	if (m->index >= iv->nint) {
-		size_t n = (size_t)m->index + 1, cap = iv->nint;
+	if (index >= iv->nint) {
+		size_t n = (size_t)index + 1, cap = iv->nint;
 		uint64_t *nr;
 
 		while (cap < n)
@@ -49,7 +50,7 @@ void stat_ival_msg(void *arg, const void *msg, size_t len)
 		iv->rec = nr;
 		iv->nint = cap;
 	}
-	r = rec_of(iv, (size_t)m->index);
+	r = rec_of(iv, (size_t)index);
 	for (unsigned k = 0; k < iv->n; k++) {
 		r[k] += m->val[k];
 		r[iv->n + k] += m->ena[k];

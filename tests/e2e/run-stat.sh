@@ -261,6 +261,10 @@ EOF
 		c=$(awk -F, -v e=$ev '$3 == e { print $1 }' err)
 		[ -n "$a" ] && [ -n "$b" ] && [ "$c" = $((a - b)) ] || fail "-D 1 $ev: $c, not $a - $b"
 	done
+	# a short delay: many intervals after it, one kept
+	run_vpmu stat -D 0.001 -x, -e cycles -- "$PROGS/ua_fpadd" dep 200000
+	a=$(awk -F, '$3 == "cycles" { print $1 }' total)
+	[ "$(cut -d, -f1 err)" = $((a - 3600)) ] || fail "-D 0.001: $(cat err), not $a - 3600"
 	run_vpmu stat -D 1 -- "$PROGS/ua_fpadd" dep 200000
 	grep -q '<not supported> *syscalls *# *counted by the emulator' err || fail "-D syscalls: $(cat err)"
 	run_vpmu stat -D 2 -I 1 -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
