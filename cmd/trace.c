@@ -23,7 +23,7 @@
 
 static const char trace_usage[] =
 	"usage: vpmu trace [-s | -S [--errno-summary]] [-e SYSCALLS] [--failure]\n"
-	"                  [--duration MSEC]\n"
+	"                  [--duration MSEC] [--max-events N] [--sort-events]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
 	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
 	"                  [--] PROGRAM [ARGS...]\n"
@@ -42,6 +42,9 @@ static const char trace_usage[] =
 	"        --failure      only the calls that failed\n"
 	"        --duration MSEC\n"
 	"                       only the calls that took longer than MSEC ms\n"
+	"        --max-events N only the first N calls printed\n"
+	"        --sort-events  print the calls by time once the program has ended\n"
+	"                       (the processes' clocks interleaved), not as they come\n"
 	"    -o, --output FILE  write the trace to FILE (default: standard error)\n"
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
 	"                       alpha; times are its emulated time, a call's the\n"
@@ -75,16 +78,75 @@ struct tracer {
 	union held held[TRACE_HELD];
 	int nheld;
 	uint64_t bad, nomem;
+	uint64_t max_lines, nprinted; /* --max-events (0: no limit), lines printed */
+	/* --sort-events: the lines, printed by time once the run is over */
+	int sort;
+	struct line {
+		int64_t start;
+		size_t seq; /* the order the host made them in */
+		char *text;
+	} * lines;
+	size_t nlines, cap;
 };
+
+/* A line kept for --sort-events; 0, or -1 out of memory. */
+static int keep_line(struct tracer *tr, int64_t start, const char *text)
+{
+	if (tr->nlines == tr->cap) {
+		size_t cap = tr->cap ? 2 * tr->cap : 1024;
+		struct line *l = realloc(tr->lines, cap * sizeof(*l));
+		if (!l)
+			return -1;
+		tr->lines = l;
+		tr->cap = cap;
+	}
+	tr->lines[tr->nlines].start = start;
+	tr->lines[tr->nlines].seq = tr->nlines;
+	if (!(tr->lines[tr->nlines].text = strdup(text)))
+		return -1;
+	tr->nlines++;
+	return 0;
+}
 
 static void print_call(struct tracer *tr, const struct systrace_call *c, const char *result)
 {
 	const struct recw_syscall *m = c->m;
-	char call[4096];
+	char call[4096], line[4400];
 
+	if (tr->max_lines && !tr->sort && tr->nprinted >= tr->max_lines)
+		return;
 	systab_format_call(call, sizeof(call), m->nr, m->a, c->str);
-	fprintf(tr->out, "%10.3f (%9.6f ms): %s/%u %-*s = %s\n", (double)(m->start - tr->t0) / 1e6,
-		(double)m->dur / 1e6, m->comm, m->tid, TRACE_ARGS_WIDTH, call, result);
+	snprintf(line, sizeof(line), "%10.3f (%9.6f ms): %s/%u %-*s = %s\n",
+		 (double)(m->start - tr->t0) / 1e6, (double)m->dur / 1e6, m->comm, m->tid,
+		 TRACE_ARGS_WIDTH, call, result);
+	if (!tr->sort) {
+		fputs(line, tr->out);
+		tr->nprinted++;
+	} else if (keep_line(tr, m->start, line) < 0) {
+		tr->nomem++;
+	}
+}
+
+/* (equal times in the order the host made them) */
+static int by_start(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* --sort-events: the lines kept, by the time each call was made. */
+static void print_sorted(struct tracer *tr)
+{
+	qsort(tr->lines, tr->nlines, sizeof(*tr->lines), by_start);
+	for (size_t k = 0; k < tr->nlines; k++) {
+		if (!tr->max_lines || k < tr->max_lines)
+			fputs(tr->lines[k].text, tr->out);
+		free(tr->lines[k].text);
+	}
+	free(tr->lines);
 }
 
 /* A call made and done: printed and summed as the options ask. */
@@ -237,6 +299,8 @@ int cmd_trace(int argc, char **argv)
 		{ "summary", no_argument, NULL, 's' },
 		{ "with-summary", no_argument, NULL, 'S' },
 		{ "errno-summary", no_argument, NULL, 'N' },
+		{ "sort-events", no_argument, NULL, 'O' },
+		{ "max-events", required_argument, NULL, 'M' },
 		{ "failure", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
@@ -279,6 +343,17 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'N':
 			errnos = 1;
+			break;
+		case 'O':
+			tr.sort = 1;
+			break;
+		case 'M':
+			if (opt_u64(optarg, &tr.max_lines) || !tr.max_lines) {
+				fprintf(stderr,
+					"vpmu trace: --max-events wants a number of calls, not '%s'\n",
+					optarg);
+				return 1;
+			}
 			break;
 		case 'd':
 			ms = strtod(optarg, &end);
@@ -366,6 +441,8 @@ int cmd_trace(int argc, char **argv)
 	status = session_run(&o, &r, stderr);
 	while (tr.nheld)
 		release(&tr, 0);
+	if (tr.sort)
+		print_sorted(&tr);
 	if (!status && tr.sum)
 		trace_summary_print(tr.sum, tr.out, errnos);
 	trace_summary_free(tr.sum);

@@ -762,6 +762,16 @@ trace_filters() {
 	grep -A1 '^   access ' sum | grep -Eq '^	{3}ENOENT: [0-9]+$' || fail "--errno-summary: $(cat sum)"
 	run_vpmu trace --errno-summary -- ls /
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--errno-summary without -s: $(cat err)"
+	# --max-events: the first lines; --sort-events: the same lines by time
+	run_vpmu trace --max-events 3 -o t -- ls /
+	expect_rc 0 && trace_calls_of t >a && trace_calls_of all | head -3 >b && cmp -s a b ||
+		fail "--max-events 3: $(cat t)"
+	run_vpmu trace --sort-events -o t -- sh -c 'ls / >/dev/null; ls / >/dev/null'
+	run_vpmu trace -o u -- sh -c 'ls / >/dev/null; ls / >/dev/null'
+	awk '{ if ($1 + 0 < last) exit 1; last = $1 + 0 }' t || fail "--sort-events: not by time: $(head t)"
+	sed 's|/[0-9]* | |; s|= [0-9]*$|= N|' t | sort >a
+	sed 's|/[0-9]* | |; s|= [0-9]*$|= N|' u | sort >b
+	cmp -s a b || fail "--sort-events: other lines: $(diff a b | head -5)"
 	run_vpmu trace -S -o both -- ls /
 	grep -q ' ms): ' both && grep -q '^ Summary of events:$' both || fail "-S: $(tail -3 both)"
 	# bad input: one line each
