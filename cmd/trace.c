@@ -256,7 +256,7 @@ static int parse_expr(const char *list, struct expr *x)
 	int neg = *list == '!';
 	uint8_t *mask = neg ? x->drop : x->add;
 	char *words = strdup(list + neg), *save = NULL;
-	int rc = 0;
+	int rc = 0, nwords = 0;
 
 	if (!words) {
 		fprintf(stderr, "vpmu trace: out of memory\n");
@@ -266,6 +266,7 @@ static int parse_expr(const char *list, struct expr *x)
 	for (char *w = strtok_r(words, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		int found = 0;
 
+		nwords++;
 		for (long nr = 0; nr < SYSTAB_MAX; nr++) {
 			const struct systab_call *sc = systab_call(nr);
 			if (!sc || fnmatch(w, sc->name, 0))
@@ -284,7 +285,7 @@ static int parse_expr(const char *list, struct expr *x)
 			rc = -1;
 		}
 	}
-	if (!rc && !list[neg]) {
+	if (!rc && !nwords) {
 		fprintf(stderr, "vpmu trace: -e wants system call names\n");
 		rc = -1;
 	}

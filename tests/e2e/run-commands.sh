@@ -778,8 +778,11 @@ trace_filters() {
 	run_vpmu trace -e opnat -- ls /
 	expect_rc 1 && [ "$(cat err)" = "vpmu trace: -e: no system call 'opnat'. Did you mean 'openat'?" ] ||
 		fail "-e opnat: $(cat err)"
-	run_vpmu trace -e '!' -- ls /
-	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "-e !: $(cat err)"
+	for e in '!' ',' '!,,'; do
+		run_vpmu trace -e "$e" -- ls /
+		expect_rc 1 && [ "$(cat err)" = "vpmu trace: -e wants system call names" ] ||
+			fail "-e $e: $(cat err)"
+	done
 	run_vpmu trace --duration soon -- ls /
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--duration soon: $(cat err)"
 	run_vpmu trace -o /nonexistent/dir/t -- ls /
