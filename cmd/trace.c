@@ -336,8 +336,9 @@ int cmd_trace(int argc, char **argv)
 			summary = 1;
 			tr.calls = 0;
 			break;
-		case 'S':
+		case 'S': /* (the last of -s and -S counts) */
 			summary = 1;
+			tr.calls = 1;
 			break;
 		case 'f':
 			tr.failure = 1;

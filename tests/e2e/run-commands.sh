@@ -774,6 +774,13 @@ trace_filters() {
 	cmp -s a b || fail "--sort-events: other lines: $(diff a b | head -5)"
 	run_vpmu trace -S -o both -- ls /
 	grep -q ' ms): ' both && grep -q '^ Summary of events:$' both || fail "-S: $(tail -3 both)"
+	# the last of -s and -S counts
+	run_vpmu trace -s -S -o both2 -- ls /
+	[ "$(grep -c ' ms): ' both2)" -eq "$(grep -c ' ms): ' both)" ] &&
+		grep -q '^ Summary of events:$' both2 || fail "-s -S is not -S: $(head -3 both2)"
+	run_vpmu trace -S -s -o both2 -- ls /
+	! grep -q ' ms): ' both2 && grep -q '^ Summary of events:$' both2 ||
+		fail "-S -s is not -s: $(head -3 both2)"
 	# bad input: one line each
 	run_vpmu trace -e opnat -- ls /
 	expect_rc 1 && [ "$(cat err)" = "vpmu trace: -e: no system call 'opnat'. Did you mean 'openat'?" ] ||
