@@ -599,10 +599,18 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		if (lx_copy_out(p, a1, &t->robust_list, 8) || lx_copy_out(p, a2, &t->robust_len, 8))
 			return -EFAULT;
 		return 0;
-	case 329: /* pkey_mprotect: without keys it is mprotect */
-		if ((int)a3 != -1)
+	/* The processor has no protection keys (CPUID reports no PKU), so
+	 * the kernel has only key 0, taken from the start: pkey_alloc finds
+	 * none free, pkey_free frees none, and pkey_mprotect is mprotect for
+	 * key 0 or -1 (mm/mprotect.c, arch/x86/include/asm/pkeys.h). */
+	case 329: /* pkey_mprotect */
+		if ((int)a3 != -1 && (int)a3 != 0)
 			return -EINVAL;
 		return lx_sys_mprotect(p, a0, a1, (int)a2);
+	case 330: /* pkey_alloc */
+		return a0 || a1 > 3 ? -EINVAL : -ENOSPC;
+	case 331: /* pkey_free */
+		return -EINVAL;
 	case 334: /* rseq: libc then does without */
 		return -ENOSYS;
 	case 436:

@@ -859,6 +859,17 @@ list_model() {
 		fail "p4 stall-d*: $(cat out)"
 }
 
+no_protection_keys() {
+	run_vpmu stat -o /dev/null -- "$PROGS/e2e_pkeys"
+	expect_rc 0 || return 1
+	printf '%s\n' 'pkey_alloc(0, 0): No space left on device' \
+		'pkey_alloc(1, 0): Invalid argument' 'pkey_alloc(0, 4): Invalid argument' \
+		'pkey_free(1): Invalid argument' 'pkey_mprotect(key 0): 0' \
+		'pkey_mprotect(key -1): 0' 'pkey_mprotect(key 1): Invalid argument' \
+		'page still reads k' >want
+	cmp -s out want || fail "pkeys: $(diff want out | tr '\n' ' ')"
+}
+
 verbose_lists_unknown_syscalls() {
 	"$PROGS/e2e_nosys" >native
 	run_vpmu stat -v -- "$PROGS/e2e_nosys"
@@ -915,6 +926,7 @@ t signal_while_all_wait signal_while_all_wait
 t own_fds_stay_own own_fds_stay_own
 t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough
+t no_protection_keys no_protection_keys
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 t model_page_matches model_page_matches
 t list_model list_model
