@@ -607,6 +607,10 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		if ((int)a3 != -1 && (int)a3 != 0)
 			return -EINVAL;
 		return lx_sys_mprotect(p, a0, a1, (int)a2);
+	case 101: /* ptrace: the host's would trace the emulator's own process
+		   * (its registers, its system calls), not the program; as under
+		   * a kernel that allows no tracing (Yama's ptrace_scope 3) */
+		return -EPERM;
 	case 330: /* pkey_alloc */
 		return a0 || a1 > 3 ? -EINVAL : -ENOSPC;
 	case 331: /* pkey_free */

@@ -870,6 +870,12 @@ no_protection_keys() {
 	cmp -s out want || fail "pkeys: $(diff want out | tr '\n' ' ')"
 }
 
+no_tracing() {
+	run_vpmu stat -o /dev/null -- "$PROGS/e2e_ptrace"
+	expect_rc 0 || return 1
+	[ "$(cat out)" = "PTRACE_TRACEME: Operation not permitted" ] || fail "ptrace: $(cat out)"
+}
+
 verbose_lists_unknown_syscalls() {
 	"$PROGS/e2e_nosys" >native
 	run_vpmu stat -v -- "$PROGS/e2e_nosys"
@@ -927,6 +933,7 @@ t own_fds_stay_own own_fds_stay_own
 t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough
 t no_protection_keys no_protection_keys
+t no_tracing no_tracing
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 t model_page_matches model_page_matches
 t list_model list_model
