@@ -256,6 +256,13 @@ int x86_decode_insn(const struct x86_decoder *d, uint64_t pc, const uint8_t *byt
 		i->flags &= (uint8_t) ~(X86_I_LOAD | X86_I_STORE); /* 0F 1F /0 reads nothing */
 		i->mact = 0;
 	}
+	/* without shadow stacks RDSSP is a NOP that leaves its register
+	 * alone (SDM vol. 2, RDSSPD/RDSSPQ); libgcc's unwinder runs it at
+	 * every C++ throw */
+	if (zi.mnemonic == ZYDIS_MNEMONIC_RDSSPD || zi.mnemonic == ZYDIS_MNEMONIC_RDSSPQ) {
+		i->rd = i->wr = 0;
+		i->xclass = X86_XC_NOP;
+	}
 	if (gpr_only(i))
 		i->flags |= X86_I_GPR;
 	i->msize = 8;

@@ -364,5 +364,7 @@ void x86_int_register(x86_fn *t)
 	t[ZYDIS_MNEMONIC_NOP] = h_nop;
 	t[ZYDIS_MNEMONIC_ENDBR64] = h_nop; /* CET is off: a nop (SDM ENDBR64) */
 	t[ZYDIS_MNEMONIC_ENDBR32] = h_nop;
+	t[ZYDIS_MNEMONIC_RDSSPD] = h_nop; /* no shadow stack: a nop (decode.c) */
+	t[ZYDIS_MNEMONIC_RDSSPQ] = h_nop;
 	x86_ctl_register(t);
 }

@@ -1,0 +1,49 @@
+// lx_throw.cc — C++ exceptions thrown through frames, rethrown and caught
+// by type.  libgcc's unwinder reads the shadow-stack pointer (RDSSPQ) at
+// every throw; without shadow stacks that instruction is a NOP.
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+static int depth_throw(int n)
+{
+	if (n == 0)
+		throw std::runtime_error("bottom reached");
+	return depth_throw(n - 1) + 1;
+}
+
+static void rethrow(int v)
+{
+	try {
+		throw v;
+	} catch (int &e) {
+		e *= 3;
+		throw;
+	}
+}
+
+int main()
+{
+	int caught = 0;
+
+	for (int i = 0; i < 100; i++) {
+		try {
+			depth_throw(i % 17);
+		} catch (const std::exception &e) {
+			if (std::string(e.what()) == "bottom reached")
+				caught++;
+		}
+	}
+	std::printf("runtime_error caught %d times\n", caught);
+	try {
+		rethrow(14);
+	} catch (int e) {
+		std::printf("rethrown int %d\n", e);
+	}
+	try {
+		throw std::out_of_range("range");
+	} catch (const std::logic_error &e) {
+		std::printf("as logic_error: %s\n", e.what());
+	}
+	return 0;
+}
