@@ -52,7 +52,7 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 VPMU_CFLAGS := -std=gnu11 -Wall -Wextra -fPIE -I. -MMD -MP
 VPMU_LDFLAGS := -pie
-LIBS := -lZydis -lZycore -ldw -lelf -lunwind-x86_64 -lunwind -lz -lpthread -lm
+LIBS := -lZydis -lZycore -ldw -lelf -lunwind-x86_64 -lunwind -lz -lstdc++ -lpthread -lm
 TEST_LIBS := -lcmocka
 
 SRCDIRS := emu/x86 emu/linux emu/uarch arch $(patsubst %/,%,$(wildcard arch/*/)) core cmd

@@ -23,7 +23,7 @@
 
 static const char annotate_usage[] =
 	"usage: vpmu annotate [-i FILE] [-d DSOS] [-M att|intel] [-n] [--asm-raw]\n"
-	"                     [--no-source] [--stdio] [[-s] SYMBOL]\n"
+	"                     [--no-source] [--no-demangle] [--stdio] [[-s] SYMBOL]\n"
 	"\n"
 	"Print a function's disassembly with the percentage of each event's samples\n"
 	"that fell on every instruction, source lines interleaved.  Without SYMBOL,\n"
@@ -38,6 +38,8 @@ static const char annotate_usage[] =
 	"    -n, --show-nr-samples   sample counts instead of percentages\n"
 	"        --asm-raw           each instruction's bytes before its text\n"
 	"        --no-source         do not interleave source lines\n"
+	"        --no-demangle       C++ names as the files have them, not demangled\n"
+	"                            (SYMBOL may be given either way)\n"
 	"        --stdio             plain text: no colour even on a terminal\n"
 	"    -h, --help              show this help\n";
 
@@ -50,7 +52,7 @@ struct opts {
 	const char *input, *symbol;
 	struct report_filter dsos; /* -d: only these images (REPORT_F_DSO) */
 	enum disasm_syntax syn;
-	int nr, source, colour, raw;
+	int nr, source, colour, raw, raw_names;
 };
 
 /* Whether image i is one -d names (any without -d). */
@@ -358,6 +360,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "disassembler-style", required_argument, NULL, 'M' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "no-source", no_argument, NULL, 'S' },
+		{ "no-demangle", no_argument, NULL, 'N' },
 		{ "stdio", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -399,6 +402,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'S':
 			o->source = 0;
 			break;
+		case 'N':
+			o->raw_names = 1;
+			break;
 		case 'P':
 			stdio = 1;
 			break;
@@ -434,7 +440,7 @@ int cmd_annotate(int argc, char **argv)
 		report_filter_free(&o.dsos);
 		return rc < 0 ? 0 : rc;
 	}
-	if (annot_load(&d, o.input, err, sizeof(err))) {
+	if (annot_load(&d, o.input, o.raw_names, err, sizeof(err))) {
 		fprintf(stderr, "vpmu annotate: %s\n", err);
 		report_filter_free(&o.dsos);
 		return 1;

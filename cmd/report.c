@@ -24,7 +24,7 @@ static const char report_usage[] =
 	"                   [--children | --no-children]\n"
 	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
-	"                   [-b]\n"
+	"                   [--no-demangle] [-b]\n"
 	"\n"
 	"Read a sample file written by vpmu record and print where the samples fell.\n"
 	"\n"
@@ -82,6 +82,8 @@ static const char report_usage[] =
 	"                           callgrind or json\n"
 	"        --no-inline        no frames for inlined functions in call graphs\n"
 	"                           and folded stacks\n"
+	"        --no-demangle      C++ names as the files have them (_ZN2ns1fEv),\n"
+	"                           not demangled (ns::f())\n"
 	"        --stdio            text output (the default)\n"
 	"    -b, --branch-stack     count the branches of the samples' branch stacks\n"
 	"                           (record -b) instead of the samples; sort keys\n"
@@ -102,7 +104,8 @@ enum {
 	OPT_PERIOD,
 	OPT_PERCENTAGE,
 	OPT_TIME,
-	OPT_MAX_STACK
+	OPT_MAX_STACK,
+	OPT_NO_DEMANGLE
 };
 
 struct args {
@@ -111,7 +114,7 @@ struct args {
 	struct report_filter filter;
 	int header; /* 1 --header, 2 --header-only */
 	int profileme;
-	int no_inline;
+	int no_inline, no_demangle;
 	int sort_given;
 	int branch;   /* --branch-stack: a histogram of the samples' branches */
 	int relative; /* --percentage relative */
@@ -184,6 +187,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "stdio", no_argument, NULL, 'x' },
 		{ "profileme", no_argument, NULL, 'M' },
 		{ "no-inline", no_argument, NULL, 'I' },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "branch-stack", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -302,6 +306,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'M':
 			a->profileme = 1;
+			break;
+		case OPT_NO_DEMANGLE:
+			a->no_demangle = 1;
 			break;
 		case 'I':
 			a->no_inline = 1;
@@ -448,7 +455,8 @@ int cmd_report(int argc, char **argv)
 	r = report_open(a.input,
 			(a.format == F_JSON || a.format == F_STDIO ? 0 : REPORT_NO_DATA) |
 				(a.profileme ? REPORT_PROFILEME : 0) |
-				(a.no_inline ? REPORT_NO_INLINE : 0),
+				(a.no_inline ? REPORT_NO_INLINE : 0) |
+				(a.no_demangle ? REPORT_NO_DEMANGLE : 0),
 			err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "vpmu report: %s\n", err);

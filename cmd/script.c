@@ -17,7 +17,7 @@
 static const char script_usage[] =
 	"usage: vpmu script [-i FILE] [-F [+|-]FIELDS] [-G] [--max-stack N] [-e EVENT]\n"
 	"                   [--comms NAMES] [--dsos NAMES] [--symbols NAMES] [--pid PIDS]\n"
-	"                   [--tid TIDS] [--time START,STOP]\n"
+	"                   [--tid TIDS] [--time START,STOP] [--no-demangle]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
 	"\n"
@@ -44,6 +44,7 @@ static const char script_usage[] =
 	"                         only samples of that span of their process's\n"
 	"                         emulated time, in seconds (either may be left out:\n"
 	"                         0.001,)\n"
+	"        --no-demangle    C++ names as the files have them, not demangled\n"
 	"    -h, --help           show this help\n";
 
 enum {
@@ -234,6 +235,7 @@ int cmd_script(int argc, char **argv)
 		{ "time", required_argument, NULL, 'W' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "no-demangle", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -243,7 +245,7 @@ int cmd_script(int argc, char **argv)
 	uint32_t max_stack = 0;
 	char err[1024], warn[1024];
 	struct report *r;
-	int c, rc = 0, only = -1;
+	int c, rc = 0, only = -1, raw_names = 0;
 	double ghz;
 
 	optind = 1;
@@ -278,6 +280,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'G':
 			del |= F_CALLCHAIN;
+			break;
+		case 'N':
+			raw_names = 1;
 			break;
 		case 'M':
 			if (opt_max_stack("script", optarg, &max_stack))
@@ -326,7 +331,8 @@ int cmd_script(int argc, char **argv)
 	fl = (fl | add) & ~del;
 	r = report_open(input,
 			(fl & F_REGS ? REPORT_REGS : 0) | (fl & F_ADDR ? 0 : REPORT_NO_DATA) |
-				(fl & F_CALLCHAIN ? 0 : REPORT_NO_CHAINS),
+				(fl & F_CALLCHAIN ? 0 : REPORT_NO_CHAINS) |
+				(raw_names ? REPORT_NO_DEMANGLE : 0),
 			err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "vpmu script: %s\n", err);

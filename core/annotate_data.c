@@ -95,12 +95,15 @@ static int place(struct annot_data *d, const struct report *r)
 	return 0;
 }
 
-int annot_load(struct annot_data *d, const char *path, char *err, size_t errsz)
+int annot_load(struct annot_data *d, const char *path, int raw_names, char *err, size_t errsz)
 {
 	struct report *r;
 
 	memset(d, 0, sizeof(*d));
-	r = report_open(path, REPORT_NO_DATA | REPORT_NO_CHAINS, err, errsz);
+	d->raw_names = raw_names;
+	r = report_open(path,
+			REPORT_NO_DATA | REPORT_NO_CHAINS | (raw_names ? REPORT_NO_DEMANGLE : 0),
+			err, errsz);
 	if (!r)
 		return -1;
 	d->r = r;
@@ -136,6 +139,8 @@ struct sym *annot_sym(struct annot_data *d, unsigned i)
 
 	if (!im->sym) {
 		im->sym = sym_new();
+		if (im->sym)
+			sym_set_demangle(im->sym, !d->raw_names);
 		if (im->sym && im->readable)
 			sym_add_image(im->sym, im->path, im->lo, im->hi, 0);
 	}

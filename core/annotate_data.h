@@ -41,10 +41,12 @@ struct annot_data {
 	uint64_t unmapped;     /* samples in no image or of an unknown event */
 	uint64_t damaged;      /* bytes of the file the reader had to skip */
 	struct report *r;      /* the file as report_open read it */
+	int raw_names;	       /* symbol names not demangled */
 };
 
-/* Read the file at path.  0, or -1 with a one-line message in err. */
-int annot_load(struct annot_data *d, const char *path, char *err, size_t errsz);
+/* Read the file at path (raw_names: C++ names not demangled).  0, or -1
+ * with a one-line message in err. */
+int annot_load(struct annot_data *d, const char *path, int raw_names, char *err, size_t errsz);
 void annot_release(struct annot_data *d);
 
 /* Image i's symbol session (bias 0); NULL when out of memory. */

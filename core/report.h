@@ -127,11 +127,12 @@ struct report {
 };
 
 /* report_open flags */
-#define REPORT_REGS 1u	     /* keep sample registers */
-#define REPORT_NO_DATA 2u    /* do not resolve data addresses */
-#define REPORT_NO_CHAINS 4u  /* do not keep call chains */
-#define REPORT_PROFILEME 8u  /* keep ProfileMe records */
-#define REPORT_NO_INLINE 16u /* report_sample_frames without inline frames */
+#define REPORT_REGS 1u	       /* keep sample registers */
+#define REPORT_NO_DATA 2u      /* do not resolve data addresses */
+#define REPORT_NO_CHAINS 4u    /* do not keep call chains */
+#define REPORT_PROFILEME 8u    /* keep ProfileMe records */
+#define REPORT_NO_INLINE 16u   /* report_sample_frames without inline frames */
+#define REPORT_NO_DEMANGLE 32u /* symbol names as the files have them (sym_set_demangle) */
 
 /* Load and resolve the whole file; NULL with a one-line message in err
  * when it cannot be read at all (missing, not a vpmu data file, a read

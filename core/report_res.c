@@ -128,6 +128,7 @@ static struct report_space *new_space(struct report_priv *p, uint32_t pid)
 		free(sp);
 		return NULL;
 	}
+	sym_set_demangle(sp->sym, !(p->flags & REPORT_NO_DEMANGLE));
 	sp->pid = pid;
 	sp->version = ++p->versions;
 	p->spaces[p->nspaces++] = sp;

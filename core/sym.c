@@ -22,7 +22,9 @@
 struct sym_ent {
 	uint64_t start, end; /* file addresses */
 	const char *name;
+	char *shown; /* name demangled, made on first use (NULL: not yet, or as name) */
 	uint8_t type, bind;
+	uint8_t tried; /* shown was worked out */
 };
 
 struct sym_tab {
@@ -54,6 +56,7 @@ struct sym {
 	struct sym_range *r; /* disjoint, sorted by start */
 	size_t nr, capr;
 	struct sym_src *src;
+	int raw; /* names as in the file: no demangling */
 };
 
 struct sym *sym_new(void)
@@ -76,6 +79,10 @@ static void mod_free(struct sym_mod *m)
 	for (size_t i = 0; i < m->nplt; i++)
 		free(m->plt_names[i]);
 	free(m->plt_names);
+	for (size_t i = 0; i < m->func.n; i++)
+		free(m->func.e[i].shown);
+	for (size_t i = 0; i < m->data.n; i++)
+		free(m->data.e[i].shown);
 	free(m->func.e);
 	free(m->data.e);
 	free(m->path);
@@ -93,6 +100,23 @@ void sym_free(struct sym *s)
 	free(s->debuginfo_path);
 	sym_src_free(s->src);
 	free(s);
+}
+
+void sym_set_demangle(struct sym *s, int on)
+{
+	s->raw = !on;
+}
+
+/* The name of e as shown: demangled unless s shows names raw. */
+static const char *ent_name(const struct sym *s, struct sym_ent *e)
+{
+	if (s->raw)
+		return e->name;
+	if (!e->tried) {
+		e->shown = sym_demangle(e->name);
+		e->tried = 1;
+	}
+	return e->shown ? e->shown : e->name;
 }
 
 int sym_set_debug_dirs(struct sym *s, const char *dirs)
@@ -329,7 +353,7 @@ static void tab_finish(struct sym_tab *t)
 	}
 }
 
-static const struct sym_ent *tab_find(const struct sym_tab *t, uint64_t a)
+static struct sym_ent *tab_find(const struct sym_tab *t, uint64_t a)
 {
 	size_t lo = 0, hi = t->n;
 
@@ -478,8 +502,11 @@ static void add_plt(struct sym_mod *m, Elf *elf)
 				m->plt_names = nv;
 				sprintf(full, "%s@plt", name);
 				m->plt_names[m->nplt++] = full;
-				e = (struct sym_ent){ sh.sh_addr + o, sh.sh_addr + o + step, full,
-						      STT_FUNC, STB_GLOBAL };
+				e = (struct sym_ent){ .start = sh.sh_addr + o,
+						      .end = sh.sh_addr + o + step,
+						      .name = full,
+						      .type = STT_FUNC,
+						      .bind = STB_GLOBAL };
 				tab_add(&m->func, &e);
 				break;
 			}
@@ -524,8 +551,11 @@ static void build(struct sym_mod *m)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		ex = exec_section(elf, shndx, &secend);
-		e = (struct sym_ent){ addr, addr + sym.st_size, name, (uint8_t)type,
-				      (uint8_t)GELF_ST_BIND(sym.st_info) };
+		e = (struct sym_ent){ .start = addr,
+				      .end = addr + sym.st_size,
+				      .name = name,
+				      .type = (uint8_t)type,
+				      .bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
 		if (!sym.st_size) {
 			/* mark: the end is the section's, trimmed in tab_finish */
 			e.end = secend > addr ? secend : addr + 1;
@@ -546,7 +576,7 @@ static void build(struct sym_mod *m)
 static int lookup(struct sym *s, uint64_t addr, struct sym_info *out, int data)
 {
 	const struct sym_range *r = find_range(s, addr);
-	const struct sym_ent *e;
+	struct sym_ent *e;
 
 	memset(out, 0, sizeof(*out));
 	if (!r)
@@ -558,7 +588,7 @@ static int lookup(struct sym *s, uint64_t addr, struct sym_info *out, int data)
 	e = tab_find(data ? &r->m->data : &r->m->func, out->file_addr);
 	if (!e)
 		return 1;
-	out->name = e->name;
+	out->name = ent_name(s, e);
 	out->start = e->start + r->bias;
 	out->size = e->end - e->start;
 	out->off = out->file_addr - e->start;
@@ -594,12 +624,13 @@ static const struct sym_range *mod_range(const struct sym *s, const struct sym_m
 	return any;
 }
 
-static void fill(const struct sym_range *r, const struct sym_ent *e, struct sym_info *out)
+static void fill(const struct sym *s, const struct sym_range *r, struct sym_ent *e,
+		 struct sym_info *out)
 {
 	out->path = r->m->path;
 	out->dso = r->m->dso;
 	out->file_addr = e->start;
-	out->name = e->name;
+	out->name = ent_name(s, e);
 	out->start = e->start + r->bias;
 	out->size = e->end - e->start;
 	out->off = 0;
@@ -613,9 +644,11 @@ int sym_find_func(struct sym *s, const char *name, struct sym_info *out)
 
 		build(m);
 		for (size_t k = 0; k < m->func.n; k++) {
-			if (strcmp(m->func.e[k].name, name))
+			struct sym_ent *e = &m->func.e[k];
+
+			if (strcmp(e->name, name) && strcmp(ent_name(s, e), name))
 				continue;
-			fill(mod_range(s, m, m->func.e[k].start), &m->func.e[k], out);
+			fill(s, mod_range(s, m, e->start), e, out);
 			return 0;
 		}
 	}
@@ -634,7 +667,7 @@ int sym_foreach_func(struct sym *s, uint64_t addr, int (*fn)(const struct sym_in
 		struct sym_info si;
 		int rc;
 
-		fill(mod_range(s, r->m, r->m->func.e[k].start), &r->m->func.e[k], &si);
+		fill(s, mod_range(s, r->m, r->m->func.e[k].start), &r->m->func.e[k], &si);
 		rc = fn(&si, arg);
 		if (rc)
 			return rc;

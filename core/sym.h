@@ -43,6 +43,16 @@ struct sym_frame {
 struct sym *sym_new(void);
 void sym_free(struct sym *s);
 
+/* Whether names are shown demangled (C++ "ns::f(int)" for "_ZN2ns1fEi"),
+ * as they are from sym_new() on; sym_find_func() finds a function by
+ * either name.  Applies to lookups made afterwards. */
+void sym_set_demangle(struct sym *s, int on);
+
+/* sym_demangle.c: the demangled form of a C++ symbol name (a version or
+ * "@plt" suffix kept), malloc'd; NULL when name is not a mangled C++ name
+ * or does not demangle. */
+char *sym_demangle(const char *name);
+
 /* Directories searched for separate debug files instead of /usr/lib/debug
  * (colon-separated; each is searched by build-id as DIR/.build-id/xx/rest.debug
  * and by .gnu_debuglink as DIR/<file's directory>/NAME).  The file's own

@@ -21,7 +21,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 make -s "$BUILD/vpmu" "$BUILD/libvpmu.a"
 gcc -O2 -fno-lto -std=gnu11 -I. -o "$WORK/mkdata" tests/tools/mkdata.c "$BUILD/libvpmu.a" \
-	-lZydis -lZycore -ldw -lelf -lz -lpthread -lm
+	-lZydis -lZycore -ldw -lelf -lz -lstdc++ -lpthread -lm
 
 START=0x555555554000
 read -r taddr tsize < <(readelf -SW "$VPMU" | sed 's/^ *\[ *[0-9]*\] *//' |

@@ -104,13 +104,18 @@
 	A cqto
 	AM xlat
 
-/* ---- no-ops, endbr64, fences, prefetches ------------------------------------------- */
+/* ---- no-ops, endbr64, rdssp, fences, prefetches ------------------------------------------- */
 
 	A nop
 	A xchg %ax, %ax
 	A pause
 	A endbr64
 	A endbr32
+	/* without shadow stacks (none here, none on the host's process) the
+	   register keeps its random value */
+	A rdsspq %rax
+	A rdsspq %r11
+	A rdsspd %ecx
 	A nopl (%rax)
 	A nopw (%rax,%rax,1)
 	A nopl 0x40(%rax)

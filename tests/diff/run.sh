@@ -20,5 +20,5 @@ out=$BUILD/diff
 mkdir -p "$out"
 ${CC:-gcc} -O2 -g -std=gnu11 -Wall -Wextra -I. -o "$out/diff" \
 	tests/diff/*.c tests/diff/*.S "$lib" \
-	-lZydis -lZycore -ldw -lelf -lunwind-x86_64 -lunwind -lz -lpthread -lm
+	-lZydis -lZycore -ldw -lelf -lunwind-x86_64 -lunwind -lz -lstdc++ -lpthread -lm
 exec "$out/diff" "$@"

@@ -33,7 +33,7 @@ LIBBASE=7f0000000000
 build_log=$E2E_SCRATCH/build.log
 {
 	gcc -O2 -g -fno-lto -std=gnu11 -Wall -Wextra -I"$SRC" -o "$GEN" "$SRC/tests/tools/annogen.c" \
-		"$BUILD/libvpmu.a" -ldw -lelf -lz -lpthread -lm &&
+		"$BUILD/libvpmu.a" -ldw -lelf -lz -lstdc++ -lpthread -lm &&
 		gcc -O2 -g -shared -fPIC -DSYM_LIB_SHARED -o "$LIB" "$SRC/tests/progs/sym_lib.c"
 } >"$build_log" 2>&1
 

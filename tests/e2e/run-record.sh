@@ -311,6 +311,31 @@ script_time() {
 		fail "the exec'd image's times: $(grep -m1 sh t) $(grep -m1 bench_qsort t)"
 }
 
+# C++ names demangled in report, script and annotate, as perf shows them;
+# --no-demangle keeps the files' names, with the same samples
+cxx_names() {
+	"$VPMU" record -q -c 20000 -- "$PROGS/lx_throw" >/dev/null || fail "record failed"
+	"$VPMU" report --stdio --sort sym >d 2>&1 || fail "report failed: $(cat d)"
+	"$VPMU" report --stdio --sort sym --no-demangle >m 2>&1 || fail "report failed: $(cat m)"
+	grep -q '% *\[\.\] lx::mix(long)$' d || fail "no lx::mix(long): $(head -12 d)"
+	grep -q '_ZN2lx3mixEl' d && fail "a mangled name shown: $(grep _Z d | head -3)"
+	[ "$(grep 'lx::mix(long)$' d | awk '{ print $1 }')" = \
+		"$(grep '_ZN2lx3mixEl$' m | awk '{ print $1 }')" ] &&
+		[ "$(grep -c . d)" = "$(grep -c . m)" ] || fail "--no-demangle: $(grep mix m)"
+	"$VPMU" script -F sym >d 2>&1 && "$VPMU" script -F sym --no-demangle >m 2>&1 ||
+		fail "script failed: $(cat d m)"
+	[ "$(grep -c '^ *lx::mix(long)$' d)" -gt 0 ] &&
+		[ "$(grep -c '^ *lx::mix(long)$' d)" = "$(grep -c '^ *_ZN2lx3mixEl$' m)" ] ||
+		fail "script: $(grep -c 'mix' d) against $(grep -c mix m)"
+	"$VPMU" annotate --stdio 'lx::mix(long)' >d 2>&1 &&
+		"$VPMU" annotate --stdio --no-demangle _ZN2lx3mixEl >m 2>&1 ||
+		fail "annotate failed: $(head -3 d m)"
+	head -1 d | grep -q '^Samples in lx::mix(long) (' || fail "annotate: $(head -1 d)"
+	sed 's/_ZN2lx3mixEl/lx::mix(long)/' m | diff - d >/dev/null || fail "annotate --no-demangle"
+	"$VPMU" annotate --stdio lx::mix >d 2>&1 && fail "lx::mix annotated"
+	grep -q "did you mean 'lx::mix(long)'" d || fail "no suggestion: $(cat d)"
+}
+
 # perf's evlist: the events as given, their rates, how they sampled
 evlist() {
 	"$VPMU" record -q -e cycles:u,L1-dcache-load-misses:pp -c 2000 -- "$PROGS/bench_qsort" 20000 \
@@ -406,6 +431,7 @@ t tid_filter tid_filter
 t script_insn script_insn
 t script_time script_time
 t evlist evlist
+t cxx_names cxx_names
 t freq_mode freq_mode
 t pipe_mode pipe_mode
 t buildid_list buildid_list

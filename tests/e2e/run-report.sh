@@ -18,7 +18,7 @@ MKDATA=$E2E_SCRATCH/mkdata
 PROG=$PROGS/rp_hot
 START=0x555555554000
 gcc -O2 -g -fno-lto -std=gnu11 -Wall -Wextra -I"$SRC" -o "$MKDATA" "$SRC/tests/tools/mkdata.c" \
-	"$BUILD/libvpmu.a" -lZydis -lZycore -ldw -lelf -lz -lpthread -lm \
+	"$BUILD/libvpmu.a" -lZydis -lZycore -ldw -lelf -lz -lstdc++ -lpthread -lm \
 	>"$E2E_SCRATCH/mkdata.log" 2>&1
 
 # rt VADDR: the runtime address (hex) of a file vaddr at START.

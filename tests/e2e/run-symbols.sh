@@ -36,7 +36,7 @@ LIB_SRC=$SRC/tests/progs/sym_lib.c
 build_log=$E2E_SCRATCH/symtool-build.log
 RATES=$E2E_SCRATCH/rates
 gcc -O2 -g -fno-lto -std=gnu11 -Wall -Wextra -I"$SRC" -o "$TOOL" "$SRC/tests/tools/symtool.c" \
-	"$BUILD/libvpmu.a" -lZydis -lZycore -ldw -lelf -lz -lpthread -lm >"$build_log" 2>&1
+	"$BUILD/libvpmu.a" -lZydis -lZycore -ldw -lelf -lz -lstdc++ -lpthread -lm >"$build_log" 2>&1
 
 have_tool() {
 	[ -x "$TOOL" ] || fail "symtool did not build: $(head -c 600 "$build_log")"

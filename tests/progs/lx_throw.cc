@@ -1,6 +1,7 @@
 // lx_throw.cc — C++ exceptions thrown through frames, rethrown and caught
 // by type.  libgcc's unwinder reads the shadow-stack pointer (RDSSPQ) at
-// every throw; without shadow stacks that instruction is a NOP.
+// every throw; without shadow stacks that instruction is a NOP.  A loop in
+// a namespace (lx::mix(long)) gives a profile a C++ name to show.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,18 @@ static int depth_throw(int n)
 		throw std::runtime_error("bottom reached");
 	return depth_throw(n - 1) + 1;
 }
+
+namespace lx
+{
+__attribute__((noinline)) long mix(long n)
+{
+	long h = 1;
+
+	for (long i = 0; i < n; i++)
+		h = h * 31 + (i ^ (h >> 7));
+	return h;
+}
+} // namespace lx
 
 static void rethrow(int v)
 {
@@ -35,6 +48,7 @@ int main()
 		}
 	}
 	std::printf("runtime_error caught %d times\n", caught);
+	std::printf("mix %ld\n", lx::mix(300000));
 	try {
 		rethrow(14);
 	} catch (int e) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -19,6 +20,14 @@ __attribute__((noinline)) int sym_test_target(int x)
 {
 	__asm__ volatile("" : "+r"(x));
 	return x * 3 + 1;
+}
+
+/* A function under a C++ name (ns::target(int)), as g++ would emit it. */
+__attribute__((noinline)) int sym_test_cxx(int x) __asm__("_ZN2ns6targetEi");
+__attribute__((noinline)) int sym_test_cxx(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x * 5 + 2;
 }
 
 /* A data object with a known size. */
@@ -202,6 +211,55 @@ static void test_find_and_walk(void **state)
 	sym_free(s);
 }
 
+static void test_demangle_names(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "_Z3fooi", "foo(int)" },
+		{ "_ZN2ns6targetEi", "ns::target(int)" },
+		{ "_ZN2ns1fEv@plt", "ns::f()@plt" },
+		{ "_ZNSt6vectorIiSaIiEE9push_backERKi@@GLIBCXX_3.4",
+		  "std::vector<int, std::allocator<int> >::push_back(int const&)@@GLIBCXX_3.4" },
+		{ "_ZN2ns3AccIlE3addERKl", "ns::Acc<long>::add(long const&)" },
+	};
+	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_cxx;
+	struct sym *s = self_session();
+	struct sym_info si;
+	char *d;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		d = sym_demangle(cases[k][0]);
+		assert_non_null(d);
+		assert_string_equal(d, cases[k][1]);
+		free(d);
+	}
+	/* C names, and what is not a mangled name, stay as they are */
+	assert_null(sym_demangle("main"));
+	assert_null(sym_demangle("_Z"));
+	assert_null(sym_demangle("_Zxyz!"));
+	assert_null(sym_demangle("@plt"));
+	assert_null(sym_demangle(NULL));
+	/* lookups show the demangled name; either name finds the function */
+	assert_int_equal(sym_lookup(s, addr + 1, &si), 0);
+	assert_string_equal(si.name, "ns::target(int)");
+	assert_int_equal(sym_find_func(s, "ns::target(int)", &si), 0);
+	assert_int_equal(si.start, addr);
+	assert_int_equal(sym_find_func(s, "_ZN2ns6targetEi", &si), 0);
+	assert_int_equal(si.start, addr);
+	assert_int_equal(sym_lookup(s, (uint64_t)(uintptr_t)&sym_test_target, &si), 0);
+	assert_string_equal(si.name, "sym_test_target");
+	/* raw names on request */
+	sym_set_demangle(s, 0);
+	assert_int_equal(sym_lookup(s, addr, &si), 0);
+	assert_string_equal(si.name, "_ZN2ns6targetEi");
+	assert_int_equal(sym_find_func(s, "ns::target(int)", &si), -1);
+	sym_set_demangle(s, 1);
+	assert_int_equal(sym_lookup(s, addr, &si), 0);
+	assert_string_equal(si.name, "ns::target(int)");
+	assert_int_equal(sym_test_cxx(1), 7);
+	sym_free(s);
+}
+
 static void test_build_id(void **state)
 {
 	struct sym *s = self_session();
@@ -245,13 +303,10 @@ static void test_overlapping_images(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_finds_own_function),
-		cmocka_unit_test(test_two_images),
-		cmocka_unit_test(test_bad_files_never_crash),
-		cmocka_unit_test(test_size_and_dso),
-		cmocka_unit_test(test_data_objects),
-		cmocka_unit_test(test_find_and_walk),
-		cmocka_unit_test(test_build_id),
+		cmocka_unit_test(test_finds_own_function),    cmocka_unit_test(test_two_images),
+		cmocka_unit_test(test_bad_files_never_crash), cmocka_unit_test(test_size_and_dso),
+		cmocka_unit_test(test_data_objects),	      cmocka_unit_test(test_find_and_walk),
+		cmocka_unit_test(test_demangle_names),	      cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_overlapping_images),
 	};
 
