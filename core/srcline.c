@@ -262,7 +262,9 @@ static int inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 	return nf;
 }
 
-int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
+/* sym_inlines() with DWARF's names (a C++ function's mangled), through
+ * the cache. */
+static int cached_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 {
 	uint64_t a;
 	struct Dwfl_Module *mod = sym_module(s, addr, &a);
@@ -290,6 +292,15 @@ int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
 	}
 	n = e->n < max ? e->n : max;
 	memcpy(f, e->f, sizeof(*f) * (size_t)n);
+	return n;
+}
+
+int sym_inlines(struct sym *s, uint64_t addr, struct sym_frame *f, int max)
+{
+	int n = cached_inlines(s, addr, f, max);
+
+	for (int k = 0; k < n; k++)
+		f[k].func = sym_name_shown(s, f[k].func);
 	return n;
 }
 

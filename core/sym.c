@@ -57,6 +57,13 @@ struct sym {
 	size_t nr, capr;
 	struct sym_src *src;
 	int raw; /* names as in the file: no demangling */
+	/* sym_name_shown()'s names, by the address of the name they show
+	 * (open addressing; raw NULL: free) */
+	struct shown {
+		const char *raw;
+		char *shown; /* NULL: shown as raw */
+	} * shown;
+	size_t nshown, capshown;
 };
 
 struct sym *sym_new(void)
@@ -96,6 +103,9 @@ void sym_free(struct sym *s)
 	for (size_t i = 0; i < s->nmods; i++)
 		mod_free(s->mods[i]);
 	free(s->mods);
+	for (size_t i = 0; i < s->capshown; i++)
+		free(s->shown[i].shown);
+	free(s->shown);
 	free(s->r);
 	free(s->debuginfo_path);
 	sym_src_free(s->src);
@@ -117,6 +127,43 @@ static const char *ent_name(const struct sym *s, struct sym_ent *e)
 		e->tried = 1;
 	}
 	return e->shown ? e->shown : e->name;
+}
+
+static struct shown *shown_slot(struct shown *t, size_t cap, const char *raw)
+{
+	size_t i = ((uintptr_t)raw >> 3) * 0x9e3779b97f4a7c15ull % cap;
+
+	while (t[i].raw && t[i].raw != raw)
+		i = (i + 1) % cap;
+	return &t[i];
+}
+
+const char *sym_name_shown(struct sym *s, const char *raw)
+{
+	struct shown *e;
+
+	if (s->raw || !raw || strncmp(raw, "_Z", 2))
+		return raw;
+	if (2 * (s->nshown + 1) > s->capshown) {
+		size_t cap = s->capshown ? 2 * s->capshown : 256;
+		struct shown *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return raw;
+		for (size_t i = 0; i < s->capshown; i++)
+			if (s->shown[i].raw)
+				*shown_slot(t, cap, s->shown[i].raw) = s->shown[i];
+		free(s->shown);
+		s->shown = t;
+		s->capshown = cap;
+	}
+	e = shown_slot(s->shown, s->capshown, raw);
+	if (!e->raw) {
+		e->raw = raw;
+		e->shown = sym_demangle(raw);
+		s->nshown++;
+	}
+	return e->shown ? e->shown : raw;
 }
 
 int sym_set_debug_dirs(struct sym *s, const char *dirs)

@@ -120,6 +120,9 @@ struct Dwfl_Module;
 struct sym_src;
 struct Dwfl_Module *sym_module(struct sym *s, uint64_t addr, uint64_t *file_addr);
 struct sym_src **sym_src_cache(struct sym *s);
+/* A name libdw owns (stable while s lives) as shown: demangled unless
+ * s shows names raw, the demangled form made once. */
+const char *sym_name_shown(struct sym *s, const char *raw);
 void sym_src_free(struct sym_src *c);
 
 #endif

@@ -334,6 +334,12 @@ cxx_names() {
 	sed 's/_ZN2lx3mixEl/lx::mix(long)/' m | diff - d >/dev/null || fail "annotate --no-demangle"
 	"$VPMU" annotate --stdio lx::mix >d 2>&1 && fail "lx::mix annotated"
 	grep -q "did you mean 'lx::mix(long)'" d || fail "no suggestion: $(cat d)"
+	# an inlined function's frame, named by DWARF's linkage name
+	"$VPMU" report --stdio -g --sort sym >d 2>&1 &&
+		"$VPMU" report --stdio -g --sort sym --no-demangle >m 2>&1 ||
+		fail "report -g failed: $(head -3 d m)"
+	grep -q -- '--lx::step(long, long) (inlined)$' d &&
+		grep -q -- '--_ZN2lx4stepEll (inlined)$' m || fail "inlined: $(grep -m3 inlined d m)"
 }
 
 # perf's evlist: the events as given, their rates, how they sampled

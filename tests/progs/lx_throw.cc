@@ -1,7 +1,8 @@
 // lx_throw.cc — C++ exceptions thrown through frames, rethrown and caught
 // by type.  libgcc's unwinder reads the shadow-stack pointer (RDSSPQ) at
 // every throw; without shadow stacks that instruction is a NOP.  A loop in
-// a namespace (lx::mix(long)) gives a profile a C++ name to show.
+// a namespace (lx::mix(long), lx::step inlined into it) gives a profile
+// C++ names to show.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -15,12 +16,17 @@ static int depth_throw(int n)
 
 namespace lx
 {
+__attribute__((always_inline)) inline long step(long h, long i)
+{
+	return h * 31 + (i ^ (h >> 7));
+}
+
 __attribute__((noinline)) long mix(long n)
 {
 	long h = 1;
 
 	for (long i = 0; i < n; i++)
-		h = h * 31 + (i ^ (h >> 7));
+		h = step(h, i);
 	return h;
 }
 } // namespace lx

@@ -248,8 +248,22 @@ static void test_demangle_names(void **state)
 	assert_int_equal(si.start, addr);
 	assert_int_equal(sym_lookup(s, (uint64_t)(uintptr_t)&sym_test_target, &si), 0);
 	assert_string_equal(si.name, "sym_test_target");
+	/* names libdw owns (inline frames): demangled once, then the same */
+	static const char dwarf_name[] = "_ZN2ns6targetEi";
+	const char *shown = sym_name_shown(s, dwarf_name);
+	assert_string_equal(shown, "ns::target(int)");
+	assert_ptr_equal(sym_name_shown(s, dwarf_name), shown);
+	assert_ptr_equal(sym_name_shown(s, "main"), "main");
+	static char many[600][8]; /* (the table grows past its first size) */
+	for (int k = 0; k < 600; k++) {
+		memcpy(many[k], "_Z1fi", 6);
+		assert_string_equal(sym_name_shown(s, many[k]), "f(int)");
+	}
+	assert_ptr_equal(sym_name_shown(s, dwarf_name), shown);
+	assert_string_equal(sym_name_shown(s, many[17]), "f(int)");
 	/* raw names on request */
 	sym_set_demangle(s, 0);
+	assert_ptr_equal(sym_name_shown(s, dwarf_name), dwarf_name);
 	assert_int_equal(sym_lookup(s, addr, &si), 0);
 	assert_string_equal(si.name, "_ZN2ns6targetEi");
 	assert_int_equal(sym_find_func(s, "ns::target(int)", &si), -1);
