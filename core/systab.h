@@ -30,10 +30,13 @@ enum systab_kind {
 	SYSTAB_A_SIGHOW,    /* rt_sigprocmask's: BLOCK, UNBLOCK, SETMASK */
 	SYSTAB_A_ARCHPRCTL, /* arch_prctl's option: SET_FS */
 	SYSTAB_A_ACCESS,    /* access's mode: F, or R|W|X */
+	SYSTAB_A_FAMILY,    /* a socket's address family: INET, LOCAL */
+	SYSTAB_A_IOCTL,	    /* an ioctl request: TCGETS (others in hex) */
 	/* flags */
 	SYSTAB_A_CLONE,	   /* clone's: THREAD|...|signal */
 	SYSTAB_A_ATFLAGS,  /* the *at calls': EMPTY_PATH|SYMLINK_NOFOLLOW */
 	SYSTAB_A_UNLINKAT, /* unlinkat's: REMOVEDIR */
+	SYSTAB_A_SOCKTYPE, /* a socket's type: STREAM|CLOEXEC */
 };
 
 struct systab_call {

@@ -8,7 +8,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,6 +196,62 @@ static const struct flag archprctl_names[] = {
 	{ ARCH_GET_GS, "GET_GS" }, { ARCH_GET_CPUID, "GET_CPUID" }, { ARCH_SET_CPUID, "SET_CPUID" },
 };
 
+/* perf trace's names: LOCAL for AF_UNIX (include/linux/socket.h) */
+static const struct flag family_names[] = {
+	{ AF_UNSPEC, "UNSPEC" },
+	{ AF_UNIX, "LOCAL" },
+	{ AF_INET, "INET" },
+	{ AF_AX25, "AX25" },
+	{ AF_IPX, "IPX" },
+	{ AF_APPLETALK, "APPLETALK" },
+	{ AF_X25, "X25" },
+	{ AF_INET6, "INET6" },
+	{ AF_KEY, "KEY" },
+	{ AF_NETLINK, "NETLINK" },
+	{ AF_PACKET, "PACKET" },
+	{ AF_RDS, "RDS" },
+	{ AF_PPPOX, "PPPOX" },
+	{ AF_LLC, "LLC" },
+	{ AF_IB, "IB" },
+	{ AF_MPLS, "MPLS" },
+	{ AF_CAN, "CAN" },
+	{ AF_TIPC, "TIPC" },
+	{ AF_BLUETOOTH, "BLUETOOTH" },
+	{ AF_ALG, "ALG" },
+	{ AF_NFC, "NFC" },
+	{ AF_VSOCK, "VSOCK" },
+	{ AF_KCM, "KCM" },
+	{ AF_QIPCRTR, "QIPCRTR" },
+	{ AF_SMC, "SMC" },
+	{ AF_XDP, "XDP" },
+};
+
+/* The terminal and file requests programs make (asm-generic/ioctls.h) */
+static const struct flag ioctl_names[] = {
+	{ TCGETS, "TCGETS" },	      { TCSETS, "TCSETS" },	      { TCSETSW, "TCSETSW" },
+	{ TCSETSF, "TCSETSF" },	      { TCGETA, "TCGETA" },	      { TCSETA, "TCSETA" },
+	{ TCSBRK, "TCSBRK" },	      { TCXONC, "TCXONC" },	      { TCFLSH, "TCFLSH" },
+	{ TIOCEXCL, "TIOCEXCL" },     { TIOCNXCL, "TIOCNXCL" },	      { TIOCSCTTY, "TIOCSCTTY" },
+	{ TIOCGPGRP, "TIOCGPGRP" },   { TIOCSPGRP, "TIOCSPGRP" },     { TIOCOUTQ, "TIOCOUTQ" },
+	{ TIOCSTI, "TIOCSTI" },	      { TIOCGWINSZ, "TIOCGWINSZ" },   { TIOCSWINSZ, "TIOCSWINSZ" },
+	{ TIOCMGET, "TIOCMGET" },     { FIONREAD, "FIONREAD" },	      { TIOCLINUX, "TIOCLINUX" },
+	{ TIOCNOTTY, "TIOCNOTTY" },   { TIOCGSID, "TIOCGSID" },	      { TIOCGPTN, "TIOCGPTN" },
+	{ TIOCSPTLCK, "TIOCSPTLCK" }, { TIOCGPTPEER, "TIOCGPTPEER" }, { FIONBIO, "FIONBIO" },
+	{ FIONCLEX, "FIONCLEX" },     { FIOCLEX, "FIOCLEX" },	      { FIOASYNC, "FIOASYNC" },
+	{ FIOQSIZE, "FIOQSIZE" },
+};
+
+static const struct flag socktype_names[] = {
+	{ SOCK_STREAM, "STREAM" }, { SOCK_DGRAM, "DGRAM" },	    { SOCK_RAW, "RAW" },
+	{ SOCK_RDM, "RDM" },	   { SOCK_SEQPACKET, "SEQPACKET" }, { SOCK_DCCP, "DCCP" },
+	{ SOCK_PACKET, "PACKET" },
+};
+
+static const struct flag sockflag_names[] = {
+	{ SOCK_CLOEXEC, "CLOEXEC" },
+	{ SOCK_NONBLOCK, "NONBLOCK" },
+};
+
 /* The kinds whose value names something, 0 too: their tables. */
 static int named_kind(unsigned kind, const struct flag **t, size_t *n)
 {
@@ -212,6 +270,9 @@ static int named_kind(unsigned kind, const struct flag **t, size_t *n)
 		return 1;
 	case SYSTAB_A_ARCHPRCTL:
 		*t = archprctl_names, *n = NFLAGS(archprctl_names);
+		return 1;
+	case SYSTAB_A_FAMILY:
+		*t = family_names, *n = NFLAGS(family_names);
 		return 1;
 	default:
 		return 0;
@@ -327,6 +388,24 @@ void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t
 	case SYSTAB_A_ATFLAGS:
 		put_flags(o, v, at_flags, NFLAGS(at_flags));
 		break;
+	case SYSTAB_A_IOCTL: /* (a request is a number with bits: hex when unnamed) */
+		name = name_of(v, ioctl_names, NFLAGS(ioctl_names));
+		if (name)
+			systab_put(o, "%s", name);
+		else
+			systab_put(o, "%#llx", (unsigned long long)v);
+		break;
+	case SYSTAB_A_SOCKTYPE:
+		name = name_of(v & 0xf, socktype_names, NFLAGS(socktype_names));
+		if (name)
+			systab_put(o, "%s", name);
+		else
+			systab_put(o, "%llu", (unsigned long long)(v & 0xf));
+		if (v & ~0xfull) {
+			systab_put(o, "|");
+			put_flags(o, v & ~0xfull, sockflag_names, NFLAGS(sockflag_names));
+		}
+		break;
 	case SYSTAB_A_UNLINKAT:
 		put_flags(o, v, unlinkat_flags, NFLAGS(unlinkat_flags));
 		break;
@@ -347,5 +426,6 @@ int systab_shows_zero(unsigned kind)
 
 	return kind == SYSTAB_A_FD || kind == SYSTAB_A_STR || kind == SYSTAB_A_OPEN ||
 	       kind == SYSTAB_A_PROT || kind == SYSTAB_A_FUTEX || kind == SYSTAB_A_ACCESS ||
+	       kind == SYSTAB_A_IOCTL || kind == SYSTAB_A_SOCKTYPE ||
 	       named_kind(kind, &table, &ntable);
 }

@@ -77,6 +77,12 @@ grep '^#define __NR_' "$UNISTD" | while read -r _ nr num; do
 				return "A_CLONE"
 			if (arg == "flag" && name == "unlinkat")
 				return "A_UNLINKAT"
+			if (arg == "family" && name ~ /^socket(pair)?$/)
+				return "A_FAMILY"
+			if (arg == "type" && name ~ /^socket(pair)?$/)
+				return "A_SOCKTYPE"
+			if (arg == "cmd" && name == "ioctl")
+				return "A_IOCTL"
 			if (arg ~ /^flags?$/ && name ~ /^(newfstatat|linkat|fchownat|utimensat|statx|faccessat2|execveat)$/)
 				return "A_ATFLAGS"
 			if (arg == "prot")

@@ -102,6 +102,21 @@ static void test_arguments(void **state)
 	     "newfstatat(dfd: 3, filename: \"\", statbuf: 0x20, flag: SYMLINK_NOFOLLOW|EMPTY_PATH)");
 	call(263, (uint64_t[6]){ 3, 0x10, 0x200 }, NULL,
 	     "unlinkat(dfd: 3, pathname: 0x10, flag: REMOVEDIR)");
+	/* sockets and ioctl requests, as perf trace names them */
+	call(41, (uint64_t[6]){ 1, 1 | 0x80000, 0 }, NULL,
+	     "socket(family: LOCAL, type: STREAM|CLOEXEC)");
+	call(41, (uint64_t[6]){ 10, 2 | 0x800 | 0x80000, 17 }, NULL,
+	     "socket(family: INET6, type: DGRAM|CLOEXEC|NONBLOCK, protocol: 17)");
+	call(41, (uint64_t[6]){ 0, 9, 0 }, NULL, "socket(family: UNSPEC, type: 9)");
+	call(41, (uint64_t[6]){ 99, 3 | 0x40000000, 0 }, NULL,
+	     "socket(family: 99, type: RAW|0x40000000)");
+	call(53, (uint64_t[6]){ 1, 5, 0, 0x30 }, NULL,
+	     "socketpair(family: LOCAL, type: SEQPACKET, usockvec: 0x30)");
+	call(16, (uint64_t[6]){ 1, 0x5401, 0x40 }, NULL, "ioctl(fd: 1, cmd: TCGETS, arg: 0x40)");
+	call(16, (uint64_t[6]){ 0, 0x5413, 0x40 }, NULL,
+	     "ioctl(fd: 0, cmd: TIOCGWINSZ, arg: 0x40)");
+	call(16, (uint64_t[6]){ 3, 0x80086601, 0x40 }, NULL,
+	     "ioctl(fd: 3, cmd: 0x80086601, arg: 0x40)");
 	/* a number no call has: all six, by place */
 	call(499, (uint64_t[6]){ 1, 0, 3 }, NULL, "syscall_499(arg0: 0x1, arg2: 0x3)");
 	/* cut short to the buffer */
