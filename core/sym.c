@@ -22,9 +22,7 @@
 struct sym_ent {
 	uint64_t start, end; /* file addresses */
 	const char *name;
-	char *shown; /* name demangled, made on first use (NULL: not yet, or as name) */
 	uint8_t type, bind;
-	uint8_t tried; /* shown was worked out */
 };
 
 struct sym_tab {
@@ -58,7 +56,8 @@ struct sym {
 	struct sym_src *src;
 	int raw; /* names as in the file: no demangling */
 	/* sym_name_shown()'s names, by the address of the name they show
-	 * (open addressing; raw NULL: free) */
+	 * (symbol tables' and DWARF's, stable while s lives; open addressing,
+	 * raw NULL: free) */
 	struct shown {
 		const char *raw;
 		char *shown; /* NULL: shown as raw */
@@ -86,10 +85,6 @@ static void mod_free(struct sym_mod *m)
 	for (size_t i = 0; i < m->nplt; i++)
 		free(m->plt_names[i]);
 	free(m->plt_names);
-	for (size_t i = 0; i < m->func.n; i++)
-		free(m->func.e[i].shown);
-	for (size_t i = 0; i < m->data.n; i++)
-		free(m->data.e[i].shown);
 	free(m->func.e);
 	free(m->data.e);
 	free(m->path);
@@ -115,18 +110,6 @@ void sym_free(struct sym *s)
 void sym_set_demangle(struct sym *s, int on)
 {
 	s->raw = !on;
-}
-
-/* The name of e as shown: demangled unless s shows names raw. */
-static const char *ent_name(const struct sym *s, struct sym_ent *e)
-{
-	if (s->raw)
-		return e->name;
-	if (!e->tried) {
-		e->shown = sym_demangle(e->name);
-		e->tried = 1;
-	}
-	return e->shown ? e->shown : e->name;
 }
 
 static struct shown *shown_slot(struct shown *t, size_t cap, const char *raw)
@@ -400,7 +383,7 @@ static void tab_finish(struct sym_tab *t)
 	}
 }
 
-static struct sym_ent *tab_find(const struct sym_tab *t, uint64_t a)
+static const struct sym_ent *tab_find(const struct sym_tab *t, uint64_t a)
 {
 	size_t lo = 0, hi = t->n;
 
@@ -549,11 +532,8 @@ static void add_plt(struct sym_mod *m, Elf *elf)
 				m->plt_names = nv;
 				sprintf(full, "%s@plt", name);
 				m->plt_names[m->nplt++] = full;
-				e = (struct sym_ent){ .start = sh.sh_addr + o,
-						      .end = sh.sh_addr + o + step,
-						      .name = full,
-						      .type = STT_FUNC,
-						      .bind = STB_GLOBAL };
+				e = (struct sym_ent){ sh.sh_addr + o, sh.sh_addr + o + step, full,
+						      STT_FUNC, STB_GLOBAL };
 				tab_add(&m->func, &e);
 				break;
 			}
@@ -598,11 +578,8 @@ static void build(struct sym_mod *m)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		ex = exec_section(elf, shndx, &secend);
-		e = (struct sym_ent){ .start = addr,
-				      .end = addr + sym.st_size,
-				      .name = name,
-				      .type = (uint8_t)type,
-				      .bind = (uint8_t)GELF_ST_BIND(sym.st_info) };
+		e = (struct sym_ent){ addr, addr + sym.st_size, name, (uint8_t)type,
+				      (uint8_t)GELF_ST_BIND(sym.st_info) };
 		if (!sym.st_size) {
 			/* mark: the end is the section's, trimmed in tab_finish */
 			e.end = secend > addr ? secend : addr + 1;
@@ -623,7 +600,7 @@ static void build(struct sym_mod *m)
 static int lookup(struct sym *s, uint64_t addr, struct sym_info *out, int data)
 {
 	const struct sym_range *r = find_range(s, addr);
-	struct sym_ent *e;
+	const struct sym_ent *e;
 
 	memset(out, 0, sizeof(*out));
 	if (!r)
@@ -635,7 +612,7 @@ static int lookup(struct sym *s, uint64_t addr, struct sym_info *out, int data)
 	e = tab_find(data ? &r->m->data : &r->m->func, out->file_addr);
 	if (!e)
 		return 1;
-	out->name = ent_name(s, e);
+	out->name = sym_name_shown(s, e->name);
 	out->start = e->start + r->bias;
 	out->size = e->end - e->start;
 	out->off = out->file_addr - e->start;
@@ -671,13 +648,13 @@ static const struct sym_range *mod_range(const struct sym *s, const struct sym_m
 	return any;
 }
 
-static void fill(const struct sym *s, const struct sym_range *r, struct sym_ent *e,
+static void fill(struct sym *s, const struct sym_range *r, const struct sym_ent *e,
 		 struct sym_info *out)
 {
 	out->path = r->m->path;
 	out->dso = r->m->dso;
 	out->file_addr = e->start;
-	out->name = ent_name(s, e);
+	out->name = sym_name_shown(s, e->name);
 	out->start = e->start + r->bias;
 	out->size = e->end - e->start;
 	out->off = 0;
@@ -691,9 +668,9 @@ int sym_find_func(struct sym *s, const char *name, struct sym_info *out)
 
 		build(m);
 		for (size_t k = 0; k < m->func.n; k++) {
-			struct sym_ent *e = &m->func.e[k];
+			const struct sym_ent *e = &m->func.e[k];
 
-			if (strcmp(e->name, name) && strcmp(ent_name(s, e), name))
+			if (strcmp(e->name, name) && strcmp(sym_name_shown(s, e->name), name))
 				continue;
 			fill(s, mod_range(s, m, e->start), e, out);
 			return 0;
