@@ -23,7 +23,8 @@
 
 static const char annotate_usage[] =
 	"usage: vpmu annotate [-i FILE] [-d DSOS] [-M att|intel] [-n] [--asm-raw]\n"
-	"                     [--no-source] [--no-demangle] [--stdio] [[-s] SYMBOL]\n"
+	"                     [--no-source] [--demangle | --no-demangle] [--stdio]\n"
+	"                     [[-s] SYMBOL]\n"
 	"\n"
 	"Print a function's disassembly with the percentage of each event's samples\n"
 	"that fell on every instruction, source lines interleaved.  Without SYMBOL,\n"
@@ -38,8 +39,10 @@ static const char annotate_usage[] =
 	"    -n, --show-nr-samples   sample counts instead of percentages\n"
 	"        --asm-raw           each instruction's bytes before its text\n"
 	"        --no-source         do not interleave source lines\n"
-	"        --no-demangle       C++ names as the files have them, not demangled\n"
-	"                            (SYMBOL may be given either way)\n"
+	"        --demangle          C++ and Rust names as written (ns::f()), the\n"
+	"                            default\n"
+	"        --no-demangle       names as the files have them (_ZN2ns1fEv);\n"
+	"                            SYMBOL may be given either way\n"
 	"        --stdio             plain text: no colour even on a terminal\n"
 	"    -h, --help              show this help\n";
 
@@ -360,6 +363,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "disassembler-style", required_argument, NULL, 'M' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "no-source", no_argument, NULL, 'S' },
+		{ "demangle", no_argument, NULL, 'D' },
 		{ "no-demangle", no_argument, NULL, 'N' },
 		{ "stdio", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -402,8 +406,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'S':
 			o->source = 0;
 			break;
+		case 'D':
 		case 'N':
-			o->raw_names = 1;
+			o->raw_names = c == 'N';
 			break;
 		case 'P':
 			stdio = 1;

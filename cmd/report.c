@@ -24,7 +24,7 @@ static const char report_usage[] =
 	"                   [--children | --no-children]\n"
 	"                   [--header | --header-only]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
-	"                   [--no-demangle] [-b]\n"
+	"                   [--demangle | --no-demangle] [-b]\n"
 	"\n"
 	"Read a sample file written by vpmu record and print where the samples fell.\n"
 	"\n"
@@ -82,8 +82,9 @@ static const char report_usage[] =
 	"                           callgrind or json\n"
 	"        --no-inline        no frames for inlined functions in call graphs\n"
 	"                           and folded stacks\n"
-	"        --no-demangle      C++ names as the files have them (_ZN2ns1fEv),\n"
-	"                           not demangled (ns::f())\n"
+	"        --demangle         C++ and Rust names as written (ns::f()), the\n"
+	"                           default\n"
+	"        --no-demangle      names as the files have them (_ZN2ns1fEv)\n"
 	"        --stdio            text output (the default)\n"
 	"    -b, --branch-stack     count the branches of the samples' branch stacks\n"
 	"                           (record -b) instead of the samples; sort keys\n"
@@ -105,6 +106,7 @@ enum {
 	OPT_PERCENTAGE,
 	OPT_TIME,
 	OPT_MAX_STACK,
+	OPT_DEMANGLE,
 	OPT_NO_DEMANGLE
 };
 
@@ -187,6 +189,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "stdio", no_argument, NULL, 'x' },
 		{ "profileme", no_argument, NULL, 'M' },
 		{ "no-inline", no_argument, NULL, 'I' },
+		{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "branch-stack", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
@@ -307,8 +310,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 'M':
 			a->profileme = 1;
 			break;
+		case OPT_DEMANGLE:
 		case OPT_NO_DEMANGLE:
-			a->no_demangle = 1;
+			a->no_demangle = c == OPT_NO_DEMANGLE;
 			break;
 		case 'I':
 			a->no_inline = 1;

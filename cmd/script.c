@@ -17,7 +17,8 @@
 static const char script_usage[] =
 	"usage: vpmu script [-i FILE] [-F [+|-]FIELDS] [-G] [--max-stack N] [-e EVENT]\n"
 	"                   [--comms NAMES] [--dsos NAMES] [--symbols NAMES] [--pid PIDS]\n"
-	"                   [--tid TIDS] [--time START,STOP] [--no-demangle]\n"
+	"                   [--tid TIDS] [--time START,STOP]\n"
+	"                   [--demangle | --no-demangle]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
 	"\n"
@@ -44,7 +45,8 @@ static const char script_usage[] =
 	"                         only samples of that span of their process's\n"
 	"                         emulated time, in seconds (either may be left out:\n"
 	"                         0.001,)\n"
-	"        --no-demangle    C++ names as the files have them, not demangled\n"
+	"        --demangle       C++ and Rust names as written (ns::f()), the default\n"
+	"        --no-demangle    names as the files have them (_ZN2ns1fEv)\n"
 	"    -h, --help           show this help\n";
 
 enum {
@@ -235,6 +237,7 @@ int cmd_script(int argc, char **argv)
 		{ "time", required_argument, NULL, 'W' },
 		{ "max-stack", required_argument, NULL, 'M' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "demangle", no_argument, NULL, 'd' },
 		{ "no-demangle", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -281,8 +284,9 @@ int cmd_script(int argc, char **argv)
 		case 'G':
 			del |= F_CALLCHAIN;
 			break;
+		case 'd':
 		case 'N':
-			raw_names = 1;
+			raw_names = c == 'N';
 			break;
 		case 'M':
 			if (opt_max_stack("script", optarg, &max_stack))

@@ -321,11 +321,17 @@ cxx_names() {
 	"$VPMU" report --stdio --sort sym --no-demangle >m 2>&1 || fail "report failed: $(cat m)"
 	grep -q '% *\[\.\] lx::mix(long)$' d || fail "no lx::mix(long): $(head -12 d)"
 	grep -q '_ZN2lx3mixEl' d && fail "a mangled name shown: $(grep _Z d | head -3)"
+	grep -q '% *\[\.\] <lx::Wrap as core::fmt::Display>::fmt$' d &&
+		grep -q '% *\[\.\] _ZN47_\$LT\$lx\.\.Wrap.*GT\$3fmt17h0123456789abcdefE$' m ||
+		fail "Rust name: $(grep -e fmt d m)"
+	"$VPMU" report --stdio --sort sym --no-demangle --demangle 2>&1 | diff - d >/dev/null ||
+		fail "--demangle after --no-demangle"
 	[ "$(grep 'lx::mix(long)$' d | awk '{ print $1 }')" = \
 		"$(grep '_ZN2lx3mixEl$' m | awk '{ print $1 }')" ] &&
 		[ "$(grep -c . d)" = "$(grep -c . m)" ] || fail "--no-demangle: $(grep mix m)"
 	"$VPMU" script -F sym >d 2>&1 && "$VPMU" script -F sym --no-demangle >m 2>&1 ||
 		fail "script failed: $(cat d m)"
+	"$VPMU" script -F sym --no-demangle --demangle | diff - d >/dev/null || fail "script --demangle"
 	[ "$(grep -c '^ *lx::mix(long)$' d)" -gt 0 ] &&
 		[ "$(grep -c '^ *lx::mix(long)$' d)" = "$(grep -c '^ *_ZN2lx3mixEl$' m)" ] ||
 		fail "script: $(grep -c 'mix' d) against $(grep -c mix m)"
@@ -334,6 +340,8 @@ cxx_names() {
 		fail "annotate failed: $(head -3 d m)"
 	head -1 d | grep -q '^Samples in lx::mix(long) (' || fail "annotate: $(head -1 d)"
 	sed 's/_ZN2lx3mixEl/lx::mix(long)/' m | diff - d >/dev/null || fail "annotate --no-demangle"
+	"$VPMU" annotate --stdio --no-demangle --demangle 'lx::mix(long)' 2>&1 | diff - d >/dev/null ||
+		fail "annotate --demangle"
 	"$VPMU" annotate --stdio lx::mix >d 2>&1 && fail "lx::mix annotated"
 	grep -q "did you mean 'lx::mix(long)'" d || fail "no suggestion: $(cat d)"
 	# an inlined function's frame, named by DWARF's linkage name

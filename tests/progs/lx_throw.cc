@@ -2,7 +2,8 @@
 // by type.  libgcc's unwinder reads the shadow-stack pointer (RDSSPQ) at
 // every throw; without shadow stacks that instruction is a NOP.  A loop in
 // a namespace (lx::mix(long), lx::step inlined into it) gives a profile
-// C++ names to show.
+// C++ names to show, and one under the name rustc gives a method
+// (<lx::Wrap as core::fmt::Display>::fmt) a Rust name.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,19 @@ __attribute__((noinline)) long mix(long n)
 }
 } // namespace lx
 
+// Rust's legacy mangling: a C++-shaped path, its punctuation escaped, a
+// hash as its last element.
+extern "C" long rust_fmt(long n) __asm__(
+	"_ZN47_$LT$lx..Wrap$u20$as$u20$core..fmt..Display$GT$3fmt17h0123456789abcdefE");
+extern "C" __attribute__((noinline)) long rust_fmt(long n)
+{
+	long h = 7;
+
+	for (long i = 0; i < n; i++)
+		h = h * 13 + (i & 0xff);
+	return h;
+}
+
 static void rethrow(int v)
 {
 	try {
@@ -55,6 +69,7 @@ int main()
 	}
 	std::printf("runtime_error caught %d times\n", caught);
 	std::printf("mix %ld\n", lx::mix(300000));
+	std::printf("fmt %ld\n", rust_fmt(300000));
 	try {
 		rethrow(14);
 	} catch (int e) {

@@ -220,6 +220,15 @@ static void test_demangle_names(void **state)
 		{ "_ZNSt6vectorIiSaIiEE9push_backERKi@@GLIBCXX_3.4",
 		  "std::vector<int, std::allocator<int> >::push_back(int const&)@@GLIBCXX_3.4" },
 		{ "_ZN2ns3AccIlE3addERKl", "ns::Acc<long>::add(long const&)" },
+		/* Rust's legacy names: the hash dropped, the escapes undone */
+		{ "_ZN4core3fmt9Formatter3pad17h6ccbd0b0b5e29c28E", "core::fmt::Formatter::pad" },
+		{ "_ZN60_$LT$alloc..string..String$u20$as$u20$core..fmt..Display$GT$3fmt17h0123456789abcdefE",
+		  "<alloc::string::String as core::fmt::Display>::fmt" },
+		{ "_ZN4main4main28_$u7b$$u7b$closure$u7d$$u7d$17h0123456789abcdefE@plt",
+		  "main::main::{{closure}}@plt" },
+		{ "_ZN3std2rt10lang_start17h0123456789ABCDEFE",
+		  "std::rt::lang_start::h0123456789ABCDEF" }, /* (not hex as rustc writes it) */
+		{ "_ZN4test4$XX$17h0123456789abcdefE", "test::$XX$::h0123456789abcdef" },
 	};
 	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_cxx;
 	struct sym *s = self_session();
