@@ -62,7 +62,7 @@ unsigned systab_strings(long nr)
 	unsigned mask = 0;
 
 	for (int k = 0; c && k < c->nargs; k++)
-		if (c->arg[k].kind == SYSTAB_A_STR)
+		if (c->arg[k].kind == SYSTAB_A_STR || c->arg[k].kind == SYSTAB_A_SOCKADDR)
 			mask |= 1u << k;
 	return mask;
 }

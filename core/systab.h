@@ -11,17 +11,19 @@
 
 /* How an argument is printed. */
 enum systab_kind {
-	SYSTAB_A_INT,  /* signed decimal */
-	SYSTAB_A_UINT, /* unsigned decimal */
-	SYSTAB_A_HEX,  /* flags, addresses: 0x... */
-	SYSTAB_A_PTR,  /* a pointer to memory: 0x... */
-	SYSTAB_A_STR,  /* a path or name the call reads: "..." */
-	SYSTAB_A_FD,   /* a file descriptor (AT_FDCWD as CWD) */
-	SYSTAB_A_OPEN, /* open(2)'s flags: RDONLY|CLOEXEC */
-	SYSTAB_A_MAPF, /* mmap(2)'s flags: PRIVATE|ANONYMOUS */
-	SYSTAB_A_PROT, /* memory protection: READ|WRITE */
-	SYSTAB_A_MODE, /* permission bits, octal */
-	SYSTAB_A_SIG,  /* a signal number: TERM */
+	SYSTAB_A_INT,	   /* signed decimal */
+	SYSTAB_A_UINT,	   /* unsigned decimal */
+	SYSTAB_A_HEX,	   /* flags, addresses: 0x... */
+	SYSTAB_A_PTR,	   /* a pointer to memory: 0x... */
+	SYSTAB_A_STR,	   /* a path or name the call reads: "..." */
+	SYSTAB_A_FD,	   /* a file descriptor (AT_FDCWD as CWD) */
+	SYSTAB_A_OPEN,	   /* open(2)'s flags: RDONLY|CLOEXEC */
+	SYSTAB_A_MAPF,	   /* mmap(2)'s flags: PRIVATE|ANONYMOUS */
+	SYSTAB_A_PROT,	   /* memory protection: READ|WRITE */
+	SYSTAB_A_MODE,	   /* permission bits, octal */
+	SYSTAB_A_SIG,	   /* a signal number: TERM */
+	SYSTAB_A_SOCKADDR, /* a socket address the call reads, its length the
+			    * next argument: { .family: INET, port: 80, ... } */
 	/* numbers that name something, 0 too (printed even when 0) */
 	SYSTAB_A_WHENCE,    /* lseek's: SET, CUR, END */
 	SYSTAB_A_FCNTL,	    /* fcntl's command: GETFD */
@@ -58,8 +60,13 @@ long systab_find(const char *name);
 const char *systab_name(long nr, char *buf, size_t n);
 /* The name of a call closest to word (a typo's), or NULL. */
 const char *systab_closest(const char *word);
-/* The arguments of call nr that are strings it reads, a bit each. */
+/* The arguments of call nr that are strings it reads, a bit each, and
+ * socket addresses, which travel as their text (systab_format_sockaddr). */
 unsigned systab_strings(long nr);
+/* Socket address sa (len bytes, as the call was given it) as perf trace
+ * prints it into buf: its length (truncated to n - 1), or 0 when len is
+ * too short to hold a family. */
+size_t systab_format_sockaddr(char *buf, size_t n, const void *sa, size_t len);
 /* "name(arg: value, ...)" into buf: arguments of value 0 are left out
  * but file descriptors, strings, open flags and protections; str[k] is argument k's string when
  * it is one (NULL: unreadable, printed as the pointer).  Returns the

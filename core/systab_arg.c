@@ -331,6 +331,12 @@ void systab_put_arg(struct systab_out *o, unsigned kind, unsigned bits, uint64_t
 		else /* unreadable: the pointer */
 			systab_put(o, "%#llx", (unsigned long long)v);
 		break;
+	case SYSTAB_A_SOCKADDR:
+		if (str)
+			systab_put(o, "%s", str);
+		else
+			systab_put(o, "%#llx", (unsigned long long)v);
+		break;
 	case SYSTAB_A_HEX:
 	case SYSTAB_A_PTR:
 		systab_put(o, "%#llx", (unsigned long long)v);

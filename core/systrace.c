@@ -11,6 +11,21 @@ _Static_assert(LX_SYS_MAX == SYSTAB_MAX, "one mask of system calls");
 _Static_assert(sizeof(struct recw_syscall) + 2 * (RECW_MAX_STR + 1) <= RECW_MAX,
 	       "a call with two strings fits");
 
+/* Argument k, a socket address whose length is argument k + 1, as its
+ * text into dst (n bytes): its length, or -1 where it is not readable. */
+static int sockaddr_text(const struct lx_sys_event *e, int k, char *dst, size_t n)
+{
+	unsigned char raw[sizeof(struct sockaddr_storage)];
+	size_t len = (uint32_t)e->a[k + 1];
+
+	if (len > sizeof(raw))
+		len = sizeof(raw); /* (the kernel refuses more: EINVAL) */
+	if (!e->a[k] || e->mem(e->arg, raw, e->a[k], len) < 0)
+		return -1;
+	len = systab_format_sockaddr(dst, n, raw, len);
+	return len ? (int)len : -1;
+}
+
 static void send_call(int fd, const struct lx_sys_event *e)
 {
 	union {
@@ -19,6 +34,7 @@ static void send_call(int fd, const struct lx_sys_event *e)
 	} u;
 	struct recw_syscall *m = &u.m;
 	unsigned strs = systab_strings(e->nr);
+	const struct systab_call *c = systab_call(e->nr);
 	size_t len = sizeof(*m);
 	ssize_t w;
 
@@ -39,7 +55,9 @@ static void send_call(int fd, const struct lx_sys_event *e)
 			continue;
 		if (len + 1 + RECW_MAX_STR > RECW_MAX)
 			break;
-		int n = e->str(e->arg, u.b + len + 1, e->a[k], RECW_MAX_STR);
+		int n = k < 5 && c->arg[k].kind == SYSTAB_A_SOCKADDR ?
+				sockaddr_text(e, k, u.b + len + 1, RECW_MAX_STR) :
+				e->str(e->arg, u.b + len + 1, e->a[k], RECW_MAX_STR);
 		u.b[len] = n >= 0;
 		len += n >= 0 ? 1 + (size_t)n + 1 : 1;
 	}

@@ -50,6 +50,9 @@ grep '^#define __NR_' "$UNISTD" | while read -r _ nr num; do
 		function kind(type, arg) {
 			if (type == "const char *" && arg ~ /^(filename|pathname|path|oldname|newname|specialfile|library|dir_name|dev_name|name|uname|type)$/)
 				return "A_STR"
+			# an address the call reads, its length the next argument
+			if (type ~ /^struct sockaddr \*/ && name ~ /^(connect|bind|sendto)$/)
+				return "A_SOCKADDR"
 			if (type ~ /\*/)
 				return "A_PTR"
 			if (arg ~ /^(fd|dfd|olddfd|newdfd|oldfd|newfd|fd_in|fd_out|epfd|out_fd|in_fd|from_dfd|to_dfd|pidfd)$/)
@@ -91,6 +94,8 @@ grep '^#define __NR_' "$UNISTD" | while read -r _ nr num; do
 				return "A_MODE"
 			if (arg == "sig")
 				return "A_SIG"
+			if (arg ~ /^addr_?len$/) # (a length, not an address)
+				return "A_INT"
 			if (arg ~ /flags|flag$|^cmd$|^request$|^mask$|addr|^brk$|^start$|^newsp$|^tls$|^arg[0-9]?$/)
 				return "A_HEX"
 			if (type ~ /^(unsigned|size_t|u32|u64|__u32|__u64|uid_t|gid_t|qid_t|aio_context_t)/)

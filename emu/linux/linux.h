@@ -159,6 +159,8 @@ struct lx_sys_event {
 	/* Copy a NUL-terminated string from guest memory; its length, or
 	 * -1 where it is not readable. */
 	int (*str)(void *arg, char *dst, uint64_t src, size_t n);
+	/* Copy n bytes from guest memory: 0, or -1 where not readable. */
+	int (*mem)(void *arg, void *dst, uint64_t src, size_t n);
 	void *arg;
 };
 

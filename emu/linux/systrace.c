@@ -36,6 +36,11 @@ static int copy_str(void *arg, char *dst, uint64_t src, size_t n)
 	return r == -ENAMETOOLONG ? (int)n - 1 : r < 0 ? -1 : r;
 }
 
+static int copy_mem(void *arg, void *dst, uint64_t src, size_t n)
+{
+	return lx_copy_in(arg, dst, src, n) < 0 ? -1 : 0;
+}
+
 static void report(struct lx_proc *p, struct lx_thread *t, int64_t ret, int noreturn)
 {
 	struct lx_sys_event e = { .pid = p->pid,
@@ -46,6 +51,7 @@ static void report(struct lx_proc *p, struct lx_thread *t, int64_t ret, int nore
 				  .host_clock = !p->uarch,
 				  .start = t->sys.start,
 				  .str = copy_str,
+				  .mem = copy_mem,
 				  .arg = p };
 
 	for (int k = 0; k < 6; k++)

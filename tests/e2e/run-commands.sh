@@ -727,6 +727,16 @@ trace_calls() {
 	grep -q ' = -1 ENOENT (No such file or directory)$' t1 || fail "no ENOENT in $(cat t1)"
 }
 
+# the addresses connect and bind are given, as perf trace prints them
+trace_sockaddr() {
+	run_vpmu trace -e socket,bind,connect -- "$PROGS/e2e_connect"
+	expect_rc 0 || return 1
+	grep -q ' bind(fd: 3, umyaddr: { .family: INET, port: 0, addr: 127\.0\.0\.1 }, addrlen: 16) *= 0$' err &&
+		grep -q ' connect(fd: 3, uservaddr: { .family: INET, port: 9, addr: 127\.0\.0\.1 }, addrlen: 16) *= 0$' err &&
+		grep -q ' connect(fd: [0-9], uservaddr: { .family: LOCAL, path: /nonexistent/vpmu\.sock }, addrlen: 110) *= -1 ENOENT ' err ||
+		fail "trace: $(cat err)"
+}
+
 # -e, --failure, --duration choose what is printed; -s and -S sum it up.
 trace_filters() {
 	local calls
@@ -938,6 +948,7 @@ t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 t model_page_matches model_page_matches
 t list_model list_model
 t trace_calls trace_calls
+t trace_sockaddr trace_sockaddr
 t trace_filters trace_filters
 t trace_processes trace_processes
 summary

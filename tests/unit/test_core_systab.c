@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -216,6 +219,72 @@ static void test_message(void **state)
 	assert_int_equal(systrace_decode(&u, len, &c), -1);
 }
 
+static void sockaddr_is(const void *sa, size_t len, const char *want)
+{
+	char buf[160];
+	size_t n = systab_format_sockaddr(buf, sizeof(buf), sa, len);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+/* Socket addresses, as perf trace prints them; a connect's sent from a
+ * guest's memory. */
+static int guest_mem(void *arg, void *dst, uint64_t src, size_t n)
+{
+	if (src != 0x4000)
+		return -1;
+	memcpy(dst, arg, n);
+	return 0;
+}
+
+static void test_sockaddr(void **state)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(8080) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(443) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "/run/x.sock" };
+	struct sockaddr sa = { .sa_family = AF_NETLINK };
+	char small[12];
+	(void)state;
+	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+	inet_pton(AF_INET6, "2001:db8::1", &in6.sin6_addr);
+	sockaddr_is(&in, sizeof(in), "{ .family: INET, port: 8080, addr: 127.0.0.1 }");
+	sockaddr_is(&in6, sizeof(in6), "{ .family: INET6, port: 443, addr: 2001:db8::1 }");
+	sockaddr_is(&un, offsetof(struct sockaddr_un, sun_path) + 12,
+		    "{ .family: LOCAL, path: /run/x.sock }");
+	/* abstract: a leading NUL, the name not terminated */
+	memcpy(un.sun_path, "\0tmp\001x", 7);
+	sockaddr_is(&un, offsetof(struct sockaddr_un, sun_path) + 7,
+		    "{ .family: LOCAL, path: @tmp\\001x }");
+	/* an address too short for its family: the family alone */
+	sockaddr_is(&in, 8, "{ .family: INET }");
+	sockaddr_is(&sa, sizeof(sa), "{ .family: NETLINK }");
+	assert_int_equal(systab_format_sockaddr(small, sizeof(small), &in, 1), 0);
+	assert_int_equal(systab_format_sockaddr(small, sizeof(small), &in, sizeof(in)), 11);
+	assert_string_equal(small, "{ .family: ");
+
+	/* connect's address read from the guest, as its text */
+	union {
+		struct recw_syscall m;
+		char b[RECW_MAX];
+	} u;
+	struct lx_sys_event e = { .nr = 42, /* connect(fd, uservaddr, addrlen) */
+				  .a = { 3, 0x4000, sizeof(in) },
+				  .mem = guest_mem,
+				  .arg = &in };
+	struct systrace_call c;
+	char buf[256];
+	size_t len = send_and_read(&e, u.b, sizeof(u.b));
+	assert_int_equal(systrace_decode(&u, len, &c), 0);
+	systab_format_call(buf, sizeof(buf), 42, c.m->a, c.str);
+	assert_string_equal(buf, "connect(fd: 3, uservaddr: { .family: INET, port: 8080, "
+				 "addr: 127.0.0.1 }, addrlen: 16)");
+	e.a[1] = 0x5000; /* unreadable: the pointer */
+	len = send_and_read(&e, u.b, sizeof(u.b));
+	assert_int_equal(systrace_decode(&u, len, &c), 0);
+	systab_format_call(buf, sizeof(buf), 42, c.m->a, c.str);
+	assert_string_equal(buf, "connect(fd: 3, uservaddr: 0x5000, addrlen: 16)");
+}
+
 static void test_summary(void **state)
 {
 	struct trace_summary *s = trace_summary_new();
@@ -253,9 +322,9 @@ static void test_summary(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),	cmocka_unit_test(test_arguments),
-		cmocka_unit_test(test_results), cmocka_unit_test(test_message),
-		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_names),	 cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_results),	 cmocka_unit_test(test_message),
+		cmocka_unit_test(test_sockaddr), cmocka_unit_test(test_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
