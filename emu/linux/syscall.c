@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/close_range.h>
+#include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <string.h>
@@ -611,6 +612,21 @@ static long dispatch(struct lx_proc *p, struct x86_cpu *c, long nr)
 		   * (its registers, its system calls), not the program; as under
 		   * a kernel that allows no tracing (Yama's ptrace_scope 3) */
 		return -EPERM;
+	case 298: { /* perf_event_open */
+		/* The counter hardware is the emulated machine's, which vpmu
+		 * drives; the host's would count the emulator's own process.
+		 * As on a virtual machine without a virtual PMU, the kernel
+		 * has no hardware, cache or raw events, nor breakpoints (the
+		 * host's debug registers) or another PMU's; its software
+		 * events and tracepoints are the host kernel's, as its clocks
+		 * are without --vtime. */
+		uint32_t type;
+		if (lx_copy_in(p, &type, a0, sizeof(type)))
+			return -EFAULT;
+		if (type != PERF_TYPE_SOFTWARE && type != PERF_TYPE_TRACEPOINT)
+			return -ENOENT;
+		break;
+	}
 	case 330: /* pkey_alloc */
 		return a0 || a1 > 3 ? -EINVAL : -ENOSPC;
 	case 331: /* pkey_free */

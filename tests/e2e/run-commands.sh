@@ -886,6 +886,19 @@ no_tracing() {
 	[ "$(cat out)" = "PTRACE_TRACEME: Operation not permitted" ] || fail "ptrace: $(cat out)"
 }
 
+# a guest's perf_event_open: no hardware events of the host's (they would
+# count the emulator), as on a virtual machine without a virtual PMU
+no_host_counters() {
+	run_vpmu stat -o /dev/null -- "$PROGS/e2e_perf_event"
+	expect_rc 0 || return 1
+	[ "$(cat out)" = "instructions: No such file or directory
+L1-dcache-load-misses: No such file or directory
+r00c0: No such file or directory
+breakpoint: No such file or directory
+pmu 8: No such file or directory
+bad attr: Bad address" ] || fail "perf_event_open: $(cat out)"
+}
+
 verbose_lists_unknown_syscalls() {
 	"$PROGS/e2e_nosys" >native
 	run_vpmu stat -v -- "$PROGS/e2e_nosys"
@@ -944,6 +957,7 @@ t comm_is_the_program comm_is_the_program
 t stdin_passthrough stdin_passthrough
 t no_protection_keys no_protection_keys
 t no_tracing no_tracing
+t no_host_counters no_host_counters
 t verbose_lists_unknown_syscalls verbose_lists_unknown_syscalls
 t model_page_matches model_page_matches
 t list_model list_model
