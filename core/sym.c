@@ -125,7 +125,7 @@ const char *sym_name_shown(struct sym *s, const char *raw)
 {
 	struct shown *e;
 
-	if (s->raw || !raw || strncmp(raw, "_Z", 2))
+	if (s->raw || !sym_is_mangled(raw))
 		return raw;
 	if (2 * (s->nshown + 1) > s->capshown) {
 		size_t cap = s->capshown ? 2 * s->capshown : 256;

@@ -48,10 +48,15 @@ void sym_free(struct sym *s);
  * either name.  Applies to lookups made afterwards. */
 void sym_set_demangle(struct sym *s, int on);
 
-/* sym_demangle.c: the demangled form of a C++ symbol name (a version or
- * "@plt" suffix kept), malloc'd; NULL when name is not a mangled C++ name
- * or does not demangle. */
+/* sym_demangle.c: the demangled form of a C++ or Rust symbol name (a
+ * version or "@plt" suffix kept), malloc'd; NULL when name is not a
+ * mangled name or does not demangle. */
 char *sym_demangle(const char *name);
+/* Whether name looks mangled (C++'s and Rust's "_Z", Rust's "_R"). */
+int sym_is_mangled(const char *name);
+/* sym_rust.c: a Rust name (legacy "_ZN...17h<hash>E" or v0 "_R...", no
+ * suffix) demangled, malloc'd; NULL when it is not one. */
+char *sym_rust_demangle(const char *name);
 
 /* Directories searched for separate debug files instead of /usr/lib/debug
  * (colon-separated; each is searched by build-id as DIR/.build-id/xx/rest.debug

@@ -324,6 +324,9 @@ cxx_names() {
 	grep -q '% *\[\.\] <lx::Wrap as core::fmt::Display>::fmt$' d &&
 		grep -q '% *\[\.\] _ZN47_\$LT\$lx\.\.Wrap.*GT\$3fmt17h0123456789abcdefE$' m ||
 		fail "Rust name: $(grep -e fmt d m)"
+	grep -q '% *\[\.\] <lx::wrap::Wrap>::total$' d &&
+		grep -q '% *\[\.\] _RNvMNtCs1_2lx4wrapNtNtCs1_2lx4wrap4Wrap5total$' m ||
+		fail "Rust v0 name: $(grep -e total d m)"
 	"$VPMU" report --stdio --sort sym --no-demangle --demangle 2>&1 | diff - d >/dev/null ||
 		fail "--demangle after --no-demangle"
 	[ "$(grep 'lx::mix(long)$' d | awk '{ print $1 }')" = \

@@ -2,8 +2,8 @@
 // by type.  libgcc's unwinder reads the shadow-stack pointer (RDSSPQ) at
 // every throw; without shadow stacks that instruction is a NOP.  A loop in
 // a namespace (lx::mix(long), lx::step inlined into it) gives a profile
-// C++ names to show, and one under the name rustc gives a method
-// (<lx::Wrap as core::fmt::Display>::fmt) a Rust name.
+// C++ names to show, and two under the names rustc gives methods, in
+// its legacy and its v0 scheme, Rust names.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -45,6 +45,17 @@ extern "C" __attribute__((noinline)) long rust_fmt(long n)
 	return h;
 }
 
+// Rust's v0 mangling (RFC 2603): <lx::wrap::Wrap>::total.
+extern "C" long rust_total(long n) __asm__("_RNvMNtCs1_2lx4wrapNtNtCs1_2lx4wrap4Wrap5total");
+extern "C" __attribute__((noinline)) long rust_total(long n)
+{
+	long h = 3;
+
+	for (long i = 0; i < n; i++)
+		h = (h ^ i) * 5 + 1;
+	return h;
+}
+
 static void rethrow(int v)
 {
 	try {
@@ -70,6 +81,7 @@ int main()
 	std::printf("runtime_error caught %d times\n", caught);
 	std::printf("mix %ld\n", lx::mix(300000));
 	std::printf("fmt %ld\n", rust_fmt(300000));
+	std::printf("total %ld\n", rust_total(300000));
 	try {
 		rethrow(14);
 	} catch (int e) {

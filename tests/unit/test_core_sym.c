@@ -229,6 +229,25 @@ static void test_demangle_names(void **state)
 		{ "_ZN3std2rt10lang_start17h0123456789ABCDEFE",
 		  "std::rt::lang_start::h0123456789ABCDEF" }, /* (not hex as rustc writes it) */
 		{ "_ZN4test4$XX$17h0123456789abcdefE", "test::$XX$::h0123456789abcdef" },
+		/* Rust's v0 names (RFC 2603), as rustc-demangle's alternate form
+		 * (no crate hashes, no constant suffixes) */
+		{ "_RNvNtCs1234_7mycrate3bar3baz", "mycrate::bar::baz" },
+		{ "_RINvNtC3std3mem8align_ofjEC3std", "std::mem::align_of::<usize>" },
+		{ "_RNCNvC5hello4mains_0", "hello::main::{closure#1}" },
+		{ "_RNvMNtC3std4pathNtNtC3std4path4Path6as_str", "<std::path::Path>::as_str" },
+		{ "_RNvXs0_NtC3foo3barINtC3foo3VeclENtC3std5Clone5clone@plt",
+		  "<foo::Vec<i32> as std::Clone>::clone@plt" },
+		{ "_RINvC3foo3barTlRShEE", "foo::bar::<(i32, &[u8])>" },
+		{ "_RINvC3foo3barNtB2_3BazE", "foo::bar::<foo::Baz>" }, /* a back-reference */
+		{ "_RINvC3foo3barFUKCjEyE", "foo::bar::<unsafe extern \"C\" fn(usize) -> u64>" },
+		{ "_RINvC3foo3barFK11C_cmse_callEuE", "foo::bar::<extern \"C-cmse-call\" fn()>" },
+		{ "_RINvC3foo3barDG_INtC3std2FnTRL0_hEEp6OutputuEL_E",
+		  "foo::bar::<dyn for<'a> std::Fn<(&'a u8,), Output = ()>>" },
+		{ "_RINvC3foo3barQL_hPhOzE", "foo::bar::<&mut u8, *const u8, *mut !>" },
+		{ "_RINvC3foo3barKj10_Kln5_Kb1_Kc61_E", "foo::bar::<16, -5, true, 'a'>" },
+		{ "_RINvC3foo3barKy123456789abcdef01_E", "foo::bar::<0x123456789abcdef01>" },
+		{ "_RINvC3foo3barAhj4_TlEE", "foo::bar::<[u8; 4], (i32,)>" },
+		{ "_RNvC3foo3bar.llvm.1234", "foo::bar.llvm.1234" },
 	};
 	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_cxx;
 	struct sym *s = self_session();
@@ -247,6 +266,15 @@ static void test_demangle_names(void **state)
 	assert_null(sym_demangle("_Z"));
 	assert_null(sym_demangle("_Zxyz!"));
 	assert_null(sym_demangle("@plt"));
+	/* damaged v0 names: cut short, a reference forward, a bound lifetime
+	 * not bound, trailing bytes, punycode (not decoded) */
+	assert_null(sym_demangle("_RNvC3foo"));
+	assert_null(sym_demangle("_R"));
+	assert_null(sym_demangle("_RB0_"));
+	assert_null(sym_demangle("_RINvC3foo3barRL1_hE"));
+	assert_null(sym_demangle("_RNvC3foo3barXYZ"));
+	assert_null(sym_demangle("_RNvCu3foo3bar"));
+	assert_null(sym_demangle("_R0NvC3foo3bar"));
 	assert_null(sym_demangle(NULL));
 	/* lookups show the demangled name; either name finds the function */
 	assert_int_equal(sym_lookup(s, addr + 1, &si), 0);

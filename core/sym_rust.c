@@ -1,0 +1,671 @@
+/* sym_rust.c — Rust's symbol names as Rust writes them, the way perf
+ * (by rustc-demangle's rules) shows them: the legacy names, C++-shaped
+ * paths whose last element is a hash, without it and with their escapes
+ * undone; and the v0 names ("_R", Rust RFC 2603). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym.h"
+
+/* Rust's legacy escapes (rustc's symbol_names/legacy.rs): "$LT$" for
+ * '<' and the like, "$u20$" for a code point, ".." for "::". */
+static const char *const rust_escapes[][2] = {
+	{ "SP", "@" }, { "BP", "*" }, { "RF", "&" }, { "LT", "<" },
+	{ "GT", ">" }, { "LP", "(" }, { "RP", ")" }, { "C", "," },
+};
+
+/* Append element e (n bytes) to out, its escapes undone; -1 for an
+ * escape Rust does not write. */
+static int rust_element(char *out, const char *e, size_t n)
+{
+	const char *end = e + n;
+
+	if (n >= 2 && e[0] == '_' && e[1] == '$')
+		e++; /* (an element may not begin with '$') */
+	out += strlen(out);
+	while (e < end) {
+		if (e[0] == '.' && e + 1 < end && e[1] == '.') {
+			*out++ = ':';
+			*out++ = ':';
+			e += 2;
+			continue;
+		}
+		if (e[0] != '$') {
+			*out++ = *e++;
+			continue;
+		}
+		const char *close = memchr(e + 1, '$', (size_t)(end - e - 1));
+		size_t len = close ? (size_t)(close - e - 1) : 0, k;
+		if (!close || !len)
+			return -1;
+		for (k = 0; k < sizeof(rust_escapes) / sizeof(rust_escapes[0]); k++)
+			if (strlen(rust_escapes[k][0]) == len &&
+			    !memcmp(e + 1, rust_escapes[k][0], len))
+				break;
+		if (k < sizeof(rust_escapes) / sizeof(rust_escapes[0])) {
+			*out++ = rust_escapes[k][1][0];
+		} else {
+			/* $uXX$: an ASCII code point, printable */
+			char hex[3] = { 0 }, *stop;
+			if (e[1] != 'u' || len < 2 || len > 3)
+				return -1;
+			memcpy(hex, e + 2, len - 1);
+			long c = strtol(hex, &stop, 16);
+			if (*stop || c < 0x20 || c > 0x7e)
+				return -1;
+			*out++ = (char)c;
+		}
+		e = close + 1;
+	}
+	*out = 0;
+	return 0;
+}
+
+/* A Rust legacy name (_ZN ... 17h<16 hex digits>E): its path without the
+ * hash, or NULL when name is not one. */
+static char *rust_legacy(const char *name, size_t n)
+{
+	const char *p = name + 3, *end = name + n, *hash;
+	char *out;
+
+	if (n < 3 + 2 + 20 || strncmp(name, "_ZN", 3) || end[-1] != 'E' ||
+	    strncmp(end - 20, "17h", 3))
+		return NULL;
+	for (const char *h = end - 17; h < end - 1; h++)
+		if (!(*h >= '0' && *h <= '9') && !(*h >= 'a' && *h <= 'f'))
+			return NULL;
+	hash = end - 20;
+	out = calloc(1, n * 2 + 1); /* (an escape is never longer than its text) */
+	if (!out)
+		return NULL;
+	while (p < hash) {
+		char *stop;
+		unsigned long len = strtoul(p, &stop, 10);
+		if (*p < '1' || *p > '9' || stop > hash || len > (unsigned long)(hash - stop))
+			return free(out), NULL;
+		if (*out)
+			strcat(out, "::");
+		if (rust_element(out, stop, len))
+			return free(out), NULL;
+		p = stop + len;
+	}
+	if (p != hash || !*out)
+		return free(out), NULL;
+	return out;
+}
+
+/* Rust's v0 names (the "_R" scheme of Rust RFC 2603, "Rust Symbol Name
+ * Mangling v0"), printed as rustc-demangle's alternate form prints them,
+ * which perf shows: no crate disambiguators, no suffixes on constants. */
+struct v0 {
+	const char *s; /* the name after "_R" */
+	size_t n, pos;
+	char *out;
+	size_t len, cap;
+	int err, skip;	       /* skip: parse without printing */
+	unsigned depth, bound; /* recursion; lifetimes bound so far */
+};
+
+#define V0_DEPTH 200 /* deeper nesting is refused as damage */
+#define V0_OUT 4096  /* a longer name is left mangled */
+
+static void put(struct v0 *d, const char *t, size_t n)
+{
+	if (d->skip || d->err)
+		return;
+	if (d->len + n >= d->cap) {
+		d->err = 1;
+		return;
+	}
+	memcpy(d->out + d->len, t, n);
+	d->len += n;
+	d->out[d->len] = 0;
+}
+
+static void puts_(struct v0 *d, const char *t)
+{
+	put(d, t, strlen(t));
+}
+
+static int peek(const struct v0 *d)
+{
+	return !d->err && d->pos < d->n ? (unsigned char)d->s[d->pos] : 0;
+}
+
+static int eat(struct v0 *d, int c)
+{
+	if (peek(d) != c || !c)
+		return 0;
+	d->pos++;
+	return 1;
+}
+
+static int next(struct v0 *d)
+{
+	int c = peek(d);
+
+	if (!c)
+		d->err = 1;
+	else
+		d->pos++;
+	return c;
+}
+
+/* <base-62-number>: "_" is 0, digits then "_" their value plus one. */
+static uint64_t base62(struct v0 *d)
+{
+	uint64_t x = 0;
+	int c;
+
+	if (eat(d, '_'))
+		return 0;
+	while ((c = next(d)) != '_' && !d->err) {
+		unsigned v = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+			     c >= 'a' && c <= 'z' ? (unsigned)(c - 'a' + 10) :
+			     c >= 'A' && c <= 'Z' ? (unsigned)(c - 'A' + 36) :
+						    99;
+		if (v == 99 || x > (UINT64_MAX - v) / 62)
+			d->err = 1;
+		else
+			x = x * 62 + v;
+	}
+	if (x == UINT64_MAX)
+		d->err = 1;
+	return x + 1;
+}
+
+static uint64_t opt_base62(struct v0 *d, int tag)
+{
+	return eat(d, tag) ? base62(d) + 1 : 0;
+}
+
+/* <decimal-number>: "0", or digits not starting with 0. */
+static size_t decimal(struct v0 *d)
+{
+	size_t x = 0;
+
+	if (eat(d, '0'))
+		return 0;
+	if (peek(d) < '1' || peek(d) > '9')
+		d->err = 1;
+	while (peek(d) >= '0' && peek(d) <= '9' && !d->err) {
+		if (x > (SIZE_MAX - 9) / 10)
+			d->err = 1;
+		x = x * 10 + (size_t)(next(d) - '0');
+	}
+	return x;
+}
+
+/* [<disambiguator>] <undisambiguated-identifier>: the identifier's text
+ * (*len bytes); punycode (non-ASCII) identifiers are not decoded. */
+static const char *ident(struct v0 *d, size_t *len)
+{
+	const char *t;
+
+	opt_base62(d, 's');
+	if (eat(d, 'u'))
+		d->err = 1;
+	*len = decimal(d);
+	eat(d, '_');
+	if (d->err || *len > d->n - d->pos) {
+		d->err = 1;
+		*len = 0;
+		return "";
+	}
+	t = d->s + d->pos;
+	d->pos += *len;
+	return t;
+}
+
+static void path(struct v0 *d, int in_value);
+static void type(struct v0 *d);
+static void konst(struct v0 *d);
+
+/* <backref>: what the name holds at an earlier position, printed again. */
+static void backref(struct v0 *d, void (*f)(struct v0 *, int), int arg)
+{
+	size_t b = d->pos - 1; /* (where the 'B' is: a reference goes back) */
+	uint64_t at = base62(d);
+	size_t here = d->pos;
+
+	if (d->err || at >= b || ++d->depth > V0_DEPTH) {
+		d->err = 1;
+		return;
+	}
+	d->pos = (size_t)at;
+	f(d, arg);
+	d->pos = here;
+	d->depth--;
+}
+
+static void type_arg(struct v0 *d, int unused)
+{
+	(void)unused;
+	type(d);
+}
+
+static void konst_arg(struct v0 *d, int unused)
+{
+	(void)unused;
+	konst(d);
+}
+
+static void lifetime(struct v0 *d, uint64_t lt)
+{
+	char b[32];
+
+	if (lt == 0) {
+		puts_(d, "'_");
+		return;
+	}
+	if (lt > d->bound) {
+		d->err = 1;
+		return;
+	}
+	uint64_t depth = d->bound - lt;
+	if (depth < 26)
+		snprintf(b, sizeof(b), "'%c", (char)('a' + depth));
+	else
+		snprintf(b, sizeof(b), "'_%llu", (unsigned long long)depth);
+	puts_(d, b);
+}
+
+/* [<binder>]: "for<'a, 'b> " for the lifetimes it binds. */
+static unsigned binder(struct v0 *d)
+{
+	uint64_t n = opt_base62(d, 'G');
+
+	if (n > 64) {
+		d->err = 1;
+		return 0;
+	}
+	if (n) {
+		puts_(d, "for<");
+		for (uint64_t k = 0; k < n; k++) {
+			if (k)
+				puts_(d, ", ");
+			d->bound++;
+			lifetime(d, 1);
+		}
+		puts_(d, "> ");
+	}
+	return (unsigned)n;
+}
+
+static void generic_arg(struct v0 *d)
+{
+	if (eat(d, 'L'))
+		lifetime(d, base62(d));
+	else if (eat(d, 'K'))
+		konst(d);
+	else
+		type(d);
+}
+
+/* {<generic-arg>} "E", separated by ", " */
+static unsigned generic_args(struct v0 *d)
+{
+	unsigned n = 0;
+
+	while (!d->err && !eat(d, 'E')) {
+		if (n++)
+			puts_(d, ", ");
+		generic_arg(d);
+	}
+	return n;
+}
+
+static void path(struct v0 *d, int in_value)
+{
+	size_t len;
+	const char *name;
+	int tag;
+
+	if (++d->depth > V0_DEPTH)
+		d->err = 1;
+	switch (tag = next(d)) {
+	case 'C': /* a crate root */
+		name = ident(d, &len);
+		put(d, name, len);
+		break;
+	case 'N': { /* ...::name, in a namespace */
+		int ns = next(d);
+		path(d, in_value);
+		uint64_t dis = opt_base62(d, 's');
+		if (eat(d, 'u'))
+			d->err = 1;
+		len = decimal(d);
+		eat(d, '_');
+		if (d->err || len > d->n - d->pos) {
+			d->err = 1;
+			break;
+		}
+		name = d->s + d->pos;
+		d->pos += len;
+		if (ns >= 'A' && ns <= 'Z') { /* {closure#0}, {shim:vtable#0} */
+			char b[32];
+			puts_(d, "::{");
+			puts_(d, ns == 'C' ? "closure" :
+				 ns == 'S' ? "shim" :
+					     (char[2]){ (char)ns, 0 });
+			if (len) {
+				puts_(d, ":");
+				put(d, name, len);
+			}
+			snprintf(b, sizeof(b), "#%llu}", (unsigned long long)dis);
+			puts_(d, b);
+		} else if (ns >= 'a' && ns <= 'z') {
+			if (len) {
+				puts_(d, "::");
+				put(d, name, len);
+			}
+		} else {
+			d->err = 1;
+		}
+		break;
+	}
+	case 'M':		  /* <T>: an inherent impl */
+	case 'X':		  /* <T as Trait>: a trait impl */
+	case 'Y':		  /* <T as Trait>: a trait's own item */
+		if (tag != 'Y') { /* the impl's path, not shown */
+			opt_base62(d, 's');
+			d->skip++;
+			path(d, 0);
+			d->skip--;
+		}
+		puts_(d, "<");
+		type(d);
+		if (tag != 'M') {
+			puts_(d, " as ");
+			path(d, 0);
+		}
+		puts_(d, ">");
+		break;
+	case 'I': /* generic arguments: path::<T> as a value, path<T> as a type */
+		path(d, in_value);
+		puts_(d, in_value ? "::<" : "<");
+		generic_args(d);
+		puts_(d, ">");
+		break;
+	case 'B':
+		backref(d, path, in_value);
+		break;
+	default:
+		d->err = 1;
+	}
+	d->depth--;
+}
+
+/* The basic types, by their letter (RFC 2603, "Basic types"). */
+static const char *basic_type(int c)
+{
+	static const char *const names[26] = {
+		['a' - 'a'] = "i8",   ['b' - 'a'] = "bool",  ['c' - 'a'] = "char",
+		['d' - 'a'] = "f64",  ['e' - 'a'] = "str",   ['f' - 'a'] = "f32",
+		['h' - 'a'] = "u8",   ['i' - 'a'] = "isize", ['j' - 'a'] = "usize",
+		['l' - 'a'] = "i32",  ['m' - 'a'] = "u32",   ['n' - 'a'] = "i128",
+		['o' - 'a'] = "u128", ['p' - 'a'] = "_",     ['s' - 'a'] = "i16",
+		['t' - 'a'] = "u16",  ['u' - 'a'] = "()",    ['v' - 'a'] = "...",
+		['x' - 'a'] = "i64",  ['y' - 'a'] = "u64",   ['z' - 'a'] = "!",
+	};
+	return c >= 'a' && c <= 'z' ? names[c - 'a'] : NULL;
+}
+
+static void fn_sig(struct v0 *d)
+{
+	unsigned bound = binder(d);
+	size_t len;
+
+	if (eat(d, 'U'))
+		puts_(d, "unsafe ");
+	if (eat(d, 'K')) {
+		puts_(d, "extern \"");
+		if (eat(d, 'C')) {
+			puts_(d, "C");
+		} else { /* an ABI's name, '-' written '_' */
+			const char *abi = ident(d, &len);
+			for (size_t k = 0; k < len; k++)
+				put(d, abi[k] == '_' ? "-" : &abi[k], 1);
+		}
+		puts_(d, "\" ");
+	}
+	puts_(d, "fn(");
+	for (unsigned n = 0; !d->err && !eat(d, 'E'); n++) {
+		if (n)
+			puts_(d, ", ");
+		type(d);
+	}
+	puts_(d, ")");
+	if (!eat(d, 'u')) {
+		puts_(d, " -> ");
+		type(d);
+	}
+	d->bound -= bound;
+}
+
+/* A dyn trait's path; with generic arguments, the angle bracket is left
+ * open (1) for its associated types. */
+static int path_open(struct v0 *d)
+{
+	int open;
+
+	if (eat(d, 'B')) {
+		size_t b = d->pos - 1;
+		uint64_t at = base62(d);
+		size_t here = d->pos;
+		if (d->err || at >= b || ++d->depth > V0_DEPTH) {
+			d->err = 1;
+			return 0;
+		}
+		d->pos = (size_t)at;
+		open = path_open(d);
+		d->pos = here;
+		d->depth--;
+		return open;
+	}
+	if (eat(d, 'I')) {
+		path(d, 0);
+		puts_(d, "<");
+		generic_args(d);
+		return 1;
+	}
+	path(d, 0);
+	return 0;
+}
+
+/* A trait of a dyn type, with its associated types: Iterator<Item = u8>. */
+static void dyn_trait(struct v0 *d)
+{
+	int open = path_open(d);
+	size_t len;
+
+	while (!d->err && eat(d, 'p')) {
+		puts_(d, open ? ", " : "<");
+		open = 1;
+		const char *name = ident(d, &len);
+		put(d, name, len);
+		puts_(d, " = ");
+		type(d);
+	}
+	if (open)
+		puts_(d, ">");
+}
+
+static void type(struct v0 *d)
+{
+	const char *basic = basic_type(peek(d));
+	int tag;
+
+	if (++d->depth > V0_DEPTH)
+		d->err = 1;
+	if (basic) {
+		d->pos++;
+		puts_(d, basic);
+		d->depth--;
+		return;
+	}
+	switch (tag = next(d)) {
+	case 'R': /* &T, &mut T, with a lifetime when named */
+	case 'Q':
+		puts_(d, "&");
+		if (eat(d, 'L')) {
+			uint64_t lt = base62(d);
+			if (lt) {
+				lifetime(d, lt);
+				puts_(d, " ");
+			}
+		}
+		if (tag == 'Q')
+			puts_(d, "mut ");
+		type(d);
+		break;
+	case 'P':
+		puts_(d, "*const ");
+		type(d);
+		break;
+	case 'O':
+		puts_(d, "*mut ");
+		type(d);
+		break;
+	case 'A': /* [T; N] */
+	case 'S': /* [T] */
+		puts_(d, "[");
+		type(d);
+		if (tag == 'A') {
+			puts_(d, "; ");
+			konst(d);
+		}
+		puts_(d, "]");
+		break;
+	case 'T': { /* (A, B), (A,) */
+		unsigned n = 0;
+		puts_(d, "(");
+		for (; !d->err && !eat(d, 'E'); n++) {
+			if (n)
+				puts_(d, ", ");
+			type(d);
+		}
+		puts_(d, n == 1 ? ",)" : ")");
+		break;
+	}
+	case 'F':
+		fn_sig(d);
+		break;
+	case 'D': { /* dyn A + B + 'a */
+		puts_(d, "dyn ");
+		unsigned bound = binder(d);
+		for (unsigned n = 0; !d->err && !eat(d, 'E'); n++) {
+			if (n)
+				puts_(d, " + ");
+			dyn_trait(d);
+		}
+		d->bound -= bound;
+		if (!eat(d, 'L')) {
+			d->err = 1;
+			break;
+		}
+		uint64_t lt = base62(d);
+		if (lt) {
+			puts_(d, " + ");
+			lifetime(d, lt);
+		}
+		break;
+	}
+	case 'B':
+		backref(d, type_arg, 0);
+		break;
+	default: /* a named type: its path */
+		d->pos--;
+		path(d, 0);
+	}
+	d->depth--;
+}
+
+/* A constant generic argument: integers in decimal (hexadecimal past 64
+ * bits), bool and char; other kinds are left mangled. */
+static void konst(struct v0 *d)
+{
+	char b[48];
+	int tag = next(d), neg = 0;
+	uint64_t v = 0;
+	unsigned digits = 0;
+
+	if (tag == 'p') {
+		puts_(d, "_");
+		return;
+	}
+	if (tag == 'B') {
+		backref(d, konst_arg, 0);
+		return;
+	}
+	if (!strchr("hmtyojaslxnibc", tag) || !tag) {
+		d->err = 1;
+		return;
+	}
+	if (strchr("aslxni", tag))
+		neg = eat(d, 'n');
+	size_t start = d->pos;
+	for (int c; (c = next(d)) != '_' && !d->err;) {
+		unsigned h = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+			     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
+						    99;
+		if (h == 99)
+			d->err = 1;
+		digits += digits || h; /* (the significant ones) */
+		v = v << 4 | h;
+	}
+	if (d->err)
+		return;
+	if (tag == 'b') {
+		if (v > 1 || digits > 16)
+			d->err = 1;
+		puts_(d, v ? "true" : "false");
+	} else if (tag == 'c') {
+		if (v < 0x20 || v > 0x7e || digits > 8) /* (printable ASCII) */
+			d->err = 1;
+		else
+			snprintf(b, sizeof(b), v == '\'' || v == '\\' ? "'\\%c'" : "'%c'", (char)v);
+		puts_(d, b);
+	} else if (digits <= 16) {
+		snprintf(b, sizeof(b), "%s%llu", neg ? "-" : "", (unsigned long long)v);
+		puts_(d, b);
+	} else {
+		puts_(d, neg ? "-0x" : "0x");
+		put(d, d->s + start, d->pos - 1 - start);
+	}
+}
+
+/* "_R" [<decimal-number>] <path> [<instantiating-crate>] [<vendor-specific-suffix>] */
+static char *rust_v0(const char *name, size_t n)
+{
+	struct v0 d = { .s = name + 2, .n = n - 2, .cap = V0_OUT };
+
+	if (n < 3 || strncmp(name, "_R", 2) || (name[2] >= '0' && name[2] <= '9'))
+		return NULL; /* (a version number: none but v0 is defined) */
+	d.out = calloc(1, d.cap);
+	if (!d.out)
+		return NULL;
+	path(&d, 1);
+	if (!d.err && d.pos < d.n && peek(&d) >= 'A' && peek(&d) <= 'Z') {
+		d.skip++; /* the crate that instantiated it */
+		path(&d, 0);
+		d.skip--;
+	}
+	/* what a vendor appends after a '.' or '$' (LLVM's ".llvm.123"),
+	 * kept as rustc-demangle keeps it */
+	if (d.err || (d.pos < d.n && d.s[d.pos] != '.' && d.s[d.pos] != '$') || !d.len)
+		return free(d.out), NULL;
+	put(&d, d.s + d.pos, d.n - d.pos);
+	if (d.err)
+		return free(d.out), NULL;
+	return d.out;
+}
+
+char *sym_rust_demangle(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 2 && name[1] == 'R' ? rust_v0(name, n) : rust_legacy(name, n);
+}
