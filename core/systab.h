@@ -68,9 +68,10 @@ unsigned systab_strings(long nr);
  * too short to hold a family. */
 size_t systab_format_sockaddr(char *buf, size_t n, const void *sa, size_t len);
 /* "name(arg: value, ...)" into buf: arguments of value 0 are left out
- * but file descriptors, strings, open flags and protections; str[k] is argument k's string when
- * it is one (NULL: unreadable, printed as the pointer).  Returns the
- * length written (truncated to n - 1). */
+ * but file descriptors, strings, open flags and protections; str[k] is
+ * argument k's string, or its socket address's text, when it is one
+ * (NULL: unreadable, printed as the pointer).  Returns the length
+ * written (truncated to n - 1). */
 size_t systab_format_call(char *buf, size_t n, long nr, const uint64_t a[6],
 			  const char *const str[6]);
 /* The result as perf trace prints it: a number, an address, or
