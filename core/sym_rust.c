@@ -2,6 +2,7 @@
  * (by rustc-demangle's rules) shows them: the legacy names, C++-shaped
  * paths whose last element is a hash, without it and with their escapes
  * undone; and the v0 names ("_R", Rust RFC 2603). */
+#define _GNU_SOURCE /* memrchr */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,25 +199,120 @@ static size_t decimal(struct v0 *d)
 	return x;
 }
 
-/* [<disambiguator>] <undisambiguated-identifier>: the identifier's text
- * (*len bytes); punycode (non-ASCII) identifiers are not decoded. */
-static const char *ident(struct v0 *d, size_t *len)
-{
-	const char *t;
+/* An identifier: its ASCII text, or for a non-ASCII one ('u') the ASCII
+ * characters and the Punycode (RFC 3492, '-' written '_') that inserts
+ * the others. */
+struct ident {
+	const char *ascii, *puny;
+	size_t nascii, npuny;
+};
 
-	opt_base62(d, 's');
-	if (eat(d, 'u'))
-		d->err = 1;
-	*len = decimal(d);
+/* <undisambiguated-identifier> */
+static struct ident ident(struct v0 *d)
+{
+	struct ident id = { "", NULL, 0, 0 };
+	int puny = eat(d, 'u');
+	size_t len = decimal(d);
+
 	eat(d, '_');
-	if (d->err || *len > d->n - d->pos) {
+	if (d->err || len > d->n - d->pos) {
 		d->err = 1;
-		*len = 0;
-		return "";
+		return id;
 	}
-	t = d->s + d->pos;
-	d->pos += *len;
-	return t;
+	id.ascii = d->s + d->pos;
+	id.nascii = len;
+	d->pos += len;
+	if (puny) { /* the ASCII part ends at the last '_' */
+		const char *u = memrchr(id.ascii, '_', len);
+		id.puny = u ? u + 1 : id.ascii;
+		id.npuny = len - (size_t)(id.puny - id.ascii);
+		id.nascii = u ? (size_t)(u - id.ascii) : 0;
+		if (!id.npuny)
+			d->err = 1;
+	}
+	return id;
+}
+
+/* RFC 3492's bias adaptation (section 6.1). */
+static uint32_t puny_adapt(uint32_t delta, uint32_t points, int first)
+{
+	uint32_t k = 0;
+
+	delta = first ? delta / 700 : delta / 2;
+	delta += delta / points;
+	for (; delta > (36 - 1) * 26 / 2; k += 36)
+		delta /= 36 - 1;
+	return k + (36 * delta) / (delta + 38);
+}
+
+#define PUNY_MAX 256 /* code points in a name's identifier */
+
+/* Print identifier id, its Punycode decoded (RFC 3492, section 6.2) to
+ * UTF-8; a code point that is no character, or a control, is damage. */
+static void put_ident(struct v0 *d, struct ident id)
+{
+	uint32_t cp[PUNY_MAX], n = 0x80, bias = 72, i = 0, len = 0;
+
+	if (!id.puny) {
+		put(d, id.ascii, id.nascii);
+		return;
+	}
+	const char *p = id.puny, *end = id.puny + id.npuny;
+	if (id.nascii >= PUNY_MAX) {
+		d->err = 1;
+		return;
+	}
+	for (; len < id.nascii; len++)
+		cp[len] = (unsigned char)id.ascii[len];
+	while (p < end && !d->err) {
+		uint32_t old = i, w = 1;
+		for (uint32_t k = 36;; k += 36) {
+			int c = p < end ? *p++ : -1;
+			uint32_t digit = c >= 'a' && c <= 'z' ? (uint32_t)(c - 'a') :
+					 c >= '0' && c <= '9' ? (uint32_t)(c - '0' + 26) :
+								99;
+			uint32_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+			if (digit == 99 || digit > (UINT32_MAX - i) / w) {
+				d->err = 1;
+				return;
+			}
+			i += digit * w;
+			if (digit < t)
+				break;
+			if (w > UINT32_MAX / (36 - t)) {
+				d->err = 1;
+				return;
+			}
+			w *= 36 - t;
+		}
+		if (len + 1 >= PUNY_MAX || i / (len + 1) > 0x10ffff - n) {
+			d->err = 1;
+			return;
+		}
+		bias = puny_adapt(i - old, len + 1, old == 0);
+		n += i / (len + 1);
+		i %= len + 1;
+		if (n < 0xa0 || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) {
+			d->err = 1; /* (ASCII is never encoded; no controls) */
+			return;
+		}
+		memmove(cp + i + 1, cp + i, (len - i) * sizeof(*cp));
+		cp[i++] = n;
+		len++;
+	}
+	for (uint32_t k = 0; k < len; k++) {
+		char u[4];
+		uint32_t c = cp[k];
+		size_t m = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+		if (m == 1) {
+			u[0] = (char)c;
+		} else {
+			for (size_t j = m - 1; j > 0; j--, c >>= 6)
+				u[j] = (char)(0x80 | (c & 0x3f));
+			u[0] = (char)((m == 2 ? 0xc0 : m == 3 ? 0xe0 : 0xf0) | c);
+		}
+		put(d, u, m);
+	}
 }
 
 static void path(struct v0 *d, int in_value);
@@ -319,47 +415,38 @@ static unsigned generic_args(struct v0 *d)
 
 static void path(struct v0 *d, int in_value)
 {
-	size_t len;
-	const char *name;
+	struct ident name;
 	int tag;
 
 	if (++d->depth > V0_DEPTH)
 		d->err = 1;
 	switch (tag = next(d)) {
 	case 'C': /* a crate root */
-		name = ident(d, &len);
-		put(d, name, len);
+		opt_base62(d, 's');
+		put_ident(d, ident(d));
 		break;
 	case 'N': { /* ...::name, in a namespace */
 		int ns = next(d);
 		path(d, in_value);
 		uint64_t dis = opt_base62(d, 's');
-		if (eat(d, 'u'))
-			d->err = 1;
-		len = decimal(d);
-		eat(d, '_');
-		if (d->err || len > d->n - d->pos) {
-			d->err = 1;
-			break;
-		}
-		name = d->s + d->pos;
-		d->pos += len;
+		name = ident(d);
+		int named = name.nascii || name.npuny;
 		if (ns >= 'A' && ns <= 'Z') { /* {closure#0}, {shim:vtable#0} */
 			char b[32];
 			puts_(d, "::{");
 			puts_(d, ns == 'C' ? "closure" :
 				 ns == 'S' ? "shim" :
 					     (char[2]){ (char)ns, 0 });
-			if (len) {
+			if (named) {
 				puts_(d, ":");
-				put(d, name, len);
+				put_ident(d, name);
 			}
 			snprintf(b, sizeof(b), "#%llu}", (unsigned long long)dis);
 			puts_(d, b);
 		} else if (ns >= 'a' && ns <= 'z') {
-			if (len) {
+			if (named) {
 				puts_(d, "::");
-				put(d, name, len);
+				put_ident(d, name);
 			}
 		} else {
 			d->err = 1;
@@ -416,7 +503,6 @@ static const char *basic_type(int c)
 static void fn_sig(struct v0 *d)
 {
 	unsigned bound = binder(d);
-	size_t len;
 
 	if (eat(d, 'U'))
 		puts_(d, "unsafe ");
@@ -425,9 +511,11 @@ static void fn_sig(struct v0 *d)
 		if (eat(d, 'C')) {
 			puts_(d, "C");
 		} else { /* an ABI's name, '-' written '_' */
-			const char *abi = ident(d, &len);
-			for (size_t k = 0; k < len; k++)
-				put(d, abi[k] == '_' ? "-" : &abi[k], 1);
+			struct ident abi = ident(d);
+			if (abi.puny || !abi.nascii)
+				d->err = 1;
+			for (size_t k = 0; k < abi.nascii; k++)
+				put(d, abi.ascii[k] == '_' ? "-" : &abi.ascii[k], 1);
 		}
 		puts_(d, "\" ");
 	}
@@ -479,13 +567,11 @@ static int path_open(struct v0 *d)
 static void dyn_trait(struct v0 *d)
 {
 	int open = path_open(d);
-	size_t len;
 
 	while (!d->err && eat(d, 'p')) {
 		puts_(d, open ? ", " : "<");
 		open = 1;
-		const char *name = ident(d, &len);
-		put(d, name, len);
+		put_ident(d, ident(d));
 		puts_(d, " = ");
 		type(d);
 	}

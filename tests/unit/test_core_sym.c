@@ -248,6 +248,11 @@ static void test_demangle_names(void **state)
 		{ "_RINvC3foo3barKy123456789abcdef01_E", "foo::bar::<0x123456789abcdef01>" },
 		{ "_RINvC3foo3barAhj4_TlEE", "foo::bar::<[u8; 4], (i32,)>" },
 		{ "_RNvC3foo3bar.llvm.1234", "foo::bar.llvm.1234" },
+		/* non-ASCII identifiers: Punycode, '-' written '_' (Python's
+		 * "café".encode("punycode") is "caf-dma") */
+		{ "_RNvC5crateu7caf_dma", "crate::caf\u00e9" },
+		{ "_RNvNtC5crateu13lodajc4ae4b6fu10nave_x_jwa",
+		  "crate::\u10e1\u10d0\u10ed\u10db\u10d4\u10da\u10d0\u10d3::na\u00efve_x" },
 	};
 	uint64_t addr = (uint64_t)(uintptr_t)&sym_test_cxx;
 	struct sym *s = self_session();
@@ -267,13 +272,16 @@ static void test_demangle_names(void **state)
 	assert_null(sym_demangle("_Zxyz!"));
 	assert_null(sym_demangle("@plt"));
 	/* damaged v0 names: cut short, a reference forward, a bound lifetime
-	 * not bound, trailing bytes, punycode (not decoded) */
+	 * not bound, trailing bytes, Punycode without its digits or with
+	 * one that is not, a version number (none but v0 is defined) */
 	assert_null(sym_demangle("_RNvC3foo"));
 	assert_null(sym_demangle("_R"));
 	assert_null(sym_demangle("_RB0_"));
 	assert_null(sym_demangle("_RINvC3foo3barRL1_hE"));
 	assert_null(sym_demangle("_RNvC3foo3barXYZ"));
-	assert_null(sym_demangle("_RNvCu3foo3bar"));
+	assert_null(sym_demangle("_RNvC5crateu3___"));
+	assert_null(sym_demangle("_RNvC5crateu4caf_"));
+	assert_null(sym_demangle("_RNvC5crateu7caf_dm!"));
 	assert_null(sym_demangle("_R0NvC3foo3bar"));
 	assert_null(sym_demangle(NULL));
 	/* lookups show the demangled name; either name finds the function */
