@@ -54,8 +54,9 @@ void sym_set_demangle(struct sym *s, int on);
 char *sym_demangle(const char *name);
 /* Whether name looks mangled (C++'s and Rust's "_Z", Rust's "_R"). */
 int sym_is_mangled(const char *name);
-/* sym_rust.c: a Rust name (legacy "_ZN...17h<hash>E" or v0 "_R...", no
- * suffix) demangled, malloc'd; NULL when it is not one. */
+/* sym_rust.c: a Rust name (legacy "_ZN...17h<hash>E" or v0 "_R...",
+ * either with LLVM's ".llvm.N" after it) demangled, malloc'd; NULL when
+ * it is not one. */
 char *sym_rust_demangle(const char *name);
 
 /* Directories searched for separate debug files instead of /usr/lib/debug

@@ -751,7 +751,25 @@ static char *rust_v0(const char *name, size_t n)
 
 char *sym_rust_demangle(const char *name)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), k = n;
+	const char *dot = name;
+	char *out;
 
-	return n > 2 && name[1] == 'R' ? rust_v0(name, n) : rust_legacy(name, n);
+	if (n > 2 && name[1] == 'R')
+		return rust_v0(name, n);
+	/* a legacy name, or one with a suffix after its 'E' (LLVM's
+	 * ".llvm.123" from a build with link-time optimization), the suffix
+	 * kept as rustc-demangle keeps it */
+	while (!(out = rust_legacy(name, k))) {
+		if (!(dot = strchr(dot + 1, '.')))
+			return NULL;
+		k = (size_t)(dot - name);
+	}
+	if (k < n) {
+		char *o = realloc(out, strlen(out) + (n - k) + 1);
+		if (!o)
+			return free(out), NULL;
+		out = strcat(o, name + k);
+	}
+	return out;
 }

@@ -222,6 +222,9 @@ static void test_demangle_names(void **state)
 		{ "_ZN2ns3AccIlE3addERKl", "ns::Acc<long>::add(long const&)" },
 		/* Rust's legacy names: the hash dropped, the escapes undone */
 		{ "_ZN4core3fmt9Formatter3pad17h6ccbd0b0b5e29c28E", "core::fmt::Formatter::pad" },
+		{ "_ZN4core3fmt9Formatter3pad17h6ccbd0b0b5e29c28E.llvm.7364",
+		  "core::fmt::Formatter::pad.llvm.7364" }, /* (link-time optimized) */
+		{ "_ZN4a..b17h6ccbd0b0b5e29c28E.llvm.1.2", "a::b.llvm.1.2" },
 		{ "_ZN60_$LT$alloc..string..String$u20$as$u20$core..fmt..Display$GT$3fmt17h0123456789abcdefE",
 		  "<alloc::string::String as core::fmt::Display>::fmt" },
 		{ "_ZN4main4main28_$u7b$$u7b$closure$u7d$$u7d$17h0123456789abcdefE@plt",
