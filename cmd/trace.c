@@ -1,6 +1,7 @@
 /* trace.c — `vpmu trace`: run a program on the emulated machine and print
  * each system call it makes, with when it was made and how long it took,
- * perf-trace style; -s sums them up per thread.
+ * perf-trace style; -s sums them up per thread, --call-graph puts each
+ * call's chain under it (trace_chain.c).
  *
  * The calls are reported by the guest processes themselves (core/
  * systrace.h) through the session's sample channel as they are made, so
@@ -15,6 +16,7 @@
 #include "cmds.h"
 #include "core/session.h"
 #include "core/systrace.h"
+#include "emu/linux/linux.h"
 #include "opt.h"
 #include "trace.h"
 
@@ -24,6 +26,7 @@
 static const char trace_usage[] =
 	"usage: vpmu trace [-s | -S [--errno-summary]] [-e SYSCALLS] [--failure]\n"
 	"                  [--duration MSEC] [--max-events N] [--sort-events]\n"
+	"                  [--call-graph fp|dwarf [--max-stack N]]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
 	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
 	"                  [--] PROGRAM [ARGS...]\n"
@@ -45,6 +48,11 @@ static const char trace_usage[] =
 	"        --max-events N only the first N calls printed\n"
 	"        --sort-events  print the calls by time once the program has ended\n"
 	"                       (the processes' clocks interleaved), not as they come\n"
+	"        --call-graph fp|dwarf\n"
+	"                       each call's call chain under it, by frame pointers or\n"
+	"                       DWARF unwind tables\n"
+	"        --max-stack N  call chains cut to N frames (default 127); without\n"
+	"                       --call-graph, it means --call-graph dwarf\n"
 	"    -o, --output FILE  write the trace to FILE (default: standard error)\n"
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
 	"                       alpha; times are its emulated time, a call's the\n"
@@ -78,6 +86,7 @@ struct tracer {
 	union held held[TRACE_HELD];
 	int nheld;
 	uint64_t bad, nomem;
+	struct trace_chains *chains;  /* --call-graph, or NULL */
 	uint64_t max_lines, nprinted; /* --max-events (0: no limit), lines printed */
 	/* --sort-events: the lines, printed by time once the run is over */
 	int sort;
@@ -111,20 +120,36 @@ static int keep_line(struct tracer *tr, int64_t start, const char *text)
 static void print_call(struct tracer *tr, const struct systrace_call *c, const char *result)
 {
 	const struct recw_syscall *m = c->m;
-	char call[4096], line[4400];
+	char call[4096], line[4400], *chain = NULL;
 
 	if (tr->max_lines && !tr->sort && tr->nprinted >= tr->max_lines)
 		return;
 	systab_format_call(call, sizeof(call), m->nr, m->a, c->str);
-	snprintf(line, sizeof(line), "%10.3f (%9.6f ms): %s/%u %-*s = %s\n",
-		 (double)(m->start - tr->t0) / 1e6, (double)m->dur / 1e6, m->comm, m->tid,
-		 TRACE_ARGS_WIDTH, call, result);
+	int n = snprintf(line, sizeof(line), "%10.3f (%9.6f ms): %s/%u %-*s = %s\n",
+			 (double)(m->start - tr->t0) / 1e6, (double)m->dur / 1e6, m->comm, m->tid,
+			 TRACE_ARGS_WIDTH, call, result);
+	if (tr->chains && m->nchain && !(chain = trace_chains_format(tr->chains, m)))
+		tr->nomem++;
 	if (!tr->sort) {
 		fputs(line, tr->out);
+		if (chain)
+			fputs(chain, tr->out);
 		tr->nprinted++;
+	} else if (chain) {
+		/* (one text: the line and its chain stay together) */
+		size_t ll = n < 0 ? 0 : (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+		char *both = malloc(ll + strlen(chain) + 1);
+		if (both) {
+			memcpy(both, line, ll);
+			strcpy(both + ll, chain);
+		}
+		if (!both || keep_line(tr, m->start, both) < 0)
+			tr->nomem++;
+		free(both);
 	} else if (keep_line(tr, m->start, line) < 0) {
 		tr->nomem++;
 	}
+	free(chain);
 }
 
 /* (equal times in the order the host made them) */
@@ -236,6 +261,11 @@ static void on_msg(void *arg, const void *msg, size_t len)
 	const struct recw_hdr *h = msg;
 	struct systrace_call c;
 
+	if (len >= sizeof(*h) && h->type == RECW_MMAP && tr->chains) {
+		if (len != sizeof(struct recw_mmap) || trace_chains_mmap(tr->chains, msg) < 0)
+			tr->bad++;
+		return;
+	}
 	if (len < sizeof(*h) || h->type != RECW_SYSCALL || systrace_decode(msg, len, &c) < 0) {
 		tr->bad++;
 		return;
@@ -302,6 +332,8 @@ int cmd_trace(int argc, char **argv)
 		{ "errno-summary", no_argument, NULL, 'N' },
 		{ "sort-events", no_argument, NULL, 'O' },
 		{ "max-events", required_argument, NULL, 'M' },
+		{ "call-graph", required_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, 'K' },
 		{ "failure", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
@@ -322,6 +354,7 @@ int cmd_trace(int argc, char **argv)
 	struct expr expr = { 0 };
 	const char *outpath = NULL;
 	int c, summary = 0, errnos = 0, status;
+	uint32_t max_stack = 0;
 	char err[512], *end;
 	double ms;
 
@@ -339,6 +372,22 @@ int cmd_trace(int argc, char **argv)
 		case 'S': /* (the last of -s and -S counts) */
 			summary = 1;
 			tr.calls = 1;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "fp"))
+				o.sys_callgraph = LX_CG_FP;
+			else if (!strcmp(optarg, "dwarf"))
+				o.sys_callgraph = LX_CG_DWARF;
+			else {
+				fprintf(stderr,
+					"vpmu trace: --call-graph wants fp or dwarf, not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'K':
+			if (opt_max_stack("trace", optarg, &max_stack))
+				return 1;
 			break;
 		case 'f':
 			tr.failure = 1;
@@ -424,10 +473,14 @@ int cmd_trace(int argc, char **argv)
 		fprintf(stderr, "vpmu trace: %s: %m\n", outpath);
 		return 1;
 	}
-	if (summary && !(tr.sum = trace_summary_new())) {
+	if (max_stack && !o.sys_callgraph)
+		o.sys_callgraph = LX_CG_DWARF; /* (as perf trace's --max-stack) */
+	if ((summary && !(tr.sum = trace_summary_new())) ||
+	    (o.sys_callgraph && !(tr.chains = trace_chains_new()))) {
 		fprintf(stderr, "vpmu trace: out of memory\n");
 		return 1;
 	}
+	o.sys_max_stack = max_stack < RECW_MAX_CHAIN ? max_stack : RECW_MAX_CHAIN;
 	o.prog = argv[optind];
 	o.argv = &argv[optind];
 	o.on_msg = on_msg;
@@ -448,6 +501,7 @@ int cmd_trace(int argc, char **argv)
 	if (!status && tr.sum)
 		trace_summary_print(tr.sum, tr.out, errnos);
 	trace_summary_free(tr.sum);
+	trace_chains_free(tr.chains);
 	if (tr.bad)
 		fprintf(stderr, "vpmu trace: %llu malformed messages from the guest ignored\n",
 			(unsigned long long)tr.bad);

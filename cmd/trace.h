@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/recwire.h"
+
 struct trace_summary;
 
 struct trace_summary *trace_summary_new(void);
@@ -17,5 +19,18 @@ int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, l
  * with errnos each call's errors by name (--errno-summary; up to 8
  * distinct ones a call). */
 void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos);
+
+/* trace_chain.c: the images of each guest process, and call chains
+ * named from them (--call-graph). */
+struct trace_chains;
+
+struct trace_chains *trace_chains_new(void);
+void trace_chains_free(struct trace_chains *tc);
+/* An image the process m->pid mapped (RECW_MMAP_FIRST: the first of a
+ * new list); 0, or -1 when m makes no sense or out of memory. */
+int trace_chains_mmap(struct trace_chains *tc, const struct recw_mmap *m);
+/* m's chain, a frame a line, malloc'd; NULL when it has none (or out of
+ * memory). */
+char *trace_chains_format(struct trace_chains *tc, const struct recw_syscall *m);
 
 #endif

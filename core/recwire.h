@@ -69,10 +69,13 @@ struct recw_comm {
  * fall in it (readers resolve samples in file order, as perf's do). */
 struct recw_mmap {
 	struct recw_hdr h;
-	uint32_t pid, pad;
+	uint32_t pid;
+	uint32_t flags; /* RECW_MMAP_FIRST: the process's images start over (vpmu trace) */
 	uint64_t start, end, bias;
 	char path[256]; /* NUL-terminated */
 };
+
+#define RECW_MMAP_FIRST 1u
 
 struct recw_lost {
 	struct recw_hdr h;
@@ -107,15 +110,18 @@ struct recw_syscall {
 	int32_t nr;
 	uint8_t noreturn;   /* told before it is made: no result (exit, an execve, a kill) */
 	uint8_t host_clock; /* start and dur are the host's monotonic clock's */
-	uint16_t nstr;	    /* bytes after the struct */
+	uint16_t nstr;	    /* bytes of strings after the chain */
 	uint64_t a[6];
 	int64_t ret;
 	int64_t start, dur; /* ns */
 	char comm[16];	    /* the program's name, NUL-terminated */
-	/* then, for each string argument of the call (systab_strings()), in
-	 * order: 1 and the string with its NUL, or 0 where it was not
-	 * readable */
-	char str[];
+	uint16_t nchain;    /* return addresses after the struct (--call-graph) */
+	uint16_t pad[3];
+	/* then the call chain: nchain addresses, innermost first, the call's
+	 * return address the first; then, for each string argument of the
+	 * call (systab_strings()), in order: 1 and the string with its NUL,
+	 * or 0 where it was not readable */
+	uint64_t chain[];
 };
 
 #endif

@@ -445,6 +445,8 @@ int session_run(const struct session_opts *o, struct session_result *r, FILE *er
 	}
 	if (o->sys_mask)
 		memcpy(sh->sys_mask, o->sys_mask, sizeof(sh->sys_mask));
+	sh->sys_callgraph = (uint8_t)o->sys_callgraph;
+	sh->sys_max_stack = (uint16_t)o->sys_max_stack;
 	sh->timed = o->timed;
 	sh->smt = o->smt && !o->prog2; /* two programs: each one processor's */
 	snprintf(sh->arch, sizeof(sh->arch), "%s", machine_name(o->arch));

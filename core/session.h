@@ -43,6 +43,10 @@ struct session_opts {
 	 * messages, a bit per number (core/systrace.h SYSTRACE_MASK bytes),
 	 * or NULL. */
 	const uint8_t *sys_mask;
+	/* ... each with its call chain (LX_CG_*), of at most sys_max_stack
+	 * frames (0: RECW_MAX_CHAIN) */
+	int sys_callgraph;
+	unsigned sys_max_stack;
 	/* A second program run at once with the first, each on a logical
 	 * processor of one core (emu/linux lx_main_pair), or NULL.  The run's
 	 * status is the first program's unless it exited with 0, else the

@@ -23,6 +23,10 @@ struct systrace_call {
 	const char *str[6]; /* each string argument's text, NULL where unreadable */
 };
 
+/* Free what the tracer kept in a process (lx_sys_event.state); it lives
+ * as long as the process otherwise. */
+void systrace_state_free(void *state);
+
 /* Check message m of len bytes and find its strings; 0, or -1 when it
  * makes no sense. */
 int systrace_decode(const void *m, size_t len, struct systrace_call *c);

@@ -87,6 +87,8 @@ struct lx_shared {
 	/* System calls reported to lx_config.sys (vpmu trace): a bit per
 	 * number below LX_SYS_MAX, all clear: none */
 	uint8_t sys_mask[LX_SYS_MAX / 8];
+	uint8_t sys_callgraph;			 /* a call chain with each call: LX_CG_* */
+	uint16_t sys_max_stack;			 /* ... of at most this many frames */
 	_Alignas(8) uint8_t pmu_cfg[LX_PMU_CFG]; /* what lx_pmu_ops.attach is given (a struct) */
 	struct lx_slot slot[LX_MAX_SLOTS];
 };
@@ -162,7 +164,21 @@ struct lx_sys_event {
 	/* Copy n bytes from guest memory: 0, or -1 where not readable. */
 	int (*mem)(void *arg, void *dst, uint64_t src, size_t n);
 	void *arg;
+	/* The call chain asked for (lx_shared.sys_callgraph, sys_max_stack):
+	 * the thread's registers as the call left them (emu/x86 order; the
+	 * return address of the call in ip), the images the process has
+	 * mapped, and a place for the tracer's own state in the process (NULL
+	 * at first; a forked child finds its parent's). */
+	int callgraph;
+	unsigned max_stack;
+	const uint64_t *regs;
+	uint64_t ip;
+	const struct lx_image *images;
+	int nimages;
+	void **state;
 };
+
+enum { LX_CG_NONE, LX_CG_FP, LX_CG_DWARF };
 
 /* The tracer (the session provides it): it gets the calls whose bits
  * lx_shared.sys_mask sets, with the fd of the sample channel. */

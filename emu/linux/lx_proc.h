@@ -128,7 +128,8 @@ struct lx_proc {
 	struct x86_cache *cache;
 	struct uarch *uarch; /* the timing model (timed runs), else NULL */
 	struct uarch_counts own_ev;
-	void *pmu; /* the counter hardware on the model (cfg->pmu), or NULL */
+	void *pmu;	 /* the counter hardware on the model (cfg->pmu), or NULL */
+	void *sys_state; /* the tracer's (lx_sys_event.state) */
 	struct lx_pmu_env pmu_env;
 	uint64_t own_pmu[LX_MAX_PMU];
 	uint64_t own_pmu_time[LX_MAX_PMU][2];

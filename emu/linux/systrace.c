@@ -52,7 +52,14 @@ static void report(struct lx_proc *p, struct lx_thread *t, int64_t ret, int nore
 				  .start = t->sys.start,
 				  .str = copy_str,
 				  .mem = copy_mem,
-				  .arg = p };
+				  .arg = p,
+				  .callgraph = p->sh->sys_callgraph,
+				  .max_stack = p->sh->sys_max_stack,
+				  .regs = t->cpu.r,
+				  .ip = t->cpu.rip,
+				  .images = p->slot ? p->slot->image : NULL,
+				  .nimages = p->slot ? p->slot->nimages : 0,
+				  .state = &p->sys_state };
 
 	for (int k = 0; k < 6; k++)
 		e.a[k] = t->sys.a[k];

@@ -737,6 +737,34 @@ trace_sockaddr() {
 		fail "trace: $(cat err)"
 }
 
+# --call-graph: each call's chain under it, named from the images of its
+# own process: a forked child's from those it inherited, an execve's from
+# the new image's; --max-stack cuts it, and alone means dwarf.
+trace_callgraph() {
+	local frames='s/^ {39}([^ ]*getppid|[^ ]+) \(.*\/([^/]*)\)$/\1 \2/p'
+	run_vpmu trace -e getppid --call-graph dwarf -- "$PROGS/e2e_syschain" exec
+	expect_rc 0 || return 1
+	[ "$(grep -c 'getppid()' err)" = 2 ] || fail "calls: $(cat err)"
+	grep -A4 'getppid()' err | sed -nE "$frames" | sed 's/^[^ ]*getppid /getppid /' >chains
+	printf '%s\n' 'getppid libc.so.6' 'sc_inner e2e_syschain' 'sc_outer e2e_syschain' \
+		'main e2e_syschain' 'getppid libc.so.6' 'sc_inner e2e_syschain' \
+		'sc_again e2e_syschain' 'main e2e_syschain' | diff - chains >/dev/null ||
+		fail "dwarf chains: $(cat err)"
+	# a fork without exec: the child names its frames from the images
+	# it inherited
+	run_vpmu trace -e getppid --max-stack 2 -- "$PROGS/e2e_syschain"
+	[ "$(grep -c '^ \{39\}sc_inner (' err)" = 2 ] && ! grep -q ' sc_outer (' err &&
+		! grep -q '\[unknown\]' err || fail "--max-stack 2: $(cat err)"
+	# frame pointers: getppid's wrapper makes no frame, so its caller is
+	# skipped, the rest found
+	run_vpmu trace -e getppid --call-graph fp -- "$PROGS/e2e_syschain"
+	[ "$(grep -A2 'getppid()' err | grep -c ' sc_outer (')" = 2 ] || fail "fp: $(cat err)"
+	run_vpmu trace --call-graph lbr true
+	expect_rc 1 && grep -q "fp or dwarf, not 'lbr'" err || fail "bad mode: $(cat err)"
+	run_vpmu trace --max-stack 0 true
+	expect_rc 1 || fail "--max-stack 0 accepted"
+}
+
 # -e, --failure, --duration choose what is printed; -s and -S sum it up.
 trace_filters() {
 	local calls
@@ -963,6 +991,7 @@ t model_page_matches model_page_matches
 t list_model list_model
 t trace_calls trace_calls
 t trace_sockaddr trace_sockaddr
+t trace_callgraph trace_callgraph
 t trace_filters trace_filters
 t trace_processes trace_processes
 summary

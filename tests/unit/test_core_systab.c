@@ -1,9 +1,12 @@
-/* Unit tests for core/systab.c, core/systrace.c and cmd/trace_summary.c:
- * the system calls vpmu trace prints — names and numbers, each kind of
- * argument as perf trace prints it, results and errors; a call's message
- * sent by a guest's tracer and read back, and damaged ones refused; the
- * summary's sums. */
+/* Unit tests for core/systab.c, core/systrace.c, cmd/trace_chain.c and
+ * cmd/trace_summary.c: the system calls vpmu trace prints — names and
+ * numbers, each kind of argument as perf trace prints it, results and
+ * errors; a call's message sent by a guest's tracer and read back, with
+ * its call chain and the images that name it, and damaged ones refused;
+ * the summary's sums. */
+#define _GNU_SOURCE /* dl_iterate_phdr */
 #include <errno.h>
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,6 +288,164 @@ static void test_sockaddr(void **state)
 	assert_string_equal(buf, "connect(fd: 3, uservaddr: 0x5000, addrlen: 16)");
 }
 
+/* Call chains (--call-graph fp): a stack of two frames in this
+ * process's memory, which stands for the guest's. */
+static uint64_t stk[6];
+
+static int stack_mem(void *arg, void *dst, uint64_t src, size_t n)
+{
+	(void)arg;
+	if (src < (uint64_t)stk || src + n > (uint64_t)(stk + 6))
+		return -1;
+	memcpy(dst, (const void *)src, n);
+	return 0;
+}
+
+/* The messages one call sends: their number; the last (the call's) in u,
+ * the first image's flags in *flags (~0: no image sent). */
+static int call_messages(const struct lx_sys_event *e, void *u, size_t n, uint32_t *flags)
+{
+	int sv[2], k = 0;
+	char buf[RECW_MAX];
+	ssize_t r;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	systrace_lx_ops.syscall(sv[0], e);
+	close(sv[0]);
+	*flags = ~0u;
+	while ((r = recv(sv[1], buf, sizeof(buf), 0)) > 0) {
+		const struct recw_hdr *h = (const void *)buf;
+		if (h->type == RECW_MMAP && *flags == ~0u)
+			*flags = ((const struct recw_mmap *)(const void *)buf)->flags;
+		memcpy(u, buf, (size_t)r < n ? (size_t)r : n);
+		k++;
+	}
+	close(sv[1]);
+	return k;
+}
+
+static void test_chain(void **state)
+{
+	union {
+		struct recw_syscall m;
+		char b[RECW_MAX];
+	} u;
+	struct lx_image img = { 0x400000, 0x500000, 0, "/bin/x" };
+	uint64_t regs[16] = { 0 };
+	void *tracer = NULL;
+	struct lx_sys_event e = { .pid = 7,
+				  .nr = 39, /* getpid */
+				  .mem = stack_mem,
+				  .callgraph = LX_CG_FP,
+				  .regs = regs,
+				  .ip = 0x400050,
+				  .images = &img,
+				  .nimages = 1,
+				  .state = &tracer };
+	struct systrace_call c;
+	uint32_t flags;
+	(void)state;
+	/* rbp -> [caller's rbp, return address]: two frames, then the end */
+	stk[0] = (uint64_t)&stk[2];
+	stk[1] = 0x400100;
+	stk[2] = 0;
+	stk[3] = 0x400200;
+	regs[X86_RSP] = regs[X86_RBP] = (uint64_t)stk;
+	/* the first call sends the process's images before it */
+	assert_int_equal(call_messages(&e, u.b, sizeof(u.b), &flags), 2);
+	assert_int_equal(flags, RECW_MMAP_FIRST);
+	assert_int_equal(systrace_decode(&u, u.m.h.len, &c), 0);
+	assert_int_equal(c.m->nchain, 3);
+	assert_int_equal(c.m->chain[0], 0x400050);
+	assert_int_equal(c.m->chain[1], 0x400100);
+	assert_int_equal(c.m->chain[2], 0x400200);
+	/* the next only itself, cut to --max-stack */
+	e.max_stack = 2;
+	assert_int_equal(call_messages(&e, u.b, sizeof(u.b), &flags), 1);
+	assert_int_equal(systrace_decode(&u, u.m.h.len, &c), 0);
+	assert_int_equal(c.m->nchain, 2);
+	/* a forked child (another pid, the same state) sends them again */
+	e.pid = 9;
+	assert_int_equal(call_messages(&e, u.b, sizeof(u.b), &flags), 2);
+	assert_int_equal(flags, RECW_MMAP_FIRST);
+	/* damage: more frames than a chain has */
+	assert_int_equal(systrace_decode(&u, u.m.h.len, &c), 0);
+	u.m.nchain = RECW_MAX_CHAIN + 1;
+	assert_int_equal(systrace_decode(&u, u.m.h.len, &c), -1);
+	/* without a call graph: no chain, no images */
+	e.callgraph = LX_CG_NONE;
+	e.pid = 10;
+	assert_int_equal(call_messages(&e, u.b, sizeof(u.b), &flags), 1);
+	assert_int_equal(flags, ~0u);
+	assert_int_equal(u.m.nchain, 0);
+	systrace_state_free(tracer);
+}
+
+static int own_image(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct recw_mmap *m = arg;
+	(void)size;
+	for (int k = 0; k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		uint64_t a = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (!m->start || a < m->start)
+			m->start = a;
+		if (a + ph->p_memsz > m->end)
+			m->end = a + ph->p_memsz;
+	}
+	m->bias = info->dlpi_addr;
+	return 1; /* (the first is the program) */
+}
+
+/* The chains named from the images sent: this test program's own. */
+static void test_chain_names(void **state)
+{
+	struct trace_chains *tc = trace_chains_new();
+	struct recw_mmap m = { .h = { RECW_MMAP, sizeof(m) }, .pid = 5, .flags = RECW_MMAP_FIRST };
+	union {
+		struct recw_syscall m;
+		uint64_t room[64];
+	} u = { .m = { .pid = 5, .nchain = 2 } };
+	char want[256], *text;
+	(void)state;
+	assert_non_null(tc);
+	dl_iterate_phdr(own_image, &m);
+	snprintf(m.path, sizeof(m.path), "/proc/self/exe");
+	assert_int_equal(trace_chains_mmap(tc, &m), 0);
+	/* a return address just after a function's start names it; one
+	 * at a function's end, its call the byte before, too */
+	u.m.chain[0] = (uint64_t)test_chain + 1;
+	u.m.chain[1] = 0x10;
+	text = trace_chains_format(tc, &u.m);
+	snprintf(want, sizeof(want), "%39stest_chain (/proc/self/exe)\n%39s[0x10] ([unknown])\n",
+		 "", "");
+	assert_string_equal(text, want);
+	free(text);
+	/* a new image list (an execve): the old images are gone */
+	m.flags = RECW_MMAP_FIRST;
+	m.start = 0x1000;
+	m.end = 0x2000;
+	snprintf(m.path, sizeof(m.path), "/nonexistent");
+	assert_int_equal(trace_chains_mmap(tc, &m), 0);
+	text = trace_chains_format(tc, &u.m);
+	assert_non_null(strstr(text, "[unknown]"));
+	assert_null(strstr(text, "test_chain"));
+	free(text);
+	/* another process's chain: nothing known */
+	u.m.pid = 6;
+	text = trace_chains_format(tc, &u.m);
+	assert_non_null(strstr(text, "([unknown])"));
+	free(text);
+	/* no chain, no text; a range that is none is refused */
+	u.m.nchain = 0;
+	assert_null(trace_chains_format(tc, &u.m));
+	m.end = m.start;
+	assert_int_equal(trace_chains_mmap(tc, &m), -1);
+	trace_chains_free(tc);
+}
+
 static void test_summary(void **state)
 {
 	struct trace_summary *s = trace_summary_new();
@@ -322,9 +483,10 @@ static void test_summary(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),	 cmocka_unit_test(test_arguments),
-		cmocka_unit_test(test_results),	 cmocka_unit_test(test_message),
-		cmocka_unit_test(test_sockaddr), cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_names),	    cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_results),	    cmocka_unit_test(test_message),
+		cmocka_unit_test(test_sockaddr),    cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_chain_names), cmocka_unit_test(test_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

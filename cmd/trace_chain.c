@@ -1,0 +1,111 @@
+/* trace_chain.c — `vpmu trace --call-graph`: the images each guest
+ * process has mapped, as it sends them (RECW_MMAP), and a call's chain
+ * named from them, a frame a line under the call, as perf trace prints
+ * it: the function and the image, unknown ones as their address. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sym.h"
+#include "trace.h"
+
+#define CHAIN_INDENT 39 /* perf trace's left alignment (38) and a space */
+
+struct trace_chains {
+	struct proc {
+		uint32_t pid;
+		struct sym *sym;
+	} * p;
+	size_t n, cap;
+};
+
+struct trace_chains *trace_chains_new(void)
+{
+	return calloc(1, sizeof(struct trace_chains));
+}
+
+void trace_chains_free(struct trace_chains *tc)
+{
+	if (!tc)
+		return;
+	for (size_t k = 0; k < tc->n; k++)
+		sym_free(tc->p[k].sym);
+	free(tc->p);
+	free(tc);
+}
+
+static struct proc *find(struct trace_chains *tc, uint32_t pid)
+{
+	for (size_t k = 0; k < tc->n; k++)
+		if (tc->p[k].pid == pid)
+			return &tc->p[k];
+	return NULL;
+}
+
+int trace_chains_mmap(struct trace_chains *tc, const struct recw_mmap *m)
+{
+	struct proc *p = find(tc, m->pid);
+
+	if (m->end <= m->start || memchr(m->path, 0, sizeof(m->path)) == NULL)
+		return -1;
+	if (p && m->flags & RECW_MMAP_FIRST) {
+		/* a new image of the process (execve), or a forked child with
+		 * the pid of one gone */
+		sym_free(p->sym);
+		p->sym = NULL;
+	}
+	if (!p) {
+		if (tc->n == tc->cap) {
+			size_t cap = tc->cap ? 2 * tc->cap : 16;
+			struct proc *np = realloc(tc->p, cap * sizeof(*np));
+			if (!np)
+				return -1;
+			tc->p = np;
+			tc->cap = cap;
+		}
+		p = &tc->p[tc->n++];
+		*p = (struct proc){ m->pid, NULL };
+	}
+	if (!p->sym && !(p->sym = sym_new()))
+		return -1;
+	sym_add_image(p->sym, m->path, m->start, m->end, m->bias);
+	return 0;
+}
+
+char *trace_chains_format(struct trace_chains *tc, const struct recw_syscall *m)
+{
+	struct proc *p = find(tc, m->pid);
+	size_t len = 0, cap = 0;
+	char *out = NULL;
+
+	for (unsigned k = 0; k < m->nchain; k++) {
+		struct sym_info si = { 0 };
+		char frame[1024], addr[24];
+		/* each a return address (the first, the call's): the byte
+		 * before is the call's, in the caller's function even where
+		 * the call ends it (a noreturn callee), as report names them */
+		uint64_t at = m->chain[k] ? m->chain[k] - 1 : 0;
+		int r = p && p->sym ? sym_lookup(p->sym, at, &si) : -1;
+
+		snprintf(addr, sizeof(addr), "[%#llx]", (unsigned long long)m->chain[k]);
+		int w = snprintf(frame, sizeof(frame), "%*s%s (%s)\n", CHAIN_INDENT, "",
+				 r == 0 ? si.name : addr,
+				 r >= 0 && si.path ? si.path : "[unknown]");
+		size_t fl = w < 0 ? 0 : (size_t)w < sizeof(frame) ? (size_t)w : sizeof(frame) - 1;
+		if (len + fl + 1 > cap) {
+			size_t nc = cap ? 2 * cap : 4096;
+			while (nc < len + fl + 1)
+				nc *= 2;
+			char *no = realloc(out, nc);
+			if (!no) {
+				free(out);
+				return NULL;
+			}
+			out = no;
+			cap = nc;
+		}
+		memcpy(out + len, frame, fl);
+		len += fl;
+		out[len] = 0;
+	}
+	return out;
+}
