@@ -233,6 +233,22 @@ static struct ident ident(struct v0 *d)
 	return id;
 }
 
+/* Code point c in UTF-8. */
+static void put_utf8(struct v0 *d, uint32_t c)
+{
+	char u[4];
+	size_t m = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+
+	if (m == 1) {
+		u[0] = (char)c;
+	} else {
+		for (size_t j = m - 1; j > 0; j--, c >>= 6)
+			u[j] = (char)(0x80 | (c & 0x3f));
+		u[0] = (char)((m == 2 ? 0xc0 : m == 3 ? 0xe0 : 0xf0) | c);
+	}
+	put(d, u, m);
+}
+
 /* RFC 3492's bias adaptation (section 6.1). */
 static uint32_t puny_adapt(uint32_t delta, uint32_t points, int first)
 {
@@ -300,24 +316,13 @@ static void put_ident(struct v0 *d, struct ident id)
 		cp[i++] = n;
 		len++;
 	}
-	for (uint32_t k = 0; k < len; k++) {
-		char u[4];
-		uint32_t c = cp[k];
-		size_t m = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-		if (m == 1) {
-			u[0] = (char)c;
-		} else {
-			for (size_t j = m - 1; j > 0; j--, c >>= 6)
-				u[j] = (char)(0x80 | (c & 0x3f));
-			u[0] = (char)((m == 2 ? 0xc0 : m == 3 ? 0xe0 : 0xf0) | c);
-		}
-		put(d, u, m);
-	}
+	for (uint32_t k = 0; k < len; k++)
+		put_utf8(d, cp[k]);
 }
 
 static void path(struct v0 *d, int in_value);
 static void type(struct v0 *d);
-static void konst(struct v0 *d);
+static void konst(struct v0 *d, int in_value);
 
 /* <backref>: what the name holds at an earlier position, printed again. */
 static void backref(struct v0 *d, void (*f)(struct v0 *, int), int arg)
@@ -342,10 +347,9 @@ static void type_arg(struct v0 *d, int unused)
 	type(d);
 }
 
-static void konst_arg(struct v0 *d, int unused)
+static void konst_arg(struct v0 *d, int in_value)
 {
-	(void)unused;
-	konst(d);
+	konst(d, in_value);
 }
 
 static void lifetime(struct v0 *d, uint64_t lt)
@@ -395,7 +399,7 @@ static void generic_arg(struct v0 *d)
 	if (eat(d, 'L'))
 		lifetime(d, base62(d));
 	else if (eat(d, 'K'))
-		konst(d);
+		konst(d, 0);
 	else
 		type(d);
 }
@@ -621,7 +625,7 @@ static void type(struct v0 *d)
 		type(d);
 		if (tag == 'A') {
 			puts_(d, "; ");
-			konst(d);
+			konst(d, 1);
 		}
 		puts_(d, "]");
 		break;
@@ -669,58 +673,209 @@ static void type(struct v0 *d)
 	d->depth--;
 }
 
-/* A constant generic argument: integers in decimal (hexadecimal past 64
- * bits), bool and char; other kinds are left mangled. */
-static void konst(struct v0 *d)
+/* <const-data>'s hexadecimal digits up to the '_': where they start,
+ * their number in *n. */
+static const char *hex_digits(struct v0 *d, size_t *n)
 {
-	char b[48];
-	int tag = next(d), neg = 0;
-	uint64_t v = 0;
-	unsigned digits = 0;
+	const char *start = d->s + d->pos;
 
-	if (tag == 'p') {
-		puts_(d, "_");
-		return;
-	}
-	if (tag == 'B') {
-		backref(d, konst_arg, 0);
-		return;
-	}
-	if (!strchr("hmtyojaslxnibc", tag) || !tag) {
+	while (!d->err &&
+	       ((peek(d) >= '0' && peek(d) <= '9') || (peek(d) >= 'a' && peek(d) <= 'f')))
+		d->pos++;
+	*n = (size_t)(d->s + d->pos - start);
+	if (!eat(d, '_'))
 		d->err = 1;
-		return;
-	}
-	if (strchr("aslxni", tag))
-		neg = eat(d, 'n');
-	size_t start = d->pos;
-	for (int c; (c = next(d)) != '_' && !d->err;) {
-		unsigned h = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
-			     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
-						    99;
-		if (h == 99)
-			d->err = 1;
-		digits += digits || h; /* (the significant ones) */
-		v = v << 4 | h;
-	}
-	if (d->err)
-		return;
-	if (tag == 'b') {
-		if (v > 1 || digits > 16)
-			d->err = 1;
-		puts_(d, v ? "true" : "false");
-	} else if (tag == 'c') {
-		if (v < 0x20 || v > 0x7e || digits > 8) /* (printable ASCII) */
-			d->err = 1;
-		else
-			snprintf(b, sizeof(b), v == '\'' || v == '\\' ? "'\\%c'" : "'%c'", (char)v);
+	return start;
+}
+
+static unsigned hex_value(char c)
+{
+	return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
+}
+
+/* Character c in a literal quoted by q, as Rust's char::escape_debug()
+ * writes it (rustc-demangle's form): the other quote as it is. */
+static void put_char(struct v0 *d, uint32_t c, char q)
+{
+	char b[16];
+
+	if (c == (uint32_t)q || c == '\\') {
+		snprintf(b, sizeof(b), "\\%c", (char)c);
 		puts_(d, b);
-	} else if (digits <= 16) {
-		snprintf(b, sizeof(b), "%s%llu", neg ? "-" : "", (unsigned long long)v);
+	} else if (c == '\t' || c == '\r' || c == '\n' || c == 0) {
+		puts_(d, c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\n' ? "\\n" : "\\0");
+	} else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) { /* (controls) */
+		snprintf(b, sizeof(b), "\\u{%x}", (unsigned)c);
 		puts_(d, b);
 	} else {
-		puts_(d, neg ? "-0x" : "0x");
-		put(d, d->s + start, d->pos - 1 - start);
+		put_utf8(d, c);
 	}
+}
+
+/* <const-str> (hexadecimal bytes of UTF-8) as a string literal. */
+static void str_literal(struct v0 *d)
+{
+	size_t n;
+	const char *h = hex_digits(d, &n);
+
+	if (n % 2)
+		d->err = 1;
+	puts_(d, "\"");
+	for (size_t k = 0; k + 1 < n && !d->err;) {
+		uint32_t b = hex_value(h[k]) << 4 | hex_value(h[k + 1]), c, more, min;
+		k += 2;
+		/* one UTF-8 sequence: overlong forms, surrogates and code
+		 * points past U+10FFFF are damage */
+		more = b < 0x80		     ? 0 :
+		       b >= 0xc2 && b < 0xe0 ? 1 :
+		       b >= 0xe0 && b < 0xf0 ? 2 :
+		       b >= 0xf0 && b < 0xf5 ? 3 :
+					       4;
+		min = more == 1 ? 0x80 : more == 2 ? 0x800 : 0x10000;
+		c = more ? b & (0x3f >> more) : b;
+		for (uint32_t j = 0; j < more && more < 4; j++, k += 2) {
+			uint32_t cb = k + 1 < n ? hex_value(h[k]) << 4 | hex_value(h[k + 1]) : 0;
+			if ((cb & 0xc0) != 0x80)
+				more = 4;
+			c = c << 6 | (cb & 0x3f);
+		}
+		if (more == 4 || (more && c < min) || c > 0x10ffff ||
+		    (c >= 0xd800 && c <= 0xdfff)) {
+			d->err = 1;
+			break;
+		}
+		put_char(d, c, '"');
+	}
+	puts_(d, "\"");
+}
+
+/* {<const>} "E", separated by ", ": their number. */
+static unsigned konst_list(struct v0 *d)
+{
+	unsigned n = 0;
+
+	while (!d->err && !eat(d, 'E')) {
+		if (n++)
+			puts_(d, ", ");
+		konst(d, 1);
+	}
+	return n;
+}
+
+/* A constant (RFC 2603 with rustc's extensions for constant generics, as
+ * rustc-demangle prints them): integers in decimal (hexadecimal past 64
+ * bits), bool, char, str (*"…"), references (&"…" as "…"), arrays,
+ * tuples and structs or enum variants by their path; a compound one in
+ * a type's generic arguments (not in_value) is put in braces. */
+static void konst(struct v0 *d, int in_value)
+{
+	char b[48];
+	int tag = next(d), neg = 0, brace = 0;
+	uint64_t v = 0;
+	size_t n;
+
+	if (++d->depth > V0_DEPTH)
+		d->err = 1;
+	if (strchr("eRQATV", tag) && tag && !(tag == 'R' && peek(d) == 'e') && !in_value) {
+		brace = 1;
+		puts_(d, "{");
+	}
+	switch (tag) {
+	case 'p':
+		puts_(d, "_");
+		break;
+	case 'B':
+		backref(d, konst_arg, in_value);
+		break;
+	case 'e': /* a str: *"…" (a literal is a &str) */
+		puts_(d, "*");
+		str_literal(d);
+		break;
+	case 'R': /* &"…" prints as the literal */
+	case 'Q':
+		if (tag == 'R' && eat(d, 'e')) {
+			str_literal(d);
+			break;
+		}
+		puts_(d, tag == 'R' ? "&" : "&mut ");
+		konst(d, 1);
+		break;
+	case 'A':
+		puts_(d, "[");
+		konst_list(d);
+		puts_(d, "]");
+		break;
+	case 'T':
+		puts_(d, "(");
+		if (konst_list(d) == 1)
+			puts_(d, ",");
+		puts_(d, ")");
+		break;
+	case 'V': /* a struct or an enum's variant: Unit, Tuple(…), Struct { f: … } */
+		path(d, 1);
+		switch (next(d)) {
+		case 'U':
+			break;
+		case 'T':
+			puts_(d, "(");
+			konst_list(d);
+			puts_(d, ")");
+			break;
+		case 'S':
+			puts_(d, " { ");
+			for (unsigned k = 0; !d->err && !eat(d, 'E'); k++) {
+				if (k)
+					puts_(d, ", ");
+				opt_base62(d, 's');
+				put_ident(d, ident(d));
+				puts_(d, ": ");
+				konst(d, 1);
+			}
+			puts_(d, " }");
+			break;
+		default:
+			d->err = 1;
+		}
+		break;
+	default: {
+		if (!tag || !strchr("hmtyojaslxnibc", tag)) {
+			d->err = 1;
+			break;
+		}
+		if (strchr("aslxni", tag))
+			neg = eat(d, 'n');
+		const char *h = hex_digits(d, &n);
+		unsigned digits = 0;
+		for (size_t k = 0; k < n; k++) {
+			digits += digits || hex_value(h[k]); /* (the significant ones) */
+			v = v << 4 | hex_value(h[k]);
+		}
+		if (d->err)
+			break;
+		if (tag == 'b') {
+			if (v > 1 || digits > 16)
+				d->err = 1;
+			puts_(d, v ? "true" : "false");
+		} else if (tag == 'c') {
+			if (digits > 8 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
+				d->err = 1;
+				break;
+			}
+			puts_(d, "'");
+			put_char(d, (uint32_t)v, '\'');
+			puts_(d, "'");
+		} else if (digits <= 16) {
+			snprintf(b, sizeof(b), "%s%llu", neg ? "-" : "", (unsigned long long)v);
+			puts_(d, b);
+		} else {
+			puts_(d, neg ? "-0x" : "0x");
+			put(d, h, n);
+		}
+	}
+	}
+	if (brace)
+		puts_(d, "}");
+	d->depth--;
 }
 
 /* "_R" [<decimal-number>] <path> [<instantiating-crate>] [<vendor-specific-suffix>] */

@@ -251,6 +251,31 @@ static void test_demangle_names(void **state)
 		{ "_RINvC3foo3barKy123456789abcdef01_E", "foo::bar::<0x123456789abcdef01>" },
 		{ "_RINvC3foo3barAhj4_TlEE", "foo::bar::<[u8; 4], (i32,)>" },
 		{ "_RNvC3foo3bar.llvm.1234", "foo::bar.llvm.1234" },
+		/* constants of rustc's extensions (rustc-demangle's tests'):
+		 * str, references, arrays, tuples, structs and variants; a
+		 * compound one in a type's arguments in braces */
+		{ "_RIC0Ke616263_E", "::<{*\"abc\"}>" },
+		{ "_RIC0Ke27_E", "::<{*\"'\"}>" },
+		{ "_RIC0Ke090a_E", "::<{*\"\\t\\n\"}>" },
+		{ "_RIC0Kee28882c3bc_E", "::<{*\"\u2202\u00fc\"}>" },
+		{ "_RIC0Kef09f908a20c2a7_E", "::<{*\"\U0001f40a \u00a7\"}>" },
+		{ "_RIC0KRe7f00_E", "::<\"\\u{7f}\\0\">" },
+		{ "_RIC0KRpE", "::<{&_}>" },
+		{ "_RIC0KRc58_E", "::<{&'X'}>" },
+		{ "_RIC0KRRRe_E", "::<{&&\"\"}>" },
+		{ "_RIC0KQAEE", "::<{&mut []}>" },
+		{ "_RIC0KAAh1_h2_EAh3_h4_EEE", "::<{[[1, 2], [3, 4]]}>" },
+		{ "_RIC0KTj0_EE", "::<{(0,)}>" },
+		{ "_RIC0KTRe616263_c78_RAh1_h2_h3_EEE", "::<{(\"abc\", 'x', &[1, 2, 3])}>" },
+		{ "_RIC0KVNvINtNtC4core6option6OptionjE4SomeTj0_EE",
+		  "::<{core::option::Option::<usize>::Some(0)}>" },
+		{ "_RIC0KVNvINtNtC4core6option6OptionjE4NoneUE",
+		  "::<{core::option::Option::<usize>::None}>" },
+		{ "_RIC0KVNtC3foo3BarS1sRe616263_2chc78_5sliceRAh1_h2_h3_EEE",
+		  "::<{foo::Bar { s: \"abc\", ch: 'x', slice: &[1, 2, 3] }}>" },
+		{ "_RIC0Kc2202_Kc27_E", "::<'\u2202', '\\''>" },
+		{ "_RINvC3foo3barAhRe61_E",
+		  "foo::bar::<[u8; \"a\"]>" }, /* (in a value: no braces) */
 		/* non-ASCII identifiers: Punycode, '-' written '_' (Python's
 		 * "café".encode("punycode") is "caf-dma") */
 		{ "_RNvC5crateu7caf_dma", "crate::caf\u00e9" },
@@ -286,6 +311,16 @@ static void test_demangle_names(void **state)
 	assert_null(sym_demangle("_RNvC5crateu4caf_"));
 	assert_null(sym_demangle("_RNvC5crateu7caf_dm!"));
 	assert_null(sym_demangle("_R0NvC3foo3bar"));
+	/* damaged constants: an odd number of digits in a str, bytes that
+	 * are not UTF-8 (alone, overlong, a surrogate), a char that is a
+	 * surrogate, a variant of no kind, a list without its end */
+	assert_null(sym_demangle("_RIC0Ke616_E"));
+	assert_null(sym_demangle("_RIC0Kec3_E"));
+	assert_null(sym_demangle("_RIC0Kec0af_E"));
+	assert_null(sym_demangle("_RIC0Keeda080_E"));
+	assert_null(sym_demangle("_RIC0Kcd800_E"));
+	assert_null(sym_demangle("_RIC0KVNtC3foo3BarXE"));
+	assert_null(sym_demangle("_RIC0KAh1_"));
 	assert_null(sym_demangle(NULL));
 	/* lookups show the demangled name; either name finds the function */
 	assert_int_equal(sym_lookup(s, addr + 1, &si), 0);
