@@ -6,7 +6,7 @@
  *
  *   vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK]
  *               [--vtime --vtime-base NS --vtime-cpu NS --vtime-start NS
- *                [--vtime-itimers T]] [--clock-base CYCLES]
+ *                --vtime-slept NS [--vtime-itimers T]] [--clock-base CYCLES]
  *               -- PATH ARGV0 ARGS...
  *
  *   N      fd of the lx_shared area, inherited across the host execve
@@ -14,7 +14,8 @@
  *   MASK   the logical processors sched_setaffinity gave the thread that
  *          called execve, a bit each (execve keeps them)
  *   NS     the emulated monotonic clock when the guest called execve, the
- *          process's CPU time then, the clock when the process began
+ *          process's CPU time then, the clock when the process began, the
+ *          time it has spent in timed waits
  *   CYCLES the timing model's clock when the guest called execve, where
  *          the new image's goes on from (the times of its samples and
  *          system calls)
@@ -67,6 +68,7 @@ int cmd_exec(int argc, char **argv)
 		{ "vtime-itimers", required_argument, NULL, 'i' },
 		{ "vtime-cpu", required_argument, NULL, 'c' },
 		{ "vtime-start", required_argument, NULL, 'S' },
+		{ "vtime-slept", required_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "cpus", required_argument, NULL, 'p' },
 		{ "clock-base", required_argument, NULL, 'k' },
@@ -107,6 +109,10 @@ int cmd_exec(int argc, char **argv)
 			if (parse_ns("vtime-start", optarg, &o.vtime_start))
 				return 1;
 			break;
+		case 'w':
+			if (parse_ns("vtime-slept", optarg, &o.vtime_slept))
+				return 1;
+			break;
 		case 'k':
 			if (parse_u64(optarg, &o.clock_base)) {
 				fprintf(stderr, "vpmu __exec: bad --clock-base '%s'\n", optarg);
@@ -139,7 +145,8 @@ int cmd_exec(int argc, char **argv)
 	if (fd == UINT64_MAX || argc - optind < 2) {
 		fprintf(stderr,
 			"usage: vpmu __exec --shared-fd N --seed S [-v] [--cpus MASK] [--vtime "
-			"--vtime-base NS --vtime-cpu NS --vtime-start NS [--vtime-itimers T]] [--clock-base CYCLES] "
+			"--vtime-base NS --vtime-cpu NS --vtime-start NS --vtime-slept NS "
+			"[--vtime-itimers T]] [--clock-base CYCLES] "
 			"-- PATH ARGV0 "
 			"[ARGS...]\n");
 		return 1;

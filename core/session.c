@@ -696,6 +696,7 @@ _Noreturn void session_continue(const struct session_opts *o, int shared_fd)
 		.vtime_base = o->vtime_base,
 		.vtime_cpu = o->vtime_cpu,
 		.vtime_start = o->vtime_start,
+		.vtime_slept = o->vtime_slept,
 		.cpus = o->cpus,
 		.clock_base = o->clock_base,
 		.itimer = { { o->itimer[0][0], o->itimer[0][1] },

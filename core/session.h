@@ -23,6 +23,7 @@ struct session_opts {
 			     * goes on from its predecessor's) */
 	int64_t vtime_cpu;    /* ... the CPU time of the images before it (ns) */
 	int64_t vtime_start;  /* ... and when the process began, on that clock (ns) */
+	int64_t vtime_slept;  /* ... and the timed waits of the images before it (ns) */
 	int64_t itimer[3][2]; /* ... and its predecessor's setitimer timers: ns left, interval */
 	uint64_t cpus;	     /* an exec'd image: its predecessor's sched_setaffinity set (0: all) */
 	uint64_t clock_base; /* ... and its timing model's clock at the execve (cycles) */

@@ -197,6 +197,7 @@ struct lx_config {
 	int64_t vtime_base;   /* ... the monotonic clock starting here (ns) */
 	int64_t vtime_cpu;    /* ... the CPU time of the images before (ns) */
 	int64_t vtime_start;  /* ... when the process began on the monotonic clock (ns) */
+	int64_t vtime_slept;  /* ... the timed waits of the images before (ns) */
 	int64_t itimer[3][2]; /* ... setitimer's timers kept by execve: ns left, interval */
 	uint64_t cpus;	      /* sched_setaffinity's set kept by execve (0: all) */
 	/* the timing model's clock at the execve that made this image: its

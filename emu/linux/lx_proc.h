@@ -136,6 +136,7 @@ struct lx_proc {
 	struct lx_mm mm;
 	uint64_t rng;	     /* getrandom(2)'s generator (random.c) */
 	int64_t vt_waited;   /* --vtime: ns the emulated clock stood in timed waits (vtime.c) */
+	int64_t vt_slept;    /* --vtime: those waits alone, of every image (systrace.c) */
 	uint64_t turn_from;  /* the process's instructions when the current thread's turn began */
 	int64_t vt_cpu_base; /* --vtime: CPU time of the images it ran before this one (ns) */
 	struct lx_timers tm; /* --vtime: interval timers (itimer.c) */

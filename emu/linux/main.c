@@ -163,6 +163,7 @@ _Noreturn void lx_main(const struct lx_config *cfg)
 		lx_take_slot(p);
 	if (cfg->vtime) {
 		p->vt_cpu_base = cfg->vtime_cpu; /* its CPU clocks go on too */
+		p->vt_slept = cfg->vtime_slept;
 		t->ran = (uint64_t)cfg->vtime_cpu;
 		t->vt_start = cfg->vtime_start;
 		if (p->slot)

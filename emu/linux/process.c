@@ -223,7 +223,7 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		   int flags)
 {
 	char path[4096], full[4200], msg[512], fdarg[16], seedarg[32], cpusarg[24], startarg[24],
-		basearg[24], cpuarg[24], itarg[128], clockarg[24];
+		basearg[24], cpuarg[24], sleptarg[24], itarg[128], clockarg[24];
 	char **argv = NULL, **envp = NULL, **hv = NULL;
 	const char *target = path;
 	long err;
@@ -287,6 +287,9 @@ long lx_sys_execve(struct lx_proc *p, int dirfd, uint64_t gpath, uint64_t gargv,
 		hv[k++] = basearg;
 		hv[k++] = "--vtime-cpu"; /* and its CPU time */
 		hv[k++] = cpuarg;
+		snprintf(sleptarg, sizeof(sleptarg), "%" PRId64, p->vt_slept);
+		hv[k++] = "--vtime-slept"; /* and its waits (the times vpmu trace prints) */
+		hv[k++] = sleptarg;
 		const struct lx_thread *lead = lx_task_of(p, p->pid);
 		snprintf(startarg, sizeof(startarg), "%" PRId64,
 			 (lead ? lead : lx_cur(p))->vt_start);

@@ -17,13 +17,16 @@ static int wanted(const struct lx_proc *p, long nr)
 }
 
 /* Now, in ns: the emulated clock of t's logical processor (going on
- * from the image before an execve), or the host's. */
+ * from the image before an execve) and, with --vtime, the time the
+ * process stood in timed waits (the machine idles while it sleeps: a
+ * sleep takes its time); or the host's clock. */
 int64_t lx_systrace_clock(const struct lx_proc *p, const struct lx_thread *t)
 {
 	struct timespec ts;
 
 	if (p->uarch)
-		return (int64_t)(lx_timing_now(p, t) * 1000 / uarch_machine(p->uarch)->core.mhz);
+		return (int64_t)(lx_timing_now(p, t) * 1000 / uarch_machine(p->uarch)->core.mhz) +
+		       (p->cfg->vtime ? p->vt_slept : 0);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }

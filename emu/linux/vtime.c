@@ -356,8 +356,11 @@ void lx_vtime_set(struct lx_proc *p, const struct x86_cpu *c, int64_t ns)
 
 void lx_wait_done(struct lx_proc *p, const struct x86_cpu *c, int64_t deadline)
 {
-	if (p->cfg->vtime && deadline > vtime_ns(p, c))
-		p->vt_waited += deadline - vtime_ns(p, c);
+	if (p->cfg->vtime && deadline > vtime_ns(p, c)) {
+		int64_t w = deadline - vtime_ns(p, c);
+		p->vt_waited += w;
+		p->vt_slept += w;
+	}
 }
 
 int lx_vtime_syscall(struct lx_proc *p, const struct x86_cpu *c, long nr, const uint64_t a[2],

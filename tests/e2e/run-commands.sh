@@ -865,6 +865,28 @@ trace_processes() {
 		grep -Eq ' kill\(pid: [0-9]+, sig: TERM\) += \?$' t || fail "kill: rc $rc $(cat t)"
 }
 
+# --vtime: a timed wait takes its time on the trace's clock, a reaped
+# child's run too, and an executed image's clock goes on after them;
+# without it a sleep takes only the kernel cost model's time.
+trace_vtime_waits() {
+	local t
+	run_vpmu trace --vtime -e clock_nanosleep,wait4,execve -o t -- \
+		sh -c 'sleep 0.2; exec sleep 0.1'
+	expect_rc 0 || return 1
+	# durations: each sleep's, to the µs; the wait4 that reaped the
+	# first sleep, at least its sleep
+	awk '/clock_nanosleep\(/ { gsub(/[()]/, "", $2); d[n++] = $2 }
+		END { exit !(n == 2 && d[0] >= 200 && d[0] < 200.01 && d[1] >= 100 && d[1] < 100.01) }' t &&
+		awk '/ wait4\(.*= [0-9]+$/ { gsub(/[()]/, "", $2); ok = $2 >= 200 } END { exit !ok }' t ||
+		fail "durations: $(cat t)"
+	# the exec'd image's sleep starts after the first one
+	t=$(awk '/clock_nanosleep\(/ { s = $1 } END { print s }' t)
+	awk -v t="$t" 'BEGIN { exit !(t > 200) }' || fail "times: $(cat t)"
+	run_vpmu trace -e clock_nanosleep -o t -- sleep 0.1
+	awk '/clock_nanosleep\(/ { gsub(/[()]/, "", $2); exit !($2 < 1) }' t ||
+		fail "without --vtime: $(cat t)"
+}
+
 # man/vpmu-model.7 documents every parameter `vpmu stat -v` prints, and
 # its table of the machines' figures is what vpmu uses.
 model_page_matches() {
@@ -994,4 +1016,5 @@ t trace_sockaddr trace_sockaddr
 t trace_callgraph trace_callgraph
 t trace_filters trace_filters
 t trace_processes trace_processes
+t trace_vtime_waits trace_vtime_waits
 summary
