@@ -475,6 +475,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (max_stack && !o.sys_callgraph)
 		o.sys_callgraph = LX_CG_DWARF; /* (as perf trace's --max-stack) */
+	if (!tr.calls)
+		o.sys_callgraph = LX_CG_NONE; /* (-s prints no call: no chain to take) */
 	if ((summary && !(tr.sum = trace_summary_new())) ||
 	    (o.sys_callgraph && !(tr.chains = trace_chains_new()))) {
 		fprintf(stderr, "vpmu trace: out of memory\n");

@@ -739,17 +739,18 @@ trace_sockaddr() {
 
 # --call-graph: each call's chain under it, named from the images of its
 # own process: a forked child's from those it inherited, an execve's from
-# the new image's; --max-stack cuts it, and alone means dwarf.
+# the new image's, with the functions inlined at each frame; --max-stack
+# cuts it, and alone means dwarf.
 trace_callgraph() {
-	local frames='s/^ {39}([^ ]*getppid|[^ ]+) \(.*\/([^/]*)\)$/\1 \2/p'
+	local frames='s/^ {39}([^ ]*getppid|[^ ]+) \((.*\/)?([^/]*)\)$/\1 \3/p'
 	run_vpmu trace -e getppid --call-graph dwarf -- "$PROGS/e2e_syschain" exec
 	expect_rc 0 || return 1
 	[ "$(grep -c 'getppid()' err)" = 2 ] || fail "calls: $(cat err)"
-	grep -A4 'getppid()' err | sed -nE "$frames" | sed 's/^[^ ]*getppid /getppid /' >chains
-	printf '%s\n' 'getppid libc.so.6' 'sc_inner e2e_syschain' 'sc_outer e2e_syschain' \
-		'main e2e_syschain' 'getppid libc.so.6' 'sc_inner e2e_syschain' \
-		'sc_again e2e_syschain' 'main e2e_syschain' | diff - chains >/dev/null ||
-		fail "dwarf chains: $(cat err)"
+	grep -A5 'getppid()' err | sed -nE "$frames" | sed 's/^[^ ]*getppid /getppid /' >chains
+	printf '%s\n' 'getppid libc.so.6' 'sc_mid inlined' 'sc_inner e2e_syschain' \
+		'sc_outer e2e_syschain' 'main e2e_syschain' 'getppid libc.so.6' 'sc_mid inlined' \
+		'sc_inner e2e_syschain' 'sc_again e2e_syschain' 'main e2e_syschain' |
+		diff - chains >/dev/null || fail "dwarf chains: $(cat err)"
 	# a fork without exec: the child names its frames from the images
 	# it inherited
 	run_vpmu trace -e getppid --max-stack 2 -- "$PROGS/e2e_syschain"

@@ -1,5 +1,6 @@
 /* e2e_syschain.c — system calls made at known depths, for vpmu trace
- * --call-graph: main -> sc_outer -> sc_inner -> getppid(), in the process
+ * --call-graph: main -> sc_outer -> sc_inner -> getppid(), sc_inner
+ * calling it through sc_mid, which is inlined into it, in the process
  * and then in a forked child (whose chain names the same functions from
  * the images it inherited); with "exec", the child first runs this
  * program again (a new image under its pid), which makes the calls
@@ -10,9 +11,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-__attribute__((noinline)) int sc_inner(int x)
+static inline __attribute__((always_inline)) int sc_mid(int x)
 {
 	int v = (int)getppid() + x;
+
+	__asm__ volatile("" : "+r"(v));
+	return v;
+}
+
+__attribute__((noinline)) int sc_inner(int x)
+{
+	int v = sc_mid(x);
 
 	__asm__ volatile("" : "+r"(v)); /* work after the call: no tail call */
 	return v;
