@@ -26,7 +26,7 @@
 static const char trace_usage[] =
 	"usage: vpmu trace [-s | -S [--errno-summary]] [-e SYSCALLS] [--failure]\n"
 	"                  [--duration MSEC] [--max-events N] [--sort-events]\n"
-	"                  [--call-graph fp|dwarf [--max-stack N]]\n"
+	"                  [--call-graph fp|dwarf [--max-stack N] [--min-stack N]]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
 	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
 	"                  [--] PROGRAM [ARGS...]\n"
@@ -51,8 +51,10 @@ static const char trace_usage[] =
 	"        --call-graph fp|dwarf\n"
 	"                       each call's call chain under it, by frame pointers or\n"
 	"                       DWARF unwind tables\n"
-	"        --max-stack N  call chains cut to N frames (default 127); without\n"
-	"                       --call-graph, it means --call-graph dwarf\n"
+	"        --max-stack N  call chains cut to N frames (default 127)\n"
+	"        --min-stack N  only the calls whose chain has N frames or more\n"
+	"                       (--max-stack and --min-stack without --call-graph\n"
+	"                       mean --call-graph dwarf)\n"
 	"    -o, --output FILE  write the trace to FILE (default: standard error)\n"
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
 	"                       alpha; times are its emulated time, a call's the\n"
@@ -87,6 +89,7 @@ struct tracer {
 	int nheld;
 	uint64_t bad, nomem;
 	struct trace_chains *chains;  /* --call-graph, or NULL */
+	uint32_t min_stack;	      /* --min-stack: shorter chains are not printed */
 	uint64_t max_lines, nprinted; /* --max-events (0: no limit), lines printed */
 	/* --sort-events: the lines, printed by time once the run is over */
 	int sort;
@@ -122,7 +125,8 @@ static void print_call(struct tracer *tr, const struct systrace_call *c, const c
 	const struct recw_syscall *m = c->m;
 	char call[4096], line[4400], *chain = NULL;
 
-	if (tr->max_lines && !tr->sort && tr->nprinted >= tr->max_lines)
+	if ((tr->max_lines && !tr->sort && tr->nprinted >= tr->max_lines) ||
+	    m->nchain < tr->min_stack)
 		return;
 	systab_format_call(call, sizeof(call), m->nr, m->a, c->str);
 	int n = snprintf(line, sizeof(line), "%10.3f (%9.6f ms): %s/%u %-*s = %s\n",
@@ -334,6 +338,7 @@ int cmd_trace(int argc, char **argv)
 		{ "max-events", required_argument, NULL, 'M' },
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, 'K' },
+		{ "min-stack", required_argument, NULL, 'k' },
 		{ "failure", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
@@ -355,6 +360,7 @@ int cmd_trace(int argc, char **argv)
 	const char *outpath = NULL;
 	int c, summary = 0, errnos = 0, status;
 	uint32_t max_stack = 0;
+	uint64_t min;
 	char err[512], *end;
 	double ms;
 
@@ -388,6 +394,16 @@ int cmd_trace(int argc, char **argv)
 		case 'K':
 			if (opt_max_stack("trace", optarg, &max_stack))
 				return 1;
+			break;
+		case 'k':
+			if (opt_u64(optarg, &min) || !min || min > RECW_MAX_CHAIN) {
+				fprintf(stderr,
+					"vpmu trace: --min-stack wants a number of frames from 1 "
+					"to %d, not '%s'\n",
+					RECW_MAX_CHAIN, optarg);
+				return 1;
+			}
+			tr.min_stack = (uint32_t)min;
 			break;
 		case 'f':
 			tr.failure = 1;
@@ -473,8 +489,8 @@ int cmd_trace(int argc, char **argv)
 		fprintf(stderr, "vpmu trace: %s: %m\n", outpath);
 		return 1;
 	}
-	if (max_stack && !o.sys_callgraph)
-		o.sys_callgraph = LX_CG_DWARF; /* (as perf trace's --max-stack) */
+	if ((max_stack || tr.min_stack) && !o.sys_callgraph)
+		o.sys_callgraph = LX_CG_DWARF; /* (as perf trace's) */
 	if (!tr.calls)
 		o.sys_callgraph = LX_CG_NONE; /* (-s prints no call: no chain to take) */
 	if ((summary && !(tr.sum = trace_summary_new())) ||

@@ -764,6 +764,12 @@ trace_callgraph() {
 	expect_rc 1 && grep -q "fp or dwarf, not 'lbr'" err || fail "bad mode: $(cat err)"
 	run_vpmu trace --max-stack 0 true
 	expect_rc 1 || fail "--max-stack 0 accepted"
+	# --min-stack: the calls of deep chains alone (getppid's are 7 deep)
+	run_vpmu trace -e getppid,exit_group --min-stack 7 -- "$PROGS/e2e_syschain"
+	[ "$(grep -c 'getppid()' err)" = 2 ] && ! grep -q 'exit_group(' err ||
+		fail "--min-stack 7: $(cat err)"
+	run_vpmu trace -e getppid --min-stack 8 -S -- "$PROGS/e2e_syschain"
+	! grep -q 'getppid()' err && grep -Eq '^ +getppid +1 ' err || fail "--min-stack 8: $(cat err)"
 }
 
 # -e, --failure, --duration choose what is printed; -s and -S sum it up.
