@@ -66,9 +66,11 @@ static const char report_usage[] =
 	"    -G, --inverted         call graphs with the outermost caller first\n"
 	"        --max-stack N      call chains cut to N frames (children, graphs)\n"
 	"        --call-graph PARAMS\n"
-	"                           call graph: none, caller or callee order, and a\n"
-	"                           percent below which branches are left out (default\n"
-	"                           callee,0.5)\n"
+	"                           call graph, comma-separated: none, or its form\n"
+	"                           (graph, fractal, flat, folded), caller or callee\n"
+	"                           order, the value shown (percent, period, count) and\n"
+	"                           a percent below which branches are left out\n"
+	"                           (default graph,callee,percent,0.5)\n"
 	"        --children         also add each sample to the functions of its call\n"
 	"                           chain: a Children column (the function and all it\n"
 	"                           called) beside Self, sorted by it (the default,\n"
@@ -124,31 +126,63 @@ struct args {
 	enum format format;
 };
 
+/* --call-graph's words (perf's; "function", its only key, changes
+ * nothing): which setting each makes, and to what. */
+enum { CG_ON, CG_ORDER, CG_MODE, CG_VALUE, CG_KEY };
+static const struct {
+	const char *word;
+	int what, to;
+} cg_words[] = {
+	{ "none", CG_ON, 0 },
+	{ "caller", CG_ORDER, 1 },
+	{ "callee", CG_ORDER, 0 },
+	{ "graph", CG_MODE, HIST_GRAPH },
+	{ "fractal", CG_MODE, HIST_FRACTAL },
+	{ "flat", CG_MODE, HIST_FLAT },
+	{ "folded", CG_MODE, HIST_FOLDED },
+	{ "percent", CG_VALUE, HIST_PERCENT },
+	{ "period", CG_VALUE, HIST_PERIOD },
+	{ "count", CG_VALUE, HIST_COUNT },
+	{ "function", CG_KEY, 0 },
+};
+
 static int parse_callgraph(const char *s, struct args *a)
 {
 	char word[64];
 
 	a->o.callgraph = 1;
 	for (const char *p = s; *p;) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ","), k;
 		char *end;
 		double v;
 
 		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), p);
-		if (!strcmp(word, "none"))
-			a->o.callgraph = 0;
-		else if (!strcmp(word, "caller"))
-			a->o.caller = 1;
-		else if (!strcmp(word, "callee"))
-			a->o.caller = 0;
-		else if (!strcmp(word, "graph") || !strcmp(word, "function"))
-			;
-		else if ((v = strtod(word, &end)), end != word && !*end && v >= 0 && v <= 100)
-			a->o.graph_limit = v;
-		else {
+		for (k = 0; k < sizeof(cg_words) / sizeof(cg_words[0]); k++)
+			if (!strcmp(word, cg_words[k].word))
+				break;
+		if (k < sizeof(cg_words) / sizeof(cg_words[0])) {
+			int to = cg_words[k].to;
+			switch (cg_words[k].what) {
+			case CG_ON:
+				a->o.callgraph = to;
+				break;
+			case CG_ORDER:
+				a->o.caller = to;
+				break;
+			case CG_MODE:
+				a->o.graph.mode = (enum hist_graph)to;
+				break;
+			case CG_VALUE:
+				a->o.graph.value = (enum hist_value)to;
+				break;
+			}
+		} else if ((v = strtod(word, &end)), end != word && !*end && v >= 0 && v <= 100) {
+			a->o.graph.limit = v;
+		} else {
 			fprintf(stderr,
-				"vpmu report: --call-graph takes none, caller, callee and a "
-				"percent, not '%s'\n",
+				"vpmu report: --call-graph takes none, graph, fractal, flat, "
+				"folded, caller, callee, percent, period, count and a percent "
+				"limit, not '%s'\n",
 				word);
 			return -1;
 		}
@@ -440,7 +474,7 @@ int cmd_report(int argc, char **argv)
 	struct report bview = { 0 };
 	const struct report *tr; /* what the tables count */
 
-	a.o.graph_limit = 0.5;
+	a.o.graph.limit = 0.5;
 	/* (unless given: perf's defaults, by the file) */
 	a.o.children = a.o.callgraph = -1;
 	rc = parse_args(argc, argv, &a);

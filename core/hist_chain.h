@@ -20,9 +20,23 @@ struct hist_chain {
  * ip as a one-frame chain.  0, or -1 when out of memory. */
 int hist_build_chains(struct hist *h, int caller);
 
-/* Print e's tree under its entry line; percentages of total, branches
- * below limit percent left out. */
-void hist_chain_print(FILE *f, const struct hist_entry *e, uint64_t total, double limit);
+/* How a call graph is printed, as perf report -g's print type and value
+ * say: a tree with percentages of the total (graph) or of each branch's
+ * parent (fractal), each path on its own (flat: a frame a line; folded:
+ * in one line, frames separated by ';'); the value shown a percentage,
+ * the events (period) or the samples (count); branches or paths below
+ * limit percent left out. */
+enum hist_graph { HIST_GRAPH, HIST_FRACTAL, HIST_FLAT, HIST_FOLDED };
+enum hist_value { HIST_PERCENT, HIST_PERIOD, HIST_COUNT };
+struct hist_graph_style {
+	enum hist_graph mode;
+	enum hist_value value;
+	double limit;
+};
+
+/* Print e's tree under its entry line, total the event's period. */
+void hist_chain_print(FILE *f, const struct hist_entry *e, uint64_t total,
+		      const struct hist_graph_style *st);
 
 /* "name" of a frame: symbol ("name (inlined)" for an inline frame), or
  * the address in perf's style; buf of HIST_FRAME_NAME bytes holds any. */

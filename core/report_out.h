@@ -7,17 +7,18 @@
 #include <stdio.h>
 
 #include "core/hist.h"
+#include "core/hist_chain.h"
 
 struct report_opts {
-	int nsamples_col;     /* -n */
-	int period_col;	      /* --show-total-period */
-	const char *sep;      /* -t SEP, or NULL for aligned columns */
-	double percent_limit; /* --percent-limit */
-	int callgraph;	      /* -g */
-	int caller;	      /* call graph with the outermost caller first */
-	double graph_limit;   /* percent below which branches are left out */
-	int children;	      /* --children: Children and Self columns */
-	int quiet;	      /* -q: no "#" comment lines */
+	int nsamples_col;	       /* -n */
+	int period_col;		       /* --show-total-period */
+	const char *sep;	       /* -t SEP, or NULL for aligned columns */
+	double percent_limit;	       /* --percent-limit */
+	int callgraph;		       /* -g */
+	int caller;		       /* call graph with the outermost caller first */
+	struct hist_graph_style graph; /* its form, value and limit */
+	int children;		       /* --children: Children and Self columns */
+	int quiet;		       /* -q: no "#" comment lines */
 };
 
 /* Percentage of e's period within its event; report_self_percent: of

@@ -174,7 +174,7 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 		}
 		fprintf(f, "\n");
 		if (o->callgraph && e->chain)
-			hist_chain_print(f, e, r->events[e->s->ev].period, o->graph_limit);
+			hist_chain_print(f, e, r->events[e->s->ev].period, &o->graph);
 	}
 	fprintf(f, "\n");
 }

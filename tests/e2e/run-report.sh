@@ -396,6 +396,25 @@ test_callgraph() {
 	run_vpmu report --no-children -e cycles --call-graph callee,30 --sort sym --no-inline
 	grep -q 'outer_b' out && fail "30% limit kept outer_b"
 	grep -q 'outer_a' out || fail "30% limit dropped outer_a"
+	# perf's other forms and values: hot's 90 samples, 60 through outer_a
+	run_vpmu report --no-children -e cycles -g fractal --sort sym --no-inline
+	grep -Eq '\|--66\.67%--outer_a$' out && grep -Eq ' --33\.33%--outer_b$' out ||
+		fail "fractal: $(cat out)"
+	run_vpmu report --no-children -e cycles -g folded --sort sym --no-inline
+	grep -A2 '\[\.\] hot$' out | sed -n 2,3p | tr '\n' '|' >g
+	[ "$(cat g)" = ' 57.14% hot;outer_a;main| 28.57% hot;outer_b;main|' ] || fail "folded: $(cat out)"
+	run_vpmu report --no-children -e cycles -g flat,count --sort sym --no-inline
+	grep -A4 '\[\.\] hot$' out | sed -n 2,5p | tr '\n' '|' >g
+	[ "$(cat g)" = '           60|                hot|                outer_a|                main|' ] ||
+		fail "flat,count: $(cat out)"
+	run_vpmu report --no-children -e cycles -g graph,period,caller --sort sym --no-inline
+	grep -A3 '\[\.\] hot$' out | grep -Eq '^ +---main$' && ! grep -q '%--' out &&
+		grep -Eq -- '--60000--outer_a$' out || fail "graph,period,caller: $(cat out)"
+	run_vpmu report -g folded,sideways
+	expect_rc 1 && grep -q "not 'sideways'" err || fail "bad word: $(cat err)"
+	# a tree whose top branches (no sort by function) draw a single '|'
+	run_vpmu report --no-children -e cycles -g --sort dso --no-inline
+	grep -A2 'rp_hot$' out | sed -n 2,3p | grep -c '^ *|$' | grep -qx 1 || fail "top: $(cat out)"
 }
 
 # --children (perf's Children and Self): main called everything but the
