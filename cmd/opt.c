@@ -41,7 +41,8 @@ int opt_time(const char *cmd, struct report_filter *f, const char *spec)
 		return 0;
 	fprintf(stderr,
 		"vpmu %s: --time wants START,STOP in seconds of emulated time (either may be "
-		"left out), not '%s'\n",
+		"left out; several separated by spaces) or percents (A%%-B%%, A%%/N; several "
+		"separated by ','), not '%s'\n",
 		cmd, spec);
 	return -1;
 }

@@ -44,7 +44,9 @@ static const char script_usage[] =
 	"        --time START,STOP\n"
 	"                         only samples of that span of their process's\n"
 	"                         emulated time, in seconds (either may be left out:\n"
-	"                         0.001,)\n"
+	"                         0.001,; several separated by spaces), or percents\n"
+	"                         of the samples' span: 0%-10%,30%-40%, 10%/2 (the\n"
+	"                         second tenth)\n"
 	"        --demangle       C++ and Rust names as written (ns::f()), the default\n"
 	"        --no-demangle    names as the files have them (_ZN2ns1fEv)\n"
 	"    -h, --help           show this help\n";

@@ -70,21 +70,70 @@ static void test_time(void **state)
 	(void)state;
 	assert_int_equal(report_filter_time(&f, "0.000001,0.000002"), 0);
 	assert_int_equal(report_filter_clock(&f, &r), 0);
-	assert_int_equal(f.c_from, 2000);
-	assert_int_equal(f.c_to, 4000);
+	assert_int_equal(f.c_from[0], 2000);
+	assert_int_equal(f.c_to[0], 4000);
 	for (uint64_t t = 1999; t <= 4001; t++) {
 		s.time = t;
 		assert_int_equal(report_filter_keep(&r, &s, &f), t >= 2000 && t <= 4000);
 	}
 	assert_int_equal(report_filter_time(&f, ",0.5"), 0);
 	assert_int_equal(report_filter_clock(&f, &r), 0);
-	assert_int_equal(f.c_from, 0);
-	assert_int_equal(f.c_to, 1000000000);
+	assert_int_equal(f.c_from[0], 0);
+	assert_int_equal(f.c_to[0], 1000000000);
 	assert_int_equal(report_filter_time(&f, "0.5,"), 0);
 	assert_int_equal(report_filter_clock(&f, &r), 0);
-	assert_int_equal(f.c_to, UINT64_MAX);
+	assert_int_equal(f.c_to[0], UINT64_MAX);
 	assert_int_equal(report_filter_clock(&f, &bare), -1); /* no clock */
-	const char *bad[] = { "", "1", "1,2,3", "2,1", "x,1", "-1,2", "1,2x", "nan,1" };
+	/* several spans, by spaces */
+	assert_int_equal(report_filter_time(&f, " 0.000001,0.000002  0.000003, "), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	assert_int_equal(f.ntimes, 2);
+	for (uint64_t t = 1999; t <= 6001; t++) {
+		s.time = t;
+		assert_int_equal(report_filter_keep(&r, &s, &f),
+				 (t >= 2000 && t <= 4000) || t >= 6000);
+	}
+	const char *bad[] = { "", "1", "1,2,3", "2,1", "x,1", "-1,2", "1,2x", "nan,1", "1,2 3" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		assert_int_equal(report_filter_time(&f, bad[i]), -1);
+		assert_int_equal(errno, EINVAL);
+	}
+	report_filter_free(&f);
+}
+
+/* --time in percents of the span of the file's samples (perf's forms):
+ * the samples at cycles 1000 to 2000. */
+static void test_time_percent(void **state)
+{
+	struct report_sample ss[2] = { sample(1, 1, "prog", &hot), sample(1, 1, "prog", &hot) };
+	struct report r = { .path = "f.data", .samples = ss, .nsamples = 2 };
+	struct report_filter f = { 0 };
+	struct report_sample s = sample(1, 1, "prog", &hot);
+
+	(void)state;
+	ss[0].time = 2000;
+	ss[1].time = 1000;
+	/* 0%-10% and 30%-40%: no clock needed */
+	assert_int_equal(report_filter_time(&f, "0%-10%,30%-40%"), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	for (uint64_t t = 990; t <= 2010; t++) {
+		s.time = t;
+		assert_int_equal(report_filter_keep(&r, &s, &f),
+				 (t >= 1000 && t <= 1100) || (t >= 1300 && t <= 1400));
+	}
+	/* 25%/2: the second quarter; 10%/1,10%/10: the first and last tenths */
+	assert_int_equal(report_filter_time(&f, "25%/2"), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	assert_int_equal(f.ntimes, 1);
+	assert_int_equal(f.c_from[0], 1250);
+	assert_int_equal(f.c_to[0], 1500);
+	assert_int_equal(report_filter_time(&f, "10%/1,10%/10"), 0);
+	assert_int_equal(report_filter_clock(&f, &r), 0);
+	assert_int_equal(f.c_from[1], 1900);
+	assert_int_equal(f.c_to[1], 2000);
+	const char *bad[] = { "10%",   "10%/0",	 "10%/11",  "20%-10%", "10%-101%",
+			      "10%/x", "1%/1.5", "0%-10%,", "5%,0.1",  "0%-10% 30%-40%" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		errno = 0;
 		assert_int_equal(report_filter_time(&f, bad[i]), -1);
@@ -98,6 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_kind),
 		cmocka_unit_test(test_bad_ids),
+		cmocka_unit_test(test_time_percent),
 		cmocka_unit_test(test_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
