@@ -22,7 +22,7 @@ static const char report_usage[] =
 	"                   [--tid TIDS] [--time START,STOP] [-U] [-q]\n"
 	"                   [-g [PARAMS]] [-G] [--call-graph PARAMS] [--max-stack N]\n"
 	"                   [--children | --no-children]\n"
-	"                   [--header | --header-only]\n"
+	"                   [--header | --header-only | --stats]\n"
 	"                   [--format FORMAT] [--stdio] [--profileme] [--no-inline]\n"
 	"                   [--demangle | --no-demangle] [-b]\n"
 	"\n"
@@ -82,6 +82,8 @@ static const char report_usage[] =
 	"        --header           first the machine, its parameters, the command\n"
 	"                           line, event totals and lost samples\n"
 	"        --header-only      only that\n"
+	"        --stats            only the records of the file by type and the\n"
+	"                           samples of each event, as perf report --stats\n"
 	"        --format FORMAT    stdio (default), folded (stack;frames count),\n"
 	"                           callgrind or json\n"
 	"        --no-inline        no frames for inlined functions in call graphs\n"
@@ -111,14 +113,15 @@ enum {
 	OPT_TIME,
 	OPT_MAX_STACK,
 	OPT_DEMANGLE,
-	OPT_NO_DEMANGLE
+	OPT_NO_DEMANGLE,
+	OPT_STATS
 };
 
 struct args {
 	const char *input, *sort, *event;
 	struct report_opts o;
 	struct report_filter filter;
-	int header; /* 1 --header, 2 --header-only */
+	int header; /* 1 --header, 2 --header-only, 3 --stats */
 	int profileme;
 	int no_inline, no_demangle;
 	int sort_given;
@@ -221,6 +224,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "no-children", no_argument, NULL, 'k' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'O' },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "format", required_argument, NULL, 'f' },
 		{ "stdio", no_argument, NULL, 'x' },
 		{ "profileme", no_argument, NULL, 'M' },
@@ -328,6 +332,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'O':
 			a->header = 2;
+			break;
+		case OPT_STATS:
+			a->header = 3;
 			break;
 		case 'f':
 			for (c = 0; c < 4 && strcmp(optarg, fmts[c]); c++)
@@ -528,12 +535,14 @@ int cmd_report(int argc, char **argv)
 	if (a.event && (only = report_event_find(r, a.event)) < 0) {
 		fprintf(stderr, "vpmu report: %s has no event '%s'\n", a.input, a.event);
 		rc = 1;
+	} else if (a.header == 3) {
+		report_print_stats(stdout, r);
 	} else if (a.header && a.format == F_STDIO) {
 		report_print_header(stdout, r);
 	}
-	if (!rc && !r->nsamples)
+	if (!rc && !r->nsamples && a.header != 3)
 		fprintf(stderr, "vpmu report: %s holds no samples\n", a.input);
-	if (!rc && a.branch && a.header != 2) {
+	if (!rc && a.branch && a.header < 2) {
 		/* the tables count branches: a view of r with one sample per branch */
 		if (report_branch_view(r, &bview, err, sizeof(err))) {
 			fprintf(stderr, "vpmu report: %s\n", err);
@@ -542,7 +551,7 @@ int cmd_report(int argc, char **argv)
 			tr = &bview;
 		}
 	}
-	if (rc || a.header == 2)
+	if (rc || a.header >= 2)
 		;
 	else if (a.profileme)
 		rc = report_write_profileme(stdout, r, only, report_filter_keep, &a.filter, &a.o) ?

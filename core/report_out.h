@@ -34,6 +34,9 @@ void report_print_table(FILE *f, const struct report *r, const struct hist *h,
 			const struct report_opts *o);
 /* --header: machine, parameters, command line, totals, lost samples. */
 void report_print_header(FILE *f, const struct report *r);
+/* --stats: the records of the file by type, then each event's samples,
+ * as perf report --stats prints its events. */
+void report_print_stats(FILE *f, const struct report *r);
 
 /* Folded stacks ("comm;outer;...;inner count"), the samples of event ev
  * (-1: all) passing keep (NULL: all).  The counts sum to the samples. */

@@ -1,5 +1,6 @@
 /* report_stdio.c — perf report --stdio's layout: section header, column
  * header with its dotted underline, one line per entry, call graphs. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -217,4 +218,35 @@ void report_print_header(FILE *f, const struct report *r)
 	fprintf(f, "# records : %" PRIu64 " in %" PRIu64 " blocks, %" PRIu64 " damaged bytes\n",
 		r->stats.records, r->stats.blocks, r->stats.damaged_bytes);
 	fprintf(f, "# ========\n#\n");
+}
+
+void report_print_stats(FILE *f, const struct report *r)
+{
+	const struct sfile_rstats *st = &r->stats;
+	uint64_t total = st->unknown;
+	char name[24];
+
+	for (unsigned t = 1; t < SFILE_NTYPES; t++)
+		total += st->by_type[t];
+	fprintf(f, "Aggregated stats:\n");
+	fprintf(f, "%20s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (unsigned t = 1; t < SFILE_NTYPES; t++) {
+		if (!st->by_type[t])
+			continue;
+		size_t k = 0;
+		for (const char *p = sfile_type_name(t); *p && k + 1 < sizeof(name); p++)
+			name[k++] = (char)toupper((unsigned char)*p);
+		name[k] = 0;
+		fprintf(f, "%20s events: %10" PRIu64 "  (%4.1f%%)\n", name, st->by_type[t],
+			100.0 * (double)st->by_type[t] / (double)total);
+	}
+	if (st->unknown)
+		fprintf(f, "%20s events: %10" PRIu64 "  (%4.1f%%)\n", "UNKNOWN", st->unknown,
+			100.0 * (double)st->unknown / (double)total);
+	for (size_t e = 0; e < r->nevents; e++) {
+		fprintf(f, "%s stats:\n", r->events[e].attr.name ? r->events[e].attr.name : "?");
+		fprintf(f, "%20s events: %10" PRIu64 "\n", "SAMPLE", r->events[e].nsamples);
+		if (r->events[e].lost)
+			fprintf(f, "%20s samples: %9" PRIu64 "\n", "LOST", r->events[e].lost);
+	}
 }

@@ -264,12 +264,18 @@ struct sfile_damage {
 	const char *why;  /* static text: "CRC mismatch", "truncated block", ... */
 };
 
+#define SFILE_NTYPES (SFILE_FINISHED + 1) /* record types, 0 unused */
+
+/* The name of record type t ("sample"), "?" for one unknown. */
+const char *sfile_type_name(unsigned t);
+
 struct sfile_rstats {
 	uint64_t blocks, records, samples;
-	uint64_t unknown;	 /* records of types this reader does not know */
-	uint64_t damaged_bytes;	 /* sum over the damage list */
-	uint64_t damaged_blocks; /* blocks skipped */
-	uint64_t bad_records;	 /* records skipped inside good blocks */
+	uint64_t by_type[SFILE_NTYPES]; /* the records read well, by type */
+	uint64_t unknown;		/* records of types this reader does not know */
+	uint64_t damaged_bytes;		/* sum over the damage list */
+	uint64_t damaged_blocks;	/* blocks skipped */
+	uint64_t bad_records;		/* records skipped inside good blocks */
 	uint64_t file_bytes;
 	uint64_t raw_bytes; /* uncompressed bytes of the good blocks */
 };

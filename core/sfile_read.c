@@ -326,6 +326,7 @@ int sfile_next(struct sfile_reader *r, struct sfile_rec *rec)
 		rec->flags = sfile_get16(r->ubuf + at + 2);
 		rec->size = plen;
 		rec->block = r->boff;
+		r->st.by_type[type]++;
 		if (type == SFILE_SAMPLE)
 			r->st.samples++;
 		if (type == SFILE_FINISHED)

@@ -1,5 +1,3 @@
-#include <stdarg.h>
-#include <stdio.h>
 /* sfile_rec.c — encode and decode the record payloads of the sample file.
  *
  * The encoder and decoder for each type sit side by side so that the two
@@ -9,10 +7,22 @@
  * assembled byte by byte (no unaligned loads), and views point into an
  * arena sized from the payload length.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sfile_rec.h"
+
+const char *sfile_type_name(unsigned t)
+{
+	static const char *const names[SFILE_NTYPES] = {
+		"?",	"attr",	  "cmdline", "machine", "mmap",
+		"comm", "sample", "totals",  "lost",	"finished",
+	};
+
+	return t < SFILE_NTYPES ? names[t] : "?";
+}
 
 /* ---- encoding ------------------------------------------------------------ */
 

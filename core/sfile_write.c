@@ -287,24 +287,14 @@ int sfile_flush(struct sfile_writer *w)
 	return 0;
 }
 
-static const char *type_name(uint16_t type)
-{
-	static const char *const names[] = {
-		"?",	"attr",	  "cmdline", "machine", "mmap",
-		"comm", "sample", "totals",  "lost",	"finished",
-	};
-
-	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
-}
-
 static int add(struct sfile_writer *w, uint16_t type, const void *view, uint64_t st)
 {
 	if (w->failed)
 		return -1;
 	if (sfile_enc_record(&w->pend, type, view, st)) {
 		/* A bad record is the caller's error; the file stays good. */
-		sfile_msg(w->err, sizeof(w->err), "%s record not written: %s", type_name(type),
-			  w->pend.why);
+		sfile_msg(w->err, sizeof(w->err), "%s record not written: %s",
+			  sfile_type_name(type), w->pend.why);
 		return -1;
 	}
 	w->pend_count++;

@@ -382,6 +382,18 @@ test_header() {
 	grep -q '^# machine' out && grep -q 'hot$' out || fail "--header without entries"
 }
 
+# --stats: the file's records by type, each event's samples (perf's).
+test_stats() {
+	setup || return
+	run_vpmu report --stats
+	expect_rc 0 || return 1
+	grep -Eq '^ +TOTAL events: +155$' out && grep -Eq '^ +SAMPLE events: +145  \(93\.5%\)$' out &&
+		grep -Eq '^ +LOST events: +1  \( 0\.6%\)$' out && grep -q '^cycles stats:$' out &&
+		grep -A2 '^cycles stats:$' out | grep -Eq '^ +LOST samples: +3$' &&
+		grep -A1 '^mem-loads:p stats:$' out | grep -Eq '^ +SAMPLE events: +40$' &&
+		! grep -q '%  *\[' out || fail "stats: $(cat out)"
+}
+
 test_callgraph() {
 	setup || return
 	run_vpmu report --no-children -e cycles -g --sort sym --no-inline
@@ -712,6 +724,7 @@ t diff test_diff
 t event_key test_event_key
 t header test_header
 t callgraph test_callgraph
+t stats test_stats
 t children test_children
 t inline_frames test_inline_frames
 t recorded_chains test_recorded_chains
