@@ -18,7 +18,8 @@
 static const char report_usage[] =
 	"usage: vpmu report [-i FILE] [-s KEYS] [-n] [--show-total-period] [-t SEP]\n"
 	"                   [--percent-limit PCT] [--percentage relative|absolute]\n"
-	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES] [--pid PIDS]\n"
+	"                   [-e EVENT] [-c NAMES] [-d NAMES] [-S NAMES]\n"
+	"                   [--symbol-filter TEXT] [--pid PIDS]\n"
 	"                   [--tid TIDS] [--time START,STOP] [-U] [-q]\n"
 	"                   [-g [PARAMS]] [-G] [--call-graph PARAMS] [--max-stack N]\n"
 	"                   [--children | --no-children]\n"
@@ -54,6 +55,8 @@ static const char report_usage[] =
 	"    -c, --comms NAMES      only samples of these threads (comma-separated)\n"
 	"    -d, --dsos NAMES       only samples in these images\n"
 	"    -S, --symbols NAMES    only samples in these functions\n"
+	"        --symbol-filter TEXT\n"
+	"                           only samples in functions whose name holds TEXT\n"
 	"        --pid PIDS         only samples of these processes (comma-separated)\n"
 	"        --tid TIDS         only samples of these threads\n"
 	"        --time START,STOP  only samples of that span of their process's\n"
@@ -114,7 +117,8 @@ enum {
 	OPT_MAX_STACK,
 	OPT_DEMANGLE,
 	OPT_NO_DEMANGLE,
-	OPT_STATS
+	OPT_STATS,
+	OPT_SYMBOL_FILTER
 };
 
 struct args {
@@ -212,6 +216,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "comms", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "symbols", required_argument, NULL, 'S' },
+		{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "time", required_argument, NULL, OPT_TIME },
@@ -335,6 +340,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_STATS:
 			a->header = 3;
+			break;
+		case OPT_SYMBOL_FILTER:
+			a->filter.sym_sub = optarg;
 			break;
 		case 'f':
 			for (c = 0; c < 4 && strcmp(optarg, fmts[c]); c++)

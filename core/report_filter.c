@@ -198,6 +198,8 @@ int report_filter_keep(const struct report *r, const struct report_sample *s, vo
 		return 0;
 	if (f->resolved && !l->sym)
 		return 0;
+	if (f->sym_sub && (!l->sym || !strstr(l->sym, f->sym_sub)))
+		return 0;
 	return 1;
 }
 

@@ -22,7 +22,8 @@ enum report_filter_kind {
 struct report_filter {
 	char **names[REPORT_F_N]; /* NULL: no filter of that kind */
 	size_t n[REPORT_F_N];
-	int resolved; /* -U: only samples in a known symbol */
+	int resolved;	     /* -U: only samples in a known symbol */
+	const char *sym_sub; /* --symbol-filter: only symbols holding it, or NULL */
 	/* --time: ranges of emulated seconds, from and to (either may be
 	 * open), or (percent) of fractions of the span the file's samples
 	 * cover; their cycles once the file's clock is known */

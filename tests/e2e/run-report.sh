@@ -382,6 +382,15 @@ test_header() {
 	grep -q '^# machine' out && grep -q 'hot$' out || fail "--header without entries"
 }
 
+# --symbol-filter: functions whose name holds the text (hot, not cold).
+test_symbol_filter() {
+	setup || return
+	run_vpmu report --no-children -e cycles -g none --symbol-filter ho -q
+	expect_rc 0 || return 1
+	grep -q '\[\.\] hot$' out && ! grep -q 'cold$' out && [ "$(grep -c . out)" = 1 ] ||
+		fail "--symbol-filter: $(cat out)"
+}
+
 # --stats: the file's records by type, each event's samples (perf's).
 test_stats() {
 	setup || return
@@ -725,6 +734,7 @@ t event_key test_event_key
 t header test_header
 t callgraph test_callgraph
 t stats test_stats
+t symbol_filter test_symbol_filter
 t children test_children
 t inline_frames test_inline_frames
 t recorded_chains test_recorded_chains
