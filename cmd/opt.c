@@ -7,8 +7,55 @@
 
 #include "opt.h"
 
+/* perf's options for what is not a program vpmu runs, and why a command
+ * that runs one (stat, record, trace, mem) takes none of them. */
+static const struct {
+	char s;	       /* the short option, or 0 */
+	const char *l; /* the long one */
+	const char *why;
+} not_run[] = {
+	{ 'p', "--pid", "attaches to a running process" },
+	{ 't', "--tid", "attaches to a running thread" },
+	{ 'C', "--cpu", "picks host CPUs" },
+	{ 0, "--all-cpus", "counts the whole host" },
+	{ 0, "--cgroup", "counts a host cgroup" },
+};
+
+/* Whether the unknown option (short s, or the long one at arg) is one of
+ * not_run[], said so for cmd. */
+static int said_not_run(const char *cmd, int s, const char *arg)
+{
+	static const char *const runs[] = { "stat", "record", "trace", "mem" };
+	size_t k, i;
+
+	for (k = 0; k < sizeof(runs) / sizeof(runs[0]) && strcmp(cmd, runs[k]); k++)
+		;
+	if (k == sizeof(runs) / sizeof(runs[0]))
+		return 0;
+	for (i = 0; i < sizeof(not_run) / sizeof(not_run[0]); i++) {
+		size_t n = strlen(not_run[i].l);
+		if (s ? s == not_run[i].s :
+			arg && !strncmp(arg, not_run[i].l, n) && (!arg[n] || arg[n] == '='))
+			break;
+	}
+	if (i == sizeof(not_run) / sizeof(not_run[0]))
+		return 0;
+	char name[32];
+	if (not_run[i].s)
+		snprintf(name, sizeof(name), "-%c/%s", not_run[i].s, not_run[i].l);
+	else
+		snprintf(name, sizeof(name), "%s", not_run[i].l);
+	fprintf(stderr,
+		"vpmu %s: %s %s; vpmu measures only a program it runs on its emulated machine: "
+		"vpmu %s [OPTIONS] PROGRAM [ARGS]\n",
+		cmd, name, not_run[i].why, cmd);
+	return 1;
+}
+
 void opt_bad(const char *cmd, int c, char *const *argv)
 {
+	if (c != ':' && said_not_run(cmd, optopt, optopt ? NULL : argv[optind - 1]))
+		return;
 	if (c == ':')
 		fprintf(stderr, "vpmu %s: option '%s' needs an argument\n", cmd, argv[optind - 1]);
 	else if (optopt)

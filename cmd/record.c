@@ -29,7 +29,7 @@
 #define RECORD_FLUSH_SECONDS 1.0 /* a block at least this often while running */
 
 static const char record_usage[] =
-	"usage: vpmu record [-q] [-v] [-a MACHINE] [-e EVENTS]...\n"
+	"usage: vpmu record [-q] [-v] [-a MACHINE] [-e EVENTS]... [--all-user | --all-kernel]\n"
 	"                   [-c PERIOD | -F FREQ | --calibrate N] [--period-jitter BITS]\n"
 	"                   [-g | --call-graph fp|dwarf] [-b | -j FILTERS]\n"
 	"                   [-o FILE] [--set KEY=VAL[,KEY=VAL...]] [--smt] [--seed N]\n"
@@ -41,6 +41,8 @@ static const char record_usage[] =
 	"    -e, --event EVENTS sample these events (default: cycles); the syntax of\n"
 	"                       vpmu stat -e; :p or :pp selects the machine's precise\n"
 	"                       mechanism (PEBS on p4)\n"
+	"        --all-user     every event without :u or :k counts at user level (:u)\n"
+	"        --all-kernel   ... at kernel level (:k)\n"
 	"    -c, --count PERIOD a sample every PERIOD events\n"
 	"        --calibrate N  run PROGRAM first to count each event, then sample it\n"
 	"                       with the period that gives N samples (within 1%)\n"
@@ -342,7 +344,8 @@ static void summary(const char *path, struct sfile_writer *w, const struct rec *
 
 /* -e specs into set, with the period or frequency every event samples at. */
 static int build_events(struct pmu_set *set, const char *arch, const char **specs, unsigned n,
-			uint64_t period, uint64_t freq, const char *setstr, uint32_t branch)
+			int levels, uint64_t period, uint64_t freq, const char *setstr,
+			uint32_t branch)
 {
 	char err[512];
 
@@ -353,8 +356,8 @@ static int build_events(struct pmu_set *set, const char *arch, const char **spec
 		return -1;
 	}
 	for (unsigned k = 0; k < n; k++)
-		if (evspec_parse(set->b, specs[k], set->ev, ARCH_MAX_EVSEL, &set->n, err,
-				 sizeof(err)) < 0) {
+		if (evspec_parse_levels(set->b, specs[k], levels, set->ev, ARCH_MAX_EVSEL, &set->n,
+					err, sizeof(err)) < 0) {
 			fprintf(stderr, "vpmu record: %s\n", err);
 			return -1;
 		}
@@ -410,6 +413,8 @@ int cmd_record(int argc, char **argv)
 		{ "calibrate", required_argument, NULL, 'C' },
 		{ "branch-any", no_argument, NULL, 'b' },
 		{ "branch-filter", required_argument, NULL, 'j' },
+		{ "all-user", no_argument, NULL, 'U' },
+		{ "all-kernel", no_argument, NULL, 'K' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -422,7 +427,7 @@ int cmd_record(int argc, char **argv)
 	const char *outpath = "vpmu.data", *specs[ARCH_MAX_EVSEL];
 	unsigned nspecs = 0;
 	uint64_t period = 0, freq = 0, jitter = 0, calibrate = 0;
-	int c, quiet = 0, status, callgraph = PMU_CG_NONE;
+	int c, quiet = 0, status, callgraph = PMU_CG_NONE, levels = EVSPEC_BOTH;
 	uint32_t branch = 0;
 	char err[512];
 
@@ -433,6 +438,10 @@ int cmd_record(int argc, char **argv)
 		case 'e':
 			if (nspecs < ARCH_MAX_EVSEL)
 				specs[nspecs++] = optarg;
+			break;
+		case 'U':
+		case 'K': /* (the last of the two counts) */
+			levels = c == 'U' ? EVSPEC_USER : EVSPEC_KERNEL;
 			break;
 		case 'c':
 			if (opt_u64(optarg, &period) || !period || period >= (1ull << 39)) {
@@ -556,7 +565,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "vpmu record: %s\n", err);
 		return 1;
 	}
-	if (build_events(&set, o.arch, specs, nspecs, period, freq, o.set, branch) < 0)
+	if (build_events(&set, o.arch, specs, nspecs, levels, period, freq, o.set, branch) < 0)
 		return 1;
 	set.jitter = (uint8_t)jitter;
 	set.callgraph = (uint8_t)callgraph;

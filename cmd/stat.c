@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "cmds.h"
+#include "core/evspec.h"
 #include "core/pmu_mux.h"
 #include "core/session.h"
 #include "opt.h"
@@ -22,7 +23,8 @@
 #include "stat_mode.h"
 
 static const char stat_usage[] =
-	"usage: vpmu stat [-e EVENTS]... [-d[d[d]]] [-a MACHINE] [-r N] [-x SEP | -j]\n"
+	"usage: vpmu stat [-e EVENTS]... [--all-user | --all-kernel] [-d[d[d]]] [-a MACHINE]\n"
+	"                 [-r N] [-x SEP | -j]\n"
 	"                 [-o FILE [--append]] [-v | -q] [-A | --per-thread] [--smt] [--exact]\n"
 	"                 [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
@@ -39,6 +41,8 @@ static const char stat_usage[] =
 	"                       raw r<hex> register images, {groups}, modifiers\n"
 	"                       :u :k :p :pp (see vpmu list); default: the machine's\n"
 	"                       default set\n"
+	"        --all-user     every event without :u or :k counts at user level (:u)\n"
+	"        --all-kernel   ... at kernel level (:k)\n"
 	"    -d, --detailed     also count perf's detailed events: L1-dcache and LLC\n"
 	"                       loads and load misses; -dd adds the L1-icache, dTLB\n"
 	"                       and iTLB ones, -ddd the L1-dcache prefetches (those\n"
@@ -192,6 +196,8 @@ enum {
 	OPT_METRIC_ONLY,
 	OPT_INTERVAL_COUNT,
 	OPT_TABLE,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
 };
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
@@ -230,6 +236,8 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "pre", required_argument, NULL, OPT_PRE },
 		{ "post", required_argument, NULL, OPT_POST },
 		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
+		{ "all-user", no_argument, NULL, OPT_ALL_USER },
+		{ "all-kernel", no_argument, NULL, OPT_ALL_KERNEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -294,6 +302,10 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			break;
 		case OPT_METRIC_ONLY:
 			so->metric_only = 1;
+			break;
+		case OPT_ALL_USER:
+		case OPT_ALL_KERNEL: /* (the last of the two counts) */
+			so->levels = c == OPT_ALL_USER ? EVSPEC_USER : EVSPEC_KERNEL;
 			break;
 		case 'A':
 		case 'P':

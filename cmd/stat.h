@@ -83,6 +83,7 @@ struct stat_opts {
 	char **both;	 /* --smt A : B: the whole command line shown (else NULL) */
 	int null;	 /* -n: no counters, the times alone */
 	int metric_only; /* --metric-only */
+	int levels;	 /* --all-user, --all-kernel: EVSPEC_* of events naming none */
 	const char *pre, *post; /* --pre, --post: commands around each run */
 };
 

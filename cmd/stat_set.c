@@ -178,7 +178,8 @@ static int parse_user(const struct arch_backend *b, const struct stat_opts *so,
 			memcpy(item, p, len);
 			item[len] = 0;
 			p += len + (p[len] == ',');
-			rc = evspec_parse(b, item, user, ARCH_MAX_EVSEL, n, err, errsz);
+			rc = evspec_parse_levels(b, item, so->levels, user, ARCH_MAX_EVSEL, n, err,
+						 errsz);
 			if (rc == EVSPEC_NOTSUP && *nabsent < ARCH_MAX_EVSEL) {
 				struct stat_absent *a = &absent[(*nabsent)++];
 				a->before = *n;
@@ -195,8 +196,9 @@ static int parse_user(const struct arch_backend *b, const struct stat_opts *so,
 /* -d, -dd, -ddd: perf's detailed events (builtin-stat.c), added after the
  * others but for those counted already; the machine's table may lack
  * some (not supported, as in perf). */
-static void add_detailed(const struct arch_backend *b, int level, struct arch_evsel *user,
-			 unsigned *n, struct stat_absent *absent, unsigned *nabsent)
+static void add_detailed(const struct arch_backend *b, int level, int levels,
+			 struct arch_evsel *user, unsigned *n, struct stat_absent *absent,
+			 unsigned *nabsent)
 {
 	static const char *const detailed[3][6] = {
 		{ "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses" },
@@ -214,7 +216,8 @@ static void add_detailed(const struct arch_backend *b, int level, struct arch_ev
 				;
 			if (j < *n)
 				continue;
-			if (evspec_parse(b, d, user, ARCH_MAX_EVSEL, n, why, sizeof(why)) < 0 &&
+			if (evspec_parse_levels(b, d, levels, user, ARCH_MAX_EVSEL, n, why,
+						sizeof(why)) < 0 &&
 			    *nabsent < ARCH_MAX_EVSEL) {
 				struct stat_absent *a = &absent[(*nabsent)++];
 				a->before = *n;
@@ -288,17 +291,20 @@ int stat_setup(struct stat_report *rep, struct pmu_set *set, const struct stat_o
 			char why[256];
 			if (strcmp(d->backend, b->name))
 				continue;
-			if (evspec_parse(b, d->spec, user, ARCH_MAX_EVSEL, &n, why, sizeof(why)) <
-			    0) {
+			if (evspec_parse_levels(b, d->spec, so->levels, user, ARCH_MAX_EVSEL, &n,
+						why, sizeof(why)) < 0) {
 				struct stat_row *w = add_row(rep, d->name, -1, STAT_UNSUPPORTED);
 				if (w)
 					snprintf(w->why, sizeof(w->why), "%s", why);
 				continue;
 			}
-			snprintf(user[n - 1].name, sizeof(user[n - 1].name), "%s", d->name);
+			snprintf(user[n - 1].name, sizeof(user[n - 1].name), "%s%s", d->name,
+				 so->levels == EVSPEC_USER   ? ":u" :
+				 so->levels == EVSPEC_KERNEL ? ":k" :
+							       "");
 		}
 	}
-	add_detailed(b, so->detailed, user, &n, absent, &nabsent);
+	add_detailed(b, so->detailed, so->levels, user, &n, absent, &nabsent);
 	for (unsigned k = 0; k < n; k++)
 		name[k] = user[k].name;
 	if (expand(set, user, n, per, at, err, errsz) < 0)
@@ -468,6 +474,11 @@ int stat_metric(const struct stat_report *rep, const struct stat_row *w, double 
 		{ "iTLB-load-misses", "of all iTLB cache accesses", "iTLB-loads", NULL, 1 },
 	};
 	double v = stat_mean(w), base = 0;
+	/* an event with levels (instructions:u) over its base event with the
+	 * same (cycles:u), as perf pairs counts of one context */
+	const char *mod = strchr(w->name, ':');
+	size_t blen = mod ? (size_t)(mod - w->name) : strlen(w->name);
+	char brow[sizeof(w->name) + 32];
 
 	if (stat_absent(w))
 		return 0;
@@ -492,11 +503,12 @@ int stat_metric(const struct stat_report *rep, const struct stat_row *w, double 
 	}
 	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
 		const struct stat_row *b;
-		if (strcmp(w->name, m[k].name))
+		if (strlen(m[k].name) != blen || strncmp(w->name, m[k].name, blen))
 			continue;
+		snprintf(brow, sizeof(brow), "%s%s", m[k].row ? m[k].row : "", mod ? mod : "");
 		if (m[k].row)
-			base = (b = find_row(rep, m[k].row, w->cpu)) ? stat_mean(b) : 0;
-		else
+			base = (b = find_row(rep, brow, w->cpu)) ? stat_mean(b) : 0;
+		else if (!mod) /* (the model's counts are of both levels) */
 			base = model_mean(rep, m[k].model, w->cpu);
 		if (base <= 0)
 			return 0;

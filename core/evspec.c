@@ -21,6 +21,7 @@ struct ctx {
 	char *err;
 	size_t errsz;
 	int notsup;	     /* the failure is the backend's ARCH_ENOTSUP */
+	int levels;	     /* EVSPEC_*: of an event that names none */
 	char term_name[128]; /* the event's name= term ("": none) */
 };
 
@@ -670,6 +671,19 @@ static int add_event(struct ctx *c, const char *s, const char *e, const struct g
 	} else {
 		memcpy(ev->name, text, len + 1);
 	}
+	if (!m.user && !m.kernel && c->levels != EVSPEC_BOTH) {
+		/* --all-user, --all-kernel: its modifier added to the name,
+		 * after the others or as one of its own */
+		size_t l = strlen(ev->name);
+		int bare = !(g && g->has_mods) && !modtok && (!len || text[len - 1] != '/');
+		m.user = c->levels == EVSPEC_USER;
+		m.kernel = c->levels == EVSPEC_KERNEL;
+		if (l + 3 > sizeof(ev->name))
+			return fail(c, "event '%.32s...' too long (max %zu characters)", text,
+				    sizeof(ev->name) - 3);
+		snprintf(ev->name + l, sizeof(ev->name) - l, "%s%s", bare ? ":" : "",
+			 m.user ? "u" : "k");
+	}
 	if (c->term_name[0]) /* (perf's name=: the name, modifiers and all) */
 		snprintf(ev->name, sizeof(ev->name), "%s", c->term_name);
 	if (m.user || m.kernel) {
@@ -742,7 +756,15 @@ static int add_group(struct ctx *c, const char **pp, struct arch_evsel *out, uns
 int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
 		 unsigned max, unsigned *n, char *err, size_t errsz)
 {
-	struct ctx c = { .b = b, .spec = spec ? spec : "", .err = err, .errsz = errsz };
+	return evspec_parse_levels(b, spec, EVSPEC_BOTH, out, max, n, err, errsz);
+}
+
+int evspec_parse_levels(const struct arch_backend *b, const char *spec, int levels,
+			struct arch_evsel *out, unsigned max, unsigned *n, char *err, size_t errsz)
+{
+	struct ctx c = {
+		.b = b, .spec = spec ? spec : "", .err = err, .errsz = errsz, .levels = levels
+	};
 	const char *p = c.spec;
 	unsigned at = *n;
 

@@ -52,6 +52,13 @@
 int evspec_parse(const struct arch_backend *b, const char *spec, struct arch_evsel *out,
 		 unsigned max, unsigned *n, char *err, size_t errsz);
 
+/* The same, each event given no level of its own (nor by its group)
+ * counting at levels (perf's --all-user, --all-kernel), its name then
+ * with the modifier added (cycles:u). */
+enum { EVSPEC_BOTH, EVSPEC_USER, EVSPEC_KERNEL };
+int evspec_parse_levels(const struct arch_backend *b, const char *spec, int levels,
+			struct arch_evsel *out, unsigned max, unsigned *n, char *err, size_t errsz);
+
 /* The end of spec's first item at p: an event, or a {group} with its
  * modifiers (the ',' after it, or the end of the string). */
 const char *evspec_item_end(const char *p);

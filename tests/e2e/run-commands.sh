@@ -872,6 +872,22 @@ trace_processes() {
 		grep -Eq ' kill\(pid: [0-9]+, sig: TERM\) += \?$' t || fail "kill: rc $rc $(cat t)"
 }
 
+# perf's options for a running process or the host's CPUs: refused with
+# why, by every command that runs a program; report's --pid stays a filter.
+attach_refused() {
+	local c a
+	for c in stat record trace mem; do
+		for a in "-p 1" "--pid=1" "-C 0" "--all-cpus" $([ $c = mem ] || echo "-t"); do
+			run_vpmu $c $a true
+			expect_rc 1 && grep -q "^vpmu $c: .* vpmu measures only a program it runs on its emulated machine: vpmu $c \[OPTIONS\] PROGRAM \[ARGS\]$" err ||
+				fail "$c $a: $(cat err)"
+		done
+	done
+	run_vpmu report --pid 1 -i /nonexistent
+	grep -q 'measures only' err && fail "report --pid: $(cat err)"
+	return 0
+}
+
 # --vtime: a timed wait takes its time on the trace's clock, a reaped
 # child's run too, and an executed image's clock goes on after them;
 # without it a sleep takes only the kernel cost model's time.
@@ -1024,4 +1040,5 @@ t trace_callgraph trace_callgraph
 t trace_filters trace_filters
 t trace_processes trace_processes
 t trace_vtime_waits trace_vtime_waits
+t attach_refused attach_refused
 summary

@@ -159,6 +159,19 @@ user_kernel() {
 	run_vpmu stat -e cycles "$PROGS/e2e_exit3"
 	a=$(val cycles)
 	[ -n "$u" ] && [ "$k" -gt 0 ] && [ $((u + k)) = "$a" ] || fail "u $u + k $k != $a"
+	# --all-user, --all-kernel: every event naming no level takes one,
+	# the defaults too, with perf's ratios between counts of one level
+	run_vpmu stat --all-user -e cycles,instructions,cycles:k,'{branches,branch-misses}' \
+		"$PROGS/e2e_exit3"
+	[ "$(val cycles:u)" = "$u" ] && [ "$(val cycles:k)" = "$k" ] &&
+		[ -n "$(val instructions:u)" ] && [ -n "$(val branch-misses:u)" ] &&
+		grep -q 'instructions:u  *# .* insn per cycle' err &&
+		grep -q 'branch-misses:u  *# .* of all branches' err || fail "--all-user: $(cat err)"
+	run_vpmu stat --all-kernel "$PROGS/e2e_exit3"
+	[ "$(val cycles:k)" = "$k" ] && [ -n "$(val instructions:k)" ] && ! grep -q 'cycles ' err ||
+		fail "--all-kernel: $(cat err)"
+	run_vpmu record --all-user -o u.data -c 1000 "$PROGS/e2e_exit3"
+	"$VPMU" evlist -i u.data >out 2>&1 && [ "$(cat out)" = "cycles:u" ] || fail "record: $(cat out)"
 }
 
 # FSB_DATA_ACTIVITY splits the model's bus data clocks by whose data they

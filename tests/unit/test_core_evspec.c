@@ -301,6 +301,46 @@ static void test_modifiers(void **state)
 	fails("machine_clear:p", "MACHINE_CLEAR has no precise mechanism");
 }
 
+/* --all-user, --all-kernel: the level of every event naming none, its
+ * name showing it; one naming a level (or its group) keeps its own. */
+static void test_all_levels(void **state)
+{
+	static const char *const want[] = { "cycles:u",
+					    "cycles:k",
+					    "branches:ppu",
+					    "cpu/cycles/u",
+					    "cpu/cycles/k",
+					    "branches:u",
+					    "BRANCH_RETIRED:MMTP:u",
+					    "branches:pu",
+					    "BRANCH_RETIRED:MMTP:pu" };
+	unsigned n = 0;
+	(void)state;
+	assert_int_equal(
+		evspec_parse_levels(&fake,
+				    "cycles,cycles:k,branches:pp,cpu/cycles/,cpu/cycles/k,"
+				    "branches,BRANCH_RETIRED:MMTP,{branches,BRANCH_RETIRED:MMTP}:p",
+				    EVSPEC_USER, ev, ARCH_MAX_EVSEL, &n, err, sizeof(err)),
+		0);
+	assert_int_equal(n, 9);
+	for (unsigned k = 0; k < n; k++) {
+		assert_string_equal(ev[k].name, want[k]);
+		int kernel = k == 1 || k == 4;
+		assert_int_equal(ev[k].excl_user, kernel);
+		assert_int_equal(ev[k].excl_kernel, !kernel);
+	}
+	assert_true(ev[0].config >> 60 == 2); /* encode saw the level */
+	n = 0;
+	assert_int_equal(evspec_parse_levels(&fake, "cycles,{branches,instructions}:u",
+					     EVSPEC_KERNEL, ev, ARCH_MAX_EVSEL, &n, err,
+					     sizeof(err)),
+			 0);
+	assert_string_equal(ev[0].name, "cycles:k");
+	assert_int_equal(ev[0].excl_user, 1);
+	assert_string_equal(ev[1].name, "branches:u");
+	assert_int_equal(ev[1].excl_kernel, 1);
+}
+
 /* A token that names a unit mask of the event is a unit mask. */
 static void test_umask_over_modifier(void **state)
 {
@@ -620,13 +660,21 @@ static void test_closest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_generic),	  cmocka_unit_test(test_generic_unsupported),
-		cmocka_unit_test(test_native),	  cmocka_unit_test(test_raw),
-		cmocka_unit_test(test_modifiers), cmocka_unit_test(test_umask_over_modifier),
-		cmocka_unit_test(test_groups),	  cmocka_unit_test(test_accumulate),
-		cmocka_unit_test(test_too_many),  cmocka_unit_test(test_slash_form),
-		cmocka_unit_test(test_errors),	  cmocka_unit_test(test_error_text_is_one_line),
-		cmocka_unit_test(test_distance),  cmocka_unit_test(test_closest),
+		cmocka_unit_test(test_generic),
+		cmocka_unit_test(test_generic_unsupported),
+		cmocka_unit_test(test_native),
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_umask_over_modifier),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_accumulate),
+		cmocka_unit_test(test_too_many),
+		cmocka_unit_test(test_slash_form),
+		cmocka_unit_test(test_all_levels),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_text_is_one_line),
+		cmocka_unit_test(test_distance),
+		cmocka_unit_test(test_closest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
