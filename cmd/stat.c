@@ -30,7 +30,7 @@ static const char stat_usage[] =
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC [--interval-count N]]\n"
 	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD] [--metric-only]\n"
-	"                 [-D MSEC] [--table]\n"
+	"                 [--summary] [-D MSEC] [--table]\n"
 	"                 [--] PROGRAM [ARGS...] [: PROGRAM2 [ARGS2...]]\n"
 	"\n"
 	"Run PROGRAM on the emulated machine and print what it counted.\n"
@@ -61,6 +61,7 @@ static const char stat_usage[] =
 	"                       emulated time (printed when the program ends)\n"
 	"        --interval-count N\n"
 	"                       with -I, only the first N intervals\n"
+	"        --summary      with -I, the whole run's counts after the intervals\n"
 	"    -D, --delay MSEC   count from MSEC milliseconds of emulated time on\n"
 	"                       (the counter hardware's events)\n"
 	"    -B, --big-num      counts with thousands separators (the default)\n"
@@ -198,6 +199,7 @@ enum {
 	OPT_TABLE,
 	OPT_ALL_USER,
 	OPT_ALL_KERNEL,
+	OPT_SUMMARY,
 };
 
 static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat_opts *so,
@@ -238,6 +240,7 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
 		{ "all-kernel", no_argument, NULL, OPT_ALL_KERNEL },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -302,6 +305,9 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 			break;
 		case OPT_METRIC_ONLY:
 			so->metric_only = 1;
+			break;
+		case OPT_SUMMARY:
+			so->summary = 1;
 			break;
 		case OPT_ALL_USER:
 		case OPT_ALL_KERNEL: /* (the last of the two counts) */
@@ -437,9 +443,9 @@ static int parse_opts(int argc, char **argv, struct session_opts *o, struct stat
 				"logical processor: drop --no-timing\n");
 		return 1;
 	}
-	if (so->interval_count && !(so->interval_ms > 0)) {
-		fprintf(stderr,
-			"vpmu stat: --interval-count counts the intervals of -I: give -I\n");
+	if ((so->interval_count || so->summary) && !(so->interval_ms > 0)) {
+		fprintf(stderr, "vpmu stat: %s the intervals of -I: give -I\n",
+			so->interval_count ? "--interval-count counts" : "--summary sums up");
 		return 1;
 	}
 	if (so->delay_ms > 0 &&
@@ -627,6 +633,17 @@ int cmd_stat(int argc, char **argv)
 			if (out != stderr)
 				fclose(out);
 			return 1;
+		}
+		if (so.summary) { /* then the whole run's, as without -I */
+			fputc('\n', out);
+			if (so.metric_only)
+				stat_print_metric_only(out, &rep, &so);
+			else if (so.sep)
+				stat_print_csv(out, &rep, so.sep);
+			else if (so.json)
+				stat_print_json(out, &rep);
+			else
+				stat_print(out, &rep, &so);
 		}
 	} else if (so.sep)
 		stat_print_csv(out, &rep, so.sep);

@@ -84,6 +84,7 @@ struct stat_opts {
 	int null;	 /* -n: no counters, the times alone */
 	int metric_only; /* --metric-only */
 	int levels;	 /* --all-user, --all-kernel: EVSPEC_* of events naming none */
+	int summary;	 /* --summary: with -I, the whole run's counts after them */
 	const char *pre, *post; /* --pre, --post: commands around each run */
 };
 

@@ -241,6 +241,13 @@ EOF
 	expect_rc 1 && [ "$(wc -l <err)" -eq 1 ] || fail "--interval-count without -I: $(cat err)"
 	run_vpmu stat -I 1 --interval-count 0 -e cycles -- "$PROGS/ua_fpadd" dep 200000
 	expect_rc 1 && grep -q "interval-count wants a number" err || fail "0: $(cat err)"
+	# --summary: the intervals, a blank line, then the run's counts as
+	# without -I
+	run_vpmu stat -I 1 --summary -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 0 && { cat ival; echo; cat total; } | cmp -s - err || fail "--summary: $(cat err)"
+	run_vpmu stat --summary -e cycles -- "$PROGS/ua_fpadd" dep 200000
+	expect_rc 1 && grep -q -- "--summary sums up the intervals of -I: give -I" err ||
+		fail "--summary without -I: $(cat err)"
 	# --metric-only: each interval's figures, as its rows have them
 	run_vpmu stat -I 1 --metric-only -x, -e $set -- "$PROGS/ua_fpadd" dep 200000
 	expect_rc 0 && [ "$(head -1 err)" = "time,GHz,insn per cycle,µops per cycle" ] ||
