@@ -13,12 +13,14 @@
 #include "core/hist.h"
 #include "core/report.h"
 #include "core/report_filter.h"
+#include "core/report_out.h"
 
 static const char script_usage[] =
 	"usage: vpmu script [-i FILE] [-F [+|-]FIELDS] [-G] [--max-stack N] [-e EVENT]\n"
 	"                   [--comms NAMES] [--dsos NAMES] [--symbols NAMES] [--pid PIDS]\n"
 	"                   [--tid TIDS] [--time START,STOP]\n"
-	"                   [--demangle | --no-demangle]\n"
+	"                   [--demangle | --no-demangle] [--reltime | --deltatime] [--ns]\n"
+	"                   [--header]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
 	"\n"
@@ -47,6 +49,10 @@ static const char script_usage[] =
 	"                         0.001,; several separated by spaces), or percents\n"
 	"                         of the samples' span: 0%-10%,30%-40%, 10%/2 (the\n"
 	"                         second tenth)\n"
+	"        --reltime        times from the first sample's\n"
+	"        --deltatime      times from the sample printed before\n"
+	"        --ns             times to the nanosecond (as they always are)\n"
+	"        --header         first the file's header, as vpmu report --header\n"
 	"        --demangle       C++ and Rust names as written (ns::f()), the default\n"
 	"        --no-demangle    names as the files have them (_ZN2ns1fEv)\n"
 	"    -h, --help           show this help\n";
@@ -147,8 +153,33 @@ static void instruction(struct report_loc *l, unsigned fl)
 		printf(" %s", in.text);
 }
 
+/* The time field: absolute, from the first sample's (--reltime) or from
+ * the one printed before (--deltatime). */
+enum { T_ABS, T_REL, T_DELTA };
+struct clock {
+	int mode;
+	double ghz; /* the file's clock (0: times in cycles) */
+	uint64_t first, prev;
+	int started;
+};
+
+static void print_time(struct clock *ck, uint64_t t)
+{
+	/* (another process's clock may stand behind: a negative delta) */
+	int64_t v = ck->mode == T_ABS ? (int64_t)t :
+		    ck->mode == T_REL ? (int64_t)(t - ck->first) :
+					(int64_t)(t - (ck->started ? ck->prev : t));
+
+	ck->prev = t;
+	ck->started = 1;
+	if (ck->ghz > 0)
+		printf(" %.9f:", (double)v / (ck->ghz * 1e9));
+	else
+		printf(" %" PRId64 ":", v);
+}
+
 static void print_sample(const struct report *r, const struct report_sample *s, unsigned fl,
-			 double ghz)
+			 struct clock *ck)
 {
 	if (fl & F_COMM)
 		printf("%16s", s->comm);
@@ -158,13 +189,8 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 		printf(" %5" PRIu32, fl & F_PID ? s->pid : s->tid);
 	if (fl & F_CPU)
 		printf(" [%03" PRIu32 "]", s->cpu);
-	if ((fl & F_TIME) && ghz > 0) {
-		double sec = (double)s->time / (ghz * 1e9);
-
-		printf(" %.9f:", sec);
-	} else if (fl & F_TIME) {
-		printf(" %" PRIu64 ":", s->time);
-	}
+	if (fl & F_TIME)
+		print_time(ck, s->time);
 	if (fl & F_PERIOD)
 		printf(" %10" PRIu64, s->period);
 	if (fl & F_EVENT)
@@ -241,6 +267,10 @@ int cmd_script(int argc, char **argv)
 		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "demangle", no_argument, NULL, 'd' },
 		{ "no-demangle", no_argument, NULL, 'N' },
+		{ "reltime", no_argument, NULL, 'R' },
+		{ "deltatime", no_argument, NULL, 'L' },
+		{ "ns", no_argument, NULL, 'n' },
+		{ "header", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -250,8 +280,8 @@ int cmd_script(int argc, char **argv)
 	uint32_t max_stack = 0;
 	char err[1024], warn[1024];
 	struct report *r;
-	int c, rc = 0, only = -1, raw_names = 0;
-	double ghz;
+	int c, rc = 0, only = -1, raw_names = 0, header = 0;
+	struct clock ck = { T_ABS, 0, 0, 0, 0 };
 
 	optind = 1;
 	opterr = 0;
@@ -285,6 +315,15 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'G':
 			del |= F_CALLCHAIN;
+			break;
+		case 'R':
+		case 'L': /* (the last of the two counts) */
+			ck.mode = c == 'R' ? T_REL : T_DELTA;
+			break;
+		case 'n': /* (times are printed to the nanosecond anyway) */
+			break;
+		case 'H':
+			header = 1;
 			break;
 		case 'd':
 		case 'N':
@@ -358,12 +397,15 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "vpmu script: %s has no event '%s'\n", input, event);
 		rc = 1;
 	}
-	ghz = report_clock_ghz(r);
+	ck.ghz = report_clock_ghz(r);
+	ck.first = r->nsamples ? r->samples[0].time : 0;
+	if (!rc && header)
+		report_print_header(stdout, r);
 	for (size_t i = 0; !rc && i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
 
 		if ((only < 0 || s->ev == (uint32_t)only) && report_filter_keep(r, s, &filt))
-			print_sample(r, s, fl, ghz);
+			print_sample(r, s, fl, &ck);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "vpmu script: cannot write the output\n");

@@ -612,6 +612,17 @@ test_script() {
 	grep -Eq "^  .*rp_hot\.c:[0-9]+\$" l || fail "srcline: $(cat l)"
 	run_vpmu script -F event,sym --symbols cold
 	[ "$(sort -u out)" = " cycles: cold" ] || fail "filtered fields: $(sort -u out | head)"
+	# perf's --reltime, --deltatime (the samples 1000 cycles of 3.6 GHz
+	# apart), --header
+	run_vpmu script -F time --reltime
+	[ "$(head -3 out | tr -d '\n')" = ' 0.000000000: 0.000000278: 0.000000556:' ] ||
+		fail "--reltime: $(head -3 out)"
+	run_vpmu script -F time --deltatime
+	[ "$(head -3 out | tr -d '\n')" = ' 0.000000000: 0.000000278: 0.000000278:' ] ||
+		fail "--deltatime: $(head -3 out)"
+	run_vpmu script -F time --header --ns
+	head -3 out | grep -q '^# machine : p4$' && grep -q '^ 0\.000001389:$' out ||
+		fail "--header: $(head -5 out)"
 }
 
 # The options -h lists are exactly those the manual page documents.
