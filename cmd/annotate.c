@@ -23,7 +23,7 @@
 
 static const char annotate_usage[] =
 	"usage: vpmu annotate [-i FILE] [-d DSOS] [-M att|intel] [-n] [--asm-raw]\n"
-	"                     [--no-source] [--demangle | --no-demangle] [--stdio]\n"
+	"                     [--source | --no-source] [--demangle | --no-demangle] [--stdio]\n"
 	"                     [[-s] SYMBOL]\n"
 	"\n"
 	"Print a function's disassembly with the percentage of each event's samples\n"
@@ -38,6 +38,7 @@ static const char annotate_usage[] =
 	"                            instruction syntax (default att, as objdump -d)\n"
 	"    -n, --show-nr-samples   sample counts instead of percentages\n"
 	"        --asm-raw           each instruction's bytes before its text\n"
+	"        --source            interleave source lines (the default)\n"
 	"        --no-source         do not interleave source lines\n"
 	"        --demangle          C++ and Rust names as written (ns::f()), the\n"
 	"                            default\n"
@@ -363,6 +364,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "disassembler-style", required_argument, NULL, 'M' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "no-source", no_argument, NULL, 'S' },
+		{ "source", no_argument, NULL, 'O' },
 		{ "demangle", no_argument, NULL, 'D' },
 		{ "no-demangle", no_argument, NULL, 'N' },
 		{ "stdio", no_argument, NULL, 'P' },
@@ -404,7 +406,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->nr = 1;
 			break;
 		case 'S':
-			o->source = 0;
+		case 'O': /* (the last of --source and --no-source counts) */
+			o->source = c == 'O';
 			break;
 		case 'D':
 		case 'N':

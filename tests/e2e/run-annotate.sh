@@ -196,6 +196,8 @@ source_lines() {
 	expect_rc 0 || return 1
 	grep -q 'sym_hot\.c' out && fail "source with --no-source"
 	[ ! -s err ] || fail "stderr: $(cat err)"
+	run_vpmu annotate --stdio --no-source --source hot_loop
+	grep -q 'sym_hot\.c' out || fail "no source with --source last"
 }
 
 intel() {
