@@ -20,7 +20,7 @@ static const char script_usage[] =
 	"                   [--comms NAMES] [--dsos NAMES] [--symbols NAMES] [--pid PIDS]\n"
 	"                   [--tid TIDS] [--time START,STOP]\n"
 	"                   [--demangle | --no-demangle] [--reltime | --deltatime] [--ns]\n"
-	"                   [--header]\n"
+	"                   [--header] [--show-mmap-events] [--show-comm-events]\n"
 	"\n"
 	"Print the samples of a sample file written by vpmu record, one per line.\n"
 	"\n"
@@ -53,6 +53,10 @@ static const char script_usage[] =
 	"        --deltatime      times from the sample printed before\n"
 	"        --ns             times to the nanosecond (as they always are)\n"
 	"        --header         first the file's header, as vpmu report --header\n"
+	"        --show-mmap-events\n"
+	"                         also the images mapped, where they were recorded\n"
+	"        --show-comm-events\n"
+	"                         also the threads' names, where they were recorded\n"
 	"        --demangle       C++ and Rust names as written (ns::f()), the default\n"
 	"        --no-demangle    names as the files have them (_ZN2ns1fEv)\n"
 	"    -h, --help           show this help\n";
@@ -251,6 +255,22 @@ static void print_sample(const struct report *r, const struct report_sample *s, 
 	printf("\n");
 }
 
+/* An MMAP or COMM record, as perf script --show-mmap-events and
+ * --show-comm-events print theirs (the file keeps no time for them). */
+static void print_side(const struct report *r, const struct report_side *d)
+{
+	const char *comm = report_comm(r, d->tid);
+
+	printf("%16s %5" PRIu32 "/%-5" PRIu32, comm ? comm : "", d->pid, d->tid);
+	if (d->type == SFILE_MMAP)
+		printf(" PERF_RECORD_MMAP %" PRIu32 "/%" PRIu32 ": [%#" PRIx64 "(%#" PRIx64
+		       ") @ %#" PRIx64 "]: %c %s\n",
+		       d->pid, d->tid, d->start, d->len, d->pgoff, d->prot & 4 ? 'x' : 'r',
+		       d->text);
+	else
+		printf(" PERF_RECORD_COMM: %s:%" PRIu32 "/%" PRIu32 "\n", d->text, d->pid, d->tid);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -271,6 +291,8 @@ int cmd_script(int argc, char **argv)
 		{ "deltatime", no_argument, NULL, 'L' },
 		{ "ns", no_argument, NULL, 'n' },
 		{ "header", no_argument, NULL, 'H' },
+		{ "show-mmap-events", no_argument, NULL, 'm' },
+		{ "show-comm-events", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -281,6 +303,8 @@ int cmd_script(int argc, char **argv)
 	char err[1024], warn[1024];
 	struct report *r;
 	int c, rc = 0, only = -1, raw_names = 0, header = 0;
+	unsigned side = 0; /* bits 1 << SFILE_MMAP, SFILE_COMM: those records shown */
+	size_t next_side = 0;
 	struct clock ck = { T_ABS, 0, 0, 0, 0 };
 
 	optind = 1;
@@ -324,6 +348,12 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'H':
 			header = 1;
+			break;
+		case 'm':
+			side |= 1u << SFILE_MMAP;
+			break;
+		case 'c':
+			side |= 1u << SFILE_COMM;
 			break;
 		case 'd':
 		case 'N':
@@ -377,7 +407,7 @@ int cmd_script(int argc, char **argv)
 	r = report_open(input,
 			(fl & F_REGS ? REPORT_REGS : 0) | (fl & F_ADDR ? 0 : REPORT_NO_DATA) |
 				(fl & F_CALLCHAIN ? 0 : REPORT_NO_CHAINS) |
-				(raw_names ? REPORT_NO_DEMANGLE : 0),
+				(raw_names ? REPORT_NO_DEMANGLE : 0) | (side ? REPORT_SIDE : 0),
 			err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "vpmu script: %s\n", err);
@@ -401,7 +431,12 @@ int cmd_script(int argc, char **argv)
 	ck.first = r->nsamples ? r->samples[0].time : 0;
 	if (!rc && header)
 		report_print_header(stdout, r);
-	for (size_t i = 0; !rc && i < r->nsamples; i++) {
+	for (size_t i = 0; !rc && i <= r->nsamples; i++) {
+		for (; next_side < r->nside && r->side[next_side].before <= i; next_side++)
+			if (side >> r->side[next_side].type & 1)
+				print_side(r, &r->side[next_side]);
+		if (i == r->nsamples)
+			break;
 		const struct report_sample *s = &r->samples[i];
 
 		if ((only < 0 || s->ev == (uint32_t)only) && report_filter_keep(r, s, &filt))

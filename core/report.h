@@ -101,6 +101,18 @@ struct report_event {
 	struct sfile_totals totals;
 };
 
+/* A record beside the samples (script --show-mmap-events and the like):
+ * an image mapped (SFILE_MMAP) or a thread's name (SFILE_COMM), read
+ * after `before` samples. */
+struct report_side {
+	uint16_t type;
+	uint32_t pid, tid; /* (MMAP: the process's) */
+	size_t before;
+	uint64_t start, len, pgoff; /* MMAP */
+	uint32_t prot;
+	const char *text; /* the path, or the name */
+};
+
 struct report {
 	const char *path;
 	struct report_event *events; /* in the order of their ATTRs */
@@ -111,6 +123,8 @@ struct report {
 	uint64_t *regs;			/* registers (only with REPORT_REGS) */
 	uint8_t *pm;			/* ProfileMe records (only with REPORT_PROFILEME) */
 	struct report_branch *branches; /* branch stack entries of all samples */
+	struct report_side *side;	/* MMAP and COMM records (only with REPORT_SIDE) */
+	size_t nside;
 	/* CMDLINE (argv NULL-terminated) and MACHINE, when present */
 	char **argv;
 	size_t argc;
@@ -133,6 +147,7 @@ struct report {
 #define REPORT_PROFILEME 8u    /* keep ProfileMe records */
 #define REPORT_NO_INLINE 16u   /* report_sample_frames without inline frames */
 #define REPORT_NO_DEMANGLE 32u /* symbol names as the files have them (sym_set_demangle) */
+#define REPORT_SIDE 64u	       /* keep the MMAP and COMM records in report.side */
 
 /* Load and resolve the whole file; NULL with a one-line message in err
  * when it cannot be read at all (missing, not a vpmu data file, a read
@@ -153,6 +168,9 @@ struct sym *report_space_sym(struct report_space *sp);
 #define REPORT_MAX_FRAMES 1024
 size_t report_sample_frames(const struct report *r, const struct report_sample *s,
 			    struct report_loc **out, size_t max);
+
+/* The name the file gave thread tid last (a COMM record), or NULL. */
+const char *report_comm(const struct report *r, uint32_t tid);
 
 /* "prog" "[unknown]": the image name perf would show for a loc. */
 const char *report_loc_dso(const struct report_loc *l);

@@ -223,9 +223,41 @@ static int add_sample(struct report *r, const struct sfile_sample *in)
 	return 0;
 }
 
+/* A record beside the samples, kept for REPORT_SIDE. */
+static int add_side(struct report *r, const struct sfile_rec *rec)
+{
+	struct report_side *s;
+	const char *t = rec->type == SFILE_MMAP ? rec->mmap.path : rec->comm.name;
+
+	if (grow((void **)&r->side, &r->priv->sidecap, r->nside + 1, sizeof(*s)))
+		return -1;
+	s = &r->side[r->nside];
+	memset(s, 0, sizeof(*s));
+	s->type = rec->type;
+	s->before = r->nsamples;
+	if (rec->type == SFILE_MMAP) {
+		s->pid = s->tid = rec->mmap.pid;
+		s->start = rec->mmap.start;
+		s->len = rec->mmap.len;
+		s->pgoff = rec->mmap.pgoff;
+		s->prot = rec->mmap.prot;
+	} else {
+		s->pid = rec->comm.pid;
+		s->tid = rec->comm.tid;
+	}
+	if (!(s->text = report_strdup(r->priv, t ? t : "")))
+		return -1;
+	r->nside++;
+	return 0;
+}
+
 static int add_record(struct report *r, const struct sfile_rec *rec)
 {
 	int ev;
+
+	if ((r->priv->flags & REPORT_SIDE) &&
+	    (rec->type == SFILE_MMAP || rec->type == SFILE_COMM) && add_side(r, rec))
+		return -1;
 
 	switch (rec->type) {
 	case SFILE_ATTR:
@@ -309,10 +341,16 @@ void report_close(struct report *r)
 	free(r->regs);
 	free(r->pm);
 	free(r->branches);
+	free(r->side);
 	if (r->priv)
 		report_spaces_free(r->priv);
 	free(r->priv);
 	free(r);
+}
+
+const char *report_comm(const struct report *r, uint32_t tid)
+{
+	return report_map_get(&r->priv->comms, tid, 0);
 }
 
 const char *report_loc_dso(const struct report_loc *l)

@@ -39,7 +39,7 @@ struct report_priv {
 	struct sfile_mmap *mmaps;
 	size_t nmmaps, mmapcap;
 	unsigned flags;
-	size_t samplecap, chaincap, regcap, pmcap;
+	size_t samplecap, chaincap, regcap, pmcap, sidecap;
 	size_t chainused, regused, pmused;
 	size_t brcap, brused; /* report.branches */
 	size_t lastev;

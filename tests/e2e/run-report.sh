@@ -623,6 +623,14 @@ test_script() {
 	run_vpmu script -F time --header --ns
 	head -3 out | grep -q '^# machine : p4$' && grep -q '^ 0\.000001389:$' out ||
 		fail "--header: $(head -5 out)"
+	# the file's COMM and MMAP records, where they were recorded
+	run_vpmu script --show-comm-events --show-mmap-events -F comm,sym
+	head -3 out | tr -s ' ' >side
+	[ "$(cat side)" = " rp_hot 100/100 PERF_RECORD_COMM: rp_hot:100/100
+ rp_hot 100/100 PERF_RECORD_MMAP 100/100: [0x555555554000(0x5140) @ 0]: x $PROG
+ rp_hot hot" ] || fail "--show-*-events: $(head -4 out)"
+	run_vpmu script --show-mmap-events -F sym
+	[ "$(grep -c PERF_RECORD out)" = 1 ] && ! grep -q COMM out || fail "mmap only: $(head -3 out)"
 }
 
 # The options -h lists are exactly those the manual page documents.
