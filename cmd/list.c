@@ -19,7 +19,7 @@
 #include "core/session.h"
 
 static const char list_usage[] =
-	"usage: vpmu list [-a ARCH | --all-arch] [--model] [PATTERN]\n"
+	"usage: vpmu list [-a ARCH | --all-arch] [--model] [PATTERN | hw | cache | pmu | sw]\n"
 	"\n"
 	"List the events -e accepts: perf's generic names and what each stands for\n"
 	"on the machine, then the machine's native events with their unit masks.\n"
@@ -30,22 +30,71 @@ static const char list_usage[] =
 	"    -h, --help         show this help\n"
 	"\n"
 	"PATTERN keeps the events whose name contains it, in any case; with * ? or [\n"
-	"it is a shell glob the whole name must match.\n";
+	"it is a shell glob the whole name must match.  As in perf list, hw (or\n"
+	"hardware) keeps perf's generic hardware events, cache its cache events, pmu\n"
+	"the machine's own events, and sw (or software) the software events, which\n"
+	"the emulated machine has none of.\n";
 
 #define WIDTH 79 /* wrap descriptions before this column */
+
+/* perf list's classes of events (the words it takes instead of a
+ * pattern): its generic hardware and cache events, and the PMU's own. */
+enum { CLS_ANY, CLS_HW, CLS_CACHE, CLS_PMU };
 
 struct filter {
 	const char *pattern; /* NULL: everything */
 	int glob;
+	int cls; /* CLS_*: only events of the class (no pattern then) */
 };
+
+/* Whether a generic event is one of perf's cache events (the
+ * L1-dcache-load-misses kind), else a hardware one (cycles) or, but for
+ * those perf names hardware events, the PMU's (mem-loads, uops). */
+static int generic_class(const char *name)
+{
+	static const char *const cache[] = { "L1-dcache", "L1-icache",	 "LLC-", "dTLB-",
+					     "iTLB-",	  "branch-load", "node-" };
+	static const char *const hw[] = { "cycles",
+					  "cpu-cycles",
+					  "instructions",
+					  "cache-references",
+					  "cache-misses",
+					  "branches",
+					  "branch-instructions",
+					  "branch-misses",
+					  "bus-cycles",
+					  "stalled-cycles-frontend",
+					  "stalled-cycles-backend",
+					  "ref-cycles" };
+
+	for (size_t k = 0; k < sizeof(cache) / sizeof(cache[0]); k++)
+		if (!strncmp(name, cache[k], strlen(cache[k])))
+			return CLS_CACHE;
+	for (size_t k = 0; k < sizeof(hw) / sizeof(hw[0]); k++)
+		if (!strcmp(name, hw[k]))
+			return CLS_HW;
+	return CLS_PMU;
+}
 
 static int wanted(const struct filter *f, const char *name)
 {
+	if (f->cls)
+		return 0;
 	if (!f->pattern)
 		return 1;
 	if (f->glob)
 		return fnmatch(f->pattern, name, FNM_CASEFOLD) == 0;
 	return strcasestr(name, f->pattern) != NULL;
+}
+
+static int generic_wanted(const struct filter *f, const char *name)
+{
+	return f->cls ? generic_class(name) == f->cls : wanted(f, name);
+}
+
+static int native_wanted(const struct filter *f, const char *name)
+{
+	return f->cls ? f->cls == CLS_PMU : wanted(f, name);
 }
 
 /* text's words after column col (the caller printed up to there), wrapped
@@ -150,7 +199,7 @@ static void list_generic(const struct arch_backend *b, const struct filter *f)
 	int width = 0, shown = 0;
 
 	for (unsigned i = 0; i < b->ngeneric; i++)
-		if (b->generic[i].name && wanted(f, b->generic[i].name) &&
+		if (b->generic[i].name && generic_wanted(f, b->generic[i].name) &&
 		    (int)strlen(b->generic[i].name) > width)
 			width = (int)strlen(b->generic[i].name);
 	for (unsigned i = 0; i < b->ngeneric; i++) {
@@ -160,7 +209,7 @@ static void list_generic(const struct arch_backend *b, const struct filter *f)
 		const char *gap;
 		int col;
 
-		if (!g->name || !wanted(f, g->name))
+		if (!g->name || !generic_wanted(f, g->name))
 			continue;
 		if (!shown++)
 			printf("Generic events:\n\n");
@@ -265,7 +314,7 @@ static void list_native(const struct arch_backend *b, const struct filter *f)
 		exit(1);
 	}
 	for (unsigned i = 0; i < b->nevents; i++)
-		if (b->events[i].name && wanted(f, b->events[i].name))
+		if (b->events[i].name && native_wanted(f, b->events[i].name))
 			order[n++] = &b->events[i];
 	qsort(order, n, sizeof(*order), by_name);
 	if (n)
@@ -311,9 +360,9 @@ static unsigned matches(const struct arch_backend *b, const struct filter *f)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < b->ngeneric; i++)
-		n += b->generic[i].name && wanted(f, b->generic[i].name);
+		n += b->generic[i].name && generic_wanted(f, b->generic[i].name);
 	for (unsigned i = 0; i < b->nevents; i++)
-		n += b->events[i].name && wanted(f, b->events[i].name);
+		n += b->events[i].name && native_wanted(f, b->events[i].name);
 	return n;
 }
 
@@ -328,7 +377,7 @@ int cmd_list(int argc, char **argv)
 	};
 	const struct arch_backend *const *all = arch_all();
 	const struct arch_backend *one = NULL;
-	struct filter f = { NULL, 0 };
+	struct filter f = { NULL, 0, CLS_ANY };
 	const char *arch = "p4";
 	int c, every = 0, model = 0, shown = 0;
 
@@ -360,8 +409,26 @@ int cmd_list(int argc, char **argv)
 		return 1;
 	}
 	if (optind < argc) {
-		f.pattern = argv[optind];
-		f.glob = strpbrk(f.pattern, "*?[") != NULL;
+		const char *w = argv[optind];
+		f.cls = !strcmp(w, "hw") || !strcmp(w, "hardware") ? CLS_HW :
+			!strcmp(w, "cache")			   ? CLS_CACHE :
+			!strcmp(w, "pmu")			   ? CLS_PMU :
+								     CLS_ANY;
+		if (!strcmp(w, "sw") || !strcmp(w, "software")) {
+			fprintf(stderr, "vpmu list: the emulated machine has no software events "
+					"(perf's cpu-clock, task-clock, page-faults, ...): its "
+					"events are its counter hardware's\n");
+			return 0; /* (as when no event matches) */
+		}
+		if (!f.cls) {
+			f.pattern = w;
+			f.glob = strpbrk(f.pattern, "*?[") != NULL;
+		}
+	}
+	if (f.cls && model) {
+		fprintf(stderr, "vpmu list: --model lists the timing model's events: drop '%s'\n",
+			argv[optind]);
+		return 1;
 	}
 	if (!every) {
 		one = arch_find(arch);
@@ -387,7 +454,7 @@ int cmd_list(int argc, char **argv)
 		list_generic(all[i], &f);
 		list_native(all[i], &f);
 	}
-	if (!shown && f.pattern)
-		fprintf(stderr, "vpmu list: no event matches '%s'\n", f.pattern);
+	if (!shown && (f.pattern || f.cls))
+		fprintf(stderr, "vpmu list: no event matches '%s'\n", argv[optind]);
 	return 0;
 }

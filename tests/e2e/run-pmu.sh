@@ -150,6 +150,18 @@ list_events() {
 		fail "machine typo: $(cat err)"
 	run_vpmu list zzzz
 	grep -q "no event matches 'zzzz'" err || fail "no match: $(cat err)"
+	# perf list's classes
+	run_vpmu list hw
+	grep -q '^  cycles ' out && grep -q '^  branch-misses ' out && ! grep -q 'L1-dcache' out &&
+		! grep -q 'native events' out || fail "hw: $(cat out)"
+	run_vpmu list cache
+	grep -q '^  L1-dcache-load-misses ' out && ! grep -q '^  cycles ' out &&
+		! grep -q 'native events' out || fail "cache: $(cat out)"
+	run_vpmu list pmu
+	grep -q '^  mem-loads ' out && grep -q '^p4 native events:' out && ! grep -q '^  cycles ' out ||
+		fail "pmu: $(head out)"
+	run_vpmu list sw
+	expect_rc 0 && [ ! -s out ] && grep -q 'no software events' err || fail "sw: $(cat out err)"
 }
 
 user_kernel() {
