@@ -47,33 +47,13 @@ struct filter {
 	int cls; /* CLS_*: only events of the class (no pattern then) */
 };
 
-/* Whether a generic event is one of perf's cache events (the
- * L1-dcache-load-misses kind), else a hardware one (cycles) or, but for
- * those perf names hardware events, the PMU's (mem-loads, uops). */
+/* perf list's class of a generic event: its hardware and cache ones
+ * (cycles, L1-dcache-load-misses), else the PMU's (mem-loads, uops). */
 static int generic_class(const char *name)
 {
-	static const char *const cache[] = { "L1-dcache", "L1-icache",	 "LLC-", "dTLB-",
-					     "iTLB-",	  "branch-load", "node-" };
-	static const char *const hw[] = { "cycles",
-					  "cpu-cycles",
-					  "instructions",
-					  "cache-references",
-					  "cache-misses",
-					  "branches",
-					  "branch-instructions",
-					  "branch-misses",
-					  "bus-cycles",
-					  "stalled-cycles-frontend",
-					  "stalled-cycles-backend",
-					  "ref-cycles" };
+	int c = evspec_generic_class(name);
 
-	for (size_t k = 0; k < sizeof(cache) / sizeof(cache[0]); k++)
-		if (!strncmp(name, cache[k], strlen(cache[k])))
-			return CLS_CACHE;
-	for (size_t k = 0; k < sizeof(hw) / sizeof(hw[0]); k++)
-		if (!strcmp(name, hw[k]))
-			return CLS_HW;
-	return CLS_PMU;
+	return c == EVSPEC_HW ? CLS_HW : c == EVSPEC_CACHE ? CLS_CACHE : CLS_PMU;
 }
 
 static int wanted(const struct filter *f, const char *name)

@@ -281,9 +281,7 @@ static int native_tail(struct ctx *c, const char *text, int idx, char *tail, str
 static int parse_event(struct ctx *c, const char *text, int generic_ok, struct arch_evsel *e,
 		       struct mods *m, int *modtok);
 
-/* Whether name is one of perf's generic hardware or hardware-cache
- * event names (perf list hw cache), which a machine may lack. */
-static int perf_generic(const char *name)
+int evspec_generic_class(const char *name)
 {
 	static const char *const hw[] = {
 		"cycles",
@@ -300,9 +298,8 @@ static int perf_generic(const char *name)
 		"idle-cycles-frontend",
 		"stalled-cycles-backend",
 		"idle-cycles-backend",
-		"mem-loads",
-		"mem-stores",
 	};
+	static const char *const pmu[] = { "mem-loads", "mem-stores" };
 	static const char *const cache[] = { "L1-dcache", "L1-icache", "LLC", "dTLB",
 					     "iTLB",	  "branch",    "node" };
 	static const char *const op[] = { "loads",	  "load-misses", "stores",
@@ -310,14 +307,17 @@ static int perf_generic(const char *name)
 
 	for (size_t i = 0; i < sizeof(hw) / sizeof(hw[0]); i++)
 		if (!strcmp(name, hw[i]))
-			return 1;
+			return EVSPEC_HW;
+	for (size_t i = 0; i < sizeof(pmu) / sizeof(pmu[0]); i++)
+		if (!strcmp(name, pmu[i]))
+			return EVSPEC_PMU;
 	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++) {
 		size_t n = strlen(cache[i]);
 		if (strncmp(name, cache[i], n) || name[n] != '-')
 			continue;
 		for (size_t j = 0; j < sizeof(op) / sizeof(op[0]); j++)
 			if (!strcmp(name + n + 1, op[j]))
-				return 1;
+				return EVSPEC_CACHE;
 	}
 	return 0;
 }
@@ -577,7 +577,7 @@ static int parse_event(struct ctx *c, const char *text, int generic_ok, struct a
 		return 0;
 	}
 	/* perf's names a machine lacks are <not supported>, as in perf */
-	if (!prefixed && generic_ok && perf_generic(name))
+	if (!prefixed && generic_ok && evspec_generic_class(name))
 		return generic_unsupported(c, name);
 	return unknown_event(c, name, prefixed);
 }

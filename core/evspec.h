@@ -59,6 +59,13 @@ enum { EVSPEC_BOTH, EVSPEC_USER, EVSPEC_KERNEL };
 int evspec_parse_levels(const struct arch_backend *b, const char *spec, int levels,
 			struct arch_evsel *out, unsigned max, unsigned *n, char *err, size_t errsz);
 
+/* Whether name is one of perf's generic event names, which a machine may
+ * lack, and of which class (perf list's): a hardware event (cycles), a
+ * hardware-cache one (L1-dcache-load-misses) or one of the PMU's
+ * (mem-loads); 0 when it is none of perf's. */
+enum { EVSPEC_HW = 1, EVSPEC_CACHE, EVSPEC_PMU };
+int evspec_generic_class(const char *name);
+
 /* The end of spec's first item at p: an event, or a {group} with its
  * modifiers (the ',' after it, or the end of the string). */
 const char *evspec_item_end(const char *p);
