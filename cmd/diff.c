@@ -20,7 +20,7 @@
 static const char diff_usage[] =
 	"usage: vpmu diff [-s KEYS] [-c delta-abs|delta|ratio|wdiff:W1,W2] [-o N]\n"
 	"                 [-p] [-F] [-b] [-t SEP] [-q] [-C NAMES] [-d NAMES]\n"
-	"                 [-S NAMES] [BASELINE [DATA...]]\n"
+	"                 [-S NAMES] [--time START,STOP] [BASELINE [DATA...]]\n"
 	"\n"
 	"Compare the samples of files written by vpmu record (default\n"
 	"vpmu.data.old, the one record kept, and vpmu.data; up to eight): per\n"
@@ -47,6 +47,9 @@ static const char diff_usage[] =
 	"    -C, --comms NAMES      only samples of these threads (comma-separated)\n"
 	"    -d, --dsos NAMES       only samples in these images\n"
 	"    -S, --symbols NAMES    only samples in these functions\n"
+	"        --time START,STOP  only samples of that span of emulated time, as\n"
+	"                           vpmu report's --time; percents are of each\n"
+	"                           file's own samples\n"
 	"    -h, --help             show this help\n";
 
 enum compute { C_DELTA_ABS, C_DELTA, C_RATIO, C_WDIFF };
@@ -339,6 +342,7 @@ static struct hist *build(const struct report *r, const struct hist_key **keys, 
 
 	if (!h)
 		return NULL;
+	report_filter_clock(&o->filter, r); /* --time in this file's cycles (checked) */
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct report_sample *s = &r->samples[i];
 
@@ -396,6 +400,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "comms", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, 'W' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "symbols", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
@@ -448,6 +453,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'W':
+			if (opt_time("diff", &o->filter, optarg))
+				return 1;
 			break;
 		case 'C':
 		case 'd':
@@ -530,6 +539,10 @@ int cmd_diff(int argc, char **argv)
 			fprintf(stderr, "vpmu diff: %s\n", err);
 		if (report_stale_str(r[f], err, sizeof(err)))
 			fprintf(stderr, "vpmu diff: %s: %s\n", o.file[f], err);
+		if (opt_time_clock("diff", &o.filter, r[f])) {
+			rc = 1;
+			goto out;
+		}
 	}
 	if (!o.quiet) {
 		printf("# Data files:\n#  [0] %s (Baseline)\n", o.file[0]);

@@ -318,6 +318,15 @@ test_diff() {
 	expect_rc 0 && grep -qx '85.71%;-8.79%;\[\.\] hot' out || fail "default files: $(cat out) $(cat err)"
 	run_vpmu diff base.data nosuch.data
 	expect_rc 1 && [ "$(wc -l <err)" = 1 ] && grep -q 'nosuch.data' err || fail "missing: $(cat err)"
+	# --time: the whole span is no filter; a part of it, fewer samples
+	run_vpmu diff -q -t ';' -s sym base.data new.data
+	cp out whole
+	run_vpmu diff -q -t ';' -s sym --time 0%-100% base.data new.data
+	cmp -s out whole || fail "--time 0%-100%: $(cat out)"
+	run_vpmu diff -q -t ';' -s sym --time 10%/11 base.data new.data
+	expect_rc 1 && grep -q -- '--time wants' err || fail "--time 10%/11: $(cat err)"
+	run_vpmu diff -q -t ';' -s sym --time 50%-100% base.data new.data
+	expect_rc 0 && ! cmp -s out whole && grep -q 'hot$' out || fail "--time 50%-100%: $(cat out)"
 	run_vpmu diff -c frob base.data new.data
 	expect_rc 1 && grep -q "delta-abs, delta, ratio or wdiff:W1,W2 (whole weights below a million), not 'frob'" err ||
 		fail "-c frob: $(cat err)"
