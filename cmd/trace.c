@@ -25,7 +25,7 @@
 
 static const char trace_usage[] =
 	"usage: vpmu trace [-s | -S [--errno-summary]] [-e SYSCALLS] [--failure]\n"
-	"                  [--duration MSEC] [--max-events N] [--sort-events]\n"
+	"                  [--duration MSEC] [--max-events N] [--sort-events] [--no-comm]\n"
 	"                  [--call-graph fp|dwarf [--max-stack N] [--min-stack N]]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
 	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
@@ -55,6 +55,8 @@ static const char trace_usage[] =
 	"        --min-stack N  only the calls whose chain has N frames or more\n"
 	"                       (--max-stack and --min-stack without --call-graph\n"
 	"                       mean --call-graph dwarf)\n"
+	"        --comm         the thread's process name before its ID (the default)\n"
+	"        --no-comm      the thread ID alone\n"
 	"    -o, --output FILE  write the trace to FILE (default: standard error)\n"
 	"    -a, --arch MACHINE machine to time: p4 (default), ia64, xscale, xscale2,\n"
 	"                       alpha; times are its emulated time, a call's the\n"
@@ -90,6 +92,7 @@ struct tracer {
 	uint64_t bad, nomem;
 	struct trace_chains *chains;  /* --call-graph, or NULL */
 	uint32_t min_stack;	      /* --min-stack: shorter chains are not printed */
+	int no_comm;		      /* --no-comm: the thread ID alone */
 	uint64_t max_lines, nprinted; /* --max-events (0: no limit), lines printed */
 	/* --sort-events: the lines, printed by time once the run is over */
 	int sort;
@@ -129,8 +132,9 @@ static void print_call(struct tracer *tr, const struct systrace_call *c, const c
 	    m->nchain < tr->min_stack)
 		return;
 	systab_format_call(call, sizeof(call), m->nr, m->a, c->str);
-	int n = snprintf(line, sizeof(line), "%10.3f (%9.6f ms): %s/%u %-*s = %s\n",
-			 (double)(m->start - tr->t0) / 1e6, (double)m->dur / 1e6, m->comm, m->tid,
+	int n = snprintf(line, sizeof(line), "%10.3f (%9.6f ms): %s%s%u %-*s = %s\n",
+			 (double)(m->start - tr->t0) / 1e6, (double)m->dur / 1e6,
+			 tr->no_comm ? "" : m->comm, tr->no_comm ? "" : "/", m->tid,
 			 TRACE_ARGS_WIDTH, call, result);
 	if (tr->chains && m->nchain && !(chain = trace_chains_format(tr->chains, m)))
 		tr->nomem++;
@@ -339,6 +343,8 @@ int cmd_trace(int argc, char **argv)
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, 'K' },
 		{ "min-stack", required_argument, NULL, 'k' },
+		{ "comm", no_argument, NULL, 'c' },
+		{ "no-comm", no_argument, NULL, 'C' },
 		{ "failure", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
@@ -407,6 +413,10 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'f':
 			tr.failure = 1;
+			break;
+		case 'c':
+		case 'C': /* (the last of the two counts) */
+			tr.no_comm = c == 'C';
 			break;
 		case 'N':
 			errnos = 1;

@@ -760,6 +760,9 @@ trace_callgraph() {
 	# skipped, the rest found
 	run_vpmu trace -e getppid --call-graph fp -- "$PROGS/e2e_syschain"
 	[ "$(grep -A2 'getppid()' err | grep -c ' sc_outer (')" = 2 ] || fail "fp: $(cat err)"
+	run_vpmu trace -e getppid --no-comm -- "$PROGS/e2e_syschain"
+	grep -Eq '^ +[0-9.]+ \( *[0-9.]+ ms\): [0-9]+ getppid\(\)' err && ! grep -q 'e2e_syschain/' err ||
+		fail "--no-comm: $(cat err)"
 	run_vpmu trace --call-graph lbr true
 	expect_rc 1 && grep -q "fp or dwarf, not 'lbr'" err || fail "bad mode: $(cat err)"
 	run_vpmu trace --max-stack 0 true
