@@ -24,7 +24,8 @@
 #define TRACE_HELD 64	    /* execve calls held for their outcome at once */
 
 static const char trace_usage[] =
-	"usage: vpmu trace [-s | -S [--errno-summary]] [-e SYSCALLS] [--failure]\n"
+	"usage: vpmu trace [-s | -S [--errno-summary] [--summary-mode MODE]] [-e SYSCALLS]\n"
+	"                  [--failure]\n"
 	"                  [--duration MSEC] [--max-events N] [--sort-events] [--no-comm]\n"
 	"                  [--call-graph fp|dwarf [--max-stack N] [--min-stack N]]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
@@ -42,6 +43,9 @@ static const char trace_usage[] =
 	"    -S, --with-summary each call, then the summary\n"
 	"        --errno-summary\n"
 	"                       in the summary, each call's errors by errno\n"
+	"        --summary-mode thread|total\n"
+	"                       the summary per thread (the default), or of all\n"
+	"                       the threads together\n"
 	"        --failure      only the calls that failed\n"
 	"        --duration MSEC\n"
 	"                       only the calls that took longer than MSEC ms\n"
@@ -344,6 +348,7 @@ int cmd_trace(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, 'K' },
 		{ "min-stack", required_argument, NULL, 'k' },
 		{ "comm", no_argument, NULL, 'c' },
+		{ "summary-mode", required_argument, NULL, 'm' },
 		{ "no-comm", no_argument, NULL, 'C' },
 		{ "failure", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -364,7 +369,7 @@ int cmd_trace(int argc, char **argv)
 	uint8_t mask[SYSTRACE_MASK];
 	struct expr expr = { 0 };
 	const char *outpath = NULL;
-	int c, summary = 0, errnos = 0, status;
+	int c, summary = 0, errnos = 0, status, sum_total = 0;
 	uint32_t max_stack = 0;
 	uint64_t min;
 	char err[512], *end;
@@ -413,6 +418,15 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'f':
 			tr.failure = 1;
+			break;
+		case 'm':
+			if (strcmp(optarg, "thread") && strcmp(optarg, "total")) {
+				fprintf(stderr,
+					"vpmu trace: --summary-mode wants thread or total, not '%s'\n",
+					optarg);
+				return 1;
+			}
+			sum_total = !strcmp(optarg, "total");
 			break;
 		case 'c':
 		case 'C': /* (the last of the two counts) */
@@ -478,8 +492,9 @@ int cmd_trace(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (errnos && !summary) {
-		fprintf(stderr, "vpmu trace: --errno-summary is of the summary: give -s or -S\n");
+	if ((errnos || sum_total) && !summary) {
+		fprintf(stderr, "vpmu trace: %s is of the summary: give -s or -S\n",
+			errnos ? "--errno-summary" : "--summary-mode");
 		return 1;
 	}
 	if (optind >= argc) {
@@ -527,7 +542,7 @@ int cmd_trace(int argc, char **argv)
 	if (tr.sort)
 		print_sorted(&tr);
 	if (!status && tr.sum)
-		trace_summary_print(tr.sum, tr.out, errnos);
+		trace_summary_print(tr.sum, tr.out, errnos, sum_total);
 	trace_summary_free(tr.sum);
 	trace_chains_free(tr.chains);
 	if (tr.bad)

@@ -15,10 +15,11 @@ void trace_summary_free(struct trace_summary *s);
  * 0, or -1 out of memory. */
 int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, long nr, int64_t ret,
 		      int64_t dur);
-/* perf trace -s's tables: each thread's calls, the longest total first,
- * with errnos each call's errors by name (--errno-summary; up to 8
- * distinct ones a call). */
-void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos);
+/* perf trace -s's tables: each thread's calls (total: every thread's in
+ * one table, --summary-mode=total), the longest total first, with errnos
+ * each call's errors by name (--errno-summary; up to 8 distinct ones a
+ * call). */
+void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos, int total);
 
 /* trace_chain.c: the images of each guest process, and call chains
  * named from them (--call-graph). */

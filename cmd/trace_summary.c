@@ -32,6 +32,7 @@ struct trace_summary {
 	struct thread_sum *th;
 	size_t n, cap;
 	uint64_t calls;
+	struct call_sum *all; /* SYSTAB_MAX: every thread's together */
 };
 
 struct trace_summary *trace_summary_new(void)
@@ -43,8 +44,10 @@ void trace_summary_free(struct trace_summary *s)
 {
 	for (size_t k = 0; s && k < s->n; k++)
 		free(s->th[k].nr);
-	if (s)
+	if (s) {
 		free(s->th);
+		free(s->all);
+	}
 	free(s);
 }
 
@@ -90,18 +93,9 @@ static void count_errno(struct call_sum *c, unsigned err)
 	c->nerrs++;
 }
 
-int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, long nr, int64_t ret,
-		      int64_t dur)
+/* One call that returned ret after dur ns into c. */
+static void add_call(struct call_sum *c, int64_t ret, int64_t dur)
 {
-	struct thread_sum *t;
-	struct call_sum *c;
-
-	if (nr < 0 || nr >= SYSTAB_MAX)
-		return 0;
-	t = thread_of(s, comm, tid);
-	if (!t)
-		return -1;
-	c = &t->nr[nr];
 	c->calls++;
 	if (ret < 0 && ret >= -4095) {
 		c->errors++;
@@ -113,6 +107,20 @@ int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, l
 	double d = (double)dur - c->mean;
 	c->mean += d / (double)c->calls;
 	c->m2 += d * ((double)dur - c->mean);
+}
+
+int trace_summary_add(struct trace_summary *s, const char *comm, uint32_t tid, long nr, int64_t ret,
+		      int64_t dur)
+{
+	struct thread_sum *t;
+
+	if (nr < 0 || nr >= SYSTAB_MAX)
+		return 0;
+	t = thread_of(s, comm, tid);
+	if (!t || (!s->all && !(s->all = calloc(SYSTAB_MAX, sizeof(*s->all)))))
+		return -1;
+	add_call(&t->nr[nr], ret, dur);
+	add_call(&s->all[nr], ret, dur);
 	t->calls++;
 	s->calls++;
 	return 0;
@@ -137,43 +145,53 @@ static int by_total(const void *a, const void *b, void *arg)
 	return *(const int *)a - *(const int *)b;
 }
 
-void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos)
+/* perf trace's table of the calls in nr[] (SYSTAB_MAX), the largest
+ * total time first, with errnos each call's errors by name. */
+static void print_table(FILE *f, const struct call_sum *nr, int errnos)
 {
-	int order[SYSTAB_MAX];
+	int order[SYSTAB_MAX], n = 0;
 	char buf[32];
 
+	fprintf(f, "   syscall            calls  errors      total        min        avg"
+		   "        max   stddev\n"
+		   "                                        (msec)     (msec)     (msec)"
+		   "     (msec)      (%%)\n"
+		   "   --------------- --------  ------ ---------- ---------- ----------"
+		   " ---------- --------\n");
+	for (int k = 0; k < SYSTAB_MAX; k++)
+		if (nr[k].calls)
+			order[n++] = k;
+	qsort_r(order, (size_t)n, sizeof(order[0]), by_total, (void *)nr);
+	for (int i = 0; i < n; i++) {
+		const struct call_sum *c = &nr[order[i]];
+		fprintf(f, "   %-15s %8llu  %6llu %10.6f %10.6f %10.6f %10.6f %7.2f%%\n",
+			systab_name(order[i], buf, sizeof(buf)), (unsigned long long)c->calls,
+			(unsigned long long)c->errors, (double)c->total / 1e6, (double)c->min / 1e6,
+			c->mean / 1e6, (double)c->max / 1e6, rel_stddev(c));
+		for (unsigned e = 0; errnos && e < c->nerrs; e++) {
+			const char *name = strerrorname_np(c->errs[e].err);
+			if (name)
+				fprintf(f, "\t\t\t%s: %u\n", name, c->errs[e].n);
+			else
+				fprintf(f, "\t\t\terrno %u: %u\n", c->errs[e].err, c->errs[e].n);
+		}
+	}
+}
+
+void trace_summary_print(const struct trace_summary *s, FILE *f, int errnos, int total)
+{
 	fprintf(f, "\n Summary of events:\n");
+	if (total) {
+		fprintf(f, "\n total, %llu syscalls\n\n", (unsigned long long)s->calls);
+		if (s->all)
+			print_table(f, s->all, errnos);
+		return;
+	}
 	for (size_t k = 0; k < s->n; k++) {
 		const struct thread_sum *t = &s->th[k];
-		int n = 0;
 
 		fprintf(f, "\n %s (%u), %llu syscalls, %.1f%%\n\n", t->comm, t->tid,
 			(unsigned long long)t->calls, 100.0 * (double)t->calls / (double)s->calls);
-		fprintf(f, "   syscall            calls  errors      total        min        avg"
-			   "        max   stddev\n"
-			   "                                        (msec)     (msec)     (msec)"
-			   "     (msec)      (%%)\n"
-			   "   --------------- --------  ------ ---------- ---------- ----------"
-			   " ---------- --------\n");
-		for (int nr = 0; nr < SYSTAB_MAX; nr++)
-			if (t->nr[nr].calls)
-				order[n++] = nr;
-		qsort_r(order, (size_t)n, sizeof(order[0]), by_total, t->nr);
-		for (int i = 0; i < n; i++) {
-			const struct call_sum *c = &t->nr[order[i]];
-			fprintf(f, "   %-15s %8llu  %6llu %10.6f %10.6f %10.6f %10.6f %7.2f%%\n",
-				systab_name(order[i], buf, sizeof(buf)),
-				(unsigned long long)c->calls, (unsigned long long)c->errors,
-				(double)c->total / 1e6, (double)c->min / 1e6, c->mean / 1e6,
-				(double)c->max / 1e6, rel_stddev(c));
-			for (unsigned e = 0; errnos && e < c->nerrs; e++) {
-				const char *name = strerrorname_np(c->errs[e].err);
-				if (name)
-					fprintf(f, "\t\t\t%s: %u\n", name, c->errs[e].n);
-				else
-					fprintf(f, "\t\t\terrno %u: %u\n", c->errs[e].err,
-						c->errs[e].n);
-			}
-		}
+		print_table(f, t->nr, errnos);
 	}
 }

@@ -843,6 +843,14 @@ trace_filters() {
 	run_vpmu trace -o /nonexistent/dir/t -- ls /
 	expect_rc 1 && [ "$(cat err)" = "vpmu trace: /nonexistent/dir/t: No such file or directory" ] ||
 		fail "-o: $(cat err)"
+	# --summary-mode total: one table of every thread's calls
+	run_vpmu trace -s --summary-mode total -o t -- sh -c 'ls / >/dev/null'
+	expect_rc 0 && grep -Eq '^ total, [0-9]+ syscalls$' t && ! grep -Eq '^ (sh|ls) \(' t &&
+		[ "$(grep -c '^   execve ' t)" = 1 ] || fail "--summary-mode total: $(cat t)"
+	run_vpmu trace --summary-mode total -- ls /
+	expect_rc 1 && grep -q -- '--summary-mode is of the summary' err || fail "without -s: $(cat err)"
+	run_vpmu trace -s --summary-mode process -- ls /
+	expect_rc 1 && grep -q "thread or total, not 'process'" err || fail "bad mode: $(cat err)"
 }
 
 # Processes: a child's calls are its own, an execve that replaces its image

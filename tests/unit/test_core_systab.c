@@ -462,11 +462,29 @@ static void test_summary(void **state)
 	assert_int_equal(trace_summary_add(s, "kid", 11, 1, 1, 500), 0);
 	assert_int_equal(trace_summary_add(s, "prog", 10, 257, -EACCES, 1000), 0);
 	assert_int_equal(trace_summary_add(s, "prog", 10, 257, -ENOENT, 1000), 0);
-	trace_summary_print(s, f, 1);
+	/* a write of prog's and one of kid's: apart by thread, together in
+	 * total */
+	assert_int_equal(trace_summary_add(s, "prog", 10, 1, 1, 1500), 0);
+	trace_summary_print(s, f, 1, 0);
+	fclose(f);
+	assert_non_null(strstr(text, "   write                  1       0   0.000500"));
+	assert_null(strstr(text, "total, "));
+	free(text);
+	f = open_memstream(&text, &n);
+	trace_summary_print(s, f, 0, 1);
+	fclose(f);
+	assert_non_null(strstr(text, "\n Summary of events:\n\n total, 8 syscalls\n\n"));
+	assert_non_null(strstr(text, "   write                  2       0   0.002000   0.000500   "
+				     "0.001000   0.001500   50.00%\n"));
+	assert_null(strstr(text, "prog (10)"));
+	assert_null(strstr(text, "ENOENT"));
+	free(text);
+	f = open_memstream(&text, &n);
+	trace_summary_print(s, f, 1, 0);
 	fclose(f);
 	trace_summary_free(s);
-	assert_non_null(strstr(text, "\n prog (10), 6 syscalls, 85.7%\n"));
-	assert_non_null(strstr(text, "\n kid (11), 1 syscalls, 14.3%\n"));
+	assert_non_null(strstr(text, "\n prog (10), 7 syscalls, 87.5%\n"));
+	assert_non_null(strstr(text, "\n kid (11), 1 syscalls, 12.5%\n"));
 	/* openat first, by total, its errors by errno after it; the stddev
 	 * of the mean: read's 1 / sqrt(3) / 2, openat's 5196 / sqrt(3) / 4000 */
 	const char *o = strstr(text, "   openat                 3       3   0.012000   0.001000   "
