@@ -24,9 +24,8 @@
 
 static const char stat_usage[] =
 	"usage: vpmu stat [-e EVENTS]... [--all-user | --all-kernel] [-d[d[d]]] [-a MACHINE]\n"
-	"                 [-r N] [-x SEP | -j]\n"
-	"                 [-o FILE [--append]] [-v | -q] [-A | --per-thread] [--smt] [--exact]\n"
-	"                 [--mux-interval MS]\n"
+	"                 [-r N] [-x SEP | -j] [-o FILE [--append]] [-v | -q]\n"
+	"                 [-A | --per-thread] [--smt] [--exact] [--mux-interval MS]\n"
 	"                 [--set KEY=VAL[,KEY=VAL...]] [--no-timing] [--seed N] [--vtime]\n"
 	"                 [--timeout LIMIT] [--mode NAME] [-M NAME] [-I MSEC [--interval-count N]]\n"
 	"                 [-B | --no-big-num] [-n] [--pre CMD] [--post CMD] [--metric-only]\n"

@@ -25,9 +25,8 @@
 
 static const char trace_usage[] =
 	"usage: vpmu trace [-s | -S [--errno-summary] [--summary-mode MODE]] [-e SYSCALLS]\n"
-	"                  [--failure]\n"
-	"                  [--duration MSEC] [--max-events N] [--sort-events] [--no-comm]\n"
-	"                  [--call-graph fp|dwarf [--max-stack N] [--min-stack N]]\n"
+	"                  [--failure] [--duration MSEC] [--max-events N] [--sort-events]\n"
+	"                  [--no-comm] [--call-graph fp|dwarf [--max-stack N] [--min-stack N]]\n"
 	"                  [-o FILE] [-a MACHINE] [--set KEY=VAL[,KEY=VAL...]]\n"
 	"                  [--no-timing] [--smt] [--seed N] [--vtime] [--timeout LIMIT]\n"
 	"                  [--] PROGRAM [ARGS...]\n"
